@@ -1,0 +1,3 @@
+from labeler.cli import main
+
+main()

@@ -1,0 +1,59 @@
+"""The `labeler` command: parse arguments, call one workbench function, print the result.
+
+Expected errors (`LabelerError`) become `Error: file:line: reason` and exit
+code 1 here, in one place; usage errors exit 2 (click's convention).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from labeler import __version__
+from labeler.cli.context import pass_env
+from labeler.errors import LabelerError
+
+
+class LabelerGroup(click.Group):
+    """The root group: turns expected errors into one clean line and exit code 1."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except LabelerError as error:
+            click.echo(f"Error: {error.location_message()}", err=True)
+            ctx.exit(1)
+        except BrokenPipeError:
+            sys.stderr.close()
+            ctx.exit(1)
+
+
+@click.group(cls=LabelerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", "db_path", envvar="LABELER_DB", default="labeler.db", show_default=True,
+              type=click.Path(dir_okay=False), help="The workbench file (or set LABELER_DB).")
+@click.version_option(__version__, prog_name="labeler")
+@click.pass_context
+def cli(ctx: click.Context, db_path: str) -> None:
+    """labeler: pool runs, judge relevance, version qrels, report scores with their denominators."""
+    from labeler.cli.context import Env
+
+    ctx.obj = Env(db_path)
+
+
+def _register() -> None:
+    from labeler.cli import corpus, runs, setup, topics
+
+    for module in (setup, corpus, topics, runs):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def main() -> None:
+    cli(prog_name="labeler")
+
+
+__all__ = ["cli", "main", "pass_env"]

@@ -1,0 +1,23 @@
+"""What every command needs: the workbench path, opened on demand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+from labeler.store import Store
+from labeler.workbench import open_workbench
+
+
+@dataclass
+class Env:
+    db_path: str
+
+    def store(self) -> Store:
+        return open_workbench(self.db_path)
+
+
+pass_env = click.make_pass_decorator(Env)
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")

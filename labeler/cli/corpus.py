@@ -1,0 +1,106 @@
+"""`labeler corpus ...`: documents and chunkings."""
+
+from __future__ import annotations
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, progress_bar, table
+
+
+@click.group()
+def corpus() -> None:
+    """Documents and chunkings (unit mappings)."""
+
+
+@corpus.command("import")
+@click.argument("path", type=click.Path())
+@click.option("--update", is_flag=True, help="Replace documents whose content changed (the change is recorded).")
+@json_option
+@pass_env
+def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
+    """Import documents from JSONL (id/_id, title, text), a BEIR folder, or TSV (id, [title,] text)."""
+    with env.store() as store, progress_bar("importing documents") as progress:
+        result = workbench.import_corpus(store, path, update=update, progress=progress)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"{result['path']} ({result['format']}): {result['added']} added, {result['unchanged']} unchanged, "
+         f"{result['updated']} updated; {result['documents']} documents in the workbench.")
+    for name in result["stale_chunkings"]:
+        info(f"Chunking {name!r} was cut from text that has since changed: make a new chunking.")
+
+
+@corpus.command()
+@click.option("--name", required=True, help="Name of the new chunking (never reused).")
+@click.option("--size", required=True, type=int, help="Window size, in words (or sentences with --by sentences).")
+@click.option("--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows.")
+@click.option("--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True,
+              help="Window unit.")
+@json_option
+@pass_env
+def chunk(env: Env, name: str, size: int, overlap: int, by: str, as_json: bool) -> None:
+    """Make a new, immutable chunking of every document (chunk ids DOCID#0, DOCID#1, ...)."""
+    with env.store() as store, progress_bar("chunking") as progress:
+        result = workbench.chunk_corpus(store, name, size=size, overlap=overlap, by=by, progress=progress)
+    _print_chunking(result, as_json)
+
+
+@corpus.command()
+@json_option
+@pass_env
+def chunkings(env: Env, as_json: bool) -> None:
+    """List chunkings with their parameters and hash."""
+    with env.store() as store:
+        result = workbench.list_chunkings(store)
+    if as_json:
+        emit_json(result)
+        return
+    table(None, ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
+          [[c["name"], c["kind"], " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())), c["documents"],
+            c["chunks"], c["hash"][:12], c["created"][:19]] for c in result])
+
+
+@corpus.group()
+def mapping() -> None:
+    """Chunkings made outside labeler: from a mapping file, or derived from chunk ids."""
+
+
+@mapping.command("import")
+@click.argument("path", type=click.Path())
+@click.option("--name", required=True, help="Name of the new chunking.")
+@click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
+@json_option
+@pass_env
+def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json: bool) -> None:
+    """A chunking from a file of chunk_id, doc_id[, start, end] (TSV/whitespace or JSONL)."""
+    with env.store() as store:
+        result = workbench.import_mapping(store, path, name, allow_unknown=allow_unknown)
+    _print_chunking(result, as_json)
+
+
+@mapping.command("derive")
+@click.argument("path", type=click.Path())
+@click.option("--name", required=True, help="Name of the new chunking.")
+@click.option("--separator", default="#", show_default=True, help="The parent is the part of an id before it.")
+@click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
+@json_option
+@pass_env
+def mapping_derive(env: Env, path: str, name: str, separator: str, allow_unknown: bool, as_json: bool) -> None:
+    """A chunking from chunk ids that name their parent (MS MARCO v2.1 segments), read from a run, qrels or id list."""
+    with env.store() as store:
+        result = workbench.derive_chunking(store, path, name, separator=separator, allow_unknown=allow_unknown)
+    _print_chunking(result, as_json)
+
+
+def _print_chunking(result: dict, as_json: bool) -> None:
+    if as_json:
+        emit_json(result)
+        return
+    params = " ".join(f"{k}={v}" for k, v in sorted(result["params"].items()))
+    info(f"Chunking {result['name']!r} ({result['kind']}, {params}): {result['chunks']} chunks "
+         f"of {result['documents']} documents; hash {result['hash'][:12]}.")
+
+
+COMMANDS = [corpus]

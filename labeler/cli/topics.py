@@ -1,0 +1,48 @@
+"""`labeler topics ...`."""
+
+from __future__ import annotations
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+
+
+@click.group()
+def topics() -> None:
+    """Topics: queries with title, description and narrative."""
+
+
+@topics.command("import")
+@click.argument("path", type=click.Path())
+@click.option("--update", is_flag=True, help="Replace topics whose text changed.")
+@json_option
+@pass_env
+def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
+    """Import topics from JSONL, a BEIR folder (queries.jsonl), a TREC topic file, or TSV."""
+    with env.store() as store:
+        result = workbench.import_topics(store, path, update=update)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"{result['path']}: {result['added']} added, {result['unchanged']} unchanged, {result['updated']} updated; "
+         f"{result['topics']} topics in the workbench.")
+
+
+@topics.command("list")
+@json_option
+@pass_env
+def list_(env: Env, as_json: bool) -> None:
+    """List topics."""
+    with env.store() as store:
+        result = workbench.list_topics(store)
+    if as_json:
+        emit_json(result)
+        return
+    table(None, ["topic", "title", "description"],
+          [[t["topic"], t["title"], (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"]]
+           for t in result])
+
+
+COMMANDS = [topics]

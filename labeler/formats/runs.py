@@ -1,0 +1,249 @@
+"""Reading ranked runs (TREC 6-column or JSONL), strictly and in bounded memory.
+
+A run file is read once, as consecutive per-topic blocks; the caller stores
+each block as soon as it ends, so memory holds one topic at a time, not the
+whole run. The canonical order of a ranking is trec_eval's: score descending,
+ties broken by unit id descending; the file's rank column is kept only as
+information. Errors name the file, line and reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from labeler.errors import RunFormatError
+from labeler.formats.lines import TextLines
+
+DEDUPE_POLICIES = ("error", "first")
+
+
+@dataclass
+class RunBlock:
+    """The lines of one topic that stand together in the file, in file order."""
+
+    topic_id: str
+    first_line: int
+    units: list[str] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """One topic's ranking in canonical order."""
+
+    topic_id: str
+    units: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    dropped_duplicates: int = 0
+
+
+class DuplicateUnit(Exception):
+    """Raised by `canonical_ranking` so the reader can find the offending line."""
+
+    def __init__(self, topic_id: str, unit_id: str):
+        super().__init__(f"{topic_id} {unit_id}")
+        self.topic_id = topic_id
+        self.unit_id = unit_id
+
+
+def canonical_ranking(block: RunBlock, dedupe: str = "error") -> Ranking:
+    """Sort a block the way trec_eval does and apply the duplicate policy.
+
+    With `dedupe="first"` the first occurrence in the file is kept, the later
+    ones dropped and counted; with "error" a duplicate raises `DuplicateUnit`.
+    """
+    units, scores, ranks = block.units, block.scores, block.ranks
+    dropped = 0
+    if len(set(units)) != len(units):
+        if dedupe != "first":
+            seen: set[str] = set()
+            for unit in units:
+                if unit in seen:
+                    raise DuplicateUnit(block.topic_id, unit)
+                seen.add(unit)
+        keep: dict[str, int] = {}
+        for index, unit in enumerate(units):
+            keep.setdefault(unit, index)
+        indexes = sorted(keep.values())
+        dropped = len(units) - len(indexes)
+        units = [units[i] for i in indexes]
+        scores = [scores[i] for i in indexes]
+        ranks = [ranks[i] for i in indexes]
+    order = sorted(range(len(units)), key=lambda i: (scores[i], units[i]), reverse=True)
+    return Ranking(
+        block.topic_id,
+        tuple(units[i] for i in order),
+        tuple(scores[i] for i in order),
+        tuple(ranks[i] for i in order),
+        dropped,
+    )
+
+
+def merge_blocks(first: RunBlock, later: RunBlock) -> RunBlock:
+    """Join two blocks of one topic that stood apart in the file."""
+    return RunBlock(
+        first.topic_id,
+        first.first_line,
+        first.units + later.units,
+        first.scores + later.scores,
+        first.ranks + later.ranks,
+    )
+
+
+class RunReader:
+    """Reads a run file as consecutive topic blocks; JSONL when the file starts with `{`."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.lines = TextLines(self.path, RunFormatError)
+        self.tags: set[str] = set()
+        self.line_count = 0
+        self.extra_fields_lines = 0
+        self.format = self._detect()
+
+    def _detect(self) -> str:
+        lines = iter(self.lines)
+        try:
+            for _, line in lines:
+                stripped = line.strip()
+                if stripped and not line.startswith("#"):
+                    return "jsonl" if stripped.startswith("{") else "trec"
+        finally:
+            lines.close()
+        raise RunFormatError("empty run: no result lines", path=self.path)
+
+    def bytes_read(self) -> int:
+        return self.lines.bytes_read()
+
+    def blocks(self) -> Iterator[RunBlock]:
+        parse = self._trec_rows if self.format == "trec" else self._jsonl_rows
+        block: RunBlock | None = None
+        for number, topic_id, unit_id, score, rank in parse():
+            if block is None or topic_id != block.topic_id:
+                if block is not None:
+                    yield block
+                block = RunBlock(topic_id, number)
+            block.units.append(unit_id)
+            block.scores.append(score)
+            block.ranks.append(rank)
+        if block is None:
+            raise RunFormatError("empty run: no result lines", path=self.path)
+        yield block
+
+    def _trec_rows(self) -> Iterator[tuple[int, str, str, float, int]]:
+        path, tags, isfinite = self.path, self.tags, math.isfinite
+        count = 0
+        for number, line in self.lines:
+            if line.startswith("#"):
+                continue
+            fields = line.split()
+            if len(fields) != 6:
+                if not fields:
+                    continue
+                if len(fields) < 6:
+                    raise RunFormatError(
+                        f"expected 6 fields (topic Q0 id rank score tag), found {len(fields)}",
+                        path=path,
+                        line=number,
+                    )
+                self.extra_fields_lines += 1  # trec_eval ignores text after the sixth field
+            topic_id, _, unit_id, rank_text, score_text, tag = fields[:6]
+            try:
+                score = float(score_text)
+            except ValueError:
+                raise RunFormatError(f"score {score_text!r} is not a number", path=path, line=number) from None
+            if not isfinite(score) or "_" in score_text:
+                raise RunFormatError(f"score {score_text!r} is not a finite number", path=path, line=number)
+            try:
+                rank = int(rank_text)
+            except ValueError:
+                raise RunFormatError(
+                    f"rank {rank_text!r} is not an integer (are the columns in order: topic Q0 id rank score tag?)",
+                    path=path,
+                    line=number,
+                ) from None
+            tags.add(tag)
+            count += 1
+            yield number, topic_id, unit_id, score, rank
+        self.line_count = count
+
+    def _jsonl_rows(self) -> Iterator[tuple[int, str, str, float, int]]:
+        path = self.path
+        position: dict[str, int] = {}
+        count = 0
+        for number, line in self.lines:
+            if not line.strip() or line.startswith("#"):
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RunFormatError(f"invalid JSON: {exc.msg}", path=path, line=number) from None
+            if not isinstance(row, dict):
+                raise RunFormatError("expected a JSON object per line", path=path, line=number)
+            topic_id = _first_key(row, ("topic", "qid", "query_id", "topic_id"), "topic", path, number)
+            unit_id = _first_key(row, ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", path, number)
+            score = row.get("score")
+            if isinstance(score, bool) or not isinstance(score, (int, float)):
+                raise RunFormatError(f"score {score!r} is not a number", path=path, line=number)
+            if not math.isfinite(score):
+                raise RunFormatError(f"score {score!r} is not a finite number", path=path, line=number)
+            position[topic_id] = position.get(topic_id, 0) + 1
+            rank = row.get("rank", position[topic_id])
+            if isinstance(rank, bool) or not isinstance(rank, int):
+                raise RunFormatError(f"rank {rank!r} is not an integer", path=path, line=number)
+            if "tag" in row or "run" in row:
+                self.tags.add(str(row.get("tag", row.get("run"))))
+            count += 1
+            yield number, topic_id, unit_id, float(score), rank
+        self.line_count = count
+
+    def find_line(self, topic_id: str, unit_id: str | None = None, occurrence: int = 1) -> int | None:
+        """The line of the n-th result for a topic (and unit): used only to explain errors."""
+        seen = 0
+        for number, line in TextLines(self.path, RunFormatError):
+            if line.startswith("#") or not line.strip():
+                continue
+            if self.format == "trec":
+                fields = line.split()
+                row_topic, row_unit = fields[0], fields[2] if len(fields) > 2 else None
+            else:
+                row = json.loads(line)
+                row_topic = str(_first_key(row, ("topic", "qid", "query_id", "topic_id"), "topic", self.path, number))
+                row_unit = _first_key(row, ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", self.path, number)
+            if row_topic == topic_id and (unit_id is None or row_unit == unit_id):
+                seen += 1
+                if seen == occurrence:
+                    return number
+        return None
+
+    def first_line_with_unit(self, unit_ids: set[str]) -> tuple[int, str] | None:
+        """The first line whose unit id is in a set, for 'unknown id' errors."""
+        for number, line in TextLines(self.path, RunFormatError):
+            if line.startswith("#") or not line.strip():
+                continue
+            if self.format == "trec":
+                unit = line.split()[2]
+            else:
+                unit = _first_key(json.loads(line), ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", self.path, number)
+            if unit in unit_ids:
+                return number, unit
+        return None
+
+
+def _first_key(row: dict, keys: tuple[str, ...], what: str, path: Path, line: int) -> str:
+    for key in keys:
+        if key in row:
+            value = row[key]
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise RunFormatError(f"{what} {value!r} must be a string or integer", path=path, line=line)
+            text = str(value).strip()
+            if not text or any(c.isspace() for c in text):
+                raise RunFormatError(f"{what} {value!r} is empty or contains white space", path=path, line=line)
+            return text
+    raise RunFormatError(f"no {what} (one of {', '.join(keys)})", path=path, line=line)

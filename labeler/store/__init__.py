@@ -1,0 +1,93 @@
+"""The only code that runs SQL: the workbench file, in domain terms.
+
+`Store` turns rows into models and back. Its methods are grouped by what they
+hold (corpus, topics, runs, ...) in mixin modules beside this one; the
+services in `labeler.workbench` combine them into use cases.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import NotFoundError, SchemaVersionError
+from labeler.scales import PRESETS, GradeScale
+from labeler.store.connection import check_version, connect, upgrade, write_transaction
+from labeler.store.corpus_rows import CorpusRows
+from labeler.store.run_rows import RunRows
+from labeler.store.topic_rows import TopicRows
+
+
+class Store(CorpusRows, TopicRows, RunRows):
+    """A labeler workbench file."""
+
+    def __init__(self, path: str | Path, *, create: bool = False):
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise NotFoundError(f"no workbench here: run 'labeler init' first (or pass --db)", path=self.path)
+        if self.path.is_dir():
+            raise SchemaVersionError("is a folder, not a workbench file", path=self.path)
+        self.db = connect(self.path)
+        version = check_version(self.db, self.path)
+        if create or version == 0:
+            if not create:
+                raise NotFoundError("not initialised: run 'labeler init' first", path=self.path)
+            upgrade(self.db)
+        elif version < _schema_version():
+            upgrade(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def transaction(self):
+        """A write transaction: everything inside commits together or not at all."""
+        return write_transaction(self.db)
+
+    # -- meta -----------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
+
+    def scale(self) -> GradeScale:
+        text = self.get_meta("scale")
+        return GradeScale.from_dict(json.loads(text)) if text else PRESETS["default"]
+
+    def set_scale(self, scale: GradeScale) -> None:
+        self.set_meta("scale", json.dumps(scale.to_dict(), sort_keys=True))
+
+    def has_labels(self) -> bool:
+        """True once any judgment has been recorded (the scale can no longer change)."""
+        if "events" not in self.db.table_names():
+            return False
+        return self.db.execute("SELECT EXISTS (SELECT 1 FROM events)").fetchone()[0] == 1
+
+    def counts(self) -> dict[str, Any]:
+        """How much the workbench holds, for `status`."""
+        one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "documents": one("SELECT count(*) FROM documents"),
+            "chunkings": one("SELECT count(*) FROM chunkings"),
+            "topics": one("SELECT count(*) FROM topics"),
+            "runs": one("SELECT count(*) FROM runs"),
+            "document_changes": one("SELECT count(*) FROM document_changes"),
+        }
+
+
+def _schema_version() -> int:
+    from labeler.store.schema import SCHEMA_VERSION
+
+    return SCHEMA_VERSION

@@ -1,0 +1,92 @@
+"""Opening a workbench file safely: pragmas, schema version, write transactions.
+
+Writers take SQLite's write lock up front (`BEGIN IMMEDIATE`) and wait on a
+busy timeout, so several annotators on one workbench queue up instead of
+failing with "database is locked" halfway through a transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from labeler.errors import SchemaVersionError
+from labeler.store.schema import SCHEMA_VERSION, migrations
+
+BUSY_TIMEOUT_SECONDS = 60.0
+APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
+
+
+def connect(path: str | Path) -> Database:
+    """A sqlite-utils Database on `path` with WAL, foreign keys and a busy timeout."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")
+    db = Database(conn)
+    return db
+
+
+def check_version(db: Database, path: str | Path) -> int:
+    """The file's schema version; refuse a newer labeler's or a foreign file."""
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
+    if app_id not in (0, APPLICATION_ID):
+        raise SchemaVersionError("not a labeler workbench (another application's SQLite file)", path=path)
+    if app_id == 0 and db.table_names() and "meta" not in db.table_names():
+        raise SchemaVersionError("not a labeler workbench (a SQLite file with other tables)", path=path)
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"written by a newer labeler (schema {version}; this labeler knows up to {SCHEMA_VERSION}): "
+            "upgrade labeler to open it",
+            path=path,
+        )
+    return version
+
+
+def upgrade(db: Database) -> None:
+    """Apply pending migrations and record the schema version."""
+    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        db.execute("PRAGMA journal_mode = WAL")
+    migrations.apply(db)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+@contextlib.contextmanager
+def write_transaction(db: Database) -> Iterator[Database]:
+    """One atomic write: BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any error.
+
+    Nested use joins the outer transaction through a savepoint.
+    """
+    conn = db.conn
+    if conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    try:
+        yield db
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")

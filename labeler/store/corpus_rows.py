@@ -1,0 +1,171 @@
+"""Documents, their recorded changes, chunkings and chunks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+
+from labeler.errors import NotFoundError
+from labeler.models import Chunk, Chunking, Document
+
+_TEMP_IDS = "temp_ids"
+
+
+class CorpusRows:
+    db: object
+
+    # -- documents ------------------------------------------------------------
+
+    def document_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM documents").fetchone()[0]
+
+    def existing_documents(self, doc_ids: list[str]) -> dict[str, tuple[str, str]]:
+        """`doc_id -> (hash, import_id)` for the ids that exist already."""
+        found: dict[str, tuple[str, str]] = {}
+        for start in range(0, len(doc_ids), 500):
+            batch = doc_ids[start:start + 500]
+            marks = ",".join("?" * len(batch))
+            for doc_id, hash_, import_id in self.db.execute(
+                f"SELECT doc_id, hash, import_id FROM documents WHERE doc_id IN ({marks})", batch
+            ):
+                found[doc_id] = (hash_, import_id)
+        return found
+
+    def insert_documents(self, documents: list[Document], import_id: str) -> None:
+        self.db.conn.executemany(
+            "INSERT INTO documents (doc_id, title, text, hash, extra, import_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [(d.doc_id, d.title, d.text, d.hash, json.dumps(d.extra, sort_keys=True), import_id) for d in documents],
+        )
+
+    def replace_document(self, document: Document, old_hash: str, import_id: str, changed: str, source: str) -> None:
+        """Update a document's content and record the change (judgments of the old text get re-queued)."""
+        self.db.execute(
+            "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ? WHERE doc_id = ?",
+            [document.title, document.text, document.hash, json.dumps(document.extra, sort_keys=True),
+             import_id, changed, document.doc_id],
+        )
+        self.db.execute(
+            "INSERT INTO document_changes (doc_id, old_hash, new_hash, changed, source) VALUES (?, ?, ?, ?, ?)",
+            [document.doc_id, old_hash, document.hash, changed, source],
+        )
+
+    def document(self, doc_id: str) -> Document | None:
+        row = self.db.execute("SELECT doc_id, title, text, extra FROM documents WHERE doc_id = ?", [doc_id]).fetchone()
+        return Document(row[0], row[1], row[2], json.loads(row[3])) if row else None
+
+    def iter_documents(self) -> Iterator[Document]:
+        """Every document in id order, streamed."""
+        cursor = self.db.conn.cursor()
+        cursor.execute("SELECT doc_id, title, text, extra FROM documents ORDER BY doc_id")
+        while rows := cursor.fetchmany(1000):
+            for row in rows:
+                yield Document(row[0], row[1], row[2], json.loads(row[3]))
+
+    def document_hashes(self, doc_ids: list[str]) -> dict[str, str]:
+        return {doc_id: value[0] for doc_id, value in self.existing_documents(doc_ids).items()}
+
+    # -- id checks ------------------------------------------------------------
+
+    def missing_ids(self, ids: Iterable[str], *, table: str, column: str, where: str = "", params: tuple = ()) -> list[str]:
+        """The ids not present in `table.column` (sorted), using a temp table join."""
+        self.db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_TEMP_IDS} (id TEXT PRIMARY KEY) WITHOUT ROWID")
+        self.db.execute(f"DELETE FROM {_TEMP_IDS}")
+        self.db.conn.executemany(f"INSERT OR IGNORE INTO {_TEMP_IDS} (id) VALUES (?)", ((i,) for i in ids))
+        condition = f"AND {where}" if where else ""
+        rows = self.db.execute(
+            f"SELECT t.id FROM {_TEMP_IDS} t WHERE NOT EXISTS "
+            f"(SELECT 1 FROM {table} x WHERE x.{column} = t.id {condition}) ORDER BY t.id",
+            list(params),
+        ).fetchall()
+        self.db.execute(f"DELETE FROM {_TEMP_IDS}")
+        return [row[0] for row in rows]
+
+    def missing_documents(self, doc_ids: Iterable[str]) -> list[str]:
+        return self.missing_ids(doc_ids, table="documents", column="doc_id")
+
+    def missing_chunks(self, chunking: str, chunk_ids: Iterable[str]) -> list[str]:
+        chunking_id = self._chunking_id(chunking)
+        return self.missing_ids(
+            chunk_ids, table="chunks", column="chunk_id", where="x.chunking_id = ?", params=(chunking_id,)
+        )
+
+    # -- chunkings ------------------------------------------------------------
+
+    def _chunking_id(self, name: str) -> int:
+        row = self.db.execute("SELECT chunking_id FROM chunkings WHERE name = ?", [name]).fetchone()
+        if not row:
+            raise NotFoundError(f"no chunking named {name!r} (see 'labeler corpus chunkings')")
+        return row[0]
+
+    def chunking(self, name: str) -> Chunking | None:
+        row = self.db.execute(
+            "SELECT name, kind, params, hash, created, documents, chunks FROM chunkings WHERE name = ?", [name]
+        ).fetchone()
+        return _chunking(row) if row else None
+
+    def chunkings(self) -> list[Chunking]:
+        rows = self.db.execute(
+            "SELECT name, kind, params, hash, created, documents, chunks FROM chunkings ORDER BY chunking_id"
+        ).fetchall()
+        return [_chunking(row) for row in rows]
+
+    def next_chunking_id(self) -> int:
+        """The id the next chunking will get: its chunks are written before its row (call inside a transaction)."""
+        return self.db.execute("SELECT coalesce(max(chunking_id), 0) + 1 FROM chunkings").fetchone()[0]
+
+    def insert_chunking(self, chunking: Chunking, *, chunking_id: int) -> None:
+        """The chunking's row, written last, once its hash and counts are known."""
+        self.db.execute(
+            "INSERT INTO chunkings (chunking_id, name, kind, params, hash, created, documents, chunks) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [chunking_id, chunking.name, chunking.kind, json.dumps(chunking.params, sort_keys=True), chunking.hash,
+             chunking.created, chunking.documents, chunking.chunks],
+        )
+
+    def chunk_documents(self, chunking_id: int) -> int:
+        """How many distinct parent documents a chunking's chunks name."""
+        return self.db.execute(
+            "SELECT count(DISTINCT doc_id) FROM chunks WHERE chunking_id = ?", [chunking_id]
+        ).fetchone()[0]
+
+    def chunkings_changed_since(self, name: str) -> bool:
+        """True when a document of this chunking changed after the chunking was made."""
+        chunking = self.chunking(name)
+        return self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM document_changes dc JOIN chunks ch ON ch.doc_id = dc.doc_id "
+            "AND ch.chunking_id = ? WHERE dc.changed >= ?)",
+            [self._chunking_id(name), chunking.created],
+        ).fetchone()[0] == 1
+
+    def insert_chunks(self, chunking_id: int, chunks: Iterable[tuple[int, Chunk]]) -> None:
+        """Chunks with their ordinal inside the parent document."""
+        self.db.conn.executemany(
+            "INSERT INTO chunks (chunking_id, chunk_id, doc_id, ordinal, start, end, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((chunking_id, c.chunk_id, c.doc_id, ordinal, c.start, c.end, c.hash) for ordinal, c in chunks),
+        )
+
+    def chunk(self, chunking: str, chunk_id: str) -> Chunk | None:
+        row = self.db.execute(
+            "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? AND chunk_id = ?",
+            [self._chunking_id(chunking), chunk_id],
+        ).fetchone()
+        return Chunk(*row) if row else None
+
+    def chunks_of(self, chunking: str, doc_id: str) -> list[Chunk]:
+        rows = self.db.execute(
+            "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
+            [self._chunking_id(chunking), doc_id],
+        ).fetchall()
+        return [Chunk(*row) for row in rows]
+
+    def chunk_parents(self, chunking: str) -> dict[str, str]:
+        """`chunk_id -> doc_id` for a whole chunking (pooling and scoring at document level)."""
+        rows = self.db.execute(
+            "SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ?", [self._chunking_id(chunking)]
+        )
+        return dict(rows)
+
+
+
+def _chunking(row) -> Chunking:
+    return Chunking(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])

@@ -1,0 +1,118 @@
+"""Runs and their per-topic rankings, packed one row per (run, topic)."""
+
+from __future__ import annotations
+
+import json
+from array import array
+
+from labeler.errors import NotFoundError
+from labeler.formats.runs import Ranking
+from labeler.models import RunInfo, Unit
+
+_RUN_COLUMNS = (
+    "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
+    "r.max_depth, r.policies, r.imported"
+)
+
+
+class RunRows:
+    db: object
+
+    def run_names(self) -> list[str]:
+        return [row[0] for row in self.db.execute("SELECT name FROM runs ORDER BY run_id")]
+
+    def runs(self) -> list[RunInfo]:
+        rows = self.db.execute(
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id ORDER BY r.run_id"
+        ).fetchall()
+        return [_run_info(row) for row in rows]
+
+    def run(self, name: str) -> RunInfo:
+        row = self.db.execute(
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id WHERE r.name = ?",
+            [name],
+        ).fetchone()
+        if not row:
+            raise NotFoundError(f"no run named {name!r} (see 'labeler runs list')")
+        return _run_info(row)
+
+    def _run_id(self, name: str) -> int:
+        row = self.db.execute("SELECT run_id FROM runs WHERE name = ?", [name]).fetchone()
+        if not row:
+            raise NotFoundError(f"no run named {name!r} (see 'labeler runs list')")
+        return row[0]
+
+    def insert_run(self, info: RunInfo) -> int:
+        chunking_id = None
+        if info.unit.kind == "chunk":
+            chunking_id = self._chunking_id(info.unit.chunking)
+        cursor = self.db.execute(
+            "INSERT INTO runs (name, unit_kind, chunking_id, stage, source, source_sha256, tags, topics, entries, "
+            "max_depth, policies, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [info.name, info.unit.kind, chunking_id, info.stage, info.source, info.source_sha256,
+             json.dumps(sorted(info.tags)), info.topics, info.entries, info.max_depth,
+             json.dumps(info.policies, sort_keys=True), info.imported],
+        )
+        return cursor.lastrowid
+
+    def finish_run(self, run_id: int, *, source_sha256: str, tags: list[str], topics: int, entries: int,
+                   max_depth: int, policies: dict) -> None:
+        self.db.execute(
+            "UPDATE runs SET source_sha256 = ?, tags = ?, topics = ?, entries = ?, max_depth = ?, policies = ? "
+            "WHERE run_id = ?",
+            [source_sha256, json.dumps(sorted(tags)), topics, entries, max_depth,
+             json.dumps(policies, sort_keys=True), run_id],
+        )
+
+    def delete_run(self, name: str) -> None:
+        self.db.execute("DELETE FROM runs WHERE run_id = ?", [self._run_id(name)])
+
+    def put_ranking(self, run_id: int, ranking: Ranking) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO run_rankings (run_id, topic_id, units, scores, ranks) VALUES (?, ?, ?, ?, ?)",
+            [run_id, ranking.topic_id, "\n".join(ranking.units),
+             array("d", ranking.scores).tobytes(), array("q", ranking.ranks).tobytes()],
+        )
+
+    def ranking(self, run: str | int, topic_id: str) -> Ranking | None:
+        run_id = run if isinstance(run, int) else self._run_id(run)
+        row = self.db.execute(
+            "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? AND topic_id = ?",
+            [run_id, topic_id],
+        ).fetchone()
+        return _ranking(row) if row else None
+
+    def rankings(self, name: str, depth: int | None = None) -> dict[str, Ranking]:
+        """All of a run's rankings by topic, optionally cut at `depth`."""
+        rows = self.db.execute(
+            "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ?", [self._run_id(name)]
+        )
+        return {row[0]: _ranking(row, depth) for row in rows}
+
+    def ranked_units(self, name: str, depth: int | None = None) -> dict[str, list[str]]:
+        """`topic -> unit ids in canonical order`: the cheap form pooling needs."""
+        rows = self.db.execute(
+            "SELECT topic_id, units FROM run_rankings WHERE run_id = ?", [self._run_id(name)]
+        )
+        result = {}
+        for topic_id, units in rows:
+            ids = units.split("\n") if units else []
+            result[topic_id] = ids[:depth] if depth is not None else ids
+        return result
+
+
+def _ranking(row, depth: int | None = None) -> Ranking:
+    units = tuple(row[1].split("\n")) if row[1] else ()
+    scores = array("d")
+    scores.frombytes(row[2])
+    ranks = array("q")
+    ranks.frombytes(row[3])
+    if depth is not None:
+        return Ranking(row[0], units[:depth], tuple(scores[:depth]), tuple(ranks[:depth]))
+    return Ranking(row[0], units, tuple(scores), tuple(ranks))
+
+
+def _run_info(row) -> RunInfo:
+    unit = Unit("chunk", row[2]) if row[1] == "chunk" else Unit("doc")
+    return RunInfo(row[0], unit, row[3], row[4], row[5], tuple(json.loads(row[6])), row[7], row[8], row[9],
+                   json.loads(row[10]), row[11])

@@ -1,0 +1,124 @@
+"""The workbench schema, created and upgraded by sqlite-utils migrations.
+
+Each migration is one function, applied once, in order. `SCHEMA_VERSION` is
+the number of migrations this labeler knows; it is written to SQLite's
+`user_version`, so a workbench written by a newer labeler is recognised and
+refused before anything touches it.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("labeler")
+
+
+def _immutable(db: Database, table: str, *, allow_delete: bool = False) -> None:
+    """Triggers that make a table append-only: SQLite itself refuses the change."""
+    db.execute(
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: rows cannot be changed'); END"
+    )
+    if not allow_delete:
+        db.execute(
+            f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: rows cannot be deleted'); END"
+        )
+
+
+@migrations()
+def m001_foundation(db: Database) -> None:
+    """Corpus, chunkings, topics and runs."""
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute(
+        """CREATE TABLE documents (
+            doc_id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            text TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            extra TEXT NOT NULL DEFAULT '{}',
+            import_id TEXT NOT NULL,
+            updated TEXT
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE document_changes (
+            change_id INTEGER PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(doc_id),
+            old_hash TEXT NOT NULL,
+            new_hash TEXT NOT NULL,
+            changed TEXT NOT NULL,
+            source TEXT NOT NULL
+        )"""
+    )
+    _immutable(db, "document_changes")
+    db.execute(
+        """CREATE TABLE chunkings (
+            chunking_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            params TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            created TEXT NOT NULL,
+            documents INTEGER NOT NULL,
+            chunks INTEGER NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE chunks (
+            chunking_id INTEGER NOT NULL REFERENCES chunkings(chunking_id) DEFERRABLE INITIALLY DEFERRED,
+            chunk_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            start INTEGER,
+            end INTEGER,
+            hash TEXT,
+            PRIMARY KEY (chunking_id, chunk_id)
+        ) WITHOUT ROWID"""
+    )
+    db.execute("CREATE INDEX chunks_by_document ON chunks (chunking_id, doc_id, ordinal)")
+    _immutable(db, "chunkings")
+    _immutable(db, "chunks")
+    db.execute(
+        """CREATE TABLE topics (
+            topic_id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            narrative TEXT NOT NULL DEFAULT '',
+            extra TEXT NOT NULL DEFAULT '{}',
+            imported TEXT NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE runs (
+            run_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            unit_kind TEXT NOT NULL CHECK (unit_kind IN ('doc', 'chunk')),
+            chunking_id INTEGER REFERENCES chunkings(chunking_id),
+            stage TEXT NOT NULL CHECK (stage IN ('candidate', 'rerank', 'context')),
+            source TEXT NOT NULL,
+            source_sha256 TEXT NOT NULL,
+            tags TEXT NOT NULL,
+            topics INTEGER NOT NULL,
+            entries INTEGER NOT NULL,
+            max_depth INTEGER NOT NULL,
+            policies TEXT NOT NULL,
+            imported TEXT NOT NULL
+        )"""
+    )
+    # One row per (run, topic): the ranking in canonical order, ids joined by
+    # newlines and scores/ranks packed as arrays. A run of 500,000 lines is 500
+    # rows, which is what makes importing and pooling fast.
+    db.execute(
+        """CREATE TABLE run_rankings (
+            run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+            topic_id TEXT NOT NULL,
+            units TEXT NOT NULL,
+            scores BLOB NOT NULL,
+            ranks BLOB NOT NULL,
+            PRIMARY KEY (run_id, topic_id)
+        ) WITHOUT ROWID"""
+    )
+
+
+SCHEMA_VERSION = len(migrations._migrations)

@@ -1,0 +1,72 @@
+"""Creating and opening a workbench, and what it holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from labeler import __version__
+from labeler.errors import ConflictError
+from labeler.scales import load_scale
+from labeler.store import Store
+from labeler.store.schema import SCHEMA_VERSION
+
+Progress = Callable[[int, int], None]
+"""Called as progress(done, total) during long work; the CLI draws a bar with it."""
+
+
+def now() -> str:
+    """The current time, UTC, ISO 8601 with microseconds: sortable and unambiguous."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def open_workbench(path: str | Path) -> Store:
+    """An existing workbench, upgraded if an older labeler made it."""
+    return Store(path)
+
+
+def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]:
+    """Create the workbench (or upgrade an existing one) and set its grade scale."""
+    path = Path(path)
+    existed = path.exists() and path.stat().st_size > 0
+    with Store(path, create=True) as store:
+        current = store.get_meta("scale")
+        if scale is not None or current is None:
+            chosen = load_scale(scale or "default")
+            if current is not None and store.scale() != chosen and store.has_labels():
+                raise ConflictError(
+                    f"the workbench already has judgments on scale {store.scale().name!r}; "
+                    "a new scale needs a new workbench"
+                )
+            with store.transaction():
+                store.set_scale(chosen)
+                if store.get_meta("created") is None:
+                    store.set_meta("created", now())
+                store.set_meta("labeler_version", __version__)
+        return {
+            "path": str(path),
+            "created": not existed,
+            "schema_version": SCHEMA_VERSION,
+            "scale": store.scale().to_dict(),
+        }
+
+
+def status(store: Store) -> dict[str, Any]:
+    """What the workbench holds: corpus, chunkings, topics, runs."""
+    counts = store.counts()
+    return {
+        "path": str(store.path),
+        "scale": store.scale().name,
+        "documents": counts["documents"],
+        "document_changes": counts["document_changes"],
+        "chunkings": [
+            {"name": c.name, "kind": c.kind, "documents": c.documents, "chunks": c.chunks} for c in store.chunkings()
+        ],
+        "topics": counts["topics"],
+        "runs": [
+            {"name": r.name, "unit": str(r.unit), "stage": r.stage, "topics": r.topics, "entries": r.entries}
+            for r in store.runs()
+        ],
+    }

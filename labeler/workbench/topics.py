@@ -1,0 +1,49 @@
+"""Importing topics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import ConflictError
+from labeler.formats.topics import read_topics
+from labeler.store import Store
+from labeler.workbench.setup import now
+
+
+def import_topics(store: Store, path: str | Path, *, update: bool = False) -> dict[str, Any]:
+    """Topics from JSONL, BEIR, TREC topic files or TSV; all or nothing.
+
+    A topic already present with the same texts is left alone; with other
+    texts it is refused unless `update` (assessors may have judged against
+    the old wording).
+    """
+    rows = read_topics(path)
+    existing = {t.topic_id: t for t in store.topics()}
+    added = unchanged = updated = 0
+    to_write = []
+    for line, topic in rows:
+        previous = existing.get(topic.topic_id)
+        if previous is None:
+            added += 1
+        elif previous == topic:
+            unchanged += 1
+            continue
+        elif not update:
+            raise ConflictError(
+                f"topic {topic.topic_id!r} already exists with different text; pass --update to replace it",
+                path=path,
+                line=line,
+            )
+        else:
+            updated += 1
+        to_write.append(topic)
+    with store.transaction():
+        store.put_topics(to_write, now())
+    return {"path": str(path), "added": added, "unchanged": unchanged, "updated": updated,
+            "topics": store.topic_count()}
+
+
+def list_topics(store: Store) -> list[dict[str, Any]]:
+    return [{"topic": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative}
+            for t in store.topics()]
