@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.errors import RunFormatError
+from labeler.formats.fields import clean_id, json_object, json_type
 from labeler.formats.lines import TextLines
 
 DEDUPE_POLICIES = ("error", "first")
@@ -180,23 +181,17 @@ class RunReader:
         for number, line in self.lines:
             if not line.strip() or line.startswith("#"):
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RunFormatError(f"invalid JSON: {exc.msg}", path=path, line=number) from None
-            if not isinstance(row, dict):
-                raise RunFormatError("expected a JSON object per line", path=path, line=number)
-            topic_id = _first_key(row, ("topic", "qid", "query_id", "topic_id"), "topic", path, number)
-            unit_id = _first_key(row, ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", path, number)
+            row = json_object(line, path=path, line=number, error=RunFormatError)
+            topic_id, unit_id = _jsonl_ids(row, path, number)
             score = row.get("score")
             if isinstance(score, bool) or not isinstance(score, (int, float)):
-                raise RunFormatError(f"score {score!r} is not a number", path=path, line=number)
+                raise RunFormatError(f"score must be a number, found {json_type(score)}", path=path, line=number)
             if not math.isfinite(score):
                 raise RunFormatError(f"score {score!r} is not a finite number", path=path, line=number)
             position[topic_id] = position.get(topic_id, 0) + 1
             rank = row.get("rank", position[topic_id])
             if isinstance(rank, bool) or not isinstance(rank, int):
-                raise RunFormatError(f"rank {rank!r} is not an integer", path=path, line=number)
+                raise RunFormatError(f"rank must be an integer, found {json_type(rank)}", path=path, line=number)
             if "tag" in row or "run" in row:
                 self.tags.add(str(row.get("tag", row.get("run"))))
             count += 1
@@ -213,9 +208,7 @@ class RunReader:
                 fields = line.split()
                 row_topic, row_unit = fields[0], fields[2] if len(fields) > 2 else None
             else:
-                row = json.loads(line)
-                row_topic = str(_first_key(row, ("topic", "qid", "query_id", "topic_id"), "topic", self.path, number))
-                row_unit = _first_key(row, ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", self.path, number)
+                row_topic, row_unit = _jsonl_ids(json.loads(line), self.path, number)
             if row_topic == topic_id and (unit_id is None or row_unit == unit_id):
                 seen += 1
                 if seen == occurrence:
@@ -230,20 +223,22 @@ class RunReader:
             if self.format == "trec":
                 unit = line.split()[2]
             else:
-                unit = _first_key(json.loads(line), ("unit", "docno", "doc_id", "docid", "chunk_id", "id"), "unit id", self.path, number)
+                unit = _jsonl_ids(json.loads(line), self.path, number)[1]
             if unit in unit_ids:
                 return number, unit
         return None
 
 
-def _first_key(row: dict, keys: tuple[str, ...], what: str, path: Path, line: int) -> str:
-    for key in keys:
-        if key in row:
-            value = row[key]
-            if isinstance(value, bool) or not isinstance(value, (str, int)):
-                raise RunFormatError(f"{what} {value!r} must be a string or integer", path=path, line=line)
-            text = str(value).strip()
-            if not text or any(c.isspace() for c in text):
-                raise RunFormatError(f"{what} {value!r} is empty or contains white space", path=path, line=line)
-            return text
-    raise RunFormatError(f"no {what} (one of {', '.join(keys)})", path=path, line=line)
+TOPIC_KEYS = ("topic", "qid", "query_id", "topic_id")
+UNIT_KEYS = ("unit", "docno", "doc_id", "docid", "chunk_id", "id")
+
+
+def _jsonl_ids(row: dict, path: Path, line: int) -> tuple[str, str]:
+    """The topic and unit ids of a JSONL result, under any of their usual key names."""
+    found = []
+    for keys, what in ((TOPIC_KEYS, "topic"), (UNIT_KEYS, "unit id")):
+        key = next((k for k in keys if k in row), None)
+        if key is None:
+            raise RunFormatError(f"no {what} (one of {', '.join(keys)})", path=path, line=line)
+        found.append(clean_id(row[key], what, path=path, line=line, error=RunFormatError))
+    return found[0], found[1]

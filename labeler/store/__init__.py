@@ -25,7 +25,7 @@ class Store(CorpusRows, TopicRows, RunRows):
     def __init__(self, path: str | Path, *, create: bool = False):
         self.path = Path(path)
         if not create and not self.path.exists():
-            raise NotFoundError(f"no workbench here: run 'labeler init' first (or pass --db)", path=self.path)
+            raise NotFoundError("no workbench here: run 'labeler init' first (or pass --db)", path=self.path)
         if self.path.is_dir():
             raise SchemaVersionError("is a folder, not a workbench file", path=self.path)
         self.db = connect(self.path)

@@ -23,12 +23,15 @@ APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
 
 
 def connect(path: str | Path) -> Database:
-    """A sqlite-utils Database on `path` with WAL, foreign keys and a busy timeout."""
+    """A sqlite-utils Database on `path` with foreign keys, full sync and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA synchronous = FULL")
-    db = Database(conn)
-    return db
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = FULL")
+        return Database(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
 
 
 def check_version(db: Database, path: str | Path) -> int:
