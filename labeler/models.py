@@ -113,3 +113,30 @@ class RunInfo:
 def topic_sort_key(topic_id: str) -> tuple[int, int, str]:
     """Numeric topic ids sort as numbers (2 before 10), other ids as text after them."""
     return (0, int(topic_id), "") if topic_id.isdigit() else (1, 0, topic_id)
+
+
+@dataclass(frozen=True)
+class PoolInfo:
+    """A pool version: which runs, which strategy, at which unit."""
+
+    name: str
+    strategy: str
+    depth: int
+    params: dict[str, Any]
+    runs: tuple[str, ...]
+    unit: str
+    created: str
+    pairs: int
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    """An immutable version of the labels."""
+
+    name: str
+    parent: str | None
+    message: str
+    created: str
+    unit: str
+    manifest: dict[str, Any]
+    sha256: str

@@ -21,3 +21,23 @@ class Env:
 pass_env = click.make_pass_decorator(Env)
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
+
+
+def default_assessor() -> str:
+    """LABELER_ASSESSOR, else the login name: who is judging when --assessor is not given."""
+    import getpass
+    import os
+
+    name = os.environ.get("LABELER_ASSESSOR")
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name (some containers): ask for --assessor instead
+        return "unknown"
+
+
+assessor_option = click.option(
+    "--assessor", default=default_assessor, show_default="LABELER_ASSESSOR or the login name",
+    help="Who is judging.",
+)

@@ -20,7 +20,8 @@ from labeler.workbench import Progress as ProgressCallback
 
 
 def stdout_console() -> Console:
-    return Console(file=sys.stdout, soft_wrap=True)
+    """Rich on stdout; when piped, wide enough that tables are never cut to 80 columns."""
+    return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 
 def emit_json(data: Any) -> None:

@@ -28,24 +28,27 @@ def init(env: Env, scale: str | None, as_json: bool) -> None:
 
 
 @click.command()
+@click.option("--pool", default=None, help="Pool version to report on (default: the latest).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the labels (default: the pool's).")
 @json_option
 @pass_env
-def status(env: Env, as_json: bool) -> None:
-    """What the workbench holds: corpus, chunkings, topics and runs."""
+def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
+    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, review status."""
     with env.store() as store:
-        result = workbench.status(store)
+        result = workbench.status(store, unit=unit, pool=pool)
     if as_json:
         emit_json(result)
         return
-    table(None, ["workbench", "scale", "documents", "topics", "runs", "chunkings"],
-          [[result["path"], result["scale"], result["documents"], result["topics"], len(result["runs"]),
-            len(result["chunkings"])]])
-    if result["chunkings"]:
-        table("chunkings", ["name", "kind", "documents", "chunks"],
-              [[c["name"], c["kind"], c["documents"], c["chunks"]] for c in result["chunkings"]])
-    if result["runs"]:
-        table("runs", ["name", "unit", "stage", "topics", "entries"],
-              [[r["name"], r["unit"], r["stage"], r["topics"], r["entries"]] for r in result["runs"]])
+    table(None, ["workbench", "scale", "documents", "chunkings", "runs", "pool", "unit"],
+          [[result["path"], result["scale"], result["documents"], len(result["chunkings"]), len(result["runs"]),
+            result["pool"] or "-", result["unit"]]])
+    if result["topics"]:
+        columns = ["pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
+        rows = [[topic, *(row[c] for c in columns), row["review_status"]] for topic, row in result["topics"].items()]
+        rows.append(["total", *(result["totals"][c] for c in columns), ""])
+        table(None, ["topic", *columns, "review status"], rows)
+    elif not result["runs"]:
+        info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 
 
 COMMANDS = [init, status]

@@ -15,11 +15,14 @@ from labeler.errors import NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.connection import check_version, connect, upgrade, write_transaction
 from labeler.store.corpus_rows import CorpusRows
+from labeler.store.event_rows import EventRows
+from labeler.store.pool_rows import PoolRows
 from labeler.store.run_rows import RunRows
+from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
 
 
-class Store(CorpusRows, TopicRows, RunRows):
+class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows):
     """A labeler workbench file."""
 
     def __init__(self, path: str | Path, *, create: bool = False):
@@ -71,8 +74,6 @@ class Store(CorpusRows, TopicRows, RunRows):
 
     def has_labels(self) -> bool:
         """True once any judgment has been recorded (the scale can no longer change)."""
-        if "events" not in self.db.table_names():
-            return False
         return self.db.execute("SELECT EXISTS (SELECT 1 FROM events)").fetchone()[0] == 1
 
     def counts(self) -> dict[str, Any]:

@@ -158,6 +158,32 @@ class CorpusRows:
         ).fetchall()
         return [Chunk(*row) for row in rows]
 
+    def parents_of(self, chunking: str, chunk_ids: Iterable[str]) -> dict[str, str]:
+        """`chunk_id -> doc_id` for the given chunks of a chunking (unknown ids are left out)."""
+        chunking_id = self._chunking_id(chunking)
+        ids = list(dict.fromkeys(chunk_ids))
+        result: dict[str, str] = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start:start + 500]
+            marks = ",".join("?" * len(batch))
+            result.update(self.db.execute(
+                f"SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ? AND chunk_id IN ({marks})",
+                [chunking_id, *batch]))
+        return result
+
+    def chunk_counts(self, chunking: str, doc_ids: Iterable[str]) -> dict[str, int]:
+        """How many chunks each of the given documents has in a chunking."""
+        chunking_id = self._chunking_id(chunking)
+        ids = list(dict.fromkeys(doc_ids))
+        result: dict[str, int] = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start:start + 500]
+            marks = ",".join("?" * len(batch))
+            result.update(self.db.execute(
+                f"SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
+                [chunking_id, *batch]))
+        return result
+
     def chunk_parents(self, chunking: str) -> dict[str, str]:
         """`chunk_id -> doc_id` for a whole chunking (pooling and scoring at document level)."""
         rows = self.db.execute(

@@ -89,6 +89,17 @@ class RunRows:
         )
         return {row[0]: _ranking(row, depth) for row in rows}
 
+    def run_topics(self, name: str) -> list[str]:
+        return [row[0] for row in self.db.execute(
+            "SELECT topic_id FROM run_rankings WHERE run_id = ?", [self._run_id(name)])]
+
+    def topic_units(self, name: str, topic_id: str) -> list[str]:
+        """One topic's unit ids in canonical order (empty when the run has nothing for it)."""
+        row = self.db.execute(
+            "SELECT units FROM run_rankings WHERE run_id = ? AND topic_id = ?", [self._run_id(name), topic_id]
+        ).fetchone()
+        return row[0].split("\n") if row and row[0] else []
+
     def ranked_units(self, name: str, depth: int | None = None) -> dict[str, list[str]]:
         """`topic -> unit ids in canonical order`: the cheap form pooling needs."""
         rows = self.db.execute(

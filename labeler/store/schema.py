@@ -121,4 +121,87 @@ def m001_foundation(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_pools_judgments_snapshots(db: Database) -> None:
+    """Pools with provenance, the append-only judgment log, and immutable snapshots."""
+    db.execute(
+        """CREATE TABLE pools (
+            pool_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            strategy TEXT NOT NULL,
+            depth INTEGER NOT NULL,
+            params TEXT NOT NULL,
+            runs TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            created TEXT NOT NULL,
+            pairs INTEGER NOT NULL
+        )"""
+    )
+    _immutable(db, "pools")
+    # contributors: "run<TAB>rank" lines, in run order: which runs brought the pair and where.
+    db.execute(
+        """CREATE TABLE pool_entries (
+            pool_id INTEGER NOT NULL REFERENCES pools(pool_id) DEFERRABLE INITIALLY DEFERRED,
+            topic_id TEXT NOT NULL,
+            unit_id TEXT NOT NULL,
+            best_rank INTEGER NOT NULL,
+            contributors TEXT NOT NULL,
+            rrf REAL NOT NULL,
+            PRIMARY KEY (pool_id, topic_id, unit_id)
+        ) WITHOUT ROWID"""
+    )
+    _immutable(db, "pool_entries")
+    db.execute(
+        """CREATE TABLE events (
+            seq INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            topic_id TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            unit_id TEXT,
+            kind TEXT NOT NULL CHECK (kind IN
+                ('grade', 'skip', 'unsure', 'flag', 'note', 'retract', 'adjudicate', 'review')),
+            grade INTEGER,
+            reason TEXT,
+            note TEXT,
+            assessor TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('human', 'import', 'model')),
+            model TEXT,
+            time TEXT NOT NULL,
+            active_ms INTEGER,
+            content_hash TEXT,
+            judging_order TEXT,
+            seed INTEGER,
+            target TEXT,
+            pool TEXT
+        )"""
+    )
+    db.execute("CREATE INDEX events_by_pair ON events (unit, topic_id, unit_id, seq)")
+    db.execute("CREATE INDEX events_by_assessor ON events (assessor, seq)")
+    _immutable(db, "events")
+    db.execute(
+        """CREATE TABLE snapshots (
+            snapshot_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            parent TEXT,
+            message TEXT NOT NULL,
+            created TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            manifest TEXT NOT NULL,
+            sha256 TEXT NOT NULL
+        )"""
+    )
+    _immutable(db, "snapshots")
+    db.execute(
+        """CREATE TABLE snapshot_labels (
+            snapshot_id INTEGER NOT NULL REFERENCES snapshots(snapshot_id) DEFERRABLE INITIALLY DEFERRED,
+            topic_id TEXT NOT NULL,
+            unit_id TEXT NOT NULL,
+            grade INTEGER NOT NULL,
+            event_id TEXT,
+            PRIMARY KEY (snapshot_id, topic_id, unit_id)
+        ) WITHOUT ROWID"""
+    )
+    _immutable(db, "snapshot_labels")
+
+
 SCHEMA_VERSION = len(migrations._migrations)

@@ -6,22 +6,57 @@ the TUI shows it. Nothing here parses arguments or draws anything.
 """
 
 from labeler.workbench.corpus import chunk_corpus, derive_chunking, import_corpus, import_mapping, list_chunkings
+from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
+from labeler.workbench.labels import current_labels, judging_rate, pair_state, topic_labels, unit_space
+from labeler.workbench.pools import build_pool, list_pools
+from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
 from labeler.workbench.runs import import_run, list_runs
-from labeler.workbench.setup import Progress, init_workbench, open_workbench, status
+from labeler.workbench.setup import Progress, init_workbench, open_workbench
+from labeler.workbench.snapshots import (
+    create_snapshot,
+    diff_snapshots,
+    export_qrels,
+    list_snapshots,
+    show_snapshot,
+    verify_snapshots,
+)
+from labeler.workbench.status import status
 from labeler.workbench.topics import import_topics, list_topics
 
 __all__ = [
     "Progress",
+    "QueueItem",
+    "adjudicate",
+    "build_pool",
     "chunk_corpus",
+    "create_snapshot",
+    "current_labels",
     "derive_chunking",
+    "diff_snapshots",
+    "export_qrels",
     "import_corpus",
+    "import_judgments",
     "import_mapping",
     "import_run",
     "import_topics",
     "init_workbench",
+    "judging_rate",
     "list_chunkings",
+    "list_pools",
     "list_runs",
+    "list_snapshots",
     "list_topics",
+    "mark_topic",
+    "next_unit",
     "open_workbench",
+    "pair_state",
+    "queue",
+    "queue_summary",
+    "record_judgment",
+    "show_snapshot",
     "status",
+    "topic_labels",
+    "undo",
+    "unit_space",
+    "verify_snapshots",
 ]

@@ -51,22 +51,3 @@ def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]
             "schema_version": SCHEMA_VERSION,
             "scale": store.scale().to_dict(),
         }
-
-
-def status(store: Store) -> dict[str, Any]:
-    """What the workbench holds: corpus, chunkings, topics, runs."""
-    counts = store.counts()
-    return {
-        "path": str(store.path),
-        "scale": store.scale().name,
-        "documents": counts["documents"],
-        "document_changes": counts["document_changes"],
-        "chunkings": [
-            {"name": c.name, "kind": c.kind, "documents": c.documents, "chunks": c.chunks} for c in store.chunkings()
-        ],
-        "topics": counts["topics"],
-        "runs": [
-            {"name": r.name, "unit": str(r.unit), "stage": r.stage, "topics": r.topics, "entries": r.entries}
-            for r in store.runs()
-        ],
-    }

@@ -177,7 +177,8 @@ def test_status_lists_what_the_workbench_holds(run_cli, write):
     run_cli("topics", "import", write("t.tsv", "1\tmaize\n"))
     run_cli("runs", "import", write("r.txt", "1 Q0 d1 1 2 t\n"), "--name", "r")
     status = run_cli.json("status")
-    assert (status["documents"], status["topics"], status["scale"]) == (2, 1, "default")
+    assert (status["documents"], list(status["topics"]), status["scale"]) == (2, ["1"], "default")
+    assert status["topics"]["1"]["review_status"] == "unreviewed" and status["pool"] is None
     assert [c["name"] for c in status["chunkings"]] == ["w"]
     assert [(r["name"], r["unit"]) for r in status["runs"]] == [("r", "doc")]
     assert "maize" not in run_cli("status").stdout  # the human table shows counts, not texts

@@ -1,0 +1,158 @@
+"""`labeler judgments ...` and `labeler topics mark`: the judgment log without the UI."""
+
+from __future__ import annotations
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.output import emit_json, info
+from labeler.cli.topics import topics
+from labeler.judgments import REVIEW_MARKS
+
+
+@click.group()
+def judgments() -> None:
+    """Record, import and undo judgments (the append-only log)."""
+
+
+def _event_json(event) -> dict:
+    return {"event": event.event_id, "seq": event.seq, "topic": event.topic_id, "unit_id": event.unit_id,
+            "unit": event.unit, "kind": event.kind, "grade": event.grade, "reason": event.reason,
+            "note": event.note, "assessor": event.assessor, "source": event.source, "model": event.model,
+            "time": event.time}
+
+
+@judgments.command()
+@click.argument("topic")
+@click.argument("unit_id", metavar="UNIT")
+@click.argument("grade", required=False, type=int)
+@assessor_option
+@click.option("--kind", type=click.Choice(["grade", "skip", "unsure", "flag", "note"]), default="grade",
+              show_default=True, help="A grade, or a state: skip (judge later), unsure (needs --reason), flag, note.")
+@click.option("--reason", default=None, help="Why unsure (required with --kind unsure).")
+@click.option("--note", default=None, help="A free-text note kept with the event.")
+@click.option("--source", type=click.Choice(["human", "model"]), default="human", show_default=True,
+              help="Who made the judgment.")
+@click.option("--model", default=None, help="The model's name, with --source model.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
+@json_option
+@pass_env
+def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, kind: str, reason: str | None,
+        note: str | None, source: str, model: str | None, unit: str | None, allow_unknown: bool,
+        as_json: bool) -> None:
+    """Record one judgment: labeler judgments add TOPIC UNIT GRADE --assessor NAME."""
+    if kind == "grade" and grade is None:
+        raise click.UsageError("GRADE is required for a grade (or pass --kind skip|unsure|flag|note)")
+    with env.store() as store:
+        event = workbench.record_judgment(store, topic, unit_id, assessor=assessor, grade=grade, kind=kind,
+                                          unit=unit, source=source, model=model, reason=reason, note=note,
+                                          allow_unknown=allow_unknown)
+    if as_json:
+        emit_json(_event_json(event))
+        return
+    what = f"grade {grade}" if kind == "grade" else kind
+    info(f"Recorded {what} for topic {topic}, {event.unit} {unit_id}, by {assessor} (event {event.event_id[:8]}).")
+
+
+@judgments.command("import")
+@click.argument("path", type=click.Path())
+@assessor_option
+@click.option("--source", type=click.Choice(["import", "model"]), default="import", show_default=True,
+              help="Where the labels come from.")
+@click.option("--model", default=None, help="The model's name, with --source model.")
+@click.option("--reviewed", is_flag=True,
+              help="Mark the imported topics reviewed (no_answer where none is relevant).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's).")
+@click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
+@json_option
+@pass_env
+def import_(env: Env, path: str, assessor: str, source: str, model: str | None, reviewed: bool, unit: str | None,
+            allow_unknown: bool, as_json: bool) -> None:
+    """Import TREC qrels (or BEIR qrels TSV) into the log; a negative grade means pooled, not judged."""
+    with env.store() as store:
+        result = workbench.import_judgments(store, path, assessor=assessor, source=source, model=model,
+                                            reviewed=reviewed, unit=unit, allow_unknown=allow_unknown)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"{result['path']}: {result['judgments']} judgments recorded for {result['topics']} topics "
+         f"({result['relevant']} relevant, {result['pooled_unjudged']} pooled-unjudged), "
+         f"{result['unchanged']} unchanged; unit {result['unit']}, assessor {result['assessor']}.")
+    if result["marked"]:
+        counts = {s: sum(1 for v in result["marked"].values() if v == s) for s in set(result["marked"].values())}
+        info("Marked " + ", ".join(f"{n} topic(s) {s}" for s, n in sorted(counts.items())) + ".")
+
+
+@judgments.command()
+@assessor_option
+@json_option
+@pass_env
+def undo(env: Env, assessor: str, as_json: bool) -> None:
+    """Retract your latest decision (a new event; nothing is deleted)."""
+    with env.store() as store:
+        event = workbench.undo(store, assessor)
+    if as_json:
+        emit_json(_event_json(event))
+        return
+    info(f"Undid {event.kind} on topic {event.topic_id}, {event.unit_id}: the pair is open again.")
+
+
+@judgments.command()
+@click.argument("topic")
+@click.argument("unit_id", metavar="UNIT")
+@click.argument("grade", type=int)
+@assessor_option
+@click.option("--note", default=None, help="Why this grade.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@json_option
+@pass_env
+def adjudicate(env: Env, topic: str, unit_id: str, grade: int, assessor: str, note: str | None, unit: str | None,
+               as_json: bool) -> None:
+    """Settle a pair's label (resolves a conflict between assessors)."""
+    with env.store() as store:
+        event = workbench.adjudicate(store, topic, unit_id, grade, assessor=assessor, unit=unit, note=note)
+    if as_json:
+        emit_json(_event_json(event))
+        return
+    info(f"Adjudicated topic {topic}, {unit_id}: grade {grade}.")
+
+
+@judgments.command()
+@click.option("--assessor", default=None, help="Only this assessor's events.")
+@click.option("--limit", default=20, show_default=True, type=int, help="How many events, newest first.")
+@json_option
+@pass_env
+def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
+    """The latest events of the judgment log."""
+    with env.store() as store:
+        events = store.recent_events(assessor, limit=limit)
+    rows = [_event_json(e) for e in events]
+    if as_json:
+        emit_json(rows)
+        return
+    from labeler.cli.output import table
+
+    table(None, ["seq", "time", "assessor", "topic", "unit", "kind", "grade", "reason/note"],
+          [[r["seq"], r["time"][:19], r["assessor"], r["topic"], r["unit_id"] or "-", r["kind"],
+            r["grade"], r["reason"] or r["note"] or ""] for r in rows])
+
+
+@topics.command()
+@click.argument("topic")
+@click.argument("status", type=click.Choice(REVIEW_MARKS))
+@assessor_option
+@json_option
+@pass_env
+def mark(env: Env, topic: str, status: str, assessor: str, as_json: bool) -> None:
+    """Set a topic's review status: reviewed, no_answer (the corpus holds no answer) or unreviewed."""
+    with env.store() as store:
+        result = workbench.mark_topic(store, topic, status, assessor=assessor)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"Topic {topic} marked {status}.")
+
+
+COMMANDS = [judgments]

@@ -1,0 +1,78 @@
+"""`labeler pool ...`."""
+
+from __future__ import annotations
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.errors import LabelerError
+
+
+@click.group()
+def pool() -> None:
+    """Pool versions: which (topic, unit) pairs get judged."""
+
+
+def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
+    depths = {}
+    for value in values:
+        name, _, depth = value.partition("=")
+        if not name or not depth.isdigit():
+            raise LabelerError(f"--run-depth takes RUN=K, not {value!r}")
+        depths[name] = int(depth)
+    return depths
+
+
+@pool.command()
+@click.option("--depth", required=True, type=int, help="Depth k (depth strategy) or pool size per topic N (rrf).")
+@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--strategy", type=click.Choice(["depth", "rrf"]), default="depth", show_default=True,
+              help="Membership: union of each run's top k, or the top N by reciprocal rank fusion.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Pool at this unit; 'doc' pools chunk runs at document level.")
+@click.option("--run-depth", "run_depths", multiple=True, metavar="RUN=K", help="Per-run depth override (repeatable).")
+@click.option("--rrf-k", default=60, show_default=True, type=int, help="The k constant of RRF.")
+@json_option
+@pass_env
+def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | None, run_depths: tuple[str, ...],
+          rrf_k: int, as_json: bool) -> None:
+    """Build a new pool version and report what it adds per topic and per run."""
+    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    with env.store() as store, progress_bar("pooling") as progress:
+        result = workbench.build_pool(store, depth, runs=names, strategy=strategy, unit=unit,
+                                      run_depths=_run_depths(run_depths), rrf_k=rrf_k, progress=progress)
+    if as_json:
+        emit_json(result)
+        return
+    since = f" since {result['previous']}" if result["previous"] else ""
+    info(f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
+         f"{result['pairs']} pairs; {result['added']} new{since}, {result['added_judged']} of them already judged; "
+         f"{result['unjudged']} left to judge.")
+    if result["effort_hours"] is not None:
+        info(f"At the team's {result['judgments_per_hour']} judgments per hour, that is about "
+             f"{result['effort_hours']} hours of judging.")
+    for run, count in result["params"].get("collapsed_chunks", {}).items():
+        info(f"Run {run}: {count} chunks collapsed into their documents (first occurrence keeps the rank).")
+    table("per topic", ["topic", "pairs", "added", "already judged", "unjudged"],
+          [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()])
+    table("per run", ["run", "pairs", "unique"], [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()])
+
+
+@pool.command("list")
+@json_option
+@pass_env
+def list_(env: Env, as_json: bool) -> None:
+    """List pool versions."""
+    with env.store() as store:
+        result = workbench.list_pools(store)
+    if as_json:
+        emit_json(result)
+        return
+    table(None, ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
+          [[p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]]
+           for p in result])
+
+
+COMMANDS = [pool]

@@ -1,0 +1,47 @@
+"""`labeler queue`: what to judge next, for scripts (the TUI uses the same service)."""
+
+from __future__ import annotations
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+from labeler.ordering import ORDERS
+
+
+@click.command()
+@click.option("--topic", default=None, help="Topic (default: the first topic with work left).")
+@assessor_option
+@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True,
+              help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--pool", default=None, help="Pool version (default: the latest).")
+@click.option("--limit", default=20, show_default=True, type=int, help="How many units to list.")
+@json_option
+@pass_env
+def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, pool: str | None, limit: int,
+          as_json: bool) -> None:
+    """The next units to judge for a topic, in the chosen order."""
+    with env.store() as store:
+        if topic is None:
+            item = workbench.next_unit(store, assessor=assessor, order=order, seed=seed, pool=pool)
+            if item is None:
+                result = {"topic": None, "order": order, "seed": seed if order == "random" else None,
+                          "remaining": 0, "next": []}
+            else:
+                topic = item.topic_id
+        if topic is not None:
+            result = workbench.queue_summary(store, topic, assessor=assessor, order=order, seed=seed, pool=pool,
+                                             limit=limit)
+    if as_json:
+        emit_json(result)
+        return
+    if not result["next"]:
+        info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + ".")
+        return
+    info(f"Topic {result['topic']}: {result['remaining']} unit(s) to judge ({order} order).")
+    table(None, ["#", "unit", "later"], [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
+
+
+COMMANDS = [queue]

@@ -1,0 +1,146 @@
+"""`labeler snapshot ...` and `labeler export qrels`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from labeler import workbench
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+
+
+@click.group()
+def snapshot() -> None:
+    """Immutable, hashed versions of the labels."""
+
+
+def _print_summary(result: dict) -> None:
+    info(f"Snapshot {result['snapshot']} ({result['unit']}): {result['labels']} labels over {result['topics']} "
+         f"topics; parent {result['parent'] or '-'}; sha256 {result['sha256']}.")
+
+
+@snapshot.command()
+@click.option("-m", "--message", required=True, help="What this version is for.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space to freeze (default: the latest pool's).")
+@json_option
+@pass_env
+def create(env: Env, message: str, unit: str | None, as_json: bool) -> None:
+    """Freeze the current labels as the next version (v1, v2, ...); conflicts are listed and left out."""
+    with env.store() as store:
+        result = workbench.create_snapshot(store, message, unit=unit)
+        conflicts = store.snapshot(result["snapshot"]).manifest["conflicts_left_out"]
+    if as_json:
+        emit_json(result)
+        return
+    _print_summary(result)
+    if conflicts:
+        info(f"{len(conflicts)} pair(s) in conflict were left out: "
+             + ", ".join(f"{t}/{u}" for t, u in conflicts[:10]) + (" ..." if len(conflicts) > 10 else "")
+             + " (resolve with 'labeler judgments adjudicate').")
+
+
+@snapshot.command("list")
+@json_option
+@pass_env
+def list_(env: Env, as_json: bool) -> None:
+    """List snapshots."""
+    with env.store() as store:
+        result = workbench.list_snapshots(store)
+    if as_json:
+        emit_json(result)
+        return
+    table(None, ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
+          [[s["snapshot"], s["created"][:19], s["unit"], s["labels"], s["topics"], s["conflicts_left_out"],
+            s["parent"] or "-", s["message"], s["sha256"][:12]] for s in result])
+
+
+@snapshot.command()
+@click.argument("name", required=False)
+@json_option
+@pass_env
+def show(env: Env, name: str | None, as_json: bool) -> None:
+    """A snapshot's manifest (default: the latest)."""
+    with env.store() as store:
+        result = workbench.show_snapshot(store, name)
+    if as_json:
+        emit_json(result)
+        return
+    _print_summary(result)
+    info(f"Message: {result['message']}; created {result['created']}.")
+    topics = result["manifest"]["topics"]
+    table(None, ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
+          [[t, r["labels"], r["relevant"], r["nonrelevant"], r["pooled_unjudged"], r["review_status"]]
+           for t, r in topics.items()])
+
+
+@snapshot.command()
+@click.argument("old")
+@click.argument("new")
+@json_option
+@pass_env
+def diff(env: Env, old: str, new: str, as_json: bool) -> None:
+    """Labels added, changed and removed between two snapshots, per topic."""
+    with env.store() as store:
+        result = workbench.diff_snapshots(store, old, new)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"{old} -> {new}: {result['added']} added, {result['changed']} changed, {result['removed']} removed.")
+    rows = []
+    for topic, changes in result["topics"].items():
+        rows += [[topic, "added", c["unit"], "", c["grade"]] for c in changes["added"]]
+        rows += [[topic, "changed", c["unit"], c["before"], c["after"]] for c in changes["changed"]]
+        rows += [[topic, "removed", c["unit"], c["grade"], ""] for c in changes["removed"]]
+    if rows:
+        table(None, ["topic", "change", "unit", "before", "after"], rows)
+
+
+@snapshot.command()
+@click.argument("name", required=False)
+@json_option
+@pass_env
+def verify(env: Env, name: str | None, as_json: bool) -> None:
+    """Recompute snapshot hashes from their labels (all snapshots by default); exit 1 on a mismatch."""
+    with env.store() as store:
+        result = workbench.verify_snapshots(store, name)
+    if as_json:
+        emit_json(result)
+    else:
+        for row in result["snapshots"]:
+            info(f"{row['snapshot']}: {'ok' if row['ok'] else 'MISMATCH'} ({row['actual'][:16]})")
+    if not result["ok"]:
+        sys.exit(1)
+
+
+@click.group()
+def export() -> None:
+    """Export labels for other tools."""
+
+
+@export.command("qrels")
+@click.option("--snapshot", "snapshot_name", default=None, help="Snapshot to export (default: the latest).")
+@click.option("--unit", default=None, metavar="doc",
+              help="Lift chunk labels to documents (max grade over judged chunks).")
+@click.option("--format", "fmt", type=click.Choice(["trec", "jsonl"]), default="trec", show_default=True,
+              help="TREC qrels, or JSONL with provenance (assessor, source, time).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@pass_env
+def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None) -> None:
+    """Write a snapshot's labels, sorted and byte-identical on every export."""
+    with env.store() as store:
+        result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
+    if output:
+        with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(result["text"])
+        info(f"Wrote {result['labels']} labels of snapshot {result['snapshot']} to {output}.")
+    else:
+        click.echo(result["text"], nl=False)
+    partial = result["partial_documents"]
+    if partial:
+        info(f"{len(partial)} document(s) have unjudged chunks: their grade is a lower bound "
+             f"(e.g. {', '.join(f'{t}/{d}' for t, d in partial[:5])}).")
+
+
+COMMANDS = [snapshot, export]

@@ -1,0 +1,171 @@
+"""The judgment log's meaning: from append-only events to the current label of each pair.
+
+Nothing is ever updated or deleted: an undo or a correction is a new event,
+and the current state of a (topic, unit) pair is derived here from all of its
+events, in log order. Keeping this a pure function over plain values means the
+store, the CLI, the TUI and `merge` all agree on what the log says.
+
+Rules:
+- Each assessor's own latest grade counts (a later grade replaces an earlier
+  one of the same assessor; a `retract` event cancels the event it targets).
+- Assessors whose latest grades differ make a **conflict**; the pair has no
+  label until an `adjudicate` event sets one. Grades given after the latest
+  adjudication that differ from it reopen the conflict.
+- `skip`, `unsure` and `flag` are states, not labels: an assessor's latest
+  state is kept so the queue can put skipped and unsure pairs last.
+- A negative grade (from imported qrels) means "pooled, not judged", as in
+  trec_eval: it is a label only while no real grade exists.
+- A judgment made before the unit's text changed is **stale**: it no longer
+  counts, and the pair goes back in the queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+GRADE = "grade"
+SKIP = "skip"
+UNSURE = "unsure"
+FLAG = "flag"
+NOTE = "note"
+RETRACT = "retract"
+ADJUDICATE = "adjudicate"
+REVIEW = "review"
+EVENT_KINDS = (GRADE, SKIP, UNSURE, FLAG, NOTE, RETRACT, ADJUDICATE, REVIEW)
+PAIR_STATES = (SKIP, UNSURE, FLAG)
+SOURCES = ("human", "import", "model")
+
+UNREVIEWED = "unreviewed"
+IN_PROGRESS = "in_progress"
+REVIEWED = "reviewed"
+NO_ANSWER = "no_answer"
+REVIEW_MARKS = (REVIEWED, NO_ANSWER, UNREVIEWED)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the judgment log."""
+
+    event_id: str
+    seq: int
+    topic_id: str
+    unit_id: str | None
+    kind: str
+    assessor: str
+    time: str
+    grade: int | None = None
+    reason: str | None = None
+    note: str | None = None
+    source: str = "human"
+    model: str | None = None
+    active_ms: int | None = None
+    content_hash: str | None = None
+    order: str | None = None
+    seed: int | None = None
+    target: str | None = None
+    pool: str | None = None
+    unit: str = "doc"
+
+
+@dataclass
+class PairState:
+    """What the log says about one (topic, unit) pair now."""
+
+    topic_id: str
+    unit_id: str
+    label: int | None = None
+    conflict: bool = False
+    stale: bool = False
+    grades: dict[str, int] = field(default_factory=dict)  # assessor -> latest grade
+    states: dict[str, str] = field(default_factory=dict)  # assessor -> latest skip/unsure/flag
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (assessor, note)
+    deciding_event: Event | None = None
+    adjudicated: bool = False
+
+    @property
+    def judged(self) -> bool:
+        """True when the pair has a real (non-negative) label."""
+        return self.label is not None and self.label >= 0
+
+
+def effective_events(events: Iterable[Event]) -> list[Event]:
+    """Events in log order without those a `retract` cancelled (and without the retracts)."""
+    ordered = sorted(events, key=lambda e: e.seq)
+    cancelled = {e.target for e in ordered if e.kind == RETRACT and e.target}
+    return [e for e in ordered if e.kind != RETRACT and e.event_id not in cancelled]
+
+
+def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_after: str | None = None) -> PairState:
+    """The current state of one pair from its events.
+
+    `changed_after` is the time of the unit's latest content change, if any:
+    judgments made before it are stale.
+    """
+    state = PairState(topic_id, unit_id)
+    latest_grade: dict[str, Event] = {}
+    adjudication: Event | None = None
+    for event in effective_events(events):
+        if changed_after is not None and event.time < changed_after and event.kind in (GRADE, ADJUDICATE):
+            state.stale = True
+            continue
+        if event.kind == GRADE:
+            latest_grade[event.assessor] = event
+            state.states.pop(event.assessor, None)
+        elif event.kind == ADJUDICATE:
+            adjudication = event
+        elif event.kind in PAIR_STATES:
+            state.states[event.assessor] = event.kind
+        elif event.kind == NOTE and event.note:
+            state.notes.append((event.assessor, event.note))
+    state.grades = {assessor: e.grade for assessor, e in latest_grade.items()}
+    real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
+    if adjudication is not None:
+        state.adjudicated = True
+        later = [e for e in real.values() if e.seq > adjudication.seq and e.grade != adjudication.grade]
+        if later:
+            state.conflict = True
+        else:
+            state.label, state.deciding_event = adjudication.grade, adjudication
+        return state
+    if real:
+        grades = {e.grade for e in real.values()}
+        if len(grades) > 1:
+            state.conflict = True
+        else:
+            deciding = max(real.values(), key=lambda e: e.seq)
+            state.label, state.deciding_event = deciding.grade, deciding
+    elif latest_grade:
+        deciding = max(latest_grade.values(), key=lambda e: e.seq)
+        state.label, state.deciding_event = deciding.grade, deciding  # negative: pooled, not judged
+    if state.label is not None and state.label >= 0:
+        state.stale = False
+    return state
+
+
+def derive_pairs(events: Iterable[Event], changes: Mapping[str, str] | None = None) -> dict[tuple[str, str], PairState]:
+    """States of every pair that has events; `changes` maps unit id -> time of its last content change."""
+    by_pair: dict[tuple[str, str], list[Event]] = {}
+    for event in events:
+        if event.unit_id is not None and event.kind != REVIEW:
+            by_pair.setdefault((event.topic_id, event.unit_id), []).append(event)
+    changes = changes or {}
+    return {
+        pair: derive_pair(pair[0], pair[1], pair_events, changes.get(pair[1]))
+        for pair, pair_events in by_pair.items()
+    }
+
+
+def review_status(review_events: Iterable[Event], *, has_judgments: bool, has_relevant: bool) -> str:
+    """A topic's review status: the latest explicit mark, with `in_progress` derived.
+
+    `no_answer` with a relevant label (judged after the mark) needs a new review,
+    so it shows as `in_progress`.
+    """
+    marks = effective_events(e for e in review_events if e.kind == REVIEW)
+    mark = marks[-1].reason if marks else UNREVIEWED
+    if mark == NO_ANSWER and has_relevant:
+        return IN_PROGRESS
+    if mark == UNREVIEWED and has_judgments:
+        return IN_PROGRESS
+    return mark

@@ -1,0 +1,137 @@
+"""Judging order over one topic's pool, kept apart from pool membership.
+
+Membership decides which pairs may be judged and which unjudged pairs a metric
+may count as non-relevant; order only decides which pair an assessor sees
+next. Keeping them apart lets one pool be judged under a budget in any order
+(pool rank, fused score, Move-to-Front, or a seeded shuffle for unbiased
+samples) and lets orders be compared on the same pool by relevant found per
+judgment, without the order ever changing what the pool is. Every function
+here returns the full, deterministic order of unit ids for one topic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from labeler.pooling import PoolEntry, rrf_ranking
+
+ORDERS = ("pool", "rrf", "mtf", "random")
+
+
+def pool_order(entries: Mapping[str, PoolEntry]) -> list[str]:
+    """Best rank first, then units more runs agree on, then unit id ascending.
+
+    Judging rank by rank across runs means a budget that runs out early has
+    still covered every run's top ranks, which shallow metrics depend on.
+    """
+    return sorted(entries, key=lambda unit: (entries[unit].best_rank, -len(entries[unit].contributors), unit))
+
+
+def rrf_order(entries: Mapping[str, PoolEntry]) -> list[str]:
+    """RRF score descending, then unit id ascending (the same tie-break as `rrf_pool`)."""
+    return rrf_ranking({unit: entry.rrf for unit, entry in entries.items()})
+
+
+def _shuffle_key(seed: int, topic_id: str, unit_id: str) -> str:
+    return hashlib.sha256(f"{seed}\0{topic_id}\0{unit_id}".encode()).hexdigest()
+
+
+def random_order(topic_id: str, units: Iterable[str], seed: int) -> list[str]:
+    """A seeded shuffle that depends only on (seed, topic, set of units).
+
+    Each unit's position comes from a hash of its own id, so the order neither
+    depends on how `units` was iterated nor moves existing units when the pool
+    grows: a resumed or merged session sees the same sequence.
+    """
+    return sorted(set(units), key=lambda unit: (_shuffle_key(seed, topic_id, unit), unit))
+
+
+def _skip_visited(ranking: Sequence[str], position: int, visited: set[str]) -> int:
+    """The first position at or after `position` whose unit has not been visited."""
+    while position < len(ranking) and ranking[position] in visited:
+        position += 1
+    return position
+
+
+def _mtf_visits(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], decrement: int) -> Iterator[str]:
+    """Yield units in the order Move-to-Front visits them, replaying the known labels.
+
+    Unjudged units count as non-relevant. Only the tail after the first
+    unjudged unit depends on that assumption, and the caller recomputes the
+    order after every judgment, so the tail is always provisional.
+    """
+    positions = dict.fromkeys(rankings, 0)
+    priority = dict.fromkeys(rankings, 0)
+    visited: set[str] = set()
+    while True:
+        live = []
+        for run, ranking in rankings.items():
+            positions[run] = _skip_visited(ranking, positions[run], visited)
+            if positions[run] < len(ranking):
+                live.append(run)
+        if not live:
+            return
+        # max() keeps the first of equal priorities, which is the fixed run order.
+        run = max(live, key=priority.__getitem__)
+        ranking = rankings[run]
+        while positions[run] < len(ranking):
+            unit = ranking[positions[run]]
+            visited.add(unit)
+            yield unit
+            if not judged.get(unit, False):
+                priority[run] -= decrement
+                break
+            positions[run] = _skip_visited(ranking, positions[run] + 1, visited)
+
+
+def _validate_decrement(decrement: int) -> None:
+    if isinstance(decrement, bool) or not isinstance(decrement, int) or decrement < 1:
+        raise ValueError(f"MTF decrement must be an integer of at least 1, not {decrement!r}")
+
+
+def mtf_order(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    decrement: int = 1,
+    pool: Iterable[str] = (),
+) -> list[str]:
+    """Move-to-Front (Cormack, Palmer & Clarke 1998) as a replay over the labels known so far.
+
+    `rankings` is run -> this topic's ranking restricted to pool units, best
+    first, in the fixed run order; `judged` maps labelled units to "relevant?".
+    All runs start at priority 0; the run with the highest priority (ties: run
+    order) is read from where it stopped, skipping units already visited; a
+    relevant unit keeps it, a non-relevant or unjudged one costs it `decrement`.
+    Replaying instead of storing priorities lets the order learn from each
+    judgment as it arrives and survive restarts and merges unchanged. Units of
+    `pool` that no ranking holds come last, by unit id.
+
+    Because every miss costs the same `decrement`, any positive value gives the
+    same order; the parameter exists so the literature's variants can be named.
+    """
+    _validate_decrement(decrement)
+    order = list(_mtf_visits(rankings, judged, decrement))
+    seen = set(order)
+    return order + sorted(set(pool) - seen)
+
+
+def mtf_next(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    decrement: int = 1,
+    pool: Iterable[str] = (),
+) -> str | None:
+    """The next unit MTF asks to judge: the first unjudged unit of `mtf_order` (None when done).
+
+    The replay stops at that unit, so the non-relevant assumption for unjudged
+    units never affects the answer.
+    """
+    _validate_decrement(decrement)
+    seen: set[str] = set()
+    for unit in _mtf_visits(rankings, judged, decrement):
+        if unit not in judged:
+            return unit
+        seen.add(unit)
+    rest = sorted(set(pool) - seen - set(judged))
+    return rest[0] if rest else None

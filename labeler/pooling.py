@@ -1,0 +1,254 @@
+"""Pool membership: which (topic, unit) pairs are eligible to be judged.
+
+A pool is computed from plain rankings, never from the store, so the same code
+builds a pool, re-pools after a new run arrives and simulates leave-one-run-out.
+Each entry keeps every (run, rank) that brought it in, so uniqueness, coverage
+and bias reports can be recomputed later without re-reading the runs. The order
+in which a pool is judged is a separate question (see `labeler.ordering`).
+
+Rankings are `{topic_id: [unit_id, ...]}` in canonical order (best first); a
+set of runs is `{run_name: rankings}` whose insertion order is the fixed run
+order used wherever runs tie. Pools are `{topic_id: {unit_id: PoolEntry}}`
+with topics in `topic_sort_key` order and units by id, so equal inputs give
+equal pools; topics with no pooled unit are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from labeler.models import topic_sort_key
+
+RRF_K = 60
+
+Rankings = Mapping[str, Sequence[str]]
+Runs = Mapping[str, Rankings]
+
+
+@dataclass(frozen=True)
+class PoolEntry:
+    """One pooled pair and why it is in the pool.
+
+    `best_rank` is 1-based and taken over `contributors`; `rrf` is the RRF
+    score over every given run's full ranking, so it can order judging even
+    when membership came from a shallower depth.
+    """
+
+    topic_id: str
+    unit_id: str
+    best_rank: int
+    contributors: tuple[tuple[str, int], ...]
+    rrf: float
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The names of the contributing runs, in run order."""
+        return tuple(run for run, _ in self.contributors)
+
+
+Pool = dict[str, dict[str, PoolEntry]]
+# What readers of a pool accept: any mapping of the same shape, such as one rebuilt from the store.
+PoolView = Mapping[str, Mapping[str, PoolEntry]]
+
+
+def _require_positive(name: str, value: int) -> None:
+    """Refuse non-integers and values below 1 with a message naming the parameter."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer of at least 1, not {value!r}")
+
+
+def _ranks(run: str, topic_id: str, ranking: Sequence[str]) -> dict[str, int]:
+    """unit -> 1-based rank; a repeated unit is a caller bug (canonical rankings never repeat)."""
+    ranks: dict[str, int] = {}
+    for rank, unit in enumerate(ranking, start=1):
+        if unit in ranks:
+            raise ValueError(f"run {run!r} ranks unit {unit!r} twice for topic {topic_id!r}")
+        ranks[unit] = rank
+    return ranks
+
+
+def _topics(runs: Runs) -> list[str]:
+    """Every topic any run ranks, in `topic_sort_key` order."""
+    return sorted({topic for rankings in runs.values() for topic in rankings}, key=topic_sort_key)
+
+
+def _topic_ranks(runs: Runs, topic_id: str) -> dict[str, dict[str, int]]:
+    """run -> unit -> rank for one topic, in run order; runs without the topic are left out."""
+    return {run: _ranks(run, topic_id, rankings[topic_id]) for run, rankings in runs.items() if topic_id in rankings}
+
+
+def _fuse(ranks_by_run: Mapping[str, Mapping[str, int]], k: int) -> dict[str, float]:
+    """RRF over one topic.
+
+    `math.fsum` is correctly rounded, so units whose ranks form the same multiset
+    get bit-identical scores whatever the run order, and ties stay ties.
+    """
+    terms: dict[str, list[float]] = {}
+    for ranks in ranks_by_run.values():
+        for unit, rank in ranks.items():
+            terms.setdefault(unit, []).append(1.0 / (k + rank))
+    return {unit: math.fsum(parts) for unit, parts in terms.items()}
+
+
+def _validate_k(k: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"RRF k must be an integer of at least 0, not {k!r}")
+
+
+def rrf_scores(runs: Runs, k: int = RRF_K) -> dict[str, dict[str, float]]:
+    """topic -> unit -> sum over runs of 1/(k + rank), over each run's full ranking.
+
+    k = 60 is Cormack, Clarke & Büttcher (2009).
+    """
+    _validate_k(k)
+    return {topic: _fuse(_topic_ranks(runs, topic), k) for topic in _topics(runs)}
+
+
+def rrf_ranking(scores: Mapping[str, float]) -> list[str]:
+    """Units by fused score descending, ties by unit id ascending (codepoint order).
+
+    String order is the literature's recommended default; it is pinned by a
+    test because it decides which of two tied units enters a top-N pool.
+    """
+    return sorted(scores, key=lambda unit: (-scores[unit], unit))
+
+
+def _entry(topic_id: str, unit_id: str, contributors: list[tuple[str, int]], rrf: float) -> PoolEntry:
+    best = min(rank for _, rank in contributors)
+    return PoolEntry(topic_id, unit_id, best, tuple(contributors), rrf)
+
+
+def _validate_run_depths(runs: Runs, run_depths: Mapping[str, int]) -> None:
+    unknown = sorted(set(run_depths) - set(runs))
+    if unknown:
+        raise ValueError(f"run_depths names runs that were not given: {', '.join(unknown)}")
+    for run, run_depth in run_depths.items():
+        _require_positive(f"depth of run {run!r}", run_depth)
+
+
+def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = None) -> Pool:
+    """The union over runs of each run's top `run_depths.get(run, depth)` units, per topic.
+
+    Per-run depths follow TREC practice (e.g. 2017 Core: deeper pools for the
+    runs a site prefers). Contributors are the runs that rank the unit within
+    their own depth.
+    """
+    _require_positive("depth", depth)
+    run_depths = dict(run_depths or {})
+    _validate_run_depths(runs, run_depths)
+    pool: Pool = {}
+    for topic in _topics(runs):
+        ranks_by_run = _topic_ranks(runs, topic)
+        scores = _fuse(ranks_by_run, RRF_K)
+        contributors: dict[str, list[tuple[str, int]]] = {}
+        for run, ranks in ranks_by_run.items():
+            limit = run_depths.get(run, depth)
+            for unit, rank in ranks.items():
+                if rank <= limit:
+                    contributors.setdefault(unit, []).append((run, rank))
+        if contributors:
+            pool[topic] = {unit: _entry(topic, unit, contributors[unit], scores[unit]) for unit in sorted(contributors)}
+    return pool
+
+
+def rrf_pool(runs: Runs, top_n: int, k: int = RRF_K) -> Pool:
+    """Per topic, the `top_n` units by RRF score (ties: unit id ascending).
+
+    Contributors are every run that ranks the unit anywhere, since the fused
+    score, not a depth, brought it in.
+    """
+    _require_positive("top_n", top_n)
+    _validate_k(k)
+    pool: Pool = {}
+    for topic in _topics(runs):
+        ranks_by_run = _topic_ranks(runs, topic)
+        scores = _fuse(ranks_by_run, k)
+        chosen = sorted(rrf_ranking(scores)[:top_n])
+        entries = {}
+        for unit in chosen:
+            contributors = [(run, ranks[unit]) for run, ranks in ranks_by_run.items() if unit in ranks]
+            entries[unit] = _entry(topic, unit, contributors, scores[unit])
+        if entries:
+            pool[topic] = entries
+    return pool
+
+
+def collapse_to_documents(ranking: Sequence[str], parent_of: Mapping[str, str]) -> tuple[list[str], int]:
+    """A chunk ranking as a document ranking: each document at its best chunk's position.
+
+    Later chunks of an already-placed document are dropped; the count of
+    dropped chunks is returned so a report can say how much collapsing happened.
+    """
+    documents: list[str] = []
+    placed: set[str] = set()
+    collapsed = 0
+    for chunk in ranking:
+        if chunk not in parent_of:
+            raise ValueError(f"chunk {chunk!r} has no parent document in the mapping")
+        document = parent_of[chunk]
+        if document in placed:
+            collapsed += 1
+            continue
+        placed.add(document)
+        documents.append(document)
+    return documents, collapsed
+
+
+def pool_diff(previous: Mapping[str, Iterable[str]] | None, current: PoolView) -> dict[str, set[str]]:
+    """topic -> units in `current` that `previous` did not hold: the new work a re-pool creates.
+
+    `previous` may be plain sets or an earlier pool. Topics with nothing new are
+    left out; with no previous pool, everything in `current` is new.
+    """
+    diff: dict[str, set[str]] = {}
+    for topic, entries in current.items():
+        before = set(previous.get(topic, ())) if previous is not None else set()
+        new = set(entries) - before
+        if new:
+            diff[topic] = new
+    return diff
+
+
+def _run_names(pool: PoolView, runs: Iterable[str] | None) -> list[str]:
+    """The runs to report on: those given, else every contributor in order of first appearance."""
+    if runs is not None:
+        return list(runs)
+    names: dict[str, None] = {}
+    for entries in pool.values():
+        for entry in entries.values():
+            names.update(dict.fromkeys(entry.runs))
+    return list(names)
+
+
+def unique_contributions(pool: PoolView, runs: Iterable[str] | None = None) -> dict[str, dict[str, set[str]]]:
+    """run -> topic -> units that run alone brought into the pool.
+
+    Unique units measure how much a pool depends on one run (the basis of
+    leave-one-run-out bias). Pass `runs` to fix the order and to list runs that
+    contributed nothing; topics where a run has no unique unit are left out.
+    """
+    unique: dict[str, dict[str, set[str]]] = {run: {} for run in _run_names(pool, runs)}
+    for topic, entries in pool.items():
+        for unit, entry in entries.items():
+            if len(entry.contributors) == 1 and entry.runs[0] in unique:
+                unique[entry.runs[0]].setdefault(topic, set()).add(unit)
+    return unique
+
+
+def run_contributions(pool: PoolView, runs: Iterable[str] | None = None) -> dict[str, int]:
+    """run -> number of pooled pairs it contributed (shared or not)."""
+    counts = dict.fromkeys(_run_names(pool, runs), 0)
+    for entries in pool.values():
+        for entry in entries.values():
+            for run in set(entry.runs):
+                if run in counts:
+                    counts[run] += 1
+    return counts
+
+
+def unique_contribution_counts(pool: PoolView, runs: Iterable[str] | None = None) -> dict[str, int]:
+    """run -> number of pooled pairs only that run contributed."""
+    unique = unique_contributions(pool, runs)
+    return {run: sum(len(units) for units in topics.values()) for run, topics in unique.items()}

@@ -1,0 +1,146 @@
+"""The judgment log: append-only events (triggers refuse UPDATE and DELETE)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from labeler.judgments import REVIEW, Event
+
+_COLUMNS = ("event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
+            "content_hash, judging_order, seed, target, pool, unit")
+
+
+def new_event_id() -> str:
+    """A random id, unique across workbenches, so logs can be merged by id."""
+    return uuid.uuid4().hex
+
+
+class EventRows:
+    db: object
+
+    def append_event(self, event: Event) -> Event:
+        """Write one event; returns it with its id and log position."""
+        event = replace(event, event_id=event.event_id or new_event_id())
+        cursor = self.db.execute(
+            "INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
+            "model, active_ms, content_hash, judging_order, seed, target, pool, unit) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _values(event),
+        )
+        return replace(event, seq=cursor.lastrowid)
+
+    def append_events(self, events: Iterable[Event]) -> int:
+        """Bulk append (imports); returns how many were written."""
+        rows = [_values(replace(e, event_id=e.event_id or new_event_id())) for e in events]
+        self.db.conn.executemany(
+            "INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
+            "model, active_ms, content_hash, judging_order, seed, target, pool, unit) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        return len(rows)
+
+    def pair_events(self, unit: str, topic_id: str, unit_id: str) -> list[Event]:
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id = ? ORDER BY seq",
+            [unit, topic_id, unit_id],
+        )
+        return [Event(*row) for row in rows]
+
+    def topic_events(self, unit: str, topic_id: str) -> list[Event]:
+        """Every pair event of a topic in one unit space (review events excluded)."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL ORDER BY seq",
+            [unit, topic_id],
+        )
+        return [Event(*row) for row in rows]
+
+    def unit_events(self, unit: str) -> Iterator[Event]:
+        """Every pair event in one unit space, in log order, streamed."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND unit_id IS NOT NULL ORDER BY seq", [unit])
+        while rows := cursor.fetchmany(5000):
+            for row in rows:
+                yield Event(*row)
+
+    def review_events(self, topic_id: str | None = None) -> list[Event]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
+        params: list = [REVIEW]
+        if topic_id is not None:
+            sql += " AND topic_id = ?"
+            params.append(topic_id)
+        return [Event(*row) for row in self.db.execute(sql + " ORDER BY seq", params)]
+
+    def event(self, event_id: str) -> Event | None:
+        row = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE event_id = ?", [event_id]).fetchone()
+        return Event(*row) if row else None
+
+    def recent_events(self, assessor: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Event]:
+        """The latest events, newest first (history and undo)."""
+        sql = f"SELECT {_COLUMNS} FROM events WHERE 1 = 1"
+        params: list = []
+        if assessor is not None:
+            sql += " AND assessor = ?"
+            params.append(assessor)
+        if kinds:
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params.extend(kinds)
+        rows = self.db.execute(sql + " ORDER BY seq DESC LIMIT ?", [*params, limit])
+        return [Event(*row) for row in rows]
+
+    def retracted_ids(self, event_ids: Iterable[str]) -> set[str]:
+        ids = list(event_ids)
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        return {row[0] for row in self.db.execute(
+            f"SELECT target FROM events WHERE kind = 'retract' AND target IN ({marks})", ids)}
+
+    def human_effort(self) -> tuple[int, int]:
+        """(judgments, active milliseconds) of human grade events that measured their time."""
+        row = self.db.execute(
+            "SELECT count(*), coalesce(sum(active_ms), 0) FROM events "
+            "WHERE source = 'human' AND kind = 'grade' AND active_ms > 0"
+        ).fetchone()
+        return row[0], row[1]
+
+    def unit_spaces(self) -> list[str]:
+        """The unit spaces that have judgment events."""
+        return [row[0] for row in self.db.execute(
+            "SELECT DISTINCT unit FROM events WHERE unit_id IS NOT NULL ORDER BY unit")]
+
+    def event_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM events").fetchone()[0]
+
+    def event_topics(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT DISTINCT topic_id FROM events")}
+
+    def change_times(self, unit: str) -> dict[str, str]:
+        """`unit id -> time of the latest content change of its document`, for staleness."""
+        if unit == "doc":
+            rows = self.db.execute("SELECT doc_id, max(changed) FROM document_changes GROUP BY doc_id")
+        else:
+            rows = self.db.execute(
+                "SELECT ch.chunk_id, max(dc.changed) FROM document_changes dc "
+                "JOIN chunks ch ON ch.doc_id = dc.doc_id JOIN chunkings c ON c.chunking_id = ch.chunking_id "
+                "WHERE c.name = ? GROUP BY ch.chunk_id",
+                [unit.split(":", 1)[1]],
+            )
+        return dict(rows)
+
+    def unit_content_hash(self, unit: str, unit_id: str) -> str | None:
+        """The hash of the text an assessor sees for a unit now (None when the workbench has no text)."""
+        if unit == "doc":
+            row = self.db.execute("SELECT hash FROM documents WHERE doc_id = ?", [unit_id]).fetchone()
+        else:
+            row = self.db.execute(
+                "SELECT ch.hash FROM chunks ch JOIN chunkings c ON c.chunking_id = ch.chunking_id "
+                "WHERE c.name = ? AND ch.chunk_id = ?", [unit.split(":", 1)[1], unit_id]).fetchone()
+        return row[0] if row else None
+
+
+def _values(e: Event) -> list:
+    return [e.event_id, e.topic_id, e.unit_id, e.kind, e.assessor, e.time, e.grade, e.reason, e.note, e.source,
+            e.model, e.active_ms, e.content_hash, e.order, e.seed, e.target, e.pool, e.unit]

@@ -1,0 +1,53 @@
+"""Reading the judgment log as current labels, per unit space.
+
+A unit space is `doc` or `chunk:NAME`: the same chunk id under two chunkings
+names two different texts, so labels are always read within one space.
+"""
+
+from __future__ import annotations
+
+from labeler.errors import LabelerError
+from labeler.judgments import PairState, derive_pair, derive_pairs
+from labeler.models import Unit
+from labeler.store import Store
+
+
+def unit_space(store: Store, unit: str | None) -> str:
+    """The unit space a command works in: the one asked for, else the latest pool's, else `doc`."""
+    if unit is not None:
+        try:
+            parsed = Unit.parse(unit)
+        except ValueError as exc:
+            raise LabelerError(str(exc)) from None
+        if parsed.kind == "chunk" and store.chunking(parsed.chunking) is None:
+            raise LabelerError(f"no chunking named {parsed.chunking!r} (see 'labeler corpus chunkings')")
+        return str(parsed)
+    latest = store.latest_pool()
+    return latest.unit if latest else "doc"
+
+
+def current_labels(store: Store, unit: str) -> dict[tuple[str, str], PairState]:
+    """Every pair with events in a unit space, as the log says it is now."""
+    return derive_pairs(store.unit_events(unit), store.change_times(unit))
+
+
+def topic_labels(store: Store, unit: str, topic_id: str) -> dict[str, PairState]:
+    """`unit id -> state` for one topic (what the judging screen needs, fast)."""
+    changes = store.change_times(unit)
+    by_unit: dict[str, list] = {}
+    for event in store.topic_events(unit, topic_id):
+        by_unit.setdefault(event.unit_id, []).append(event)
+    return {u: derive_pair(topic_id, u, events, changes.get(u)) for u, events in by_unit.items()}
+
+
+def pair_state(store: Store, unit: str, topic_id: str, unit_id: str) -> PairState:
+    changes = store.change_times(unit)
+    return derive_pair(topic_id, unit_id, store.pair_events(unit, topic_id, unit_id), changes.get(unit_id))
+
+
+def judging_rate(store: Store) -> float | None:
+    """The team's measured human judgments per hour of active time (None until measured)."""
+    count, active_ms = store.human_effort()
+    if count == 0 or active_ms == 0:
+        return None
+    return round(count / (active_ms / 3_600_000), 1)

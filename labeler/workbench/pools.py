@@ -1,0 +1,138 @@
+"""Building pool versions from runs, and saying what each new version adds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.models import PoolInfo, Unit, topic_sort_key
+from labeler.pooling import collapse_to_documents, depth_pool, rrf_pool
+from labeler.store import Store
+from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.setup import Progress, now
+
+STRATEGIES = ("depth", "rrf")
+
+
+def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strategy: str = "depth",
+               unit: str | None = None, run_depths: dict[str, int] | None = None, rrf_k: int = 60,
+               progress: Progress | None = None) -> dict[str, Any]:
+    """A new pool version (P1, P2, ...) from the chosen runs; never deletes anything.
+
+    Depth-k takes the union of each run's top k (per-run overrides allowed);
+    `rrf` takes the top `depth` units by reciprocal rank fusion. Chunk runs can
+    be pooled at document level (`unit="doc"`): each chunk maps to its parent
+    and the first occurrence keeps the rank.
+    """
+    if strategy not in STRATEGIES:
+        raise LabelerError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if depth < 1:
+        raise LabelerError(f"--depth must be at least 1, not {depth}")
+    names = runs or store.run_names()
+    if not names:
+        raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
+    infos = [store.run(name) for name in names]
+    for name in run_depths or {}:
+        if name not in names:
+            raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
+    pool_unit = _pool_unit(infos, unit)
+    previous = next((p for p in reversed(store.pools()) if p.unit == str(pool_unit)), None)
+    previous_pairs = store.pool_pairs(previous.name) if previous else {}
+    topics = sorted({t for info in infos for t in store.run_topics(info.name)}, key=topic_sort_key)
+    collapsed = dict.fromkeys(names, 0)
+    entries = []
+    for done, topic_id in enumerate(topics, 1):
+        rankings = {}
+        for info in infos:
+            units = store.topic_units(info.name, topic_id)
+            if pool_unit.kind == "doc" and info.unit.kind == "chunk":
+                parents = store.parents_of(info.unit.chunking, units)
+                units, count = collapse_to_documents(units, parents)
+                collapsed[info.name] += count
+            rankings[info.name] = {topic_id: units}
+        if strategy == "depth":
+            pooled = depth_pool(rankings, depth, run_depths or None)
+        else:
+            pooled = rrf_pool(rankings, depth, rrf_k)
+        entries.extend(pooled.get(topic_id, {}).values())
+        if progress and done % 50 == 0:
+            progress(done, len(topics))
+    labels = current_labels(store, str(pool_unit))
+    params: dict[str, Any] = {"run_depths": run_depths or {}}
+    if strategy == "rrf":
+        params["rrf_k"] = rrf_k
+    if pool_unit.kind == "doc" and any(i.unit.kind == "chunk" for i in infos):
+        params["collapsed_chunks"] = {n: c for n, c in collapsed.items() if c}
+    with store.transaction():
+        pool_id = store.next_pool_id()
+        info = PoolInfo(f"P{pool_id}", strategy, depth, params, tuple(names), str(pool_unit), now(), len(entries))
+        store.insert_pool(pool_id, info, entries)
+    if progress:
+        progress(len(topics), len(topics))
+    return _report(info, entries, previous, previous_pairs, labels, judging_rate(store))
+
+
+def _pool_unit(infos, unit: str | None) -> Unit:
+    if unit is not None:
+        try:
+            chosen = Unit.parse(unit)
+        except ValueError as exc:
+            raise LabelerError(str(exc)) from None
+        for info in infos:
+            if chosen.kind == "chunk" and info.unit != chosen:
+                raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {chosen}")
+        return chosen
+    units = {info.unit for info in infos}
+    if len(units) == 1:
+        return units.pop()
+    raise LabelerError(
+        f"the runs rank different units ({', '.join(sorted(map(str, units)))}): pass --unit doc to pool "
+        "chunks at document level, or pool each unit separately with --runs"
+    )
+
+
+def _report(info: PoolInfo, entries, previous, previous_pairs, labels, rate) -> dict[str, Any]:
+    per_topic: dict[str, dict[str, int]] = {}
+    per_run = {run: {"pairs": 0, "unique": 0} for run in info.runs}
+    added = added_judged = 0
+    for entry in entries:
+        row = per_topic.setdefault(entry.topic_id, {"pairs": 0, "added": 0, "unjudged": 0, "added_judged": 0})
+        row["pairs"] += 1
+        state = labels.get((entry.topic_id, entry.unit_id))
+        judged = state is not None and state.judged
+        if not judged:
+            row["unjudged"] += 1
+        if entry.unit_id not in previous_pairs.get(entry.topic_id, ()):
+            row["added"] += 1
+            added += 1
+            if judged:
+                row["added_judged"] += 1
+                added_judged += 1
+        runs = {run for run, _ in entry.contributors}
+        for run in runs:
+            per_run[run]["pairs"] += 1
+        if len(runs) == 1:
+            per_run[next(iter(runs))]["unique"] += 1
+    unjudged = sum(r["unjudged"] for r in per_topic.values())
+    return {
+        "pool": info.name,
+        "previous": previous.name if previous else None,
+        "strategy": info.strategy,
+        "depth": info.depth,
+        "unit": info.unit,
+        "runs": list(info.runs),
+        "params": info.params,
+        "pairs": info.pairs,
+        "added": added,
+        "added_judged": added_judged,
+        "unjudged": unjudged,
+        "judgments_per_hour": rate,
+        "effort_hours": round(unjudged / rate, 2) if rate else None,
+        "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
+        "per_run": per_run,
+    }
+
+
+def list_pools(store: Store) -> list[dict[str, Any]]:
+    return [{"pool": p.name, "strategy": p.strategy, "depth": p.depth, "unit": p.unit, "runs": list(p.runs),
+             "pairs": p.pairs, "params": p.params, "created": p.created} for p in store.pools()]

@@ -1,0 +1,115 @@
+"""What to judge next: the queue of a topic's unjudged pool units, in a chosen order.
+
+Membership comes from the pool; the order is a separate choice (pool rank,
+RRF score, Move-to-Front, seeded random) recorded with each judgment. The UI
+and scripts share `queue` and `next_unit`, so they never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from labeler.errors import LabelerError, NotFoundError
+from labeler.judgments import SKIP, UNSURE, PairState
+from labeler.models import PoolInfo, topic_sort_key
+from labeler.ordering import ORDERS, mtf_order, pool_order, random_order, rrf_order
+from labeler.store import Store
+from labeler.workbench.labels import topic_labels
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One pair waiting for a judgment, with why it is where it is."""
+
+    topic_id: str
+    unit_id: str
+    unit: str
+    pool: str
+    position: int  # 1-based position in the topic's queue
+    later: bool  # skipped or unsure by this assessor: shown after the rest
+    best_rank: int
+    contributors: tuple[tuple[str, int], ...]
+
+
+def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
+    if pool is not None:
+        return store.pool(pool)
+    latest = store.latest_pool()
+    if latest is None:
+        raise NotFoundError("no pool yet: build one with 'labeler pool build --depth K'")
+    return latest
+
+
+def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
+          pool: str | None = None) -> list[QueueItem]:
+    """The topic's unjudged pool units for this assessor, in order; skipped and unsure ones last.
+
+    Pairs in conflict wait for adjudication, not in the queue; stale pairs
+    (text changed since judged) are back in it.
+    """
+    if order not in ORDERS:
+        raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+    info = current_pool(store, pool)
+    entries = store.pool_entries(info.name, topic_id).get(topic_id, {})
+    if not entries:
+        return []
+    states = topic_labels(store, info.unit, topic_id)
+    ordered = _ordered(order, topic_id, entries, states, store.scale().threshold, seed, info.runs)
+    waiting = [u for u in ordered if _waiting(states.get(u))]
+    now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
+    later = [u for u in waiting if u not in set(now_)]
+    return [
+        QueueItem(topic_id, u, info.unit, info.name, i, u in later, entries[u].best_rank, entries[u].contributors)
+        for i, u in enumerate(now_ + later, 1)
+    ]
+
+
+def next_unit(store: Store, topic_id: str | None = None, *, assessor: str, order: str = "pool", seed: int = 0,
+              pool: str | None = None) -> QueueItem | None:
+    """The next pair to judge: in the given topic, or the first topic with work left."""
+    topics = [topic_id] if topic_id is not None else pool_topics(store, pool)
+    for topic in topics:
+        items = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool)
+        if items:
+            return items[0]
+    return None
+
+
+def pool_topics(store: Store, pool: str | None = None) -> list[str]:
+    info = current_pool(store, pool)
+    return sorted(store.pool_topic_sizes(info.name), key=topic_sort_key)
+
+
+def queue_summary(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
+                  pool: str | None = None, limit: int = 20) -> dict[str, Any]:
+    items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
+    return {
+        "topic": topic_id,
+        "order": order,
+        "seed": seed if order == "random" else None,
+        "remaining": len(items),
+        "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
+    }
+
+
+def _waiting(state: PairState | None) -> bool:
+    return state is None or (not state.judged and not state.conflict)
+
+
+def _ordered(order: str, topic_id: str, entries, states: dict[str, PairState], threshold: int, seed: int,
+             run_order: tuple[str, ...]) -> list[str]:
+    if order == "pool":
+        return pool_order(entries)
+    if order == "rrf":
+        return rrf_order(entries)
+    if order == "random":
+        return random_order(topic_id, entries.keys(), seed)
+    rankings: dict[str, list[tuple[int, str]]] = {}
+    for unit_id, entry in entries.items():
+        for run, rank in entry.contributors:
+            rankings.setdefault(run, []).append((rank, unit_id))
+    # Move-to-Front breaks ties between runs by a fixed order: the pool's run order.
+    run_lists = {run: [u for _, u in sorted(rankings[run])] for run in run_order if run in rankings}
+    judged = {u: s.label >= threshold for u, s in states.items() if s.judged}
+    return mtf_order(run_lists, judged)

@@ -1,0 +1,219 @@
+"""Snapshots: immutable, hashed versions of the labels, and their qrels exports."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from labeler import __version__
+from labeler.errors import LabelerError, NotFoundError
+from labeler.formats.qrels import format_qrels, qrels_sort_key
+from labeler.models import SnapshotInfo, topic_sort_key
+from labeler.store import Store
+from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.setup import now
+from labeler.workbench.status import topic_review_statuses
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> dict[str, Any]:
+    """Freeze the current labels of one unit space as `vN`.
+
+    Pairs in conflict have no label: they are left out and listed. Stale
+    judgments (text changed since) no longer count and are counted.
+    """
+    if not message.strip():
+        raise LabelerError("a snapshot needs a message (-m)")
+    space = unit_space(store, unit)
+    states = current_labels(store, space)
+    labels = []
+    conflicts = []
+    stale = 0
+    for (topic_id, unit_id), state in states.items():
+        if state.conflict:
+            conflicts.append([topic_id, unit_id])
+        elif state.label is not None:
+            labels.append((topic_id, unit_id, state.label, state.deciding_event.event_id))
+        elif state.stale:
+            stale += 1
+    conflicts.sort(key=lambda p: qrels_sort_key(*p))
+    text = format_qrels((t, u, g) for t, u, g, _ in labels)
+    digest = sha256_text(text)
+    scale = store.scale()
+    statuses = topic_review_statuses(store)
+    per_topic: dict[str, dict[str, Any]] = {}
+    for topic_id, _, grade, _ in labels:
+        row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
+        row["labels"] += 1
+        if grade < 0:
+            row["pooled_unjudged"] += 1
+        elif grade >= scale.threshold:
+            row["relevant"] += 1
+        else:
+            row["nonrelevant"] += 1
+    for topic_id in set(statuses) | set(per_topic):
+        per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
+        per_topic[topic_id]["review_status"] = statuses.get(topic_id, "unreviewed")
+    parent = store.latest_snapshot()
+    chunking = None
+    if space.startswith("chunk:"):
+        info = store.chunking(space.split(":", 1)[1])
+        chunking = {"name": info.name, "hash": info.hash, "kind": info.kind, "params": info.params}
+    with store.transaction():
+        snapshot_id = store.next_snapshot_id()
+        manifest = {
+            "snapshot": f"v{snapshot_id}",
+            "created": now(),
+            "message": message,
+            "parent": parent.name if parent else None,
+            "pools": [p.name for p in store.pools() if p.unit == space],
+            "unit": space,
+            "chunking": chunking,
+            "scale": scale.to_dict(),
+            "labels": len(labels),
+            "topics": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
+            "conflicts_left_out": conflicts,
+            "stale_left_out": stale,
+            "sha256": digest,
+            "labeler_version": __version__,
+        }
+        info = SnapshotInfo(manifest["snapshot"], manifest["parent"], message, manifest["created"], space,
+                            manifest, digest)
+        store.insert_snapshot(snapshot_id, info, labels)
+    return _summary(info)
+
+
+def list_snapshots(store: Store) -> list[dict[str, Any]]:
+    return [_summary(s) for s in store.snapshots()]
+
+
+def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
+    info = _snapshot(store, name)
+    return {**_summary(info), "manifest": info.manifest}
+
+
+def snapshot_text(store: Store, name: str) -> str:
+    """The canonical qrels text of a snapshot (what its hash covers)."""
+    return format_qrels((t, u, g) for t, u, g, _ in store.snapshot_labels(name))
+
+
+def verify_snapshots(store: Store, name: str | None = None) -> dict[str, Any]:
+    """Recompute each snapshot's hash from its labels; report any that do not match."""
+    infos = [store.snapshot(name)] if name else store.snapshots()
+    results = []
+    for info in infos:
+        actual = sha256_text(snapshot_text(store, info.name))
+        ok = actual == info.sha256 == info.manifest.get("sha256")
+        results.append({"snapshot": info.name, "sha256": info.sha256, "actual": actual, "ok": ok})
+    return {"ok": all(r["ok"] for r in results), "snapshots": results}
+
+
+def diff_snapshots(store: Store, old: str, new: str) -> dict[str, Any]:
+    """Labels added, changed and removed from snapshot `old` to `new`, per topic."""
+    before = {(t, u): g for t, u, g, _ in store.snapshot_labels(_snapshot(store, old).name)}
+    after = {(t, u): g for t, u, g, _ in store.snapshot_labels(_snapshot(store, new).name)}
+    topics: dict[str, dict[str, list]] = {}
+
+    def row(topic_id: str) -> dict[str, list]:
+        return topics.setdefault(topic_id, {"added": [], "changed": [], "removed": []})
+
+    for pair in sorted(after.keys() - before.keys(), key=lambda p: qrels_sort_key(*p)):
+        row(pair[0])["added"].append({"unit": pair[1], "grade": after[pair]})
+    for pair in sorted(before.keys() & after.keys(), key=lambda p: qrels_sort_key(*p)):
+        if before[pair] != after[pair]:
+            row(pair[0])["changed"].append({"unit": pair[1], "before": before[pair], "after": after[pair]})
+    for pair in sorted(before.keys() - after.keys(), key=lambda p: qrels_sort_key(*p)):
+        row(pair[0])["removed"].append({"unit": pair[1], "grade": before[pair]})
+    return {
+        "from": old,
+        "to": new,
+        "added": sum(len(r["added"]) for r in topics.values()),
+        "changed": sum(len(r["changed"]) for r in topics.values()),
+        "removed": sum(len(r["removed"]) for r in topics.values()),
+        "topics": {t: topics[t] for t in sorted(topics, key=topic_sort_key)},
+    }
+
+
+def export_qrels(store: Store, *, snapshot: str | None = None, unit: str | None = None,
+                 fmt: str = "trec") -> dict[str, Any]:
+    """A snapshot as TREC qrels (or JSONL with provenance); chunk labels can be lifted to documents.
+
+    At document level a document's grade is the maximum over its judged
+    chunks; documents with unjudged chunks are listed (the grade is a lower bound).
+    """
+    if fmt not in ("trec", "jsonl"):
+        raise LabelerError(f"format must be trec or jsonl, not {fmt!r}")
+    info = _snapshot(store, snapshot)
+    rows = store.snapshot_labels(info.name)
+    partial: list[list[str]] = []
+    if unit is not None and unit != info.unit:
+        if unit != "doc" or not info.unit.startswith("chunk:"):
+            raise LabelerError(f"snapshot {info.name} holds {info.unit} labels; they can be exported as 'doc', "
+                               f"not {unit!r}")
+        rows, partial = _lift_to_documents(store, info.unit.split(":", 1)[1], rows)
+    if fmt == "trec":
+        text = format_qrels((t, u, g) for t, u, g, _ in rows)
+    else:
+        text = _jsonl(store, info, rows)
+    return {"snapshot": info.name, "unit": unit or info.unit, "text": text, "labels": len(rows),
+            "partial_documents": partial, "sha256": info.sha256}
+
+
+def _lift_to_documents(store: Store, chunking: str, rows):
+    parents = store.parents_of(chunking, [u for _, u, _, _ in rows])
+    grades: dict[tuple[str, str], tuple[int, str | None]] = {}
+    judged: dict[tuple[str, str], int] = {}
+    for topic_id, unit_id, grade, event_id in rows:
+        if grade < 0:
+            continue
+        if unit_id not in parents:
+            raise LabelerError(f"chunk {unit_id!r} is not in chunking {chunking!r}: cannot name its document")
+        key = (topic_id, parents[unit_id])
+        judged[key] = judged.get(key, 0) + 1
+        if key not in grades or grade > grades[key][0]:
+            grades[key] = (grade, event_id)
+    totals = store.chunk_counts(chunking, {d for _, d in grades})
+    partial = sorted(([t, d] for (t, d), n in judged.items() if n < totals.get(d, 0)), key=lambda p: qrels_sort_key(*p))
+    lifted = [(t, d, g, e) for (t, d), (g, e) in grades.items()]
+    return lifted, partial
+
+
+def _jsonl(store: Store, info: SnapshotInfo, rows) -> str:
+    lines = []
+    for topic_id, unit_id, grade, event_id in sorted(rows, key=lambda r: qrels_sort_key(r[0], r[1])):
+        event = store.event(event_id) if event_id else None
+        lines.append(json.dumps({
+            "topic": topic_id, "unit": unit_id, "grade": grade, "snapshot": info.name,
+            "assessor": event.assessor if event else None, "source": event.source if event else None,
+            "model": event.model if event else None, "time": event.time if event else None,
+            "event": event_id,
+        }, ensure_ascii=False))
+    return "".join(line + "\n" for line in lines)
+
+
+def _snapshot(store: Store, name: str | None) -> SnapshotInfo:
+    if name is None:
+        latest = store.latest_snapshot()
+        if latest is None:
+            raise NotFoundError("no snapshot yet: create one with 'labeler snapshot create -m MESSAGE'")
+        return latest
+    return store.snapshot(name)
+
+
+def _summary(info: SnapshotInfo) -> dict[str, Any]:
+    manifest = info.manifest
+    return {
+        "snapshot": info.name,
+        "sha256": info.sha256,
+        "labels": manifest["labels"],
+        "topics": len(manifest["topics"]),
+        "parent": info.parent,
+        "message": info.message,
+        "created": info.created,
+        "unit": info.unit,
+        "conflicts_left_out": len(manifest["conflicts_left_out"]),
+    }

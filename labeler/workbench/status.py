@@ -1,0 +1,93 @@
+"""Where the judging stands: per topic pool size, judged, unjudged, relevant, conflicts, review status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labeler.judgments import SKIP, UNSURE, review_status
+from labeler.models import topic_sort_key
+from labeler.store import Store
+from labeler.workbench.labels import current_labels, unit_space
+
+TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts")
+
+
+def all_topic_ids(store: Store) -> list[str]:
+    """Topics the workbench knows of: loaded, pooled, or judged."""
+    topics = store.topic_ids() | store.event_topics()
+    latest = store.latest_pool()
+    if latest:
+        topics |= set(store.pool_topic_sizes(latest.name))
+    return sorted(topics, key=topic_sort_key)
+
+
+def topic_review_statuses(store: Store) -> dict[str, str]:
+    """Each topic's review status, with `in_progress` derived from its labels."""
+    threshold = store.scale().threshold
+    judged: set[str] = set()
+    relevant: set[str] = set()
+    for space in store.unit_spaces():
+        for (topic_id, _), state in current_labels(store, space).items():
+            if state.judged:
+                judged.add(topic_id)
+                if state.label >= threshold:
+                    relevant.add(topic_id)
+    reviews: dict[str, list] = {}
+    for event in store.review_events():
+        reviews.setdefault(event.topic_id, []).append(event)
+    return {
+        t: review_status(reviews.get(t, []), has_judgments=t in judged, has_relevant=t in relevant)
+        for t in all_topic_ids(store)
+    }
+
+
+def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> dict[str, Any]:
+    """The workbench's contents and, per topic, the judging progress on the pool (latest by default)."""
+    counts = store.counts()
+    info = store.pool(pool) if pool else store.latest_pool()
+    space = info.unit if info and unit is None else unit_space(store, unit)
+    threshold = store.scale().threshold
+    labels = current_labels(store, space)
+    pooled = store.pool_pairs(info.name) if info else {}
+    statuses = topic_review_statuses(store)
+    topics: dict[str, dict[str, Any]] = {}
+    for topic_id in all_topic_ids(store):
+        units = pooled.get(topic_id, set())
+        row = dict.fromkeys(TOPIC_KEYS, 0)
+        row["pool"] = len(units)
+        for unit_id in units:
+            state = labels.get((topic_id, unit_id))
+            if state is not None and state.judged:
+                row["judged"] += 1
+            else:
+                row["unjudged"] += 1
+                if state is not None:
+                    row["skipped"] += any(s == SKIP for s in state.states.values())
+                    row["unsure"] += any(s == UNSURE for s in state.states.values())
+        topics[topic_id] = row
+    for (topic_id, _), state in labels.items():
+        row = topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0))
+        if state.judged and state.label >= threshold:
+            row["relevant"] += 1
+        if state.conflict:
+            row["conflicts"] += 1
+    for topic_id, row in topics.items():
+        row["review_status"] = statuses.get(topic_id, "unreviewed")
+    totals = {key: sum(row[key] for row in topics.values()) for key in TOPIC_KEYS}
+    return {
+        "path": str(store.path),
+        "scale": store.scale().name,
+        "pool": info.name if info else None,
+        "unit": space,
+        "documents": counts["documents"],
+        "document_changes": counts["document_changes"],
+        "chunkings": [
+            {"name": c.name, "kind": c.kind, "documents": c.documents, "chunks": c.chunks} for c in store.chunkings()
+        ],
+        "runs": [
+            {"name": r.name, "unit": str(r.unit), "stage": r.stage, "topics": r.topics, "entries": r.entries}
+            for r in store.runs()
+        ],
+        "topics": {t: topics[t] for t in sorted(topics, key=topic_sort_key)},
+        "totals": totals,
+    }

@@ -1,0 +1,74 @@
+"""Deriving current labels from the append-only log: conflicts, adjudication, undo, staleness, review status."""
+
+from __future__ import annotations
+
+import pytest
+
+from labeler.judgments import Event, derive_pair, derive_pairs, review_status
+
+
+def ev(seq, kind="grade", assessor="ann", grade=None, *, target=None, time=None, reason=None, unit_id="d1", note=None):
+    return Event(f"e{seq}", seq, "1", unit_id, kind, assessor, time or f"2026-01-01T00:00:{seq:02d}", grade=grade,
+                 target=target, reason=reason, note=note)
+
+
+@pytest.mark.parametrize(
+    ("events", "label", "conflict"),
+    [
+        ([ev(1, grade=2)], 2, False),  # one grade
+        ([ev(1, grade=2), ev(2, grade=0)], 0, False),  # the same assessor corrects herself
+        ([ev(1, grade=2), ev(2, assessor="bob", grade=2)], 2, False),  # two assessors agree
+        ([ev(1, grade=2), ev(2, assessor="bob", grade=1)], None, True),  # they disagree: conflict
+        ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "adjudicate", "cat", 1)], 1, False),  # resolved
+        ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "adjudicate", "cat", 1),
+          ev(4, assessor="dan", grade=3)], None, True),  # a later differing grade reopens it
+        ([ev(1, grade=2), ev(2, "retract", target="e1")], None, False),  # undo: nothing left
+        ([ev(1, grade=2), ev(2, grade=3), ev(3, "retract", target="e2")], 2, False),  # undo goes back one step
+        ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "retract", "bob", target="e2")], 2, False),
+        ([ev(1, grade=-1)], -1, False),  # pooled, not judged (trec_eval's negative grade)
+        ([ev(1, grade=-1), ev(2, assessor="bob", grade=0)], 0, False),  # a real grade wins over -1
+        ([ev(1, "skip")], None, False),  # skip is a state, not a label
+    ],
+)
+def test_label_of_a_pair(events, label, conflict):
+    state = derive_pair("1", "d1", events)
+    assert (state.label, state.conflict) == (label, conflict)
+
+
+def test_skip_and_unsure_are_kept_per_assessor_until_a_grade():
+    state = derive_pair("1", "d1", [ev(1, "skip"), ev(2, "unsure", "bob", reason="jargon")])
+    assert state.states == {"ann": "skip", "bob": "unsure"} and not state.judged
+    state = derive_pair("1", "d1", [ev(1, "skip"), ev(2, grade=1)])
+    assert state.states == {} and state.label == 1
+
+
+def test_a_judgment_of_text_that_changed_since_is_stale():
+    events = [ev(1, grade=3, time="2026-01-01T10:00:00")]
+    state = derive_pair("1", "d1", events, changed_after="2026-01-02T00:00:00")
+    assert state.label is None and state.stale and not state.judged
+    fresh = events + [ev(2, grade=1, time="2026-01-03T00:00:00")]
+    state = derive_pair("1", "d1", fresh, changed_after="2026-01-02T00:00:00")
+    assert state.label == 1 and not state.stale
+
+
+def test_derive_pairs_groups_by_pair_and_ignores_review_events():
+    events = [ev(1, grade=1), ev(2, grade=0, unit_id="d2"), Event("r", 3, "1", None, "review", "ann", "t",
+                                                                   reason="reviewed")]
+    states = derive_pairs(events)
+    assert {k: s.label for k, s in states.items()} == {("1", "d1"): 1, ("1", "d2"): 0}
+
+
+@pytest.mark.parametrize(
+    ("marks", "judged", "relevant", "status"),
+    [
+        ([], False, False, "unreviewed"),
+        ([], True, False, "in_progress"),  # judging started
+        (["reviewed"], True, True, "reviewed"),
+        (["no_answer"], True, False, "no_answer"),
+        (["no_answer"], True, True, "in_progress"),  # a relevant label after no_answer needs a new review
+        (["reviewed", "unreviewed"], True, True, "in_progress"),  # the latest mark wins
+    ],
+)
+def test_review_status(marks, judged, relevant, status):
+    events = [Event(f"r{i}", i, "1", None, "review", "ann", "t", reason=m) for i, m in enumerate(marks)]
+    assert review_status(events, has_judgments=judged, has_relevant=relevant) == status
