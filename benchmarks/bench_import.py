@@ -1,0 +1,335 @@
+"""Benchmark: importing TREC runs into a workbench, against plain Python and trectools.
+
+Not a test: it prints figures and asserts nothing about time. Run it from the
+repository root:
+
+    python benchmarks/bench_import.py [--topics 500] [--depth 1000] [--runs 10] [--out DIR]
+
+It generates `--runs` synthetic TREC run files (seeded, so the same every time)
+into benchmarks/data/ (reused when params.json matches), then measures each
+task in a fresh Python subprocess, so the peak RSS is that task's alone and
+the interpreter start-up is not in the time (except for the CLI task, whose
+point is to show the whole command's cost). Results are printed as a table and
+written as JSON to DIR/import.json (default benchmarks/out/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+GENERATOR_VERSION = 1
+SEED = 42
+POOL_SIZE = 1_000_000  # doc ids D0000000 .. D0999999
+LIKELY_PER_TOPIC = 3_000  # per-topic docs every run draws most of its results from
+TARGET_LINES_PER_SECOND = 500_000
+
+
+# -- data -----------------------------------------------------------------------
+
+
+def params_for(topics: int, depth: int, runs: int) -> dict:
+    return {
+        "generator_version": GENERATOR_VERSION,
+        "seed": SEED,
+        "topics": topics,
+        "depth": depth,
+        "runs": runs,
+        "pool_size": POOL_SIZE,
+        "likely_per_topic": LIKELY_PER_TOPIC,
+    }
+
+
+def run_paths(runs: int) -> list[Path]:
+    return [DATA / f"run{i:02d}.trec" for i in range(runs)]
+
+
+def ensure_data(topics: int, depth: int, runs: int) -> tuple[list[Path], float | None]:
+    """The run files, generated unless present with the same parameters; and the generation time."""
+    params = params_for(topics, depth, runs)
+    paths = run_paths(runs)
+    marker = DATA / "params.json"
+    if marker.exists() and all(p.exists() for p in paths):
+        try:
+            if json.loads(marker.read_text()) == params:
+                return paths, None
+        except ValueError:
+            pass
+    DATA.mkdir(parents=True, exist_ok=True)
+    if marker.exists():
+        marker.unlink()  # invalid until the new files are complete
+    for old in DATA.glob("run*.trec"):
+        old.unlink()
+    start = time.perf_counter()
+    generate(paths, topics, depth)
+    elapsed = time.perf_counter() - start
+    marker.write_text(json.dumps(params, indent=2) + "\n")
+    return paths, elapsed
+
+
+def generate(paths: list[Path], topics: int, depth: int) -> None:
+    """Write overlapping runs: each topic has ~3000 likely docs all runs mostly draw from.
+
+    Within one topic's ranking the doc ids are distinct; scores descend, with
+    ties (about one step in eight repeats the previous score); the rank column
+    follows the file order, as retrieval systems write it.
+    """
+    rng = random.Random(SEED)
+    likely_size = max(LIKELY_PER_TOPIC, depth)
+    topic_ids = [str(401 + t) for t in range(topics)]
+    likely = {qid: rng.sample(range(POOL_SIZE), likely_size) for qid in topic_ids}
+    for run_index, path in enumerate(paths):
+        tag = f"bench{run_index:02d}"
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            for qid in topic_ids:
+                share = rng.uniform(0.7, 0.9)  # fraction of the ranking taken from the likely docs
+                from_likely = min(int(depth * share), likely_size)
+                chosen = rng.sample(likely[qid], from_likely)
+                seen = set(chosen)
+                while len(chosen) < depth:
+                    doc = rng.randrange(POOL_SIZE)
+                    if doc not in seen:
+                        seen.add(doc)
+                        chosen.append(doc)
+                # a retriever mixes its sources: keep a loose preference for the likely docs near the top
+                keys = [rng.random() + (0.0 if i < from_likely else 0.5) for i in range(depth)]
+                chosen = [doc for _, doc in sorted(zip(keys, chosen, strict=True))]
+                score = rng.uniform(20.0, 30.0)
+                lines = []
+                for rank, doc in enumerate(chosen, 1):
+                    lines.append(f"{qid} Q0 D{doc:07d} {rank} {score:.4f} {tag}\n")
+                    if rng.random() >= 0.125:  # otherwise the next result ties with this one
+                        score -= rng.uniform(0.0001, 0.02)
+                out.write("".join(lines))
+
+
+def count_lines(paths: list[Path]) -> int:
+    total = 0
+    for path in paths:
+        with open(path, "rb") as handle:
+            total += sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    return total
+
+
+# -- the tasks, each run in a fresh child process ------------------------------------
+
+
+def peak_rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
+
+
+def task_labeler(paths: list[str]) -> dict:
+    from labeler.workbench import import_run, init_workbench, open_workbench
+
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
+        db = Path(tmp) / "bench.db"
+        init_workbench(db)
+        lines = 0
+        with open_workbench(db) as store:
+            start = time.perf_counter()
+            for index, path in enumerate(paths):
+                result = import_run(store, path, f"r{index}")
+                lines += result["lines"]
+            seconds = time.perf_counter() - start
+        size = sum(p.stat().st_size for p in Path(tmp).iterdir() if p.name.startswith("bench.db"))
+    return {"seconds": seconds, "lines": lines, "peak_rss_mb": peak_rss_mb(), "workbench_mb": size / 1e6}
+
+
+def task_cli(paths: list[str]) -> dict:
+    """One file through the `labeler` command, timed around the whole process from outside it."""
+    path = paths[0]
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        db = str(Path(tmp) / "bench.db")
+        subprocess.run(["labeler", "--db", db, "init"], check=True, capture_output=True)  # not timed
+        # the init process above was waited for too: RUSAGE_CHILDREN's peak is the larger of the two,
+        # and init is far smaller than an import
+        start = time.perf_counter()
+        done = subprocess.run(["labeler", "--db", db, "runs", "import", path, "--name", "r0", "--json"],
+                              check=True, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    result = json.loads(done.stdout)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_mb = peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+    return {"seconds": seconds, "lines": result["lines"] if "lines" in result else result["entries"],
+            "peak_rss_mb": peak_mb}
+
+
+def task_python(paths: list[str]) -> dict:
+    """The in-memory baseline: split, float, group by topic, sort by (score, docid) descending."""
+    start = time.perf_counter()
+    runs = []
+    lines = 0
+    sorting = 0.0
+    for path in paths:
+        topics: dict[str, list[tuple[str, float]]] = {}
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                qid, _, docid, _, score, _ = line.split()
+                entry = (docid, float(score))
+                found = topics.get(qid)
+                if found is None:
+                    topics[qid] = [entry]
+                else:
+                    found.append(entry)
+                lines += 1
+        sort_start = time.perf_counter()
+        for ranking in topics.values():
+            ranking.sort(key=lambda e: (e[1], e[0]), reverse=True)
+        sorting += time.perf_counter() - sort_start
+        runs.append(topics)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "lines": lines, "peak_rss_mb": peak_rss_mb(),
+            "parse_seconds": seconds - sorting, "sort_seconds": sorting}
+
+
+def task_trectools(paths: list[str]) -> dict:
+    try:
+        from trectools import TrecRun
+    except ImportError as exc:
+        return {"skipped": f"trectools not importable ({exc}); pip install trectools to measure it"}
+    start = time.perf_counter()
+    runs = [TrecRun(path) for path in paths]
+    seconds = time.perf_counter() - start
+    lines = sum(len(run.run_data) for run in runs)
+    return {"seconds": seconds, "lines": lines, "peak_rss_mb": peak_rss_mb()}
+
+
+TASKS = {
+    "labeler": ("labeler import_run (API, all files)", task_labeler),
+    "cli": ("labeler CLI, 1 file, whole process", task_cli),
+    "python": ("plain Python in memory (all files)", task_python),
+    "trectools": ("trectools TrecRun (all files)", task_trectools),
+}
+
+
+def run_child(task: str, paths: list[Path]) -> dict:
+    """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", task, *map(str, paths)],
+        capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- the report -----------------------------------------------------------------------
+
+
+def machine() -> dict:
+    memory_gb = None
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemTotal:"):
+                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gb": memory_gb,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--topics", type=int, default=500)
+    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=HERE / "out", help="where import.json goes")
+    parser.add_argument("--only", nargs="+", choices=list(TASKS), help="measure only these tasks")
+    parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
+    parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child:
+        print(json.dumps(TASKS[args.child][1](args.files)))
+        return
+
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=max(Console().width, 110))
+    paths, generated = ensure_data(args.topics, args.depth, args.runs)
+    if generated is None:
+        console.print(f"Reusing {len(paths)} run files in {DATA} (params.json matches).")
+    else:
+        console.print(f"Generated {len(paths)} run files in {DATA} in {generated:.1f} s (not measured below).")
+    total_lines = count_lines(paths)
+    data_mb = sum(p.stat().st_size for p in paths) / 1e6
+    console.print(f"{args.runs} runs x {args.topics} topics x {args.depth} results = {total_lines:,} lines, "
+                  f"{data_mb:.1f} MB.")
+
+    results: dict[str, dict] = {}
+    for key in args.only or list(TASKS):
+        console.print(f"measuring {TASKS[key][0]} ...")
+        result = run_child(key, paths)
+        if "seconds" in result:
+            result["lines_per_second"] = result["lines"] / result["seconds"]
+        results[key] = result
+
+    base = results.get("labeler", {})
+    base_spl = base["seconds"] / base["lines"] if "seconds" in base else None
+    table = Table(title=f"Importing {len(paths)} TREC runs ({total_lines:,} lines)")
+    for column in ("task", "seconds", "lines/s", "peak RSS MB", "vs labeler"):
+        table.add_column(column, justify="left" if column == "task" else "right")
+    for key, result in results.items():
+        label = TASKS[key][0]
+        if "seconds" not in result:
+            table.add_row(label, "-", "-", "-", result.get("skipped") or result.get("error", "?"))
+            continue
+        ratio = result["seconds"] / result["lines"] / base_spl if base_spl else None
+        result["time_per_line_vs_labeler"] = ratio
+        table.add_row(label, f"{result['seconds']:.2f}", f"{result['lines_per_second']:,.0f}",
+                      f"{result['peak_rss_mb']:.0f}", f"{ratio:.2f}x" if ratio is not None else "-")
+    console.print(table)
+    console.print("vs labeler = time per line relative to labeler's import_run (below 1: faster than labeler).")
+    if "workbench_mb" in base:
+        console.print(f"Workbench file after importing all runs: {base['workbench_mb']:.1f} MB "
+                      f"(run files: {data_mb:.1f} MB).")
+    if base_spl:
+        speed = base["lines_per_second"]
+        verdict = "meets" if speed >= TARGET_LINES_PER_SECOND else "misses"
+        console.print(f"labeler: {speed:,.0f} lines/s, {verdict} the target of {TARGET_LINES_PER_SECOND:,} lines/s.")
+    if "sort_seconds" in results.get("python", {}):
+        python = results["python"]
+        console.print(f"plain Python: {python['parse_seconds']:.2f} s parsing, {python['sort_seconds']:.2f} s sorting.")
+    for key, result in results.items():
+        if "skipped" in result:
+            console.print(f"note: {key} skipped: {result['skipped']}")
+        elif "error" in result:
+            console.print(f"note: {key} failed: {result['error']}")
+
+    report = {
+        "benchmark": "import",
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "params": params_for(args.topics, args.depth, args.runs),
+        "total_lines": total_lines,
+        "data_mb": data_mb,
+        "generation_seconds": generated,
+        "target_lines_per_second": TARGET_LINES_PER_SECOND,
+        "results": {key: {"task": TASKS[key][0], **result} for key, result in results.items()},
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "import.json").write_text(json.dumps(report, indent=2) + "\n")
+    console.print(f"Wrote {args.out / 'import.json'}.")
+
+
+if __name__ == "__main__":
+    main()
