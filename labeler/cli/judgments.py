@@ -9,6 +9,7 @@ from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info
 from labeler.cli.topics import topics
 from labeler.judgments import REVIEW_MARKS
+from labeler.ordering import ORDERS
 
 
 @click.group()
@@ -36,19 +37,21 @@ def _event_json(event) -> dict:
               help="Who made the judgment.")
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@click.option("--order", default=None, type=click.Choice(ORDERS), help="The judging order the unit came from (recorded).")
+@click.option("--seed", default=None, type=int, help="The random order's seed (recorded).")
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
 @json_option
 @pass_env
 def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, kind: str, reason: str | None,
-        note: str | None, source: str, model: str | None, unit: str | None, allow_unknown: bool,
-        as_json: bool) -> None:
+        note: str | None, source: str, model: str | None, unit: str | None, order: str | None, seed: int | None,
+        allow_unknown: bool, as_json: bool) -> None:
     """Record one judgment: labeler judgments add TOPIC UNIT GRADE --assessor NAME."""
     if kind == "grade" and grade is None:
         raise click.UsageError("GRADE is required for a grade (or pass --kind skip|unsure|flag|note)")
     with env.store() as store:
         event = workbench.record_judgment(store, topic, unit_id, assessor=assessor, grade=grade, kind=kind,
                                           unit=unit, source=source, model=model, reason=reason, note=note,
-                                          allow_unknown=allow_unknown)
+                                          order=order, seed=seed, allow_unknown=allow_unknown)
     if as_json:
         emit_json(_event_json(event))
         return
