@@ -73,6 +73,11 @@ class PoolRows:
             result.setdefault(topic, {})[unit] = PoolEntry(topic, unit, best_rank, pairs, rrf)
         return result
 
+    def pool_topic_size(self, name: str, topic_id: str) -> int:
+        return self.db.execute(
+            "SELECT count(*) FROM pool_entries WHERE pool_id = ? AND topic_id = ?", [self._pool_id(name), topic_id]
+        ).fetchone()[0]
+
     def pool_topic_sizes(self, name: str) -> dict[str, int]:
         return dict(self.db.execute(
             "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]

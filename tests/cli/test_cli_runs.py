@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from support import dump
 
-from conftest import dump
 from labeler.store import Store
 
 GOOD = "1 Q0 d1 1 3.0 bm25\n1 Q0 d2 2 2.0 bm25\n2 Q0 d3 1 1.0 bm25\n"

@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from support import dump
 
-from conftest import dump
 from labeler.cli import cli
 from labeler.store import Store
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import SAMPLE
 
-from conftest import SAMPLE
 from labeler.store import Store
 
 
@@ -44,7 +44,8 @@ def test_corpus_topics_and_chunking_load(loaded):
 
 
 def test_trec_topic_file_matches_the_jsonl_topics(loaded, tmp_path):
-    from conftest import Cli
+    from support import Cli
+
     from labeler.workbench import init_workbench
 
     other = tmp_path / "trec.db"

@@ -155,7 +155,7 @@ def test_evaluation_only_import_marks_topics(run_cli, write):
     ],
 )
 def test_bad_qrels_are_refused_and_change_nothing(run_cli, write, db_path, content, message):
-    from conftest import dump
+    from support import dump
 
     before = dump(db_path)
     result = run_cli("judgments", "import", write("q.txt", content), "--assessor", "nist", expect=1)

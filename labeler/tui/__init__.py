@@ -1,0 +1,33 @@
+"""The terminal UI for annotators (`labeler judge`), built with Textual.
+
+`make_app` is the one way to build it: the CLI and the tests both call it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from labeler.store import Store
+from labeler.workbench.session import JudgingSession
+
+
+def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, order: str = "pool", seed: int = 0,
+             pool: str | None = None):
+    """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
+
+    Raises `LabelerError` (no pool, unknown topic, bad order) before any screen is drawn.
+    """
+    from labeler.errors import LabelerError
+    from labeler.ordering import ORDERS
+    from labeler.tui.app import LabelerApp
+
+    if order not in ORDERS:
+        raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+    store = Store(db_path)
+    try:
+        session = JudgingSession(store, assessor, order=order, seed=seed, pool=pool)
+        session.start(topic)
+    except BaseException:
+        store.close()
+        raise
+    return LabelerApp(db_path, session)

@@ -1,0 +1,180 @@
+"""The judging application: screens, the command palette, and slow work in thread workers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from labeler.errors import LabelerError
+from labeler.ordering import ORDERS
+from labeler.store import Store
+from labeler.tui.screens.judge import JudgeScreen
+from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
+from labeler.workbench.session import JudgingSession
+
+ORDER_LABELS = {
+    "pool": "pool: best rank first",
+    "rrf": "rrf: highest fused score first",
+    "mtf": "mtf: Move-to-Front (stay on runs that find relevant units)",
+    "random": "random: seeded shuffle",
+}
+
+
+class LabelerApp(App):
+    """`labeler judge`: built by `make_app`, which the CLI and the tests share."""
+
+    TITLE = "labeler"
+    BINDINGS = [Binding("q", "quit", "Quit", show=False)]
+
+    def __init__(self, db_path: str | Path, session: JudgingSession) -> None:
+        super().__init__()
+        self.db_path = Path(db_path)
+        self.session = session
+
+    @property
+    def store(self) -> Store:
+        return self.session.store
+
+    def on_mount(self) -> None:
+        self.push_screen(JudgeScreen(self.session))
+
+    def on_unmount(self) -> None:
+        self.store.close()
+
+    @property
+    def judge_screen(self) -> JudgeScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, JudgeScreen):
+                return screen
+        return None
+
+    def _refresh_judging(self) -> None:
+        if self.judge_screen is not None:
+            self.judge_screen.refresh_unit()
+
+    # -- the command palette ---------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("Switch topic", "Pick another topic to judge", self.action_topics)
+        yield SystemCommand("Change order", "Judging order: pool, RRF, Move-to-Front, random", self.action_order)
+        yield SystemCommand("Create snapshot", "Freeze the current labels as the next version",
+                            self.action_create_snapshot)
+        yield SystemCommand("Snapshots", "List, create and diff snapshots", self.action_snapshots)
+        yield SystemCommand("Export qrels", "Write the latest snapshot as TREC qrels to a file", self.action_export)
+        yield SystemCommand("Adjudication", "Settle pairs whose assessors disagree", self.action_adjudication)
+        yield SystemCommand("History", "Your last decisions; reopen one", self.action_history)
+        yield from super().get_system_commands(screen)
+
+    # -- actions shared by keys and the palette -------------------------------------------
+
+    def action_topics(self) -> None:
+        from labeler.tui.screens.topics import TopicsScreen
+        from labeler.workbench import status
+
+        titles = {t.topic_id: t.title for t in self.store.topics()}
+        current = status(self.store, pool=self.session.pool_info.name)
+
+        def chosen(topic_id: str | None) -> None:
+            if topic_id:
+                try:
+                    self.session.open_topic(topic_id)
+                except LabelerError as error:
+                    self.notify(error.location_message(), severity="error")
+                self._refresh_judging()
+
+        self.push_screen(TopicsScreen(current, titles, self.session.topic_id), chosen)
+
+    def action_order(self) -> None:
+        def chosen(order: str | None) -> None:
+            if order is None:
+                return
+            if order == "random":
+                def seeded(seed: str | None) -> None:
+                    if seed is not None:
+                        if not seed.lstrip("-").isdigit():
+                            self.notify("The seed must be an integer.", severity="error")
+                            return
+                        self.session.set_order("random", int(seed))
+                        self._refresh_judging()
+                        self.notify(f"Order: random, seed {seed}.")
+
+                self.push_screen(TextPrompt("Seed for the random order:", value=str(self.session.seed)), seeded)
+                return
+            self.session.set_order(order)
+            self._refresh_judging()
+            self.notify(f"Order: {order}.")
+
+        self.push_screen(ChoicePrompt("Judging order", [(o, ORDER_LABELS[o]) for o in ORDERS]), chosen)
+
+    def action_history(self) -> None:
+        from labeler.tui.screens.history import HistoryScreen
+        from labeler.workbench.reading import recent_decisions
+
+        def chosen(pair: tuple[str, str] | None) -> None:
+            if pair:
+                self.session.reopen(*pair)
+                self._refresh_judging()
+
+        self.push_screen(HistoryScreen(recent_decisions(self.store, self.session.assessor)), chosen)
+
+    def action_snapshots(self) -> None:
+        from labeler.tui.screens.snapshots import SnapshotsScreen
+
+        self.push_screen(SnapshotsScreen())
+
+    def action_adjudication(self) -> None:
+        from labeler.tui.screens.adjudicate import AdjudicationScreen
+
+        self.push_screen(AdjudicationScreen(self.store.scale()), lambda _: self._refresh_judging())
+
+    def action_create_snapshot(self, after: Callable[[], None] | None = None) -> None:
+        def message(text: str | None) -> None:
+            if text:
+                self.create_snapshot(text, after)
+
+        self.push_screen(TextPrompt("Snapshot message:", placeholder="what this version is for"), message)
+
+    def action_export(self) -> None:
+        def path(text: str | None) -> None:
+            if text:
+                self.export_qrels(text)
+
+        self.push_screen(TextPrompt("Export the latest snapshot as TREC qrels to:", value="qrels.txt"), path)
+
+    # -- slow work, in threads with their own connection ---------------------------------------
+
+    @work(thread=True, exclusive=True, group="snapshot")
+    def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> dict:
+        from labeler.workbench import create_snapshot
+
+        with Store(self.db_path) as store:
+            result = create_snapshot(store, message, unit=self.session.unit)
+        self.call_from_thread(self.notify, f"Snapshot {result['snapshot']}: {result['labels']} labels, "
+                                           f"{result['conflicts_left_out']} conflicts left out.")
+        if after is not None:
+            self.call_from_thread(after)
+        return result
+
+    @work(thread=True, exclusive=True, group="export")
+    def export_qrels(self, path: str) -> dict:
+        from labeler.workbench import export_qrels
+
+        with Store(self.db_path) as store:
+            result = export_qrels(store)
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(result["text"])
+        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.")
+        return result
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed worker shows a notification; the app keeps running."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            text = error.location_message() if isinstance(error, LabelerError) else f"{type(error).__name__}: {error}"
+            self.notify(text, title="That did not work", severity="error", timeout=8)

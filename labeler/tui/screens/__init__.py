@@ -1,0 +1,1 @@
+"""Screens of the judging UI: each coordinates its widgets and calls the workbench."""

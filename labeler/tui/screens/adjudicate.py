@@ -1,0 +1,85 @@
+"""Adjudication: conflicting labels side by side, with assessors and notes; a grade key settles one."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+
+class AdjudicationScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "close", "Back")]
+
+    def __init__(self, scale) -> None:
+        super().__init__()
+        self.scale = scale
+        self.items: list[dict] = []
+        for grade in scale.grades:
+            self._bindings.bind(str(grade.value), f"settle({grade.value})", f"Settle as {grade.label}")
+
+    def compose(self) -> ComposeResult:
+        yield Static(" Conflicts: select one, read the grades and notes, press a grade key to settle it.",
+                     id="summary")
+        yield DataTable(cursor_type="row", zebra_stripes=True, id="conflicts")
+        with VerticalScroll(id="detail"):
+            yield Static("", id="detail-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        from labeler.workbench.reading import conflicts
+
+        self.items = conflicts(self.app.store, unit=self.app.session.unit)
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns("topic", "unit", "grades")
+        for item in self.items:
+            table.add_row(item["topic"], item["unit_id"],
+                          ", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"]))
+        self.show_detail()
+
+    def selected(self) -> dict | None:
+        table = self.query_one(DataTable)
+        return self.items[table.cursor_row] if self.items and 0 <= table.cursor_row < len(self.items) else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        item = self.selected()
+        detail = self.query_one("#detail-text", Static)
+        if item is None:
+            detail.update("No conflicts: every pair judged by several assessors agrees.")
+            return
+        table = Table(title=f"Topic {item['topic']}, {item['unit_id']}", expand=True)
+        table.add_column("assessor")
+        table.add_column("grade")
+        table.add_column("kind")
+        table.add_column("time")
+        table.add_column("note")
+        for g in item["grades"]:
+            label = self.scale.label(g["grade"]) if g["grade"] in self.scale.values else str(g["grade"])
+            table.add_row(g["assessor"], f"{g['grade']} ({label})", g["kind"], g["time"][:19], g["note"] or "")
+        notes = "\n".join(f"{n['assessor']}: {n['note']}" for n in item["notes"])
+        detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
+
+    def action_settle(self, grade: int) -> None:
+        from labeler.workbench import adjudicate
+
+        item = self.selected()
+        if item is None:
+            return
+        adjudicate(self.app.store, item["topic"], item["unit_id"], grade, assessor=self.app.session.assessor,
+                   unit=item["unit"])
+        self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.")
+        self.reload()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,264 @@
+"""The judging screen: topic card and rubric on the left, the unit on the right, one key per grade."""
+
+from __future__ import annotations
+
+import time
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingsMap
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from labeler.errors import LabelerError
+from labeler.judgments import NO_ANSWER, REVIEWED
+from labeler.tui.screens.prompt import TextPrompt
+from labeler.tui.text import query_terms
+from labeler.tui.widgets.status_bar import StatusBar
+from labeler.tui.widgets.topic_card import Provenance, Rubric, TopicCard
+from labeler.tui.widgets.unit_view import UnitView
+from labeler.workbench.session import JudgingSession
+
+
+class JudgeScreen(Screen):
+    """One key judges, commits and advances; the next unit is ready when the key is pressed."""
+
+    DEFAULT_CSS = """
+    JudgeScreen #panes { height: 1fr; }
+    JudgeScreen #left { width: 38%; min-width: 30; border-right: solid $primary; }
+    JudgeScreen #right { width: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("s", "skip", "Skip", tooltip="Judge later: the pair comes back at the end of the queue"),
+        Binding("u", "unsure", "Unsure", tooltip="Cannot judge: give a reason"),
+        Binding("f", "flag", "Flag", tooltip="Flag the pair for review (stays open)", show=False),
+        Binding("n", "note", "Note", show=False),
+        Binding("backspace,ctrl+z", "undo", "Undo", key_display="⌫"),
+        Binding("left", "previous", "Previous", key_display="←"),
+        Binding("right", "next", "Next", key_display="→"),
+        Binding("slash", "search", "Highlight terms", key_display="/", show=False),
+        Binding("right_square_bracket", "hit(1)", "Next hit", key_display="]", show=False),
+        Binding("left_square_bracket", "hit(-1)", "Previous hit", key_display="[", show=False),
+        Binding("plus,equals_sign", "context(1)", "Widen context", key_display="+", show=False),
+        Binding("minus", "context(-1)", "Narrow context", key_display="-", show=False),
+        Binding("r", "reveal", "Show runs", show=False),
+        Binding("d", "topic_done", "Topic done", show=False),
+        Binding("x", "no_answer", "No answer", show=False),
+        Binding("h", "history", "History"),
+        Binding("t", "topics", "Topics"),
+        Binding("a", "adjudicate", "Adjudicate", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, session: JudgingSession) -> None:
+        super().__init__()
+        self.session = session
+        self.scale = session.store.scale()
+        grades = BindingsMap()
+        for grade in self.scale.grades:
+            grades.bind(str(grade.value), f"grade({grade.value})", grade.label)
+        self._bindings = BindingsMap.merge([grades, self._bindings])  # grade keys first in the footer
+        self.latencies: list[float] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            with VerticalScroll(id="left"):
+                yield TopicCard(id="topic")
+                yield Rubric(id="rubric")
+                yield Provenance(id="provenance")
+            with Vertical(id="right"):
+                yield UnitView(id="unit")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Rubric).show(self.scale)
+        self.refresh_unit()
+
+    def on_key(self, event: events.Key) -> None:
+        self.session.clock.touch()
+
+    # -- drawing ------------------------------------------------------------------
+
+    def refresh_unit(self) -> None:
+        """Show the session's current pair: topic card, text, provenance, status bar."""
+        session = self.session
+        topic_id = session.topic_id
+        topic = session.store.topic(topic_id) if topic_id else None
+        self.query_one(TopicCard).show(topic_id, topic, session.topic_status())
+        terms = query_terms(topic.title) if topic else []
+        view = self.query_one(UnitView)
+        if session.current is None:
+            view.show(None, terms, message=self._empty_message())
+        else:
+            view.show(session.view, terms)
+            self.query_one(Provenance).show(session.current.contributors)
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        session, item = self.session, self.session.current
+        bar = self.query_one(StatusBar)
+        if item is None:
+            bar.show([("", "queue empty"), ("assessor", session.assessor), ("order", session.order)])
+            return
+        view = session.view
+        fields = [("", "chunk" if view.is_chunk else "document"), ("", item.unit_id)]
+        if view.is_chunk:
+            fields += [("chunking", view.chunking or "-"), ("parent", view.doc_id or "-")]
+        position = session.position
+        rate = session.stats.per_hour
+        fields += [
+            ("", session.pair_status()),
+            ("", f"{position.index}/{position.total}" if position else "-"),
+            ("left", str(position.remaining) if position else "0"),
+            ("", f"{rate:g}/h" if rate else "–/h"),
+            ("", session.assessor),
+            ("order", session.order if session.order != "random" else f"random:{session.seed}"),
+        ]
+        bar.show(fields)
+
+    def _empty_message(self) -> str:
+        topic = self.session.topic_id
+        if topic is None:
+            return ("Nothing left to judge in this pool: every topic is done.\n\n"
+                    "• ctrl+p: create a snapshot, export qrels\n"
+                    "• new runs? build a new pool: labeler pool build --depth K")
+        return (f"Nothing left to judge in topic {topic}.\n\n"
+                "• d: mark the topic done (reviewed) and go on to the next one\n"
+                "• x: mark it no answer (the corpus holds none)\n"
+                "• →: next unfinished topic without marking   • t: pick a topic\n"
+                "• ctrl+p: snapshots, export, change order\n"
+                "• new runs? build a new pool: labeler pool build --depth K")
+
+    def _after(self, started: float) -> None:
+        """Record how long the key took to show the next unit (from the action to the refresh)."""
+        self.call_after_refresh(lambda: self.latencies.append(time.perf_counter() - started))
+
+    def _attempt(self, action) -> bool:
+        try:
+            action()
+        except LabelerError as error:
+            self.notify(error.location_message(), severity="error")
+            return False
+        return True
+
+    # -- decisions ------------------------------------------------------------------
+
+    def action_grade(self, grade: int) -> None:
+        if self.session.current is None:
+            self.notify("Nothing to judge here.", severity="warning")
+            return
+        started = time.perf_counter()
+        if self._attempt(lambda: self.session.judge(grade)):
+            self.refresh_unit()
+            self._after(started)
+
+    def action_skip(self) -> None:
+        if self.session.current is not None and self._attempt(self.session.skip):
+            self.refresh_unit()
+
+    def action_unsure(self) -> None:
+        if self.session.current is None:
+            return
+
+        def done(reason: str | None) -> None:
+            if reason and self._attempt(lambda: self.session.unsure(reason)):
+                self.refresh_unit()
+
+        self.app.push_screen(TextPrompt("Unsure: why can't this be judged?", placeholder="reason"), done)
+
+    def action_flag(self) -> None:
+        if self.session.current is not None and self._attempt(self.session.flag):
+            self.notify(f"Flagged {self.session.current.unit_id} for review.")
+            self.refresh_status()
+
+    def action_note(self) -> None:
+        if self.session.current is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text and self._attempt(lambda: self.session.note(text)):
+                self.notify("Note saved.")
+
+        self.app.push_screen(TextPrompt("Note on this pair:"), done)
+
+    def action_undo(self) -> None:
+        def undo() -> None:
+            event = self.session.undo()
+            self.notify(f"Undid {event.kind}{f' {event.grade}' if event.grade is not None else ''} "
+                        f"on {event.unit_id}: reopened.")
+
+        if self._attempt(undo):
+            self.refresh_unit()
+
+    def action_previous(self) -> None:
+        self.session.previous_pair()
+        self.refresh_unit()
+
+    def action_next(self) -> None:
+        """Move on without deciding; on an empty queue, go to the next unfinished topic."""
+        if self.session.current is None:
+            following = self.session.first_unfinished_topic(after=self.session.topic_id)
+            if following is None:
+                self.notify("Every topic is done.")
+                return
+            self.session.open_topic(following)
+        else:
+            self.session.next_pair()
+        self.refresh_unit()
+
+    def action_topic_done(self) -> None:
+        self._mark(REVIEWED)
+
+    def action_no_answer(self) -> None:
+        self._mark(NO_ANSWER)
+
+    def _mark(self, status: str) -> None:
+        topic = self.session.topic_id
+        if topic is None:
+            return
+        if self._attempt(lambda: self.session.mark_topic(status)):
+            self.notify(f"Topic {topic} marked {status}.")
+            self.refresh_unit()
+
+    # -- reading ------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        def done(text: str | None) -> None:
+            if text:
+                view = self.query_one(UnitView)
+                view.add_terms(text.split())
+                counts = view.counts()
+                self.notify(", ".join(f"{t}: {n}" for t, n in counts.items()) or "no terms")
+
+        self.app.push_screen(TextPrompt("Highlight terms (space-separated):"), done)
+
+    def action_hit(self, step: int) -> None:
+        hit = self.query_one(UnitView).next_hit(step)
+        if hit is None:
+            self.notify("No highlighted terms in this text.", severity="warning")
+
+    def action_context(self, step: int) -> None:
+        level = self.query_one(UnitView).widen(step)
+        self.notify(f"Context: {level}", timeout=1.5)
+
+    def action_reveal(self) -> None:
+        self.query_one(Provenance).toggle_class("visible")
+
+    # -- other screens --------------------------------------------------------------------
+
+    def action_history(self) -> None:
+        self.app.action_history()
+
+    def action_topics(self) -> None:
+        self.app.action_topics()
+
+    def action_adjudicate(self) -> None:
+        self.app.action_adjudication()
+
+    def action_help(self) -> None:
+        from labeler.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self, "Judging keys"))

@@ -1,0 +1,68 @@
+"""Small modal dialogs: ask for a line of text, or pick one of a few choices."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+
+
+class TextPrompt(ModalScreen[str | None]):
+    """Ask for one line of text; Enter returns it, Escape cancels (None)."""
+
+    DEFAULT_CSS = """
+    TextPrompt { align: center middle; }
+    TextPrompt > Vertical { width: 70; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, *, placeholder: str = "", value: str = "", required: bool = True) -> None:
+        super().__init__()
+        self.question = question
+        self.placeholder = placeholder
+        self.value = value
+        self.required = required
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            yield Input(value=self.value, placeholder=self.placeholder, id="answer")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        answer = event.value.strip()
+        if self.required and not answer:
+            self.notify("Type something, or Escape to cancel.", severity="warning")
+            return
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChoicePrompt(ModalScreen[str | None]):
+    """Pick one of a few named choices; Enter picks, Escape cancels."""
+
+    DEFAULT_CSS = """
+    ChoicePrompt { align: center middle; }
+    ChoicePrompt > Vertical { width: 60; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    ChoicePrompt OptionList { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.question = question
+        self.choices = choices  # (value, label)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            yield OptionList(*[label for _, label in self.choices], id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[event.option_index][0])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

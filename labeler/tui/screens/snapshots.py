@@ -1,0 +1,80 @@
+"""Snapshots: list them, create one with a message, diff two."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+
+class SnapshotsScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("c", "create", "Create snapshot"),
+        Binding("space", "mark", "Mark for diff"),
+        Binding("d", "diff", "Diff marked with selected"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marked: str | None = None
+        self.names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(" Snapshots: c creates one; space marks one, then d diffs it with the selected row.",
+                     id="summary")
+        yield DataTable(cursor_type="row", zebra_stripes=True, id="snapshots")
+        with VerticalScroll(id="diff"):
+            yield Static("", id="diff-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        from labeler.workbench import list_snapshots
+
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns("snapshot", "created", "unit", "labels", "topics", "conflicts left out", "message", "sha256")
+        rows = list_snapshots(self.app.store)
+        self.names = [r["snapshot"] for r in rows]
+        for r in rows:
+            mark = " *" if r["snapshot"] == self.marked else ""
+            table.add_row(r["snapshot"] + mark, r["created"][:19], r["unit"], r["labels"], r["topics"],
+                          r["conflicts_left_out"], r["message"], r["sha256"][:12])
+
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        return self.names[table.cursor_row] if self.names else None
+
+    def action_create(self) -> None:
+        self.app.action_create_snapshot(after=self.reload)
+
+    def action_mark(self) -> None:
+        self.marked = self.selected()
+        self.reload()
+
+    def action_diff(self) -> None:
+        from labeler.workbench import diff_snapshots
+
+        chosen = self.selected()
+        if not self.marked or not chosen or chosen == self.marked:
+            self.notify("Mark one snapshot with space, then select another and press d.", severity="warning")
+            return
+        result = diff_snapshots(self.app.store, self.marked, chosen)
+        lines = [f"{self.marked} -> {chosen}: {result['added']} added, {result['changed']} changed, "
+                 f"{result['removed']} removed"]
+        for topic, changes in result["topics"].items():
+            for c in changes["added"]:
+                lines.append(f"  topic {topic}: + {c['unit']} = {c['grade']}")
+            for c in changes["changed"]:
+                lines.append(f"  topic {topic}: ~ {c['unit']} {c['before']} -> {c['after']}")
+            for c in changes["removed"]:
+                lines.append(f"  topic {topic}: - {c['unit']} (was {c['grade']})")
+        self.query_one("#diff-text", Static).update("\n".join(lines))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,113 @@
+"""Turning a unit's text into highlighted paragraphs: query terms, the annotator's terms, the chunk.
+
+Pure functions over strings, so highlighting is tested without a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from labeler.workbench.reading import UnitText
+
+STOPWORDS = frozenset(
+    "a an and are as at be by for from how in is it of on or that the this to was what when where which who why "
+    "with does do did can about into than then there their them they its not no yes vs versus".split()
+)
+QUERY_STYLE = "bold black on yellow"
+EXTRA_STYLE = "bold black on magenta"
+CURRENT_HIT_STYLE = "bold white on red"
+CHUNK_STYLE = "on #1f3a5f"
+
+CONTEXT_LEVELS = ("chunk", "±1 chunk", "±3 chunks", "document")
+
+
+def query_terms(*texts: str) -> list[str]:
+    """Content words of a topic's title (and what else is given), lower-cased, in order, no repeats."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for word in re.findall(r"[\w'-]+", text.lower()):
+            word = word.strip("'-")
+            if len(word) >= 3 and word not in STOPWORDS:
+                seen.setdefault(word, None)
+    return list(seen)
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    start: int  # offset of the paragraph in the document text
+    text: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    paragraph: int
+    start: int  # offsets inside the paragraph
+    end: int
+    term: str
+
+
+def visible_range(view: UnitText, level: int) -> tuple[int, int]:
+    """The character range shown for a chunk at a context level (the whole text for documents)."""
+    if not view.is_chunk or view.span is None or level >= len(CONTEXT_LEVELS) - 1:
+        return 0, len(view.text)
+    if level <= 0:
+        return view.span
+    reach = 1 if level == 1 else 3
+    spans = list(view.neighbours)
+    index = spans.index(view.span) if view.span in spans else None
+    if index is None:
+        return view.span
+    first = spans[max(0, index - reach)]
+    last = spans[min(len(spans) - 1, index + reach)]
+    return min(first[0], view.span[0]), max(last[1], view.span[1])
+
+
+def paragraphs(text: str, start: int, end: int) -> list[Paragraph]:
+    """Split text[start:end] at blank lines, keeping each paragraph's offset."""
+    result = []
+    position = start
+    for match in re.finditer(r"\n\s*\n", text[start:end] + "\n\n"):
+        piece_end = start + match.start()
+        piece = text[position:min(piece_end, end)]
+        if piece.strip():
+            result.append(Paragraph(position, piece))
+        position = start + match.end()
+    return result or [Paragraph(start, text[start:end])]
+
+
+def find_hits(parts: list[Paragraph], terms: list[str]) -> list[Hit]:
+    """Every whole-word, case-insensitive match of the terms, in reading order."""
+    if not terms:
+        return []
+    pattern = re.compile(r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+    return [Hit(i, m.start(), m.end(), m.group(0).lower()) for i, part in enumerate(parts)
+            for m in pattern.finditer(part.text)]
+
+
+def render(part: Paragraph, index: int, hits: list[Hit], extra_terms: set[str], span: tuple[int, int] | None,
+           current: Hit | None) -> Text:
+    """One paragraph as rich Text: the chunk's background, then term highlights, the current hit last."""
+    text = Text(part.text)
+    if span is not None:
+        start, end = max(span[0] - part.start, 0), min(span[1] - part.start, len(part.text))
+        if start < end:
+            text.stylize(CHUNK_STYLE, start, end)
+    for hit in hits:
+        if hit.paragraph == index:
+            text.stylize(EXTRA_STYLE if hit.term in extra_terms else QUERY_STYLE, hit.start, hit.end)
+    if current is not None and current.paragraph == index:
+        text.stylize(CURRENT_HIT_STYLE, current.start, current.end)
+    return text
+
+
+def term_counts(hits: list[Hit], terms: list[str]) -> dict[str, int]:
+    counts = dict.fromkeys(terms, 0)
+    for hit in hits:
+        for term in terms:
+            if hit.term == term.lower():
+                counts[term] += 1
+    return counts

@@ -1,0 +1,1 @@
+"""Widgets of the judging UI; they show what screens give them and post messages upward."""

@@ -1,0 +1,22 @@
+"""The line under the text: what the unit is, its status, where it sits in the queue, the pace."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+class StatusBar(Static):
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
+    """
+
+    def show(self, fields: list[tuple[str, str]]) -> None:
+        text = Text()
+        for index, (name, value) in enumerate(fields):
+            if index:
+                text.append(" │ ", style="dim")
+            if name:
+                text.append(f"{name} ", style="dim")
+            text.append(value, style="bold")
+        self.update(text)

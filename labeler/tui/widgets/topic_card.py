@@ -1,0 +1,71 @@
+"""The topic and the grade rubric, always in view while judging."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from labeler.models import Topic
+from labeler.scales import GradeScale
+
+
+class TopicCard(Static):
+    """Title, description and narrative of the topic being judged."""
+
+    DEFAULT_CSS = """
+    TopicCard { padding: 0 1; margin-bottom: 1; }
+    """
+
+    def show(self, topic_id: str | None, topic: Topic | None, status: str = "") -> None:
+        text = Text()
+        if topic_id is None:
+            self.update("")
+            return
+        text.append(f"Topic {topic_id}", style="bold")
+        if status:
+            text.append(f"  [{status}]", style="dim")
+        text.append("\n")
+        if topic is None:
+            text.append("(no topic text in the workbench)", style="dim")
+        else:
+            text.append(topic.title + "\n", style="bold cyan")
+            if topic.description:
+                text.append("\n" + topic.description + "\n")
+            if topic.narrative:
+                text.append("\n" + topic.narrative + "\n", style="italic")
+        self.update(text)
+
+
+class Rubric(Static):
+    """One line per grade: its key, label and definition; the relevance threshold marked."""
+
+    DEFAULT_CSS = """
+    Rubric { padding: 0 1; }
+    """
+
+    def show(self, scale: GradeScale) -> None:
+        text = Text()
+        text.append(f"Grades ({scale.name}; relevant from {scale.threshold})\n", style="bold")
+        for grade in scale.grades:
+            marker = "*" if grade.value >= scale.threshold else " "
+            text.append(f" {grade.value}{marker} ", style="bold reverse")
+            text.append(f" {grade.label}", style="bold")
+            if grade.definition:
+                text.append(f": {grade.definition}")
+            text.append("\n")
+        self.update(text)
+
+
+class Provenance(Static):
+    """Which runs brought the pair, at which rank: hidden unless asked for (it biases assessors)."""
+
+    DEFAULT_CSS = """
+    Provenance { padding: 0 1; color: $text-muted; display: none; }
+    Provenance.visible { display: block; }
+    """
+
+    def show(self, contributors: tuple[tuple[str, int], ...]) -> None:
+        if not contributors:
+            self.update("Runs: not in the pool's provenance")
+            return
+        self.update("Runs: " + ", ".join(f"{run} #{rank}" for run, rank in contributors))

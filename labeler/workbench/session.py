@@ -1,0 +1,275 @@
+"""A judging session: one assessor working through the queue, as the judging UI drives it.
+
+It keeps what a screen needs between keystrokes (the current pair, its text,
+where it sits in the queue, the session's pace) and turns each decision into
+one committed event before it moves on. It has no UI of its own, so it is
+tested directly and measured for latency without a terminal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from labeler.errors import LabelerError
+from labeler.judgments import FLAG, GRADE, IN_PROGRESS, NO_ANSWER, NOTE, REVIEWED, SKIP, UNSURE, Event
+from labeler.store import Store
+from labeler.workbench.judging import mark_topic, record_judgment, undo
+from labeler.workbench.labels import pair_state
+from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
+from labeler.workbench.reading import UnitText, unit_text
+from labeler.workbench.status import topic_review_statuses
+
+IDLE_CAP_SECONDS = 30.0
+
+
+class ActiveClock:
+    """Active time on one pair: gaps between keystrokes count, but at most `cap` seconds each.
+
+    An assessor who walks away for ten minutes adds at most `cap` seconds, so
+    judgments per hour measure work, not lunch breaks.
+    """
+
+    def __init__(self, cap: float = IDLE_CAP_SECONDS, clock=time.monotonic):
+        self.cap = cap
+        self.clock = clock
+        self.restart()
+
+    def restart(self) -> None:
+        self.active = 0.0
+        self.last = self.clock()
+
+    def touch(self) -> None:
+        now = self.clock()
+        self.active += min(now - self.last, self.cap)
+        self.last = now
+
+    def stop(self) -> int:
+        """Milliseconds of active time so far (counting up to now)."""
+        self.touch()
+        return int(round(self.active * 1000))
+
+
+@dataclass
+class Position:
+    """Where the current pair sits: its place in the topic's pool and what is left."""
+
+    index: int  # 1-based: judged pairs of the pool + 1
+    total: int  # pool size of the topic
+    remaining: int  # pairs left to judge in the topic (the current one included)
+
+
+@dataclass
+class SessionStats:
+    judgments: int = 0
+    active_ms: int = 0
+
+    @property
+    def per_hour(self) -> float | None:
+        return round(self.judgments / (self.active_ms / 3_600_000), 1) if self.active_ms else None
+
+
+@dataclass
+class JudgingSession:
+    """An assessor's pass through the queue of one topic after another."""
+
+    store: Store
+    assessor: str
+    order: str = "pool"
+    seed: int = 0
+    pool: str | None = None
+    topic_id: str | None = None
+    current: QueueItem | None = None
+    view: UnitText | None = None
+    position: Position | None = None
+    stats: SessionStats = field(default_factory=SessionStats)
+    visited: list[tuple[str, str]] = field(default_factory=list)  # (topic, unit) in the order shown
+    clock: ActiveClock = field(default_factory=ActiveClock)
+    _queue: list[QueueItem] = field(default_factory=list)
+
+    # -- where to start ---------------------------------------------------------
+
+    def start(self, topic_id: str | None = None) -> QueueItem | None:
+        """Open the given topic, or the first unfinished one; returns the first pair to judge."""
+        self.pool_info = current_pool(self.store, self.pool)
+        self.unit = self.pool_info.unit
+        if topic_id is None:
+            topic_id = self.first_unfinished_topic()
+        return self.open_topic(topic_id) if topic_id is not None else self._show(None)
+
+    def topics(self) -> list[str]:
+        return pool_topics(self.store, self.pool_info.name)
+
+    def first_unfinished_topic(self, after: str | None = None) -> str | None:
+        """The first topic (after `after`, wrapping) that is not reviewed and has work left."""
+        topics = self.topics()
+        if after in topics:
+            index = topics.index(after) + 1
+            topics = topics[index:] + topics[:index]
+        statuses = topic_review_statuses(self.store)
+        for topic in topics:
+            if statuses.get(topic) in (REVIEWED, NO_ANSWER):
+                continue
+            if self._load_queue(topic):
+                return topic
+        return None
+
+    def open_topic(self, topic_id: str) -> QueueItem | None:
+        if topic_id not in self.topics():
+            raise LabelerError(f"topic {topic_id!r} has nothing in pool {self.pool_info.name}")
+        self.topic_id = topic_id
+        self._load_queue(topic_id)
+        return self._show(self._queue[0] if self._queue else None)
+
+    def set_order(self, order: str, seed: int | None = None) -> QueueItem | None:
+        self.order = order
+        if seed is not None:
+            self.seed = seed
+        return self.open_topic(self.topic_id) if self.topic_id else None
+
+    # -- decisions --------------------------------------------------------------
+
+    def judge(self, grade: int) -> Event:
+        """Commit a grade for the current pair, then move to the next one."""
+        event = self._record(GRADE, grade=grade)
+        self.stats.judgments += 1
+        self.stats.active_ms += event.active_ms or 0
+        self.advance()
+        return event
+
+    def skip(self) -> Event:
+        event = self._record(SKIP)
+        self.advance()
+        return event
+
+    def unsure(self, reason: str) -> Event:
+        event = self._record(UNSURE, reason=reason)
+        self.advance()
+        return event
+
+    def flag(self, reason: str | None = None) -> Event:
+        """Flag the pair for review; the assessor stays on it and can still grade it."""
+        return self._record(FLAG, reason=reason, keep_clock=True)
+
+    def note(self, text: str) -> Event:
+        return self._record(NOTE, note=text, keep_clock=True)
+
+    def undo(self) -> Event:
+        """Retract the assessor's last decision and reopen that pair."""
+        event = undo(self.store, self.assessor)
+        if event.kind == GRADE and self.stats.judgments:
+            self.stats.judgments -= 1
+        self.reopen(event.topic_id, event.unit_id)
+        return event
+
+    def mark_topic(self, status: str) -> QueueItem | None:
+        """Mark the topic reviewed or no_answer and move to the next unfinished topic."""
+        mark_topic(self.store, self.topic_id, status, assessor=self.assessor)
+        following = self.first_unfinished_topic(after=self.topic_id)
+        if following is None:
+            return self._show(None)
+        return self.open_topic(following)
+
+    # -- moving around ----------------------------------------------------------
+
+    def advance(self) -> QueueItem | None:
+        """The next pair of this topic's queue (the queue is recomputed: MTF learns from each judgment)."""
+        self._load_queue(self.topic_id)
+        return self._show(self._queue[0] if self._queue else None)
+
+    def next_pair(self) -> QueueItem | None:
+        """Move past the current pair without a decision (it stays in the queue)."""
+        if not self._queue or self.current is None:
+            return self.current
+        units = [item.unit_id for item in self._queue]
+        index = units.index(self.current.unit_id) + 1 if self.current.unit_id in units else 0
+        return self._show(self._queue[index % len(self._queue)])
+
+    def previous_pair(self) -> QueueItem | None:
+        """Back to the pair shown before this one (judged or not), to look again or re-judge."""
+        if self.current is None and self.visited:
+            return self.reopen(*self.visited[-1])
+        if self.current is not None:
+            here = (self.current.topic_id, self.current.unit_id)
+            earlier = [pair for pair in self.visited if pair != here]
+            if here in self.visited:
+                earlier = self.visited[: self.visited.index(here)]
+            if earlier:
+                return self.reopen(*earlier[-1])
+        return self.current
+
+    def reopen(self, topic_id: str, unit_id: str) -> QueueItem | None:
+        """Show a particular pair (from history, undo or going back), even if it is judged."""
+        if topic_id != self.topic_id:
+            self.topic_id = topic_id
+        self._load_queue(topic_id)
+        for item in self._queue:
+            if item.unit_id == unit_id:
+                return self._show(item)
+        entries = self.store.pool_entries(self.pool_info.name, topic_id).get(topic_id, {})
+        entry = entries.get(unit_id)
+        item = QueueItem(topic_id, unit_id, self.unit, self.pool_info.name, 0, False,
+                         entry.best_rank if entry else 0, entry.contributors if entry else ())
+        return self._show(item)
+
+    # -- what the screen shows ----------------------------------------------------
+
+    def pair_status(self) -> str:
+        """unjudged, judged by you, judged by others, conflict (or stale)."""
+        if self.current is None:
+            return ""
+        state = pair_state(self.store, self.unit, self.current.topic_id, self.current.unit_id)
+        if state.conflict:
+            return "conflict"
+        if state.judged:
+            mine = state.grades.get(self.assessor)
+            return f"judged by you ({mine})" if mine is not None and mine >= 0 else f"judged by others ({state.label})"
+        if state.stale:
+            return "text changed: judge again"
+        if self.assessor in state.states:
+            return {SKIP: "skipped", UNSURE: "unsure", FLAG: "flagged"}[state.states[self.assessor]]
+        return "unjudged"
+
+    def topic_status(self) -> str:
+        return topic_review_statuses(self.store).get(self.topic_id, IN_PROGRESS) if self.topic_id else ""
+
+    # -- internals ----------------------------------------------------------------
+
+    def _load_queue(self, topic_id: str | None) -> list[QueueItem]:
+        if topic_id is None:
+            self._queue = []
+        else:
+            self._queue = queue(self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed,
+                                pool=self.pool_info.name)
+        return self._queue
+
+    def _show(self, item: QueueItem | None) -> QueueItem | None:
+        self.current = item
+        self.clock.restart()
+        if item is None:
+            self.view = None
+            self.position = None
+            return None
+        self.topic_id = item.topic_id
+        self.view = unit_text(self.store, item.unit, item.unit_id)
+        total = self.store.pool_topic_size(self.pool_info.name, item.topic_id)
+        remaining = len(self._queue)
+        self.position = Position(total - remaining + 1 if remaining else total, total, remaining)
+        pair = (item.topic_id, item.unit_id)
+        if pair in self.visited:
+            self.visited.remove(pair)
+        self.visited.append(pair)
+        return item
+
+    def _record(self, kind: str, *, grade: int | None = None, reason: str | None = None, note: str | None = None,
+                keep_clock: bool = False) -> Event:
+        if self.current is None:
+            raise LabelerError("nothing to judge here")
+        active_ms = self.clock.stop()
+        if keep_clock:
+            active_ms = None
+        return record_judgment(
+            self.store, self.current.topic_id, self.current.unit_id, assessor=self.assessor, grade=grade,
+            kind=kind, unit=self.unit, reason=reason, note=note, active_ms=active_ms, order=self.order,
+            seed=self.seed if self.order == "random" else None, pool=self.pool_info.name, allow_unknown=True,
+        )

@@ -1,0 +1,63 @@
+"""A small judging workbench for UI tests: 3 topics, 12 documents, a chunking, doc and chunk runs, a pool."""
+
+from __future__ import annotations
+
+import pytest
+
+from labeler.store import Store
+from labeler.workbench import (
+    build_pool,
+    chunk_corpus,
+    import_corpus,
+    import_run,
+    import_topics,
+    init_workbench,
+)
+
+DOCS = {
+    "d1": ("Maize pests", "Fall armyworm caterpillars eat maize leaves.\n\nFarmers scout fields weekly."),
+    "d2": ("Stored grain", "Weevils damage stored maize grain.\n\nHermetic bags stop them."),
+    "d3": ("Milk fever", "Milk fever is low blood calcium in dairy cows after calving."),
+    "d4": ("Cheese", "Cheese is made from milk with starter cultures."),
+    "d5": ("Pulsars", "Pulsars are rotating neutron stars."),
+    "d6": ("Long maize history",
+           "Maize was domesticated in Mexico. It spread north and south over centuries. "
+           "Farmers selected larger cobs. Pests followed the crop everywhere. Armyworm arrived in Africa in 2016. "
+           "It spread to Asia soon after. Control relies on scouting and biological agents."),
+}
+TOPICS = "1\tmaize pests\tHow to control pests of maize?\tA relevant document names a pest and a control.\n" \
+         "2\tmilk fever\tWhat is milk fever in cows?\tExplains the disease.\n" \
+         "3\tpulsar discovery\tWho discovered pulsars?\tNames the discoverer.\n"
+RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d6 3 7 r\n1 Q0 d4 4 6 r\n" \
+      "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n" \
+      "3 Q0 d5 1 9 r\n3 Q0 d4 2 8 r\n"
+
+
+@pytest.fixture
+def judging_db(tmp_path):
+    """A workbench with a depth-4 document pool: topic 1 has d1 d2 d6 d4 (in that order)."""
+    db = tmp_path / "judge.db"
+    init_workbench(db)
+    corpus = tmp_path / "corpus.jsonl"
+    import json
+
+    corpus.write_text("".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in DOCS.items()))
+    (tmp_path / "topics.tsv").write_text(TOPICS)
+    (tmp_path / "run.txt").write_text(RUN)
+    with Store(db) as store:
+        import_corpus(store, corpus)
+        import_topics(store, tmp_path / "topics.tsv")
+        import_run(store, tmp_path / "run.txt", "bm25")
+        build_pool(store, 4)
+    return db
+
+
+@pytest.fixture
+def chunk_db(tmp_path, judging_db):
+    """The same workbench plus a 10-word chunking and a chunk-level pool of one chunk of d6."""
+    with Store(judging_db) as store:
+        chunk_corpus(store, "w10", size=10, overlap=0)
+        (tmp_path / "chunks.txt").write_text("1 Q0 d6#2 1 9 c\n")
+        import_run(store, tmp_path / "chunks.txt", "chunks", unit="chunk:w10")
+        build_pool(store, 1, runs=["chunks"])
+    return judging_db
