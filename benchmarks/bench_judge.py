@@ -3,7 +3,8 @@
 Not a test: it prints figures and asserts nothing about time. Run it from the
 repository root:
 
-    python benchmarks/bench_judge.py [--pooled 1000000] [--judgments 300] [--out DIR] [--profile]
+    python benchmarks/bench_judge.py [--pooled 1000000] [--judgments 300] [--repeat 3] [--log N] [--out DIR]
+                                     [--profile] [--rebuild]
 
 It builds two workbenches into benchmarks/data/judge/ (reused when params.json
 matches; pass --rebuild to force it):
@@ -16,6 +17,8 @@ matches; pass --rebuild to force it):
   least `--pooled` pairs. The time of each build step is printed.
 - small: the sample corpus (171 documents, 18 topics) with two hand-made runs
   (title terms, seeded shuffle) pooled at depth 10: the baseline.
+- with --log N, also big+log: a copy of big whose log already holds N imported
+  judgments (qrels of pooled pairs of other topics), to show what a long log costs.
 
 Then it measures, each in a fresh Python subprocess on a fresh copy of the
 workbench:
@@ -24,7 +27,9 @@ workbench:
   a topic in the middle of the topic list; Pilot presses `--judgments` grade keys
   in a row (and `d`, topic done, when a topic runs out). The figure is the
   screen's own `JudgeScreen.latencies`: from the key's action to
-  `call_after_refresh` firing, i.e. judge + commit + next unit drawn.
+  `call_after_refresh` firing, i.e. judge + commit + next unit drawn. Run
+  `--repeat` times (fresh processes); the figures pool all runs, and the full
+  (generation 2) garbage collections seen during the keys are counted.
 - service: `JudgingSession.judge(grade)` alone (commit and advance), then the
   other service calls the screen makes per key (`store.topic`, `topic_status`,
   `pair_status`), and `session.advance()` alone.
@@ -240,6 +245,26 @@ def ensure_workbenches(pooled: int, rebuild: bool, console) -> dict:
     return report
 
 
+def log_db(judgments: int) -> Path:
+    return DATA / f"big-log{judgments}.db"
+
+
+def ensure_log_workbench(judgments: int, console) -> dict:
+    """big.db plus `judgments` imported judgments in its log (built once per size, in a child process)."""
+    report_file = DATA / f"big-log{judgments}.json"
+    if log_db(judgments).exists() and report_file.exists():
+        report = json.loads(report_file.read_text())
+        report["reused"] = True
+        return report
+    console.print(f"Building a copy of the big workbench with {judgments:,} judgments in its log ...")
+    report = run_child("build_log", {"judgments": judgments})
+    if "error" in report:
+        raise SystemExit(f"building the log workbench failed: {report['error']}")
+    report_file.write_text(json.dumps(report, indent=2) + "\n")
+    report["reused"] = False
+    return report
+
+
 # -- the tasks, each run in a fresh child process ------------------------------------
 
 
@@ -300,6 +325,37 @@ def task_build(args: dict) -> dict:
     return {"date": now_iso(), "big": big, "small": small}
 
 
+def task_build_log(args: dict) -> dict:
+    """Judgments for the pooled pairs of the topics outside the judged window, imported as qrels."""
+    from labeler.store import Store
+    from labeler.workbench import import_judgments
+
+    build = json.loads((DATA / "build.json").read_text())["big"]["generated"]
+    first, last = (int(t) for t in build["corpus_topics"])
+    target = log_db(args["judgments"])
+    partial = target.with_suffix(".partial")
+    shutil.copyfile(big_db(), partial)
+    rng = random.Random(SEED)
+    qrels = DATA / f"big-log{args['judgments']}.qrels"
+    with Store(partial) as store:
+        rows = store.db.execute(
+            "SELECT topic_id, unit_id FROM pool_entries WHERE pool_id = (SELECT max(pool_id) FROM pools) "
+            "AND NOT (CAST(topic_id AS INTEGER) BETWEEN ? AND ?) LIMIT ?", [first, last, args["judgments"]])
+        with open(qrels, "w", encoding="utf-8") as out:
+            written = 0
+            for topic_id, unit_id in rows:
+                out.write(f"{topic_id} 0 {unit_id} {rng.choices([0, 1, 2, 3], weights=[60, 20, 12, 8])[0]}\n")
+                written += 1
+        start = time.perf_counter()
+        result = import_judgments(store, qrels, assessor="prior", allow_unknown=True)
+        seconds = time.perf_counter() - start
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    qrels.unlink()
+    partial.rename(target)
+    return {"date": now_iso(), "judgments": result["judgments"], "topics": result["topics"],
+            "import_seconds": seconds, "workbench_mb": target.stat().st_size / 1e6}
+
+
 def fresh_copy(db: str, tmp: str) -> str:
     """A copy of the workbench, so every measurement starts from the same unjudged state (not timed)."""
     target = Path(tmp) / Path(db).name
@@ -312,13 +368,38 @@ def grade_sequence(count: int) -> list[int]:
     return rng.choices(list(GRADE_WEIGHTS), weights=list(GRADE_WEIGHTS.values()), k=count)
 
 
+class StampedList(list):
+    """The screen's latency list, also noting when each value arrived (so a key's interval is known)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ends: list[float] = []
+
+    def append(self, value: float) -> None:
+        self.ends.append(time.perf_counter())
+        super().append(value)
+
+
 def task_ui(args: dict) -> dict:
     import asyncio
+    import gc
 
     from labeler.tui import make_app
     from labeler.tui.screens.judge import JudgeScreen
 
     grades = grade_sequence(args["judgments"])
+    collections: list[tuple[float, float]] = []  # (start, seconds) of each generation-2 collection
+    started_at: list[float] = [0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started_at[0] = time.perf_counter()
+        else:
+            collections.append((started_at[0], time.perf_counter() - started_at[0]))
+
+    gc.callbacks.append(on_gc)
 
     async def drive(db: str) -> dict:
         start = time.perf_counter()
@@ -331,6 +412,9 @@ def task_ui(args: dict) -> dict:
             screen = app.screen
             assert isinstance(screen, JudgeScreen), screen
             topics.append(app.session.topic_id)
+            await pilot.pause()
+            collections.clear()  # start-up collections are not the keys' business
+            screen.latencies = StampedList()
             while pressed < len(grades):
                 if app.session.current is None:  # the topic ran out: topic done, on to the next one
                     await pilot.press("d")
@@ -343,8 +427,15 @@ def task_ui(args: dict) -> dict:
                 pressed += 1
             await pilot.pause()
             latencies = list(screen.latencies)
+            windows = [(end - latency, end) for latency, end in zip(latencies, screen.latencies.ends, strict=True)]
+        # full collections that ran inside a key's measured interval, and the slow keys they explain
+        in_keys = [(t, d) for t, d in collections if any(a <= t <= b for a, b in windows)]
+        slow_with_gc = sum(1 for (a, b), latency in zip(windows, latencies, strict=True)
+                           if latency * 1000 > TARGET_P95_MS and any(a <= t <= b for t, _ in in_keys))
         return {"latencies_ms": [x * 1000 for x in latencies], "presses": pressed, "topic_switches": switches,
-                "topics": topics, "make_app_ms": made * 1000}
+                "topics": topics, "make_app_ms": made * 1000,
+                "gen2_collections_ms": [d * 1000 for _, d in in_keys],
+                "slow_keys": sum(1 for x in latencies if x * 1000 > TARGET_P95_MS), "slow_keys_with_gen2": slow_with_gc}
 
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         db = fresh_copy(args["db"], tmp)
@@ -376,7 +467,8 @@ def _judge_loop(session, grades: list[int], timings: dict[str, list[float]] | No
                 break
             topics.append(session.topic_id)
             continue
-        timed("judge()", lambda: session.judge(grades[judged]))
+        grade = grades[judged]
+        timed("judge()", lambda: session.judge(grade))  # noqa: B023 (called at once)
         judged += 1
         timed("store.topic()", lambda: session.store.topic(session.topic_id) if session.topic_id else None)
         timed("topic_status()", session.topic_status)
@@ -437,7 +529,8 @@ def task_profile(args: dict) -> dict:
     return {"judged": judged, "profile": str(out / "judge_profile.txt")}
 
 
-TASKS = {"build": task_build, "ui": task_ui, "service": task_service, "profile": task_profile}
+TASKS = {"build": task_build, "build_log": task_build_log, "ui": task_ui, "service": task_service,
+         "profile": task_profile}
 
 
 def run_child(task: str, args: dict) -> dict:
@@ -499,6 +592,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pooled", type=int, default=1_000_000, help="pooled pairs of the big workbench, at least")
     parser.add_argument("--judgments", type=int, default=300, help="grade keys pressed in a row per measurement")
+    parser.add_argument("--repeat", type=int, default=3, help="UI runs per workbench (fresh processes), pooled")
+    parser.add_argument("--log", type=int, default=0, metavar="N",
+                        help="also measure a copy of the big workbench with N judgments already in its log")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="where judge.json goes")
     parser.add_argument("--rebuild", action="store_true", help="build the workbenches even if params.json matches")
     parser.add_argument("--profile", action="store_true", help="also profile session.judge on the big workbench")
@@ -515,6 +611,7 @@ def main(argv: list[str] | None = None) -> None:
 
     console = Console(width=max(Console().width, 110))
     args.out.mkdir(parents=True, exist_ok=True)
+    load_before = os.getloadavg()
     build = ensure_workbenches(args.pooled, args.rebuild, console)
     big, small = build["big"], build["small"]
     if big["pairs"] < args.pooled:
@@ -535,32 +632,50 @@ def main(argv: list[str] | None = None) -> None:
                   f"{small['topics']} topics), 2 runs at depth {SMALL_DEPTH}: {small['pairs']:,} pairs.")
 
     benches = {
-        "big": {"db": str(big_db()), "topic": big["generated"]["middle_topic"], "pairs": big["pairs"]},
-        "small": {"db": str(small_db()), "topic": small["generated"]["middle_topic"], "pairs": small["pairs"]},
+        "small": {"db": str(small_db()), "topic": small["generated"]["middle_topic"], "pairs": small["pairs"],
+                  "log": 0},
+        "big": {"db": str(big_db()), "topic": big["generated"]["middle_topic"], "pairs": big["pairs"], "log": 0},
     }
+    log_build = None
+    if args.log:
+        log_build = ensure_log_workbench(args.log, console)
+        console.print(f"big+log: the big workbench with {log_build['judgments']:,} imported judgments over "
+                      f"{log_build['topics']:,} other topics (import_judgments took {log_build['import_seconds']:.1f} s"
+                      f"{', reused' if log_build['reused'] else ''}).")
+        benches["big+log"] = {"db": str(log_db(args.log)), "topic": big["generated"]["middle_topic"],
+                              "pairs": big["pairs"], "log": log_build["judgments"]}
+
     results: dict[str, dict] = {}
     for name, bench in benches.items():
         child_args = {"db": bench["db"], "topic": bench["topic"], "judgments": args.judgments}
-        for task in ("ui", "service"):
-            console.print(f"measuring {task} on the {name} workbench ({bench['pairs']:,} pairs, "
-                          f"from topic {bench['topic']}) ...")
-            results[f"{name}/{task}"] = run_child(task, child_args)
+        where = f"{bench['pairs']:,} pairs" + (f", {bench['log']:,} judgments in the log" if bench["log"] else "")
+        for run in range(args.repeat):
+            console.print(f"measuring the UI on {name} ({where}, from topic {bench['topic']}), "
+                          f"run {run + 1}/{args.repeat} ...")
+            results[f"{name}/ui/{run + 1}"] = run_child("ui", child_args)
+        console.print(f"measuring the service on {name} ...")
+        results[f"{name}/service"] = run_child("service", child_args)
     if args.profile:
         console.print("profiling session.judge on the big workbench ...")
         results["big/profile"] = run_child(
             "profile", {"db": benches["big"]["db"], "topic": benches["big"]["topic"], "judgments": args.judgments,
                         "out": str(args.out)})
 
+    ui_label = "UI: key action to call_after_refresh"
     rows: dict[str, dict] = {}
-    table = Table(title=f"Judging latency, ms ({args.judgments} judgments in a row)")
+    table = Table(title=f"Judging latency, ms ({args.judgments} judgments in a row; UI: {args.repeat} runs pooled)")
     for column in ("workbench", "what", "n", "median", "p95", "max"):
         table.add_column(column, justify="left" if column in ("workbench", "what") else "right")
+    notes = []
     for name, bench in benches.items():
-        label = f"{name} ({bench['pairs']:,} pairs)"
-        ui = results[f"{name}/ui"]
+        label = f"{name} ({bench['pairs']:,} pairs" + (f", log {bench['log']:,})" if bench["log"] else ")")
+        ui_runs = [results[f"{name}/ui/{run + 1}"] for run in range(args.repeat)]
         measured = {}
-        if "latencies_ms" in ui:
-            measured["UI: key action to call_after_refresh"] = summary(ui["latencies_ms"])
+        latencies = [x for ui in ui_runs for x in ui.get("latencies_ms", [])]
+        if latencies:
+            measured[ui_label] = summary(latencies)
+            measured[ui_label]["p95_per_run"] = [summary(ui["latencies_ms"])["p95"] for ui in ui_runs
+                                                 if "latencies_ms" in ui]
         service = results[f"{name}/service"]
         for what, values in service.get("timings_ms", {}).items():
             measured[what] = summary(values)
@@ -569,26 +684,39 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             table.add_row(label, what, str(row["n"]), f"{row['median']:.1f}", f"{row['p95']:.1f}", f"{row['max']:.1f}")
             label = ""
-        for key in (f"{name}/ui", f"{name}/service"):
-            if "error" in results[key]:
-                table.add_row(label, key.split("/")[1], "-", "-", "-", results[key]["error"])
+        for key, result in [(f"ui run {i + 1}", ui) for i, ui in enumerate(ui_runs)] + [("service", service)]:
+            if "error" in result:
+                table.add_row(label, key, "-", "-", "-", result["error"])
         rows[name] = measured
         table.add_section()
+        done = [ui for ui in ui_runs if "presses" in ui]
+        if done:
+            pauses = [x for ui in done for x in ui["gen2_collections_ms"]]
+            pause_median = statistics.median(pauses) if pauses else 0
+            slow = sum(ui["slow_keys"] for ui in done)
+            notes.append(
+                f"{name}: per UI run {done[0]['presses']} grade keys over topics {', '.join(done[0]['topics'])} "
+                f"({done[0]['topic_switches']} 'd' to move on); p95 per run "
+                f"{', '.join(f'{p:.1f}' for p in measured[ui_label]['p95_per_run'])} ms; "
+                f"{len(pauses)} full GC collections during keys (median {pause_median:.0f}"
+                f" ms, max {max(pauses, default=0):.0f} ms); {slow} keys over {TARGET_P95_MS:g} ms, "
+                f"{sum(ui['slow_keys_with_gen2'] for ui in done)} of them with a full GC; "
+                f"make_app {statistics.median(ui['make_app_ms'] for ui in done):.0f} ms.")
     console.print(table)
     console.print("UI = JudgeScreen.latencies: from the grade key's action to call_after_refresh firing "
-                  "(commit, next unit, screen refreshed). judge() = JudgingSession.judge alone (commit + advance).")
-    for name in benches:
-        ui = results[f"{name}/ui"]
-        if "presses" in ui:
-            console.print(f"{name}: {ui['presses']} grade keys over topics {', '.join(ui['topics'])} "
-                          f"({ui['topic_switches']} 'd' to move on); make_app took {ui['make_app_ms']:.0f} ms; "
-                          f"UI process peak RSS {ui['peak_rss_mb']:.0f} MB.")
-    big_ui = rows.get("big", {}).get("UI: key action to call_after_refresh")
-    small_ui = rows.get("small", {}).get("UI: key action to call_after_refresh")
+                  "(commit, next unit, screen refreshed). judge() = JudgingSession.judge alone (commit + advance); "
+                  "the next three rows are the other service calls the screen makes per key.")
+    for note in notes:
+        console.print(note)
+    big_ui = rows.get("big", {}).get(ui_label)
+    small_ui = rows.get("small", {}).get(ui_label)
     if big_ui and small_ui:
         verdict = "meets" if big_ui["p95"] < TARGET_P95_MS else "misses"
-        console.print(f"p95 {big_ui['p95']:.1f} ms with {big['pairs']:,} pooled pairs vs {small_ui['p95']:.1f} ms "
+        console.print(f"UI p95 {big_ui['p95']:.1f} ms with {big['pairs']:,} pooled pairs vs {small_ui['p95']:.1f} ms "
                       f"with {small['pairs']:,}: {verdict} the target of p95 < {TARGET_P95_MS:g} ms.")
+    load_after = os.getloadavg()
+    console.print(f"Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f} on "
+                  f"{os.cpu_count()} CPUs (other work on the machine shows up in the UI tail).")
     if "big/profile" in results:
         profile = results["big/profile"]
         if "profile" in profile:
@@ -603,8 +731,11 @@ def main(argv: list[str] | None = None) -> None:
         "command": "python benchmarks/bench_judge.py " + " ".join(sys.argv[1:]),
         "params": params_for(args.pooled),
         "judgments": args.judgments,
+        "repeat": args.repeat,
         "target_p95_ms": TARGET_P95_MS,
+        "load_average_1min": {"before": load_before[0], "after": load_after[0]},
         "build": build,
+        "log_build": log_build,
         "summary": rows,
         "results": results,
     }

@@ -42,9 +42,9 @@ def cli(ctx: click.Context, db_path: str) -> None:
 
 
 def _register() -> None:
-    from labeler.cli import corpus, judge, judgments, pools, queue, runs, setup, snapshots, topics
+    from labeler.cli import corpus, evaluation, judge, judgments, pools, queue, runs, setup, snapshots, topics
 
-    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots):
+    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation):
         for command in module.COMMANDS:
             cli.add_command(command)
 

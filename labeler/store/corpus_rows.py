@@ -21,15 +21,8 @@ class CorpusRows:
 
     def existing_documents(self, doc_ids: list[str]) -> dict[str, tuple[str, str]]:
         """`doc_id -> (hash, import_id)` for the ids that exist already."""
-        found: dict[str, tuple[str, str]] = {}
-        for start in range(0, len(doc_ids), 500):
-            batch = doc_ids[start:start + 500]
-            marks = ",".join("?" * len(batch))
-            for doc_id, hash_, import_id in self.db.execute(
-                f"SELECT doc_id, hash, import_id FROM documents WHERE doc_id IN ({marks})", batch
-            ):
-                found[doc_id] = (hash_, import_id)
-        return found
+        rows = self._batched("SELECT doc_id, hash, import_id FROM documents WHERE doc_id IN ({marks})", [], doc_ids)
+        return {doc_id: (hash_, import_id) for doc_id, hash_, import_id in rows}
 
     def insert_documents(self, documents: list[Document], import_id: str) -> None:
         self.db.conn.executemany(
@@ -160,29 +153,24 @@ class CorpusRows:
 
     def parents_of(self, chunking: str, chunk_ids: Iterable[str]) -> dict[str, str]:
         """`chunk_id -> doc_id` for the given chunks of a chunking (unknown ids are left out)."""
-        chunking_id = self._chunking_id(chunking)
-        ids = list(dict.fromkeys(chunk_ids))
-        result: dict[str, str] = {}
-        for start in range(0, len(ids), 500):
-            batch = ids[start:start + 500]
-            marks = ",".join("?" * len(batch))
-            result.update(self.db.execute(
-                f"SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ? AND chunk_id IN ({marks})",
-                [chunking_id, *batch]))
-        return result
+        return dict(self._batched(
+            "SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ? AND chunk_id IN ({marks})",
+            [self._chunking_id(chunking)], chunk_ids))
 
     def chunk_counts(self, chunking: str, doc_ids: Iterable[str]) -> dict[str, int]:
         """How many chunks each of the given documents has in a chunking."""
-        chunking_id = self._chunking_id(chunking)
-        ids = list(dict.fromkeys(doc_ids))
-        result: dict[str, int] = {}
-        for start in range(0, len(ids), 500):
-            batch = ids[start:start + 500]
-            marks = ",".join("?" * len(batch))
-            result.update(self.db.execute(
-                f"SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
-                [chunking_id, *batch]))
-        return result
+        return dict(self._batched(
+            "SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
+            [self._chunking_id(chunking)], doc_ids))
+
+    def _batched(self, sql: str, params: list, ids: Iterable[str], size: int = 500) -> list[tuple]:
+        """Run `sql` (with an `IN ({marks})` list) over ids in batches small enough for SQLite."""
+        unique = list(dict.fromkeys(ids))
+        rows: list[tuple] = []
+        for start in range(0, len(unique), size):
+            batch = unique[start:start + size]
+            rows.extend(self.db.execute(sql.format(marks=",".join("?" * len(batch))), [*params, *batch]))
+        return rows
 
     def chunk_parents(self, chunking: str) -> dict[str, str]:
         """`chunk_id -> doc_id` for a whole chunking (pooling and scoring at document level)."""

@@ -69,8 +69,13 @@ class EventRows:
         sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
         params: list = [REVIEW]
         if topic_id is not None:
-            sql += " AND topic_id = ?"
-            params.append(topic_id)
+            # `unit IN (every unit of the log)` holds for every row (unit is NOT NULL); it lets SQLite
+            # seek the events_by_pair index (unit, topic_id, ...) instead of scanning the whole log.
+            units = self._log_units()
+            if not units:
+                return []
+            sql += f" AND unit IN ({','.join('?' * len(units))}) AND topic_id = ?"
+            params.extend([*units, topic_id])
         return [Event(*row) for row in self.db.execute(sql + " ORDER BY seq", params)]
 
     def event(self, event_id: str) -> Event | None:
@@ -108,8 +113,22 @@ class EventRows:
 
     def unit_spaces(self) -> list[str]:
         """The unit spaces that have judgment events."""
-        return [row[0] for row in self.db.execute(
-            "SELECT DISTINCT unit FROM events WHERE unit_id IS NOT NULL ORDER BY unit")]
+        return [unit for unit in self._log_units() if self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM events WHERE unit = ? AND unit_id IS NOT NULL)", [unit]).fetchone()[0]]
+
+    def _log_units(self) -> list[str]:
+        """Every distinct `unit` in the log, ascending: one index seek per unit, not a scan of the log.
+
+        (`SELECT DISTINCT unit FROM events` reads every row: ~35 ms with 500,000 events.)
+        """
+        rows = self.db.execute(
+            "WITH RECURSIVE units(unit) AS ("
+            "SELECT (SELECT min(unit) FROM events) "
+            "UNION ALL SELECT (SELECT min(unit) FROM events WHERE unit > units.unit) FROM units "
+            "WHERE units.unit IS NOT NULL) "
+            "SELECT unit FROM units WHERE unit IS NOT NULL"
+        )
+        return [row[0] for row in rows]
 
     def event_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM events").fetchone()[0]

@@ -58,9 +58,10 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
     ordered = _ordered(order, topic_id, entries, states, store.scale().threshold, seed, info.runs)
     waiting = [u for u in ordered if _waiting(states.get(u))]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
-    later = [u for u in waiting if u not in set(now_)]
+    first = set(now_)
+    later = [u for u in waiting if u not in first]
     return [
-        QueueItem(topic_id, u, info.unit, info.name, i, u in later, entries[u].best_rank, entries[u].contributors)
+        QueueItem(topic_id, u, info.unit, info.name, i, u not in first, entries[u].best_rank, entries[u].contributors)
         for i, u in enumerate(now_ + later, 1)
     ]
 

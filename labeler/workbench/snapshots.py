@@ -92,7 +92,7 @@ def list_snapshots(store: Store) -> list[dict[str, Any]]:
 
 
 def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
-    info = _snapshot(store, name)
+    info = resolve_snapshot(store, name)
     return {**_summary(info), "manifest": info.manifest}
 
 
@@ -114,8 +114,8 @@ def verify_snapshots(store: Store, name: str | None = None) -> dict[str, Any]:
 
 def diff_snapshots(store: Store, old: str, new: str) -> dict[str, Any]:
     """Labels added, changed and removed from snapshot `old` to `new`, per topic."""
-    before = {(t, u): g for t, u, g, _ in store.snapshot_labels(_snapshot(store, old).name)}
-    after = {(t, u): g for t, u, g, _ in store.snapshot_labels(_snapshot(store, new).name)}
+    before = {(t, u): g for t, u, g, _ in store.snapshot_labels(resolve_snapshot(store, old).name)}
+    after = {(t, u): g for t, u, g, _ in store.snapshot_labels(resolve_snapshot(store, new).name)}
     topics: dict[str, dict[str, list]] = {}
 
     def row(topic_id: str) -> dict[str, list]:
@@ -147,7 +147,7 @@ def export_qrels(store: Store, *, snapshot: str | None = None, unit: str | None 
     """
     if fmt not in ("trec", "jsonl"):
         raise LabelerError(f"format must be trec or jsonl, not {fmt!r}")
-    info = _snapshot(store, snapshot)
+    info = resolve_snapshot(store, snapshot)
     rows = store.snapshot_labels(info.name)
     partial: list[list[str]] = []
     if unit is not None and unit != info.unit:
@@ -195,7 +195,8 @@ def _jsonl(store: Store, info: SnapshotInfo, rows) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _snapshot(store: Store, name: str | None) -> SnapshotInfo:
+def resolve_snapshot(store: Store, name: str | None) -> SnapshotInfo:
+    """The named snapshot, or the latest one."""
     if name is None:
         latest = store.latest_snapshot()
         if latest is None:

@@ -1,0 +1,187 @@
+"""Pool bias by leave-one-run-out: how much a run's score rests on units only it brought into the pool.
+
+A run that did not contribute to a pool (a new system) is scored as if its
+unique finds were non-relevant. Leaving each pooled run out in turn
+simulates that and measures the penalty a new run of similar quality would
+pay (Zobel, SIGIR 1998; Buckley, Dimmick, Soboroff & Voorhees, Information
+Retrieval 10(6), 2007; pooling_literature.md §2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from labeler.coverage.correlation import EQUIVALENT_TAU, compare_rankings
+from labeler.coverage.inputs import (
+    QrelsByTopic,
+    RunsByName,
+    check_cutoff,
+    check_qrels,
+    check_runs,
+    check_threshold,
+    check_topics,
+    mean,
+)
+from labeler.metrics import evaluate, judged_at_k, parse_measures
+from labeler.pooling import depth_pool, unique_contributions
+
+DEFAULT_LORO_MEASURES = ("AP", "nDCG@10", "R@10", "Bpref")
+
+
+def _without_units(grades: QrelsByTopic, removed: Mapping[str, Iterable[str]]) -> QrelsByTopic:
+    """The qrels with the given (topic, unit) judgments taken out ("not in pool")."""
+    reduced: QrelsByTopic = {}
+    for topic, units in grades.items():
+        gone = set(removed.get(topic, ()))
+        reduced[topic] = {unit: grade for unit, grade in units.items() if unit not in gone}
+    return reduced
+
+
+def leave_out_qrels(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]],
+                    run: str, *, topics: Sequence[str], depth: int) -> QrelsByTopic:
+    """qrels^{−run}: the given topics' judgments minus those of the units only `run` brought into the depth-k pool.
+
+    The literature's qrels^{−r} = qrels ∩ Pool_k^{−r} (§2.2, step 2). The two
+    agree whenever the judgments came from the depth-k pool of these runs;
+    judgments from elsewhere (a deeper pool, runs not given, imported qrels)
+    were not `run`'s contribution and are kept, so the drop measures only what
+    `run` alone contributed.
+    """
+    ordered = check_topics(topics)
+    k = check_cutoff(depth, "depth")
+    rankings = check_runs(runs, ordered)
+    if run not in rankings:
+        raise ValueError(f"run {run!r} is not among the given runs: {', '.join(rankings)}")
+    unique = unique_contributions(depth_pool(rankings, k), list(rankings))
+    return _without_units(check_qrels(qrels, ordered), unique[run])
+
+
+def _scores(qrels: QrelsByTopic, rankings: Mapping[str, list[str]], measures: list[str], topics: list[str],
+            threshold: int) -> dict[str, float | None]:
+    """The mean of each measure over `topics`, scored by labeler.metrics.evaluate."""
+    return dict(evaluate(qrels, rankings, measures, topics=topics, threshold=threshold).aggregate)
+
+
+def _judged(qrels: QrelsByTopic, rankings: Mapping[str, list[str]], topics: list[str], k: int) -> float | None:
+    """Mean Judged@k (grade >= 0, denominator k) over topics."""
+    return mean(judged_at_k(rankings.get(topic, []), qrels[topic], k) for topic in topics)
+
+
+def _change(full: float | None, without: float | None) -> dict[str, float | None]:
+    drop = None if full is None or without is None else full - without
+    relative = None if drop is None or not full else drop / full
+    return {"full": full, "without": without, "drop": drop, "relative_drop": relative}
+
+
+def leave_one_run_out(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
+                      topics: Sequence[str], depth: int, threshold: int,
+                      measures: str | Iterable[str] = DEFAULT_LORO_MEASURES,
+                      rescore_all: bool = False) -> dict[str, Any]:
+    """Each run's scores with and without the judgments of the units only it contributed at depth k.
+
+    For each run r (Zobel 1998; pooling_literature.md §2.2):
+      1. qrels^{−r} = qrels minus the judgments of U_k(r), the units of r's top
+         k that no other run has in its top k (see `leave_out_qrels`);
+      2. score r with qrels^{−r}: drop Δ_r = M_full(r) − M_{−r}(r), relative
+         drop Δ_r / M_full(r) (None when M_full(r) is 0), and Judged@k under
+         both qrels;
+      3. rank the systems with r at its LORO score and the others at their
+         full scores (the standard protocol), and compare with the full
+         ranking: Kendall's tau-b and tau_AP, one value per left-out run.
+
+    `rescore_all=True` scores every run with qrels^{−r} in step 3 instead:
+    removing r's relevant units lowers R, so the others' AP rises (Toy-2:
+    A 0.5 → 0.6667, B 0.75 → 1.0 without C), which is why it is not the default.
+
+    Measures are scored by labeler.metrics.evaluate over whole rankings on
+    `topics` at `threshold`. Returns
+    {"depth", "threshold", "topic_ids", "measures", "rescore_all",
+     "runs": {run: {"measures": {m: {"full", "without", "drop", "relative_drop"}},
+                    "judged": {same keys}, "removed": {"judgments", "relevant"}}},
+     "summary": {m: {"runs_scored", "mean_drop", "max_drop", "max_drop_run",
+                     "favoured": [{"run", "full", "without", "drop", "relative_drop"}, ...]}},
+     "ranking": {m: {"systems", "full": [runs], "without": {run: [runs]},
+                     "scores_without": {run: {run: score}}, "kendall_tau": {run: tau},
+                     "tau_ap": {run: tau_ap}, "min_kendall_tau", "min_tau_ap",
+                     "not_equivalent": [runs whose tau < 0.9]}}}.
+    `favoured` lists the runs whose score drops without their own unique
+    judgments, largest drop first: the pool favours them, and a new run of
+    the same quality would be under-scored by about that much.
+    """
+    ordered = check_topics(topics)
+    k = check_cutoff(depth, "depth")
+    check_threshold(threshold)
+    if not isinstance(rescore_all, bool):
+        raise ValueError(f"rescore_all must be True or False, not {rescore_all!r}")
+    names = [measure.name for measure in parse_measures(measures)]
+    grades = check_qrels(qrels, ordered)
+    rankings: RunsByName = check_runs(runs, ordered)
+
+    unique = unique_contributions(depth_pool(rankings, k), list(rankings))
+    reduced = {run: _without_units(grades, unique[run]) for run in rankings}
+    full = {run: _scores(grades, rankings[run], names, ordered, threshold) for run in rankings}
+
+    report_runs: dict[str, Any] = {}
+    scores_without: dict[str, dict[str, dict[str, float | None]]] = {}
+    for left_out in rankings:
+        own = _scores(reduced[left_out], rankings[left_out], names, ordered, threshold)
+        others = {run: (own if run == left_out else
+                        _scores(reduced[left_out], rankings[run], names, ordered, threshold) if rescore_all
+                        else full[run])
+                  for run in rankings}
+        scores_without[left_out] = others
+        removed = [(topic, unit) for topic, units in unique[left_out].items() for unit in units
+                   if unit in grades[topic]]
+        report_runs[left_out] = {
+            "measures": {name: _change(full[left_out][name], own[name]) for name in names},
+            "judged": _change(_judged(grades, rankings[left_out], ordered, k),
+                              _judged(reduced[left_out], rankings[left_out], ordered, k)),
+            "removed": {"judgments": len(removed),
+                        "relevant": sum(1 for topic, unit in removed if grades[topic][unit] >= threshold)},
+        }
+
+    summary = {name: _summary(name, report_runs) for name in names}
+    ranking = {name: _ranking(name, full, scores_without) for name in names}
+    return {"depth": k, "threshold": threshold, "topic_ids": ordered, "measures": names, "rescore_all": rescore_all,
+            "runs": report_runs, "summary": summary, "ranking": ranking}
+
+
+def _summary(name: str, report_runs: Mapping[str, Any]) -> dict[str, Any]:
+    """Mean and max drop of one measure over runs, and the runs it drops for, largest drop first."""
+    rows = [{"run": run, **values["measures"][name]} for run, values in report_runs.items()]
+    scored = [row for row in rows if row["drop"] is not None]
+    top = max(scored, key=lambda row: row["drop"], default=None)  # first of equal drops, in run order
+    favoured = sorted((row for row in scored if row["drop"] > 0), key=lambda row: -row["drop"])
+    return {
+        "runs_scored": len(scored),
+        "mean_drop": mean(row["drop"] for row in scored),
+        "max_drop": top["drop"] if top else None,
+        "max_drop_run": top["run"] if top else None,
+        "favoured": favoured,
+    }
+
+
+def _ranking(name: str, full: Mapping[str, Mapping[str, float | None]],
+             scores_without: Mapping[str, Mapping[str, Mapping[str, float | None]]]) -> dict[str, Any]:
+    """The full ranking by one measure against each left-out run's ranking, with tau-b and tau_AP per run."""
+    reference = {run: scores[name] for run, scores in full.items()}
+    per_run = {left_out: compare_rankings(reference, {run: s[name] for run, s in others.items()})
+               for left_out, others in scores_without.items()}
+    taus = {run: result["kendall_tau"] for run, result in per_run.items()}
+    tau_aps = {run: result["tau_ap"] for run, result in per_run.items()}
+    defined_taus = [tau for tau in taus.values() if tau is not None]
+    defined_tau_aps = [tau for tau in tau_aps.values() if tau is not None]
+    baseline = compare_rankings(reference, reference)
+    return {
+        "systems": baseline["systems"],
+        "full": baseline["reference"],
+        "without": {run: result["other"] for run, result in per_run.items()},
+        "scores_without": {left_out: {run: s[name] for run, s in others.items()}
+                           for left_out, others in scores_without.items()},
+        "kendall_tau": taus,
+        "tau_ap": tau_aps,
+        "min_kendall_tau": min(defined_taus, default=None),
+        "min_tau_ap": min(defined_tau_aps, default=None),
+        "not_equivalent": [run for run, tau in taus.items() if tau is not None and tau < EQUIVALENT_TAU],
+    }

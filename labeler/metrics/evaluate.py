@@ -1,0 +1,124 @@
+"""Score rankings against labels, keeping every mean next to the topics it rests on.
+
+`evaluate` is the one entry point the services call: it sends the trec_eval
+measures to `standard`, the seeds' measures to `denominators`, and returns
+per-topic values, means, how many topics each mean averages, RBP residuals and
+the full Recall@k report (macro, micro, ceiling) for every R@k asked for.
+A mean over zero topics is None, never 0 (PRODUCT.md, "Scores with their
+denominators").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from labeler.metrics import denominators as d
+from labeler.metrics.denominators import Qrels, Rankings
+from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
+from labeler.metrics.standard import NATIVE_FAMILIES, standard_scores
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The scores of one set of rankings on one set of labels.
+
+    per_query  {topic: {measure name: value or None}}, topics in topic_sort_key order
+    aggregate  {measure name: mean over the topics whose value is not None, or None}
+    counts     {measure name: how many topics that mean rests on}
+    residuals  {RBP measure name: mean residual over the same topics, or None}
+    per_query_residuals {topic: {RBP measure name: residual}}: each topic's RBP lies in
+               [RBP, RBP + residual]
+    recall     {k: recall_report(...)} for every k of the R@k measures asked for
+    """
+
+    per_query: dict[str, dict[str, float | None]]
+    aggregate: dict[str, float | None]
+    counts: dict[str, int]
+    residuals: dict[str, float | None] = field(default_factory=dict)
+    recall: dict[int, dict[str, Any]] = field(default_factory=dict)
+    per_query_residuals: dict[str, dict[str, float]] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()
+    threshold: int = 1
+    depth: int | None = None
+
+
+def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Measure], *,
+             topics: Sequence[str], threshold: int, depth: int | None = None) -> Evaluation:
+    """Score `rankings` (canonical order) against `qrels` on exactly `topics`.
+
+    A topic missing from `rankings` is an empty ranking (0 for most measures,
+    as trec_eval -c); a topic with no relevant unit is None for the recall
+    family (R@k, AnyHit, AllHit, F) and left out of those means; `depth` reads
+    only the first `depth` units of each ranking (trec_eval -M).
+    """
+    wanted = parse_measures(measures)
+    d.check_threshold(threshold)
+    depth = d.check_depth(depth)
+    ordered = d.check_topics(topics)
+
+    grades = {topic: d.topic_grades(qrels, topic) for topic in ordered}
+    ranked = {topic: d.topic_ranking(rankings, topic, depth) for topic in ordered}
+    relevant = {topic: d.relevant_units(grades[topic], threshold) for topic in ordered}
+
+    standard = [m for m in wanted if m.family in STANDARD_FAMILIES | NATIVE_FAMILIES]
+    # Rankings are already cut at depth, so standard_scores is not given it again.
+    from_library = (standard_scores(grades, ranked, standard, topics=ordered, threshold=threshold)
+                    if standard else {topic: {} for topic in ordered})
+
+    per_query: dict[str, dict[str, float | None]] = {}
+    per_query_residual: dict[str, dict[str, float]] = {}
+    for topic in ordered:
+        row: dict[str, float | None] = {}
+        residual_row: dict[str, float] = {}
+        for measure in wanted:
+            if measure.name in from_library[topic]:
+                row[measure.name] = from_library[topic][measure.name]
+            elif measure.family == "RBP":
+                row[measure.name], residual_row[measure.name] = d.rbp(
+                    ranked[topic], grades[topic], threshold, measure.p)
+            else:
+                row[measure.name] = _seed_measure(measure, ranked[topic], relevant[topic])
+        per_query[topic] = row
+        per_query_residual[topic] = residual_row
+
+    aggregate: dict[str, float | None] = {}
+    counts: dict[str, int] = {}
+    residuals: dict[str, float | None] = {}
+    for measure in wanted:
+        scored = [topic for topic in ordered if per_query[topic][measure.name] is not None]
+        counts[measure.name] = len(scored)
+        aggregate[measure.name] = _mean(per_query[topic][measure.name] for topic in scored)
+        if measure.family == "RBP":
+            residuals[measure.name] = _mean(per_query_residual[topic][measure.name] for topic in scored)
+
+    recall = {k: d.recall_report(grades, ranked, ordered, k, threshold)
+              for k in sorted({m.cutoff for m in wanted if m.family == "R"})}
+    return Evaluation(per_query=per_query, aggregate=aggregate, counts=counts, residuals=residuals,
+                      recall=recall, per_query_residuals=per_query_residual, topics=tuple(ordered),
+                      threshold=threshold, depth=depth)
+
+
+def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:
+    """One topic's value for a measure computed in `denominators`."""
+    family, k = measure.family, measure.cutoff
+    if family == "R":
+        return d.recall_at_k(ranking, relevant, k)
+    if family == "AnyHit":
+        return d.any_hit_at_k(ranking, relevant, k)
+    if family == "AllHit":
+        return d.all_hit_at_k(ranking, relevant, k)
+    if family == "T":
+        return d.t_at_k(ranking, relevant, k, measure.alpha)
+    if family == "F":
+        return d.f_at_k(ranking, relevant, k, measure.alpha)
+    if family == "Fe":
+        return d.fe_at_k(ranking, relevant, k, measure.alpha)
+    raise ValueError(f"no implementation for measure {measure.name!r}")
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    """The arithmetic mean, or None for no values (a mean over zero topics is undefined)."""
+    values = list(values)
+    return sum(values) / len(values) if values else None

@@ -1,0 +1,164 @@
+"""The measures trec_eval also computes, computed by trec_eval's own code.
+
+P@k, nDCG[@k], AP[@k], RR, Rprec, Bpref, infAP and Success@k go through
+ir_measures with its pytrec_eval backend (trec_eval's C code), so labeler
+agrees with trec_eval to the 4 decimals it prints instead of re-implementing
+it. Three things make that agreement hold:
+
+- Order. Rankings arrive in canonical order (score desc, ties by id desc, as
+  trec_eval sorts). pytrec_eval re-sorts by score, so it is fed synthetic
+  scores len(ranking) − index that strictly decrease with rank and can never
+  tie; the original scores never reach it.
+- Threshold. Binary measures get `rel=threshold` (trec_eval -l); nDCG takes
+  no threshold and uses the grades as gains, a grade < 0 giving gain 0
+  (trec_eval and pytrec_eval do the same with -l).
+- Topics. The caller chooses the topics, like trec_eval -c: a topic missing
+  from the rankings is scored as an empty ranking (0), and a topic with no
+  judgments at all is scored 0 as well, the value trec_eval gives a topic
+  whose judgments hold nothing relevant (pytrec_eval itself skips topics it
+  has no qrels for, so those values are filled in here).
+
+Two measures are native, with trec_eval's semantics:
+
+- RR@k: the pytrec_eval provider of ir_measures 0.4.3 accepts `RR@k` but
+  silently ignores the cutoff (RR@1 of a ranking whose first relevant unit is
+  at rank 2 comes back as 0.5), so RR@k is 1/rank of the first relevant unit
+  within the top k, else 0.
+- Judged@k: trec_eval's `unj.k` counts a unit as judged when its grade is
+  ≥ 0 and divides by k; ir_measures' Judged counts −1 rows as judged and
+  divides by len(run) for short runs (pooling_literature.md §2.3, §8). Here
+  Judged@k = |{top_k units graded ≥ 0}| / k, so an empty ranking scores 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import ir_measures
+
+from labeler.metrics.denominators import (
+    Qrels,
+    Rankings,
+    check_cutoff,
+    check_depth,
+    check_threshold,
+    check_topics,
+    topic_grades,
+    topic_ranking,
+)
+from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
+
+NATIVE_FAMILIES = frozenset({"Judged"})
+
+
+def judged_at_k(ranking: Sequence[str], grades: Mapping[str, int], k: int) -> float:
+    """Judged@k = |{d ∈ top_k : grade(d) ≥ 0}| / k (trec_eval unj.k = 1 − this for runs of ≥ k units).
+
+    Absent units and grades < 0 ("pooled, not judged") count as unjudged, and
+    the denominator stays k for short rankings, so coverage is never inflated
+    by a run that stops early.
+    """
+    check_cutoff(k)
+    judged = 0
+    for unit in ranking[:k]:
+        grade = grades.get(unit)
+        if grade is not None and grade >= 0:
+            judged += 1
+    return judged / k
+
+
+def rr_at_k(ranking: Sequence[str], relevant: Iterable[str] | frozenset[str], k: int | None = None) -> float:
+    """1/rank of the first relevant unit within the top k (the whole ranking when k is None), else 0."""
+    relevant = relevant if isinstance(relevant, (set, frozenset)) else set(relevant)
+    for rank, unit in enumerate(ranking if k is None else ranking[:k], start=1):
+        if unit in relevant:
+            return 1.0 / rank
+    return 0.0
+
+
+def _ir_measure(measure: Measure, threshold: int):
+    """The ir_measures object for one standard measure, with rel=threshold where the family takes it."""
+    m = ir_measures.measures
+    family, cutoff = measure.family, measure.cutoff
+    if family == "nDCG":
+        obj = m.nDCG
+    elif family == "P":
+        obj = m.P(rel=threshold)
+    elif family == "AP":
+        obj = m.AP(rel=threshold)
+    elif family == "RR":
+        obj = m.RR(rel=threshold)
+    elif family == "Rprec":
+        obj = m.Rprec(rel=threshold)
+    elif family == "Bpref":
+        obj = m.Bpref(rel=threshold)
+    elif family == "infAP":
+        obj = m.infAP(rel=threshold)
+    elif family == "Success":
+        obj = m.Success(rel=threshold)
+    else:
+        raise ValueError(f"{measure.name} is not computed by trec_eval's code")
+    return obj @ cutoff if cutoff is not None else obj
+
+
+def standard_scores(qrels: Qrels, rankings: Rankings, measures: Iterable[Measure | str] | str, *,
+                    topics: Sequence[str], threshold: int, depth: int | None = None) -> dict[str, dict[str, float]]:
+    """Per-topic values {topic: {measure name: value}} for the trec_eval measures and Judged@k.
+
+    Every given topic gets every measure (0 for an empty ranking or a topic
+    with no judgments, as with trec_eval -c). RR@k and Judged@k are native
+    (see the module docstring); the rest come from pytrec_eval.
+    """
+    wanted = parse_measures(measures)
+    check_threshold(threshold)
+    depth = check_depth(depth)
+    ordered = check_topics(topics)
+    unsupported = [m.name for m in wanted if m.family not in STANDARD_FAMILIES | NATIVE_FAMILIES]
+    if unsupported:
+        raise ValueError(f"not a trec_eval measure: {', '.join(unsupported)}")
+
+    grades = {topic: topic_grades(qrels, topic) for topic in ordered}
+    ranked = {topic: topic_ranking(rankings, topic, depth) for topic in ordered}
+    scores: dict[str, dict[str, float]] = {topic: {} for topic in ordered}
+
+    by_library = {}
+    for measure in wanted:
+        if measure.family == "Judged":
+            for topic in ordered:
+                scores[topic][measure.name] = judged_at_k(ranked[topic], grades[topic], measure.cutoff)
+        elif measure.family == "RR" and measure.cutoff is not None:
+            for topic in ordered:
+                relevant = {u for u, g in grades[topic].items() if g >= threshold}
+                scores[topic][measure.name] = rr_at_k(ranked[topic], relevant, measure.cutoff)
+        else:
+            by_library[measure.name] = _ir_measure(measure, threshold)
+
+    if by_library:
+        library_scores = _pytrec_eval(grades, ranked, list(by_library.values()))
+        for topic in ordered:
+            for name, obj in by_library.items():
+                scores[topic][name] = library_scores.get((topic, obj), 0.0)
+    # Keep each topic's measures in the order they were asked for.
+    order = [m.name for m in wanted]
+    return {topic: {name: scores[topic][name] for name in order} for topic in ordered}
+
+
+def _pytrec_eval(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]],
+                 objects: list) -> dict[tuple[str, object], float]:
+    """{(topic, ir_measures object): value} from pytrec_eval, fed strictly decreasing synthetic scores.
+
+    Only topics with both judgments and a non-empty ranking are passed: those
+    are the only ones pytrec_eval scores, the others are 0 for every measure
+    computed here.
+    """
+    provider = ir_measures.pytrec_eval
+    for obj in objects:
+        if not provider.supports(obj):
+            raise ValueError(f"ir_measures' pytrec_eval backend cannot compute {obj}")
+    qrels = {topic: dict(g) for topic, g in grades.items() if g and ranked[topic]}
+    if not qrels:
+        return {}
+    run = {topic: {unit: float(len(ranked[topic]) - index) for index, unit in enumerate(ranked[topic])}
+           for topic in qrels}
+    return {(metric.query_id, metric.measure): float(metric.value)
+            for metric in provider.iter_calc(objects, qrels, run)}

@@ -1,0 +1,233 @@
+"""`labeler eval`: scores of runs on a snapshot, always with their denominators.
+
+Which topics count is decided here, from the snapshot's review statuses, and
+reported with every result: topics scored, topics excluded and why, topics the
+run returned nothing for (scored 0 and named). Units are reconciled
+explicitly: chunk runs against document labels collapse to parents; document
+runs against chunk labels use derived document grades, flagged as lower bounds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
+from labeler.metrics import DEFAULT_MEASURES, evaluate, paired_comparison, parse_measures
+from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
+from labeler.pooling import collapse_to_documents
+from labeler.store import Store
+from labeler.workbench.snapshots import resolve_snapshot
+
+
+AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
+
+
+def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] | None = None,
+                  measures: str | None = None, per_query: bool = False, depth: int | None = None,
+                  unit: str | None = None, include_unreviewed: bool = False,
+                  stages: list[str] | None = None, average: str = "reviewed") -> dict[str, Any]:
+    """Score runs on one snapshot; every figure comes with the topics it rests on.
+
+    `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
+    reviewed topics with a relevant label, a topic the run missed scores 0),
+    or trec_eval's own, for reproducing its numbers: `trec_eval` (topics in both
+    the labels and the run, review status ignored, a topic without relevant
+    labels scores 0) and `trec_eval_c` (the same over every labelled topic, as `-c`).
+    """
+    if average not in AVERAGES:
+        raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
+    info = resolve_snapshot(store, snapshot)
+    names = runs or store.run_names()
+    if not names:
+        raise LabelerError("no runs to evaluate: import runs with 'labeler runs import' first")
+    try:
+        parsed = parse_measures(measures or DEFAULT_MEASURES)
+    except ValueError as exc:
+        raise LabelerError(str(exc)) from None
+    if depth is not None and depth < 1:
+        raise LabelerError(f"--depth must be at least 1, not {depth}")
+    threshold = info.manifest["scale"]["threshold"]
+    results = []
+    for name in names:
+        run = store.run(name)
+        qrels, rankings, notes = _aligned(store, info, run, unit)
+        if average == "reviewed":
+            scored, excluded, not_in_snapshot = _topics(info, qrels, rankings, threshold, include_unreviewed)
+        else:
+            scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, rankings, with_missing=average == "trec_eval_c")
+        evaluation = evaluate(qrels, rankings, parsed, topics=scored, threshold=threshold, depth=depth)
+        if average != "reviewed":
+            evaluation = _as_trec_eval(evaluation)
+        missing = [t for t in scored if not rankings.get(t)]
+        result = {
+            "run": name,
+            "unit": notes["unit"],
+            "run_unit": str(run.unit),
+            "stage": run.stage,
+            "topics": {
+                "scored": len(scored),
+                "excluded": dict(sorted(Counter(excluded.values()).items())),
+                "excluded_topics": {t: excluded[t] for t in sorted(excluded, key=topic_sort_key)},
+                "not_in_run": len(missing),
+                "not_in_run_topics": missing,
+                "not_in_snapshot": len(not_in_snapshot),
+            },
+            "aggregate": evaluation.aggregate,
+            "counts": evaluation.counts,
+            "residuals": {m: v for m, v in evaluation.residuals.items() if v is not None} or None,
+            "recall": {str(k): v for k, v in evaluation.recall.items()},
+            "status": "ok" if scored else "no topics to score",
+            "units": notes,
+        }
+        if per_query:
+            result["per_query"] = evaluation.per_query
+        results.append(result)
+    report: dict[str, Any] = {
+        "snapshot": info.name,
+        "snapshot_sha256": info.sha256,
+        "unit": unit or info.unit,
+        "measures": [m.name for m in parsed],
+        "average": average,
+        "depth": depth,
+        "threshold": threshold,
+        "runs": results,
+    }
+    if stages:
+        report["stages"] = stage_table(results, stages)
+    return report
+
+
+def compare_runs(store: Store, run_a: str, run_b: str, *, snapshot: str | None = None, measures: str | None = None,
+                 depth: int | None = None, unit: str | None = None, include_unreviewed: bool = False,
+                 permutations: int = 10_000, seed: int = 0) -> dict[str, Any]:
+    """A paired comparison of two runs on the same snapshot and the same topics, per measure."""
+    report = evaluate_runs(store, snapshot=snapshot, runs=[run_a, run_b], measures=measures, per_query=True,
+                           depth=depth, unit=unit, include_unreviewed=include_unreviewed)
+    first, second = report["runs"]
+    comparisons = {}
+    for measure in report["measures"]:
+        a = {t: v[measure] for t, v in first["per_query"].items() if v.get(measure) is not None}
+        b = {t: v[measure] for t, v in second["per_query"].items() if v.get(measure) is not None}
+        comparisons[measure] = paired_comparison(a, b, permutations=permutations, seed=seed)
+    return {"snapshot": report["snapshot"], "a": run_a, "b": run_b, "unit": report["unit"],
+            "topics": {"a": first["topics"], "b": second["topics"]}, "measures": comparisons}
+
+
+def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, Any]:
+    """Recall at each pipeline stage and what each step lost (the seeds' fetch-K / keep-n table)."""
+    by_run = {r["run"]: r for r in results}
+    missing = [s for s in stages if s not in by_run]
+    if missing:
+        raise LabelerError(f"--stages names runs that were not evaluated: {', '.join(missing)}")
+    ks = sorted({int(k) for r in results for k in r["recall"]})
+    rows = []
+    previous = None
+    for name in stages:
+        run = by_run[name]
+        recall = {k: run["recall"][str(k)]["macro"] for k in ks}
+        lost = {k: (None if previous is None or previous[k] is None or recall[k] is None
+                    else round(previous[k] - recall[k], 6)) for k in ks}
+        rows.append({"run": name, "stage": run["stage"], "recall": recall, "lost": lost})
+        previous = recall
+    return {"k": ks, "rows": rows}
+
+
+def _aligned(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None):
+    """Qrels and rankings in one unit space, and a note of every conversion made."""
+    labels = [(t, u, g) for t, u, g, _ in store.snapshot_labels(info.name)]
+    rankings = {t: list(units) for t, units in store.ranked_units(run.name).items()}
+    label_unit, run_unit = info.unit, str(run.unit)
+    target = unit or label_unit
+    notes: dict[str, Any] = {"unit": target}
+    if target not in ("doc", label_unit):
+        raise LabelerError(f"--unit must be 'doc' or the snapshot's unit ({label_unit}), not {target!r}")
+    if target == "doc" and label_unit != "doc":
+        labels, partial = _lift(store, label_unit.split(":", 1)[1], labels)
+        notes["labels_lifted_to_documents"] = True
+        notes["partial_documents"] = partial
+        notes["lower_bound"] = partial > 0
+    if run_unit != target:
+        if run_unit.startswith("chunk:") and target == "doc":
+            collapsed = 0
+            chunking = run_unit.split(":", 1)[1]
+            for topic, units in rankings.items():
+                parents = store.parents_of(chunking, units)
+                missing = [u for u in units if u not in parents]
+                if missing:
+                    raise LabelerError(f"run {run.name!r}: chunk {missing[0]!r} has no parent in {run_unit}")
+                rankings[topic], count = collapse_to_documents(units, parents)
+                collapsed += count
+            notes["chunks_collapsed"] = collapsed
+        elif run_unit == "doc" and target.startswith("chunk:"):
+            raise LabelerError(
+                f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}: "
+                "evaluate at document level with --unit doc (document grades derived from chunk labels)"
+            )
+        else:
+            raise LabelerError(
+                f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
+                "chunkings cannot be compared; judge the run's units, or evaluate both at document level "
+                "with --unit doc"
+            )
+    qrels: dict[str, dict[str, int]] = {}
+    for topic, unit_id, grade in labels:
+        qrels.setdefault(topic, {})[unit_id] = grade
+    return qrels, rankings, notes
+
+
+def _lift(store: Store, chunking: str, labels):
+    """Chunk labels as document grades: the maximum over judged chunks; count partly judged documents."""
+    parents = store.parents_of(chunking, [u for _, u, _ in labels])
+    grades: dict[tuple[str, str], int] = {}
+    judged: Counter = Counter()
+    for topic, unit_id, grade in labels:
+        if grade < 0 or unit_id not in parents:
+            continue
+        key = (topic, parents[unit_id])
+        judged[key] += 1
+        grades[key] = max(grades.get(key, grade), grade)
+    totals = store.chunk_counts(chunking, {d for _, d in grades})
+    partial = sum(1 for (t, d), n in judged.items() if n < totals.get(d, 0))
+    return [(t, d, g) for (t, d), g in grades.items()], partial
+
+
+def _trec_eval_topics(qrels, rankings, *, with_missing: bool):
+    """trec_eval's topic set: labelled topics the run has (or, like -c, every labelled topic)."""
+    labelled = sorted(qrels, key=topic_sort_key)
+    scored = labelled if with_missing else [t for t in labelled if rankings.get(t)]
+    excluded = {t: "not_in_run" for t in labelled if t not in scored}
+    not_in_snapshot = sorted((t for t in rankings if t not in qrels), key=topic_sort_key)
+    return scored, excluded, not_in_snapshot
+
+
+def _as_trec_eval(evaluation):
+    """Score a topic without relevant labels 0, as trec_eval does, and average over every topic."""
+    per_query = {t: {m: (0.0 if v is None else v) for m, v in values.items()}
+                 for t, values in evaluation.per_query.items()}
+    measures = list(evaluation.aggregate)
+    count = len(per_query)
+    aggregate = {m: (sum(v[m] for v in per_query.values()) / count if count else None) for m in measures}
+    return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
+
+
+def _topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool):
+    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover)."""
+    statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
+    scored, excluded = [], {}
+    for topic in sorted(set(statuses) | set(qrels), key=topic_sort_key):
+        status = statuses.get(topic, UNREVIEWED)
+        relevant = any(g >= threshold for g in qrels.get(topic, {}).values())
+        if status == NO_ANSWER:
+            excluded[topic] = "no_answer"
+        elif status != REVIEWED and not include_unreviewed:
+            excluded[topic] = "in_progress" if status == IN_PROGRESS else "unreviewed"
+        elif not relevant:
+            excluded[topic] = "no_relevant"
+        else:
+            scored.append(topic)
+    covered = set(scored) | set(excluded)
+    not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
+    return scored, excluded, not_in_snapshot
