@@ -42,9 +42,21 @@ def cli(ctx: click.Context, db_path: str) -> None:
 
 
 def _register() -> None:
-    from labeler.cli import corpus, evaluation, judge, judgments, pools, queue, runs, setup, snapshots, topics
+    from labeler.cli import (
+        corpus,
+        coverage,
+        evaluation,
+        judge,
+        judgments,
+        pools,
+        queue,
+        runs,
+        setup,
+        snapshots,
+        topics,
+    )
 
-    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation):
+    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage):
         for command in module.COMMANDS:
             cli.add_command(command)
 

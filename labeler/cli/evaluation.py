@@ -115,8 +115,8 @@ def _print_comparison(result: dict) -> None:
          "delta = b - a, paired over the topics both score.")
     rows = []
     for measure, c in result["measures"].items():
-        rows.append([measure, c["topics"], _fmt(c["mean_a"]), _fmt(c["mean_b"]), _fmt(c["mean_delta"]),
-                     f"{c['wins']}/{c['ties']}/{c['losses']}", _fmt(c["p_randomization"]), _fmt(c["p_ttest"])])
+        rows.append([measure, c["n"], _fmt(c["mean_a"]), _fmt(c["mean_b"]), _fmt(c["mean_delta"]),
+                     f"{c['wins']}/{c['ties']}/{c['losses']}", _fmt(c["randomization_p"]), _fmt(c["t_test_p"])])
     table(None, ["measure", "topics", "a", "b", "delta", "wins/ties/losses", "p (randomization)", "p (t-test)"],
           rows)
 

@@ -15,7 +15,7 @@ holds the input checks every metric shares.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from labeler.models import topic_sort_key
@@ -85,12 +85,13 @@ def topic_ranking(rankings: Rankings, topic: str, depth: int | None = None) -> l
     ranking = rankings.get(topic) or []
     if isinstance(ranking, str):
         raise ValueError(f"topic {topic!r}: a ranking must be a list of unit ids, not a string")
-    seen: set[str] = set()
-    for unit in ranking:
-        if unit in seen:
-            raise ValueError(f"topic {topic!r}: unit {unit!r} appears twice in the ranking; deduplicate first")
-        seen.add(unit)
     ranking = list(ranking)
+    if len(set(ranking)) != len(ranking):  # one C-level pass; look for the first repeat only when there is one
+        seen: set[str] = set()
+        for unit in ranking:
+            if unit in seen:
+                raise ValueError(f"topic {topic!r}: unit {unit!r} appears twice in the ranking; deduplicate first")
+            seen.add(unit)
     return ranking if depth is None else ranking[:depth]
 
 
@@ -236,15 +237,28 @@ def recall_report(qrels: Qrels, rankings: Rankings, topics: Sequence[str], k: in
     check_cutoff(k)
     check_threshold(threshold)
     depth = check_depth(depth)
+    return checked_recall_report(check_topics(topics), k,
+                                 lambda topic: relevant_units(topic_grades(qrels, topic), threshold),
+                                 lambda topic: topic_ranking(rankings, topic, depth))
+
+
+def checked_recall_report(topics: Sequence[str], k: int, relevant_of: Callable[[str], frozenset[str]],
+                          ranking_of: Callable[[str], Sequence[str]]) -> dict[str, Any]:
+    """`recall_report` after its checks, for a caller that has made the same checks already (`evaluate`).
+
+    `topics` comes from check_topics and `k` passed check_cutoff; `relevant_of`
+    gives a topic's G, `ranking_of` its checked ranking cut at depth (asked
+    only for topics with |G| > 0, as recall_report reads them).
+    """
     recalls: list[float] = []
     caps: list[float] = []
     hits_total = relevant_total = excluded = 0
-    for topic in check_topics(topics):
-        relevant = relevant_units(topic_grades(qrels, topic), threshold)
+    for topic in topics:
+        relevant = relevant_of(topic)
         if not relevant:
             excluded += 1
             continue
-        hits = hits_at_k(topic_ranking(rankings, topic, depth), relevant, k)
+        hits = hits_at_k(ranking_of(topic), relevant, k)
         recalls.append(hits / len(relevant))
         caps.append(min(k, len(relevant)) / len(relevant))
         hits_total += hits

@@ -17,7 +17,7 @@ from typing import Any
 from labeler.metrics import denominators as d
 from labeler.metrics.denominators import Qrels, Rankings
 from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
-from labeler.metrics.standard import NATIVE_FAMILIES, standard_scores
+from labeler.metrics.standard import NATIVE_FAMILIES, checked_standard_scores
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,8 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
     relevant = {topic: d.relevant_units(grades[topic], threshold) for topic in ordered}
 
     standard = [m for m in wanted if m.family in STANDARD_FAMILIES | NATIVE_FAMILIES]
-    # Rankings are already cut at depth, so standard_scores is not given it again.
-    from_library = (standard_scores(grades, ranked, standard, topics=ordered, threshold=threshold)
+    # The inputs are checked above and the rankings cut at depth: the checked entry points do not redo it.
+    from_library = (checked_standard_scores(grades, ranked, standard, ordered, threshold)
                     if standard else {topic: {} for topic in ordered})
 
     per_query: dict[str, dict[str, float | None]] = {}
@@ -93,7 +93,7 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
         if measure.family == "RBP":
             residuals[measure.name] = _mean(per_query_residual[topic][measure.name] for topic in scored)
 
-    recall = {k: d.recall_report(grades, ranked, ordered, k, threshold)
+    recall = {k: d.checked_recall_report(ordered, k, relevant.__getitem__, ranked.__getitem__)
               for k in sorted({m.cutoff for m in wanted if m.family == "R"})}
     return Evaluation(per_query=per_query, aggregate=aggregate, counts=counts, residuals=residuals,
                       recall=recall, per_query_residuals=per_query_residual, topics=tuple(ordered),

@@ -119,6 +119,18 @@ def standard_scores(qrels: Qrels, rankings: Rankings, measures: Iterable[Measure
 
     grades = {topic: topic_grades(qrels, topic) for topic in ordered}
     ranked = {topic: topic_ranking(rankings, topic, depth) for topic in ordered}
+    return checked_standard_scores(grades, ranked, wanted, ordered, threshold)
+
+
+def checked_standard_scores(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]],
+                            wanted: list[Measure], ordered: list[str], threshold: int) -> dict[str, dict[str, float]]:
+    """`standard_scores` after its checks, for a caller that has made the same checks already (`evaluate`).
+
+    `wanted` comes from parse_measures and holds only standard and native
+    measures; `ordered` from check_topics; `grades` and `ranked` hold every
+    topic of `ordered`, from topic_grades and topic_ranking (cut at depth);
+    `threshold` passed check_threshold. Nothing is checked again here.
+    """
     scores: dict[str, dict[str, float]] = {topic: {} for topic in ordered}
 
     by_library = {}
@@ -158,7 +170,10 @@ def _pytrec_eval(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, l
     qrels = {topic: dict(g) for topic, g in grades.items() if g and ranked[topic]}
     if not qrels:
         return {}
-    run = {topic: {unit: float(len(ranked[topic]) - index) for index, unit in enumerate(ranked[topic])}
+    # Unit at index i of a ranking of n gets float(n - i): one shared list of scores, sliced per topic.
+    longest = max(len(ranked[topic]) for topic in qrels)
+    synthetic = [float(score) for score in range(longest, 0, -1)]
+    run = {topic: dict(zip(ranked[topic], synthetic[longest - len(ranked[topic]):], strict=True))
            for topic in qrels}
     return {(metric.query_id, metric.measure): float(metric.value)
             for metric in provider.iter_calc(objects, qrels, run)}

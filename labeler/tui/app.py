@@ -69,6 +69,8 @@ class LabelerApp(App):
         yield SystemCommand("Export qrels", "Write the latest snapshot as TREC qrels to a file", self.action_export)
         yield SystemCommand("Adjudication", "Settle pairs whose assessors disagree", self.action_adjudication)
         yield SystemCommand("History", "Your last decisions; reopen one", self.action_history)
+        yield SystemCommand("Coverage", "Judged@k per run, the recall curve, what the last re-pool added",
+                            self.action_coverage)
         yield from super().get_system_commands(screen)
 
     # -- actions shared by keys and the palette -------------------------------------------
@@ -132,6 +134,11 @@ class LabelerApp(App):
         from labeler.tui.screens.adjudicate import AdjudicationScreen
 
         self.push_screen(AdjudicationScreen(self.store.scale()), lambda _: self._refresh_judging())
+
+    def action_coverage(self) -> None:
+        from labeler.tui.screens.coverage import CoverageScreen
+
+        self.push_screen(CoverageScreen(self.session.pool_info.depth))
 
     def action_create_snapshot(self, after: Callable[[], None] | None = None) -> None:
         def message(text: str | None) -> None:

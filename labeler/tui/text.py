@@ -111,3 +111,17 @@ def term_counts(hits: list[Hit], terms: list[str]) -> dict[str, int]:
             if hit.term == term.lower():
                 counts[term] += 1
     return counts
+
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def spark(values: list[float | None]) -> str:
+    """A sparkline on an absolute 0..1 scale (so two runs' curves can be compared by eye); · for undefined."""
+    out = []
+    for value in values:
+        if value is None:
+            out.append("·")
+        else:
+            out.append(SPARK[min(len(SPARK) - 1, max(0, round(value * (len(SPARK) - 1))))])
+    return "".join(out)

@@ -19,7 +19,7 @@ from labeler.metrics import DEFAULT_MEASURES, evaluate, paired_comparison, parse
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
 from labeler.store import Store
-from labeler.workbench.snapshots import resolve_snapshot
+from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
 
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
@@ -53,9 +53,9 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     results = []
     for name in names:
         run = store.run(name)
-        qrels, rankings, notes = _aligned(store, info, run, unit)
+        qrels, rankings, notes = aligned_inputs(store, info, run, unit)
         if average == "reviewed":
-            scored, excluded, not_in_snapshot = _topics(info, qrels, rankings, threshold, include_unreviewed)
+            scored, excluded, not_in_snapshot = scored_topics(info, qrels, rankings, threshold, include_unreviewed)
         else:
             scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, rankings, with_missing=average == "trec_eval_c")
         evaluation = evaluate(qrels, rankings, parsed, topics=scored, threshold=threshold, depth=depth)
@@ -135,9 +135,9 @@ def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, A
     return {"k": ks, "rows": rows}
 
 
-def _aligned(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None):
+def aligned_inputs(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None):
     """Qrels and rankings in one unit space, and a note of every conversion made."""
-    labels = [(t, u, g) for t, u, g, _ in store.snapshot_labels(info.name)]
+    labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]
     rankings = {t: list(units) for t, units in store.ranked_units(run.name).items()}
     label_unit, run_unit = info.unit, str(run.unit)
     target = unit or label_unit
@@ -213,7 +213,7 @@ def _as_trec_eval(evaluation):
     return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
 
 
-def _topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool):
+def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool):
     """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover)."""
     statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
     scored, excluded = [], {}

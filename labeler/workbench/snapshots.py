@@ -20,20 +20,20 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> dict[str, Any]:
-    """Freeze the current labels of one unit space as `vN`.
+CURRENT = "current"
+"""The name that means "the labels as they are now", wherever a snapshot name is taken for reading."""
+
+
+def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tuple], dict[str, Any]]:
+    """The current labels of a unit space and the manifest that describes them.
 
     Pairs in conflict have no label: they are left out and listed. Stale
     judgments (text changed since) no longer count and are counted.
     """
-    if not message.strip():
-        raise LabelerError("a snapshot needs a message (-m)")
-    space = unit_space(store, unit)
-    states = current_labels(store, space)
     labels = []
     conflicts = []
     stale = 0
-    for (topic_id, unit_id), state in states.items():
+    for (topic_id, unit_id), state in current_labels(store, space).items():
         if state.conflict:
             conflicts.append([topic_id, unit_id])
         elif state.label is not None:
@@ -41,8 +41,6 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> d
         elif state.stale:
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
-    text = format_qrels((t, u, g) for t, u, g, _ in labels)
-    digest = sha256_text(text)
     scale = store.scale()
     statuses = topic_review_statuses(store)
     per_topic: dict[str, dict[str, Any]] = {}
@@ -63,28 +61,54 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> d
     if space.startswith("chunk:"):
         info = store.chunking(space.split(":", 1)[1])
         chunking = {"name": info.name, "hash": info.hash, "kind": info.kind, "params": info.params}
+    manifest = {
+        "snapshot": name,
+        "created": now(),
+        "message": message,
+        "parent": parent.name if parent else None,
+        "pools": [p.name for p in store.pools() if p.unit == space],
+        "unit": space,
+        "chunking": chunking,
+        "scale": scale.to_dict(),
+        "labels": len(labels),
+        "topics": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
+        "conflicts_left_out": conflicts,
+        "stale_left_out": stale,
+        "sha256": sha256_text(format_qrels((t, u, g) for t, u, g, _ in labels)),
+        "labeler_version": __version__,
+    }
+    return labels, manifest
+
+
+def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> dict[str, Any]:
+    """Freeze the current labels of one unit space as `vN`, with its manifest."""
+    if not message.strip():
+        raise LabelerError("a snapshot needs a message (-m)")
+    space = unit_space(store, unit)
+    # read the log before taking the write lock, so annotators are not kept waiting while labels are derived
+    labels, manifest = _freeze(store, space, message, "")
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
-        manifest = {
-            "snapshot": f"v{snapshot_id}",
-            "created": now(),
-            "message": message,
-            "parent": parent.name if parent else None,
-            "pools": [p.name for p in store.pools() if p.unit == space],
-            "unit": space,
-            "chunking": chunking,
-            "scale": scale.to_dict(),
-            "labels": len(labels),
-            "topics": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
-            "conflicts_left_out": conflicts,
-            "stale_left_out": stale,
-            "sha256": digest,
-            "labeler_version": __version__,
-        }
+        manifest["snapshot"] = f"v{snapshot_id}"
         info = SnapshotInfo(manifest["snapshot"], manifest["parent"], message, manifest["created"], space,
-                            manifest, digest)
+                            manifest, manifest["sha256"])
         store.insert_snapshot(snapshot_id, info, labels)
     return _summary(info)
+
+
+def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
+    """The labels as they are now, described like a snapshot but stored nowhere (name `current`)."""
+    space = unit_space(store, unit)
+    _, manifest = _freeze(store, space, "the labels now, not a snapshot", CURRENT)
+    return SnapshotInfo(CURRENT, manifest["parent"], manifest["message"], manifest["created"], space, manifest,
+                        manifest["sha256"])
+
+
+def snapshot_rows(store: Store, info: SnapshotInfo) -> list[tuple[str, str, int, str | None]]:
+    """(topic, unit, grade, deciding event) of a snapshot, or of the current labels."""
+    if info.name == CURRENT:
+        return _freeze(store, info.unit, info.message, CURRENT)[0]
+    return store.snapshot_labels(info.name)
 
 
 def list_snapshots(store: Store) -> list[dict[str, Any]]:
@@ -98,7 +122,7 @@ def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
 
 def snapshot_text(store: Store, name: str) -> str:
     """The canonical qrels text of a snapshot (what its hash covers)."""
-    return format_qrels((t, u, g) for t, u, g, _ in store.snapshot_labels(name))
+    return format_qrels((t, u, g) for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, name)))
 
 
 def verify_snapshots(store: Store, name: str | None = None) -> dict[str, Any]:
@@ -114,8 +138,8 @@ def verify_snapshots(store: Store, name: str | None = None) -> dict[str, Any]:
 
 def diff_snapshots(store: Store, old: str, new: str) -> dict[str, Any]:
     """Labels added, changed and removed from snapshot `old` to `new`, per topic."""
-    before = {(t, u): g for t, u, g, _ in store.snapshot_labels(resolve_snapshot(store, old).name)}
-    after = {(t, u): g for t, u, g, _ in store.snapshot_labels(resolve_snapshot(store, new).name)}
+    before = {(t, u): g for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, old))}
+    after = {(t, u): g for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, new))}
     topics: dict[str, dict[str, list]] = {}
 
     def row(topic_id: str) -> dict[str, list]:
@@ -148,7 +172,7 @@ def export_qrels(store: Store, *, snapshot: str | None = None, unit: str | None 
     if fmt not in ("trec", "jsonl"):
         raise LabelerError(f"format must be trec or jsonl, not {fmt!r}")
     info = resolve_snapshot(store, snapshot)
-    rows = store.snapshot_labels(info.name)
+    rows = snapshot_rows(store, info)
     partial: list[list[str]] = []
     if unit is not None and unit != info.unit:
         if unit != "doc" or not info.unit.startswith("chunk:"):
@@ -196,7 +220,9 @@ def _jsonl(store: Store, info: SnapshotInfo, rows) -> str:
 
 
 def resolve_snapshot(store: Store, name: str | None) -> SnapshotInfo:
-    """The named snapshot, or the latest one."""
+    """The named snapshot, the latest one, or (`current`) the labels as they are now."""
+    if name == CURRENT:
+        return current_snapshot(store)
     if name is None:
         latest = store.latest_snapshot()
         if latest is None:

@@ -116,3 +116,9 @@ def test_bad_measure_names_are_refused(run_cli, write, measures):
     load(run_cli, write, {"q": {"a": 1}}, {"r": {"q": ["a"]}})
     result = run_cli("eval", "--measures", measures, expect=1)
     assert result.stderr.startswith("Error: ")
+
+
+def test_paired_comparison_table_is_printed(run_cli, write):
+    load(run_cli, write, AUDIT_QRELS, {"fetch": AUDIT_RUN, "keep5": {t: r[:5] for t, r in AUDIT_RUN.items()}})
+    out = run_cli("eval", "--compare", "fetch", "keep5", "--measures", "R@10").stdout
+    assert "R@10" in out and "0/0/4" in out  # keep5 loses on every topic at k=10

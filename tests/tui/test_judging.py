@@ -238,3 +238,28 @@ async def test_next_on_an_empty_queue_goes_to_the_next_topic(judging_db):
         assert (app.session.topic_id, current(app)) == ("3", "d5")
     with Store(judging_db) as store:
         assert store.review_events() == []  # moving on marks nothing
+
+
+async def test_coverage_screen_matches_the_cli(judging_db):
+    import json
+
+    from click.testing import CliRunner
+
+    from labeler.cli import cli
+    from labeler.tui.screens.coverage import CoverageScreen
+
+    app = make_app(judging_db, assessor="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "0", "3", "0", "d")  # topic 1 judged and marked done
+        await pilot.press("c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        table = screen.query_one("#runs")
+        shown = {table.get_row_at(i)[0]: table.get_row_at(i)[1:] for i in range(table.row_count)}
+    expected = json.loads(CliRunner().invoke(cli, ["--db", str(judging_db), "coverage", "--snapshot", "current",
+                                                   "--depth", "4", "--no-loro", "--json"]).stdout)
+    row = expected["runs"]["bm25"]
+    assert shown["bm25"] == [f"{row['judged']:.3f}", row["unjudged"], row["unique"], row["unique_relevant"]]
+    assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]

@@ -49,6 +49,7 @@ class JudgeScreen(Screen):
         Binding("h", "history", "History"),
         Binding("t", "topics", "Topics"),
         Binding("a", "adjudicate", "Adjudicate", show=False),
+        Binding("c", "coverage", "Coverage", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
@@ -257,6 +258,9 @@ class JudgeScreen(Screen):
 
     def action_adjudicate(self) -> None:
         self.app.action_adjudication()
+
+    def action_coverage(self) -> None:
+        self.app.action_coverage()
 
     def action_help(self) -> None:
         from labeler.tui.screens.help import HelpScreen

@@ -1,0 +1,143 @@
+"""`labeler coverage` and `labeler compare`."""
+
+from __future__ import annotations
+
+import click
+
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+
+
+def _f(value, digits: int = 4) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+@click.command()
+@click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
+@click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
+@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
+@click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
+@click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
+@json_option
+@pass_env
+def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit: str | None, measures: str | None,
+             no_loro: bool, as_json: bool) -> None:
+    """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
+    from labeler.workbench.coverage import coverage_report
+
+    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    wanted = measures.replace(",", " ").split() if measures else None
+    with env.store() as store:
+        result = coverage_report(store, snapshot=snapshot, depth=depth, runs=names, unit=unit, measures=wanted,
+                                 loro=not no_loro)
+    if as_json:
+        emit_json(result)
+        return
+    k = result["depth"]
+    info(f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
+         f"{result['scored_topics']} scored topics.")
+    rows = []
+    for run, r in result["runs"].items():
+        loro = r.get("loro") or {}
+        first = next(iter(loro.values()), None)
+        rows.append([run, _f(r["judged"], 3), r["unjudged"], _f(r["unjudged_share"], 3), r["unique"],
+                     r["unique_relevant"], _f(first["full"]) if first else "-", _f(first["without"]) if first else "-",
+                     _f(first["drop"]) if first else "-"])
+    measure = result["ranking"]["measure"] or "-"
+    table("per run", ["run", f"Judged@{k}", "unjudged", "unjudged share", "unique", "unique relevant",
+                      f"{measure} full", f"{measure} without its unique", "drop"], rows)
+    low = [run for run, r in result["runs"].items() if r["judged"] is not None and r["judged"] < 0.9]
+    if low:
+        info(f"Judged@{k} below 0.9 for {', '.join(low)}: their scores count unjudged units as not relevant "
+             "and are likely too low. Pool them and judge: labeler pool build --depth K.")
+    ranking = result["ranking"]
+    if ranking.get("favoured"):
+        info(f"The pool favours {', '.join(ranking['favoured'])}: their {measure} drops when the units only they "
+             "found are left unjudged.")
+    if ranking["kendall_tau"]:
+        info("Kendall's tau of the system ranking when each run is left out: "
+             + ", ".join(f"{run} {_f(tau, 3)}" for run, tau in ranking["kendall_tau"].items()) + ".")
+    table("per topic", ["topic", "pool", "judged", "relevant (R ≥)", "R estimate", "± SE", "reliable",
+                        "saturation"],
+          [[t, r["pool"], r["judged"], r["r_lower_bound"], _f(r["r_estimate"], 1), _f(r["r_se"], 1),
+            "no" if r["r_unreliable"] else "yes", _f(r["saturation"], 3)] for t, r in result["topics"].items()])
+    info(result["r_estimate_warning"])
+    pool = result["pool"]
+    if pool:
+        since = f" since {pool['previous']}" if pool["previous"] else ""
+        effort = (f"; about {pool['effort_hours']} hours at {pool['judgments_per_hour']} judgments/hour"
+                  if pool["effort_hours"] is not None else "")
+        info(f"Pool {pool['pool']}: {pool['unjudged']} pairs left to judge{effort}.")
+        if pool["runs_not_pooled"]:
+            info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
+                 "found: labeler pool build --depth K.")
+        table(f"what {pool['pool']} added{since}", ["run", "pool pairs", "unjudged", "new", "new and unjudged"],
+              [[run, r["pairs"], r["unjudged"], r["new"], r["new_unjudged"]] for run, r in pool["per_run"].items()])
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
+@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
+@json_option
+@pass_env
+def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: str | None, as_json: bool) -> None:
+    """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
+    from labeler.workbench.coverage import compare_report
+
+    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    with env.store() as store:
+        result = compare_report(store, old, new, depth=depth, runs=names, unit=unit)
+    if as_json:
+        emit_json(result)
+        return
+    labels = result["labels"]
+    info(f"{old} -> {new} ({result['unit']}, {result['topics']} topics): {labels['added']} labels added, "
+         f"{labels['changed']} changed, {labels['retracted']} retracted; "
+         f"{len(result['topics_grown'])} topics' relevant sets grew.")
+    if result["topics_grown"]:
+        table("relevant sets that grew", ["topic", "before", "after"],
+              [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()])
+    rows = []
+    for run, r in result["runs"].items():
+        row = [run]
+        for measure in r["before"]:
+            row.append(f"{_f(r['before'][measure], 3)} → {_f(r['after'][measure], 3)}")
+        rows.append(row)
+    first = next(iter(result["runs"].values()))
+    table("per run, before → after", ["run", *first["before"]], rows)
+    ranking = result["ranking"]
+    info(f"Ranking by {ranking['measure']}: {' > '.join(ranking['before'])}  →  {' > '.join(ranking['after'])} "
+         f"(Kendall's tau {_f(ranking['kendall_tau'], 3)}, tau_AP {_f(ranking['tau_ap'], 3)}).")
+    if ranking["gained"]:
+        best = ranking["gained"][0]
+        info(f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
+             "the new judgments found what the old ones missed.")
+
+
+COMMANDS = [coverage, compare]
+
+
+@click.command()
+@click.option("--html", "html_path", required=True, type=click.Path(dir_okay=False), help="Where to write the page.")
+@click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
+@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
+@json_option
+@pass_env
+def report(env: Env, html_path: str, snapshot: str | None, depth: int, as_json: bool) -> None:
+    """A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias."""
+    from labeler.workbench.report import write_report
+
+    with env.store() as store:
+        result = write_report(store, html_path, snapshot=snapshot, depth=depth)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"Wrote {result['path']} ({result['bytes']} bytes): snapshot {result['snapshot']}, "
+         f"{len(result['runs'])} runs, {len(result['snapshots_drawn'])} snapshots drawn.")
+
+
+COMMANDS.append(report)

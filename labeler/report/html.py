@@ -1,0 +1,111 @@
+"""The report page: recall curves with ceilings, Judged@k, coverage and scores across snapshots, pool bias."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from labeler.report.svg import bar_chart, line_chart
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 980px; color: #222; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: .8rem 0; font-size: .9rem; }
+th, td { border: 1px solid #ddd; padding: .25rem .6rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.note { color: #555; font-size: .9rem; max-width: 760px; }
+figure { margin: 1rem 0; } figcaption { color: #555; font-size: .85rem; }
+"""
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return escape(str(value))
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_fmt(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def render_report(data: dict[str, Any]) -> str:
+    """The whole page from the report data the workbench gathers (see workbench.report.report_data)."""
+    coverage = data["coverage"]
+    k = coverage["depth"]
+    runs = list(coverage["runs"])
+    sections = [f"<h1>labeler report: snapshot {escape(coverage['snapshot'])}</h1>",
+                f"<p class='note'>Workbench {escape(data['workbench'])}, unit {escape(coverage['unit'])}, "
+                f"{coverage['scored_topics']} scored topics, made {escape(data['created'])}. Every figure below is "
+                "computed on the labels of this snapshot; unjudged units count as not relevant.</p>"]
+
+    ks = [point["k"] for point in next((r["recall_curve"] for r in coverage["runs"].values() if r["recall_curve"]),
+                                       [])]
+    if ks:
+        series = []
+        for run, row in coverage["runs"].items():
+            curve = {p["k"]: p for p in row["recall_curve"]}
+            series.append((run, [curve[x]["macro"] for x in ks], False))
+        first = next(iter(coverage["runs"].values()))["recall_curve"]
+        series.append(("ceiling (all runs)", [p["ceiling"] for p in first], True))
+        sections.append("<h2 id='recall'>Recall@k against k</h2><figure>"
+                        + line_chart("Recall@k vs k", [str(x) for x in ks], series, x_label="k (cutoff)",
+                                     y_label="Recall@k (macro)")
+                        + "</figure><p class='note'>Where a curve flattens, the missing relevant units are not ranked "
+                        "low but absent (the elbow diagnostic). The dashed line is the ceiling: the mean of "
+                        "min(k, |G|)/|G|, the best any ranking can reach at k.</p>")
+        sections.append(_table(["run", *(f"R@{x}" for x in ks)],
+                               [[run, *({p["k"]: p["macro"] for p in row["recall_curve"]}[x] for x in ks)]
+                                for run, row in coverage["runs"].items()]))
+
+    sections.append(f"<h2 id='judged'>Judged@{k} per run</h2><figure>"
+                    + bar_chart(f"Judged@{k}", [(run, coverage["runs"][run]["judged"]) for run in runs],
+                                y_label=f"Judged@{k}")
+                    + "</figure>")
+    sections.append(_table(["run", f"Judged@{k}", "unjudged in top k", "unique units", "unique relevant"],
+                           [[run, r["judged"], r["unjudged"], r["unique"], r["unique_relevant"]]
+                            for run, r in coverage["runs"].items()]))
+
+    history = data["history"]
+    if history["snapshots"]:
+        labels = history["snapshots"]
+        judged_series = [(run, history["judged"][run], False) for run in history["judged"]]
+        recall_series = [(run, history["recall"][run], False) for run in history["recall"]]
+        sections.append("<h2 id='history'>Coverage and scores across snapshots</h2><figure>"
+                        + line_chart(f"Judged@{k} across snapshots", labels, judged_series, x_label="snapshot",
+                                     y_label=f"Judged@{k}")
+                        + f"<figcaption>Judged@{k} of each run on every snapshot</figcaption></figure><figure>"
+                        + line_chart(f"R@{k} across snapshots", labels, recall_series, x_label="snapshot",
+                                     y_label=f"R@{k} (macro)")
+                        + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure><p class='note'>A run whose coverage rises from one snapshot to the next was "
+                        "being scored against judgments that had not looked at what it found.</p>")
+
+    loro = coverage.get("loro")
+    if loro:
+        rows = []
+        for run, row in coverage["runs"].items():
+            for measure, values in (row.get("loro") or {}).items():
+                rows.append([run, measure, values["full"], values["without"], values["drop"]])
+        sections.append("<h2 id='loro'>Pool bias: leave one run out</h2>"
+                        + _table(["run", "measure", "full judgments", "without its unique units", "drop"], rows))
+        favoured = coverage["ranking"].get("favoured") or []
+        tau = coverage["ranking"].get("kendall_tau") or {}
+        sections.append("<p class='note'>Each run is scored again with the judgments of the units only it "
+                        "contributed removed (Zobel 1998). "
+                        + (f"The pool favours {escape(', '.join(favoured))}. " if favoured else
+                           "No run loses score when its unique units are removed. ")
+                        + ("Kendall's tau of the ranking with each run left out: "
+                           + escape(", ".join(f"{r} {_fmt(t)}" for r, t in tau.items())) + "." if tau else "")
+                        + "</p>")
+    sections.append("<h2 id='topics'>Topics</h2>"
+                    + _table(["topic", "pool", "judged", "relevant (lower bound on R)", "R estimate", "± SE",
+                              "saturation"],
+                             [[t, r["pool"], r["judged"], r["r_lower_bound"], r["r_estimate"], r["r_se"],
+                               r["saturation"]] for t, r in coverage["topics"].items()])
+                    + f"<p class='note'>{escape(coverage['r_estimate_warning'])}</p>")
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>labeler report {escape(coverage['snapshot'])}</title><style>{STYLE}</style></head><body>"
+            + "".join(sections) + "</body></html>\n")

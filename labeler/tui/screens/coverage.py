@@ -1,0 +1,88 @@
+"""`c`: coverage of the current labels: Judged@k per run, the Recall@k curve, what the last re-pool added."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from labeler.store import Store
+from labeler.tui.text import spark
+
+
+class CoverageScreen(Screen[None]):
+    """Computed in a worker on its own connection; shows the same figures as `labeler coverage --snapshot current`."""
+
+    BINDINGS = [Binding("escape,c", "close", "Back"), Binding("r", "reload", "Recompute")]
+
+    def __init__(self, depth: int) -> None:
+        super().__init__()
+        self.depth = depth
+        self.result: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("Computing coverage …", id="summary")
+            yield DataTable(id="runs", zebra_stripes=True)
+            yield Static("", id="curve")
+            yield DataTable(id="repool", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self.query_one("#summary", Static).update("Computing coverage …")
+        self.compute(self.app.db_path, self.depth, self.app.session.unit)
+
+    @work(thread=True, exclusive=True, group="coverage")
+    def compute(self, db_path, depth: int, unit: str) -> None:
+        from labeler.workbench.coverage import coverage_report
+
+        with Store(db_path) as store:
+            result = coverage_report(store, snapshot="current", depth=depth, loro=False)
+        self.app.call_from_thread(self.show, result)
+
+    def show(self, result: dict) -> None:
+        self.result = result
+        k = result["depth"]
+        pool = result["pool"] or {}
+        effort = (f", about {pool['effort_hours']} h at {pool['judgments_per_hour']}/h"
+                  if pool.get("effort_hours") is not None else "")
+        self.query_one("#summary", Static).update(
+            f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
+            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}.")
+        runs = self.query_one("#runs", DataTable)
+        runs.clear(columns=True)
+        runs.add_columns("run", f"Judged@{k}", "unjudged in top k", "unique", "unique relevant")
+        for run, row in result["runs"].items():
+            runs.add_row(run, f"{row['judged']:.3f}" if row["judged"] is not None else "-", row["unjudged"],
+                         row["unique"], row["unique_relevant"], key=run)
+        curve = Text("Recall@k (macro) for k = ")
+        first = next((r["recall_curve"] for r in result["runs"].values() if r["recall_curve"]), [])
+        curve.append(", ".join(str(p["k"]) for p in first) + "\n", style="dim")
+        width = max([len("ceiling"), *(len(run) for run in result["runs"])])
+        for run, row in result["runs"].items():
+            values = [p["macro"] for p in row["recall_curve"]]
+            curve.append(f"{run:<{width}} ", style="bold")
+            curve.append(spark(values), style="green")
+            curve.append("  " + " ".join("-" if v is None else f"{v:.2f}" for v in values) + "\n")
+        if first:
+            curve.append(f"{'ceiling':<{width}} ", style="bold")
+            curve.append(spark([p["ceiling"] for p in first]), style="dim")
+            curve.append("  " + " ".join("-" if p["ceiling"] is None else f"{p['ceiling']:.2f}" for p in first))
+        self.query_one("#curve", Static).update(curve if first else "No reviewed topic with relevant labels yet: "
+                                                "mark topics done (d) to see recall curves.")
+        repool = self.query_one("#repool", DataTable)
+        repool.clear(columns=True)
+        since = f" (new since {pool['previous']})" if pool.get("previous") else ""
+        repool.add_columns("run", "pool pairs", "unjudged", f"new{since}", "new and unjudged")
+        for run, row in (pool.get("per_run") or {}).items():
+            repool.add_row(run, row["pairs"], row["unjudged"], row["new"], row["new_unjudged"], key=run)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

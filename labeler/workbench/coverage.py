@@ -1,0 +1,203 @@
+"""`labeler coverage` and `labeler compare`: how complete the judgments are, and what re-pooling changed.
+
+The figures come from `labeler.coverage` (pure functions); this module feeds
+them a snapshot's labels and the runs, reconciled to one unit the same way
+`labeler eval` does, and adds what only the workbench knows: the latest pool,
+what it added, what is left to judge and how long that takes at the team's pace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labeler.coverage import (
+    DEFAULT_LORO_MEASURES,
+    DEPENDENCE_WARNING,
+    compare_snapshots,
+    estimate_relevant,
+    judged_coverage,
+    judging_saturation,
+    leave_one_run_out,
+    recall_curve,
+)
+from labeler.errors import LabelerError
+from labeler.models import topic_sort_key
+from labeler.store import Store
+from labeler.workbench.evaluation import aligned_inputs, scored_topics
+from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.snapshots import resolve_snapshot
+
+
+def _inputs(store: Store, snapshot: str | None, runs: list[str] | None, unit: str | None):
+    info = resolve_snapshot(store, snapshot)
+    names = runs or store.run_names()
+    if not names:
+        raise LabelerError("no runs: import runs with 'labeler runs import' first")
+    qrels: dict[str, dict[str, int]] = {}
+    rankings: dict[str, dict[str, list[str]]] = {}
+    for name in names:
+        qrels, rankings[name], _ = aligned_inputs(store, info, store.run(name), unit)
+    return info, qrels, rankings
+
+
+def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
+                    unit: str | None = None, measures: list[str] | None = None,
+                    loro: bool = True) -> dict[str, Any]:
+    """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation."""
+    if depth < 1:
+        raise LabelerError(f"--depth must be at least 1, not {depth}")
+    info, qrels, rankings = _inputs(store, snapshot, runs, unit)
+    threshold = info.manifest["scale"]["threshold"]
+    topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=topic_sort_key)
+    judged = judged_coverage(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
+    first = next(iter(rankings.values()))
+    scored, _, _ = scored_topics(info, qrels, first, threshold, include_unreviewed=False)
+    try:
+        bias = (leave_one_run_out(qrels, rankings, topics=scored, depth=depth, threshold=threshold,
+                                  measures=measures or list(DEFAULT_LORO_MEASURES))
+                if loro and scored and len(rankings) > 1 else None)
+    except ValueError as exc:
+        raise LabelerError(str(exc)) from None
+    estimates = estimate_relevant(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
+    saturation = judging_saturation(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
+    report_runs = {}
+    for name, row in judged["runs"].items():
+        entry = {
+            "judged": row["judged"],
+            "unjudged": row["unjudged"],
+            "unjudged_share": row["unjudged_share"],
+            "unique": row["unique"],
+            "unique_relevant": row["unique_relevant"],
+            "recall_curve": recall_curve(qrels, rankings[name], topics=scored, threshold=threshold)
+            if scored else [],
+        }
+        if bias is not None:
+            entry["loro"] = {m: {k: v[k] for k in ("full", "without", "drop", "relative_drop")}
+                             for m, v in bias["runs"][name]["measures"].items()}
+            entry["loro_judged"] = bias["runs"][name]["judged"]
+        report_runs[name] = entry
+    report_topics = {}
+    for topic in topics:
+        row = judged["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
+        estimate = estimates["topics"][topic]
+        report_topics[topic] = {
+            "pool": row["pool"],
+            "judged": row["judged"],
+            "relevant": row["relevant"],
+            "r_lower_bound": estimate["lower_bound"],
+            "r_estimate": estimate["estimate"],
+            "r_se": estimate["se"],
+            "r_unreliable": estimate["unreliable"],
+            "saturation": saturation["topics"][topic]["saturation"],
+        }
+    result: dict[str, Any] = {
+        "snapshot": info.name,
+        "depth": depth,
+        "unit": unit or info.unit,
+        "threshold": threshold,
+        "runs": report_runs,
+        "topics": report_topics,
+        "scored_topics": len(scored),
+        "ranking": _ranking(bias),
+        "loro": bias["summary"] if bias else None,
+        "r_estimate_warning": DEPENDENCE_WARNING,
+        "pool": repool_status(store),
+    }
+    return result
+
+
+def _ranking(bias: dict[str, Any] | None) -> dict[str, Any]:
+    if bias is None:
+        return {"kendall_tau": {}, "tau_ap": {}, "measure": None, "favoured": []}
+    measure = bias["measures"][0]
+    ranking = bias["ranking"][measure]
+    return {
+        "measure": measure,
+        "full": ranking["full"],
+        "kendall_tau": ranking["kendall_tau"],
+        "tau_ap": ranking["tau_ap"],
+        "min_kendall_tau": ranking["min_kendall_tau"],
+        "not_equivalent": ranking["not_equivalent"],
+        "favoured": [f["run"] for f in bias["summary"][measure]["favoured"]],
+    }
+
+
+def repool_status(store: Store) -> dict[str, Any] | None:
+    """What the latest pool added over the previous one of its unit, what is unjudged, and the effort left."""
+    latest = store.latest_pool()
+    if latest is None:
+        return None
+    earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
+    previous = earlier[-1] if earlier else None
+    before = store.pool_pairs(previous.name) if previous else {}
+    labels = current_labels(store, latest.unit)
+    entries = store.pool_entries(latest.name)
+    per_topic: dict[str, dict[str, int]] = {}
+    per_run = {run: {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0} for run in latest.runs}
+    for topic, units in entries.items():
+        row = per_topic.setdefault(topic, {"pool": 0, "new": 0, "unjudged": 0, "new_unjudged": 0})
+        for unit_id, entry in units.items():
+            state = labels.get((topic, unit_id))
+            unjudged = state is None or not state.judged
+            new = unit_id not in before.get(topic, ())
+            row["pool"] += 1
+            row["new"] += new
+            row["unjudged"] += unjudged
+            row["new_unjudged"] += new and unjudged
+            for run in {r for r, _ in entry.contributors}:
+                stats = per_run.setdefault(run, {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0})
+                stats["pairs"] += 1
+                stats["unjudged"] += unjudged
+                stats["new"] += new
+                stats["new_unjudged"] += new and unjudged
+    rate = judging_rate(store)
+    unjudged_total = sum(r["unjudged"] for r in per_topic.values())
+    return {
+        "pool": latest.name,
+        "runs_not_pooled": [r for r in store.run_names() if r not in latest.runs],
+        "previous": previous.name if previous else None,
+        "unit": latest.unit,
+        "unjudged": unjudged_total,
+        "judgments_per_hour": rate,
+        "effort_hours": round(unjudged_total / rate, 2) if rate else None,
+        "per_run": per_run,
+        "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
+    }
+
+
+def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: list[str] | None = None,
+                   unit: str | None = None) -> dict[str, Any]:
+    """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking."""
+    before_info = resolve_snapshot(store, old)
+    after_info = resolve_snapshot(store, new)
+    if unit is None and before_info.unit != after_info.unit:
+        raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
+                           "compare them at document level with --unit doc")
+    _, before, rankings = _inputs(store, old, runs, unit)
+    _, after, _ = _inputs(store, new, runs, unit)
+    threshold = after_info.manifest["scale"]["threshold"]
+    # both snapshots are scored on the topics the newer one scores, so a change is never a change of denominator
+    topics, _, _ = scored_topics(after_info, after, next(iter(rankings.values())), threshold, include_unreviewed=False)
+    if not topics:
+        raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on")
+    result = compare_snapshots(before, after, rankings, topics=topics, threshold=threshold, depth=depth)
+    ranking = result["ranking"]
+    return {
+        "from": old,
+        "to": new,
+        "depth": depth,
+        "unit": unit or after_info.unit,
+        "topics": len(topics),
+        "labels": result["labels"],
+        "topics_grown": result["topics_grown"],
+        "runs": result["runs"],
+        "ranking": {
+            "measure": ranking["measure"],
+            "before": ranking["before"],
+            "after": ranking["after"],
+            "kendall_tau": ranking["kendall_tau"],
+            "tau_ap": ranking["tau_ap"],
+            "moved": ranking["moved"],
+            "gained": ranking["gained"],
+        },
+    }

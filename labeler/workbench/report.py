@@ -1,0 +1,44 @@
+"""`labeler report --html PATH`: gathers coverage and the history of snapshots for the HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.report import render_report
+from labeler.store import Store
+from labeler.workbench.coverage import coverage_report
+from labeler.workbench.evaluation import evaluate_runs
+from labeler.workbench.setup import now
+
+
+def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
+    """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
+    coverage = coverage_report(store, snapshot=snapshot, depth=depth)
+    history: dict[str, Any] = {"snapshots": [], "judged": {}, "recall": {}}
+    for info in store.snapshots():
+        if info.unit != coverage["unit"]:
+            continue
+        try:
+            result = evaluate_runs(store, snapshot=info.name, measures=f"Judged@{depth} R@{depth}",
+                                   include_unreviewed=True)
+        except LabelerError:
+            continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn
+        history["snapshots"].append(info.name)
+        for run in result["runs"]:
+            history["judged"].setdefault(run["run"], []).append(run["aggregate"][f"Judged@{depth}"])
+            history["recall"].setdefault(run["run"], []).append(run["aggregate"][f"R@{depth}"])
+    size = len(history["snapshots"])
+    for series in (history["judged"], history["recall"]):
+        for run, values in series.items():
+            series[run] = [None] * (size - len(values)) + values  # runs imported after early snapshots
+    return {"workbench": str(store.path), "created": now()[:19], "coverage": coverage, "history": history}
+
+
+def write_report(store: Store, path: str | Path, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
+    data = report_data(store, snapshot=snapshot, depth=depth)
+    text = render_report(data)
+    Path(path).write_text(text, encoding="utf-8")
+    return {"path": str(path), "snapshot": data["coverage"]["snapshot"], "bytes": len(text.encode("utf-8")),
+            "snapshots_drawn": data["history"]["snapshots"], "runs": list(data["coverage"]["runs"])}
