@@ -89,9 +89,18 @@ class PairState:
         return self.label is not None and self.label >= 0
 
 
+def event_order(event: Event) -> tuple[str, str]:
+    """The order of the log: time, then event id.
+
+    Not the local sequence number: after `merge` two workbenches hold the same
+    events in different local orders, and both must read the same labels.
+    """
+    return event.time, event.event_id
+
+
 def effective_events(events: Iterable[Event]) -> list[Event]:
     """Events in log order without those a `retract` cancelled (and without the retracts)."""
-    ordered = sorted(events, key=lambda e: e.seq)
+    ordered = sorted(events, key=event_order)
     cancelled = {e.target for e in ordered if e.kind == RETRACT and e.target}
     return [e for e in ordered if e.kind != RETRACT and e.event_id not in cancelled]
 
@@ -122,7 +131,8 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
     real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
     if adjudication is not None:
         state.adjudicated = True
-        later = [e for e in real.values() if e.seq > adjudication.seq and e.grade != adjudication.grade]
+        later = [e for e in real.values()
+                 if event_order(e) > event_order(adjudication) and e.grade != adjudication.grade]
         if later:
             state.conflict = True
         else:
@@ -133,10 +143,10 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
         if len(grades) > 1:
             state.conflict = True
         else:
-            deciding = max(real.values(), key=lambda e: e.seq)
+            deciding = max(real.values(), key=event_order)
             state.label, state.deciding_event = deciding.grade, deciding
     elif latest_grade:
-        deciding = max(latest_grade.values(), key=lambda e: e.seq)
+        deciding = max(latest_grade.values(), key=event_order)
         state.label, state.deciding_event = deciding.grade, deciding  # negative: pooled, not judged
     if state.label is not None and state.label >= 0:
         state.stale = False

@@ -43,6 +43,7 @@ def cli(ctx: click.Context, db_path: str) -> None:
 
 def _register() -> None:
     from labeler.cli import (
+        agreement,
         corpus,
         coverage,
         evaluation,
@@ -53,10 +54,12 @@ def _register() -> None:
         runs,
         setup,
         snapshots,
+        team,
         topics,
     )
 
-    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage):
+    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage, team,
+                   agreement):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -13,26 +13,32 @@ from typing import Any
 
 from labeler.errors import NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
+from labeler.store.check_rows import CheckRows
 from labeler.store.connection import check_version, connect, upgrade, write_transaction
 from labeler.store.corpus_rows import CorpusRows
 from labeler.store.event_rows import EventRows
 from labeler.store.pool_rows import PoolRows
 from labeler.store.run_rows import RunRows
+from labeler.store.search_rows import SearchRows
 from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
 
 
-class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows):
+class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows):
     """A labeler workbench file."""
 
-    def __init__(self, path: str | Path, *, create: bool = False):
+    def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):
         self.path = Path(path)
         if not create and not self.path.exists():
             raise NotFoundError("no workbench here: run 'labeler init' first (or pass --db)", path=self.path)
         if self.path.is_dir():
             raise SchemaVersionError("is a folder, not a workbench file", path=self.path)
-        self.db = connect(self.path)
+        self.db = connect(self.path, readonly=readonly)
         version = check_version(self.db, self.path)
+        if readonly:
+            if version == 0:
+                raise NotFoundError("not a labeler workbench (never initialised)", path=self.path)
+            return  # read as it is: never upgraded, never written
         if create or version == 0:
             if not create:
                 raise NotFoundError("not initialised: run 'labeler init' first", path=self.path)

@@ -22,9 +22,17 @@ BUSY_TIMEOUT_SECONDS = 60.0
 APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
 
 
-def connect(path: str | Path) -> Database:
-    """A sqlite-utils Database on `path` with foreign keys, full sync and a busy timeout."""
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+def connect(path: str | Path, *, readonly: bool = False) -> Database:
+    """A sqlite-utils Database on `path` with foreign keys, full sync and a busy timeout.
+
+    `readonly` opens the file so that nothing can be written to it (another
+    team member's workbench being merged, a copy being checked).
+    """
+    if readonly:
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    else:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")

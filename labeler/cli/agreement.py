@@ -1,0 +1,88 @@
+"""`labeler agreement`: inter-assessor agreement on the pairs more than one assessor graded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from labeler.agreement import METRICS
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+
+HOW_TO_READ = (
+    "How to read: overlap is the share of pairs graded alike. Kappa and alpha correct it for chance: 1 is perfect "
+    "agreement, 0 what chance alone gives, below 0 systematic disagreement. Landis & Koch (1977) call 0.21-0.40 "
+    "fair, 0.41-0.60 moderate, 0.61-0.80 substantial and above 0.80 almost perfect; Krippendorff asks for alpha "
+    "of at least 0.800 (0.667 for tentative conclusions). These bands are conventions, not tests: on few pairs, or "
+    "when relevant units are rare, kappa swings widely, so read it with the pair count, the overlap and the "
+    "relevant overlap."
+)
+
+
+def _value(statistic: dict[str, Any]) -> str:
+    return "-" if statistic["value"] is None else f"{statistic['value']:.4f}"
+
+
+def _reasons(where: str, block: dict[str, Any]) -> list[str]:
+    """Why the undefined statistics of a block are undefined, one line each."""
+    lines = []
+    alpha = block["krippendorff_alpha"]
+    if alpha["value"] is None:
+        lines.append(f"{where}: alpha undefined: {alpha['reason']}.")
+    for key, pair in block["pairs_by_assessors"].items():
+        kappa = pair["cohen_kappa"]
+        if kappa["value"] is None:
+            lines.append(f"{where}, {key}: kappa undefined: {kappa['reason']}.")
+    return lines
+
+
+@click.command()
+@click.option("--snapshot", default=None,
+              help="Only the unit space and topics of this snapshot (grades still come from the log).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@click.option("--metric", type=click.Choice(METRICS), default="ordinal", show_default=True,
+              help="Krippendorff's alpha distance between grades.")
+@json_option
+@pass_env
+def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, as_json: bool) -> None:
+    """How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha."""
+    from labeler.workbench.agreement import agreement_report
+
+    with env.store() as store:
+        result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric)
+    if as_json:
+        emit_json(result)
+        return
+    scope = f"snapshot {result['snapshot']}'s topics, " if result["snapshot"] else ""
+    info(f"Agreement in {scope}{result['unit']}: {result['pairs_multi']} of {result['pairs_judged']} graded pairs "
+         f"were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
+         f"{result['scale']}, relevant from grade {result['threshold']}.")
+    if result["pairs_multi"] == 0:
+        info("Nothing to compare: have a second assessor grade some of the same pairs "
+             "(labeler judge, or labeler judgments add TOPIC UNIT GRADE --assessor NAME).")
+        return
+    overall = result["overall"]
+    table("per assessor pair, all topics",
+          ["assessors", "pairs", "overlap", "binary overlap", "relevant overlap", "kappa", "kappa linear",
+           "kappa quadratic", "binary kappa"],
+          [[key, p["pairs"], _value(p["overlap"]), _value(p["binary_overlap"]), _value(p["relevant_overlap"]),
+            _value(p["cohen_kappa"]), _value(p["weighted_kappa_linear"]), _value(p["weighted_kappa_quadratic"]),
+            _value(p["binary_kappa"])] for key, p in overall["pairs_by_assessors"].items()])
+    rows = [["all", overall["pairs"], len(overall["assessors"]), _value(overall["overlap"]),
+             _value(overall["binary_overlap"]), _value(overall["krippendorff_alpha"])]]
+    rows += [[topic, t["pairs"], len(t["assessors"]), _value(t["overlap"]), _value(t["binary_overlap"]),
+              _value(t["krippendorff_alpha"])] for topic, t in result["topics"].items()]
+    table("per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result['metric']})"],
+          rows)
+    table("per topic and assessor pair", ["topic", "assessors", "pairs", "overlap", "kappa", "kappa linear",
+                                          "kappa quadratic"],
+          [[topic, key, p["pairs"], _value(p["overlap"]), _value(p["cohen_kappa"]),
+            _value(p["weighted_kappa_linear"]), _value(p["weighted_kappa_quadratic"])]
+           for topic, t in result["topics"].items() for key, p in t["pairs_by_assessors"].items()])
+    for line in _reasons("all topics", overall):
+        info(line)
+    info(HOW_TO_READ)
+
+
+COMMANDS = [agreement]

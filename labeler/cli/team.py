@@ -1,0 +1,74 @@
+"""`labeler merge`, `labeler check` and `labeler judgments export-log`: working as a team."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.judgments import judgments
+from labeler.cli.output import emit_json, info, table
+
+
+@click.command()
+@click.argument("other", type=click.Path(dir_okay=False))
+@json_option
+@pass_env
+def merge(env: Env, other: str, as_json: bool) -> None:
+    """Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one."""
+    from labeler.workbench.team import merge as merge_logs
+
+    with env.store() as store:
+        result = merge_logs(store, other)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"{result['source']} ({result['format']}): {result['events']} events, {result['added']} added, "
+         f"{result['already_present']} already here" + (f"; assessors {', '.join(result['assessors'])}"
+                                                         if result["assessors"] else "") + ".")
+    if result["new_conflicts"]:
+        info(f"{len(result['new_conflicts'])} pair(s) now in conflict: settle them with 'labeler judgments "
+             "adjudicate' or the adjudication screen (a).")
+    if result["unknown_topics"]:
+        info(f"Events for topics this workbench does not know: {', '.join(result['unknown_topics'][:10])}.")
+
+
+@click.command()
+@json_option
+@pass_env
+def check(env: Env, as_json: bool) -> None:
+    """Verify the workbench: schema, file integrity, keys, append-only guards, log, snapshot hashes, runs."""
+    from labeler.workbench.check import check_workbench
+
+    with env.store() as store:
+        result = check_workbench(store)
+    if as_json:
+        emit_json(result)
+    else:
+        table(None, ["check", "result", "detail"],
+              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else "; ".join(c["detail"])]
+               for c in result["checks"]])
+    if not result["ok"]:
+        info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")
+        sys.exit(1)
+
+
+@judgments.command("export-log")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@pass_env
+def export_log(env: Env, output: str | None) -> None:
+    """The whole judgment log as JSON lines (for 'labeler merge LOG.jsonl' on another workbench)."""
+    from labeler.workbench.team import export_log as lines
+
+    with env.store() as store:
+        if output:
+            with open(output, "w", encoding="utf-8", newline="\n") as handle:
+                count = sum(1 for line in lines(store) if handle.write(line))
+            info(f"Wrote {count} events to {output}.")
+        else:
+            for line in lines(store):
+                sys.stdout.write(line)
+
+
+COMMANDS = [merge, check]
