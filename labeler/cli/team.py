@@ -71,4 +71,23 @@ def export_log(env: Env, output: str | None) -> None:
                 sys.stdout.write(line)
 
 
-COMMANDS = [merge, check]
+@click.command()
+@click.argument("destination", type=click.Path(dir_okay=False))
+@json_option
+@pass_env
+def backup(env: Env, destination: str, as_json: bool) -> None:
+    """Copy the workbench to DESTINATION while it is in use (SQLite online backup), then check the copy."""
+    from labeler.workbench.team import backup as backup_workbench
+
+    with env.store() as store:
+        result = backup_workbench(store, destination)
+    if as_json:
+        emit_json(result)
+    else:
+        info(f"Backed up to {result['path']} ({result['bytes']} bytes, {result['events']} events, "
+             f"{result['snapshots']} snapshots); check {'ok' if result['ok'] else 'FAILED'}.")
+    if not result["ok"]:
+        sys.exit(1)
+
+
+COMMANDS = [merge, check, backup]

@@ -64,3 +64,13 @@ class CheckRows:
 
     def event_ids(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
+
+    def backup_to(self, path) -> None:
+        """A consistent copy of the whole workbench, taken with SQLite's online backup (writers may go on)."""
+        import sqlite3
+
+        target = sqlite3.connect(str(path))
+        try:
+            self.db.conn.backup(target)
+        finally:
+            target.close()

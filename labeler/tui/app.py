@@ -32,17 +32,34 @@ class LabelerApp(App):
     TITLE = "labeler"
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
 
-    def __init__(self, db_path: str | Path, session: JudgingSession) -> None:
+    def __init__(self, db_path: str | Path, session: JudgingSession, *, ask_assessor: bool = False,
+                 start_topic: str | None = None) -> None:
         super().__init__()
         self.db_path = Path(db_path)
         self.session = session
+        self.ask_assessor = ask_assessor
+        self.start_topic = start_topic
 
     @property
     def store(self) -> Store:
         return self.session.store
 
     def on_mount(self) -> None:
-        self.push_screen(JudgeScreen(self.session))
+        if not self.ask_assessor:
+            self.push_screen(JudgeScreen(self.session))
+            return
+
+        def named(name: str | None) -> None:
+            if not name or any(c.isspace() for c in name):
+                self.notify("A name without spaces, please.", severity="warning")
+                self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
+                return
+            self.session.assessor = name
+            self.session.start(self.start_topic)
+            self.push_screen(JudgeScreen(self.session))
+
+        # served to a browser: each session says who is judging before anything is recorded
+        self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
 
     def on_unmount(self) -> None:
         self.store.close()

@@ -101,3 +101,21 @@ def merge(store: Store, other: str | Path) -> dict[str, Any]:
 
 def _conflicts(store: Store, space: str) -> set[tuple[str, str]]:
     return {pair for pair, state in current_labels(store, space).items() if state.conflict}
+
+
+def backup(store: Store, destination: str | Path) -> dict[str, Any]:
+    """Copy the workbench with SQLite's online backup, then check the copy."""
+    from labeler.workbench.check import check_workbench
+
+    path = Path(destination)
+    if path.exists():
+        raise LabelerError("exists already: choose a new file for the backup", path=path)
+    if path.resolve() == store.path.resolve():
+        raise LabelerError("cannot back a workbench up onto itself", path=path)
+    store.backup_to(path)
+    with Store(path) as copy:
+        checked = check_workbench(copy)
+        events = copy.event_count()
+        snapshots = len(copy.snapshots())
+    return {"path": str(path), "ok": checked["ok"], "events": events, "snapshots": snapshots,
+            "bytes": path.stat().st_size}

@@ -169,3 +169,13 @@ def test_a_copy_taken_mid_write_opens_consistently(tmp_path):
     for copy in copies:
         cli = Cli(copy)
         assert cli.json("check")["ok"] is True
+
+
+def test_backup_copies_a_workbench_that_checks(pair, tmp_path):
+    a, _ = pair
+    a("snapshot", "create", "-m", "v1")
+    copy = tmp_path / "backup.db"
+    result = a.json("backup", copy)
+    assert result["ok"] is True and result["events"] == 3 and result["snapshots"] == 1
+    assert labels(copy) == labels(a.db)
+    assert "exists already" in a("backup", copy, expect=1).stderr

@@ -263,3 +263,15 @@ async def test_coverage_screen_matches_the_cli(judging_db):
     row = expected["runs"]["bm25"]
     assert shown["bm25"] == [f"{row['judged']:.3f}", row["unjudged"], row["unique"], row["unique_relevant"]]
     assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]
+
+
+async def test_a_served_session_asks_for_the_assessor_first(judging_db):
+    app = make_app(judging_db, assessor="unknown", ask_assessor=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, JudgeScreen)
+        await pilot.press(*"carol", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen) and app.session.assessor == "carol"
+        await pilot.press("2")
+    assert grades(judging_db, assessor="carol") == {("1", "d1"): 2}
