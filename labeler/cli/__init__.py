@@ -46,6 +46,7 @@ def _register() -> None:
         agreement,
         corpus,
         coverage,
+        demo,
         evaluation,
         judge,
         judgments,
@@ -59,7 +60,7 @@ def _register() -> None:
     )
 
     for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage, team,
-                   agreement):
+                   agreement, demo):
         for command in module.COMMANDS:
             cli.add_command(command)
 

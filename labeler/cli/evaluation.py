@@ -67,8 +67,8 @@ def eval_(env: Env, snapshot: str | None, runs: str | None, measures: str | None
             return
         names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
         stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
-        if stage_names and names:
-            names = list(dict.fromkeys(names + stage_names))
+        if stage_names:
+            names = list(dict.fromkeys((names or []) + stage_names))
         result = evaluate_runs(store, snapshot=snapshot, runs=names, measures=measures, per_query=per_query,
                                depth=depth, unit=unit, include_unreviewed=include_unreviewed, stages=stage_names,
                                average=average)
