@@ -89,6 +89,10 @@ def _print_report(result: dict) -> None:
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
     for run in result["runs"]:
         info(f"{run['run']}: {_denominators(run)}.")
+    pending = {reason for run in result["runs"] for reason in run["topics"]["excluded"]} & {"in_progress", "unreviewed"}
+    if pending and result.get("average") == "reviewed":
+        info("Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "
+             "judging UI); --include-unreviewed scores judged topics anyway.")
     recall_rows = []
     for run in result["runs"]:
         for k, r in run["recall"].items():
