@@ -57,7 +57,7 @@ def _check_grade(grade: Any) -> int:
 def _paired(first: Sequence[int], second: Sequence[int]) -> list[tuple[int, int]]:
     if len(first) != len(second):
         raise ValueError(f"the two assessors' grades must be paired: {len(first)} and {len(second)} grades")
-    return [(_check_grade(a), _check_grade(b)) for a, b in zip(first, second)]
+    return [(_check_grade(a), _check_grade(b)) for a, b in zip(first, second, strict=True)]
 
 
 def percent_agreement(first: Sequence[int], second: Sequence[int]) -> Statistic:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from labeler.models import topic_sort_key
 
@@ -61,7 +62,10 @@ def _require_positive(name: str, value: int) -> None:
 
 def _ranks(run: str, topic_id: str, ranking: Sequence[str]) -> dict[str, int]:
     """unit -> 1-based rank; a repeated unit is a caller bug (canonical rankings never repeat)."""
-    ranks: dict[str, int] = {}
+    ranks = dict(zip(ranking, range(1, len(ranking) + 1)))  # built in C: the common case, no repeats
+    if len(ranks) == len(ranking):
+        return ranks
+    ranks = {}  # a repeat: find the first one, for the message
     for rank, unit in enumerate(ranking, start=1):
         if unit in ranks:
             raise ValueError(f"run {run!r} ranks unit {unit!r} twice for topic {topic_id!r}")
@@ -141,15 +145,17 @@ def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = No
     pool: Pool = {}
     for topic in _topics(runs):
         ranks_by_run = _topic_ranks(runs, topic)
-        scores = _fuse(ranks_by_run, RRF_K)
         contributors: dict[str, list[tuple[str, int]]] = {}
         for run, ranks in ranks_by_run.items():
-            limit = run_depths.get(run, depth)
-            for unit, rank in ranks.items():
-                if rank <= limit:
-                    contributors.setdefault(unit, []).append((run, rank))
+            # the top of the ranking itself, in rank order: the same units as `rank <= limit` over `ranks`
+            for rank, unit in enumerate(islice(runs[run][topic], run_depths.get(run, depth)), start=1):
+                contributors.setdefault(unit, []).append((run, rank))
         if contributors:
-            pool[topic] = {unit: _entry(topic, unit, contributors[unit], scores[unit]) for unit in sorted(contributors)}
+            # RRF of the pooled units only (the same terms `_fuse` sums, in run order), not of every ranked unit
+            rank_maps = list(ranks_by_run.values())
+            pool[topic] = {unit: _entry(topic, unit, contributors[unit],
+                                        math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]))
+                           for unit in sorted(contributors)}
     return pool
 
 

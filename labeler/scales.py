@@ -7,12 +7,12 @@ from a small JSON or TSV file.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import ScaleFormatError
+from labeler.formats.fields import INT64_MAX, decode_json, integer_field, json_type
 from labeler.formats.lines import TextLines, data_lines
 
 
@@ -41,6 +41,8 @@ class GradeScale:
             raise ScaleFormatError(
                 f"scale {self.name!r}: grades must be 0 or more (negative means 'pooled, not judged')"
             )
+        if max(values) > INT64_MAX:
+            raise ScaleFormatError(f"scale {self.name!r}: grade {max(values)} is out of range (a 64-bit integer)")
         if self.threshold not in values:
             raise ScaleFormatError(f"scale {self.name!r}: threshold {self.threshold} is not one of its grades")
 
@@ -113,6 +115,8 @@ def load_scale(name_or_path: str) -> GradeScale:
     if name_or_path in PRESETS:
         return PRESETS[name_or_path]
     path = Path(name_or_path)
+    if not path.exists() and (path.suffix or len(path.parts) > 1):  # meant as a file, not a preset
+        raise ScaleFormatError(f"no such file (and not a preset: {', '.join(PRESETS)})", path=path)
     if not path.exists():
         raise ScaleFormatError(
             f"unknown scale {name_or_path!r}: use one of {', '.join(PRESETS)} or the path of a scale file"
@@ -123,13 +127,28 @@ def load_scale(name_or_path: str) -> GradeScale:
 
 
 def _read_json_scale(path: Path) -> GradeScale:
+    # Read like every other file (UTF-8, BOM, gzip, NUL bytes, folders); line numbers stay right.
+    text = "\n".join(line for _, line in TextLines(path, ScaleFormatError))
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise ScaleFormatError(f"not a valid JSON scale: {exc}", path=path, line=line) from None
+        data = decode_json(text, path=path, line=1, error=ScaleFormatError)
+    except ScaleFormatError as exc:
+        reason = exc.reason.removeprefix("invalid JSON: ")
+        raise ScaleFormatError(f"not a valid JSON scale: {reason}", path=path, line=exc.line) from None
     if not isinstance(data, dict) or not isinstance(data.get("grades"), list) or "threshold" not in data:
         raise ScaleFormatError('a JSON scale needs "grades" (a list) and "threshold"', path=path)
+    for index, grade in enumerate(data["grades"], 1):
+        if not isinstance(grade, dict):
+            raise ScaleFormatError(f"grade {index} must be an object, found {json_type(grade)}", path=path)
+        if not _is_integer(grade.get("grade")):
+            raise ScaleFormatError(
+                f"grade {index}: 'grade' must be an integer, found {json_type(grade.get('grade'))}", path=path
+            )
+        if not isinstance(grade.get("label"), str):
+            raise ScaleFormatError(
+                f"grade {index}: 'label' must be a string, found {json_type(grade.get('label'))}", path=path
+            )
+    if not _is_integer(data["threshold"]):
+        raise ScaleFormatError(f'"threshold" must be an integer, found {json_type(data["threshold"])}', path=path)
     data.setdefault("name", path.stem)
     try:
         return GradeScale.from_dict(data)
@@ -137,6 +156,11 @@ def _read_json_scale(path: Path) -> GradeScale:
         raise ScaleFormatError(exc.reason, path=path) from None
     except (KeyError, TypeError, ValueError) as exc:
         raise ScaleFormatError(f"each grade needs an integer 'grade' and a 'label' ({exc})", path=path) from None
+
+
+def _is_integer(value: object) -> bool:
+    """A JSON integer: 1.5 is not (int() would make it 1), nor is true."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _read_tsv_scale(path: Path) -> GradeScale:
@@ -148,16 +172,13 @@ def _read_tsv_scale(path: Path) -> GradeScale:
         last_line = number
         fields = line.split("\t")
         if fields[0].strip().lower() == "threshold":
-            if len(fields) < 2 or not fields[1].strip().lstrip("-").isdigit():
+            if len(fields) < 2:
                 raise ScaleFormatError("threshold needs an integer: threshold<TAB>N", path=path, line=number)
-            threshold = int(fields[1])
+            threshold = integer_field(fields[1].strip(), "threshold", path=path, line=number, error=ScaleFormatError)
             continue
         if len(fields) < 2:
             raise ScaleFormatError("expected grade<TAB>label<TAB>definition", path=path, line=number)
-        try:
-            value = int(fields[0])
-        except ValueError:
-            raise ScaleFormatError(f"grade {fields[0]!r} is not an integer", path=path, line=number) from None
+        value = integer_field(fields[0].strip(), "grade", path=path, line=number, error=ScaleFormatError)
         definition = fields[2].strip() if len(fields) > 2 else ""
         grades.append(Grade(value, fields[1].strip(), definition))
     if not grades:

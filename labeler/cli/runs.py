@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.models import STAGES
+from labeler.workbench.retrieve import retrieve_run
 
 
 @click.group()
@@ -42,6 +43,58 @@ def import_(env: Env, path: str, name: str, unit: str, stage: str, dedupe: str, 
          f"{' (replaced)' if result['replaced'] else ''}.")
     if result["policies"].get("duplicates_dropped"):
         info(f"{result['policies']['duplicates_dropped']} duplicate id(s) dropped (kept the first occurrence).")
+
+
+@runs.command("retrieve")
+@click.option("--retriever", "retriever", required=True, metavar="fts5|bm25s|ql|PLUGIN|command:CMD",
+              help="Built-in fts5, bm25s or ql, a 'labeler.retrievers' plug-in, or command:'CMD ...'.")
+@click.option("--name", required=True, help="The run's name in the workbench.")
+@click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME",
+              help="Rank documents, or the chunks of a named chunking.")
+@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Results kept per topic.")
+@click.option("--topics", "topic_ids", metavar="ID,ID,...", help="Only these topics (default: all).")
+@click.option("--stage", type=click.Choice(STAGES), default="candidate", show_default=True,
+              help="Pipeline stage the ranking stands for.")
+@click.option("--query", "query_fields", type=click.Choice(["title", "title+description"]), default="title",
+              show_default=True, help="The topic text used as the query.")
+@click.option("--mu", type=float, help="ql's Dirichlet smoothing mass (default 2000); same as --param mu=X.")
+@click.option("--param", "param_items", multiple=True, metavar="KEY=VALUE",
+              help="A retriever parameter (repeatable), e.g. k1=1.2 for bm25s.")
+@click.option("--replace", is_flag=True, help="Replace an existing run of this name.")
+@json_option
+@pass_env
+def retrieve(env: Env, retriever: str, name: str, unit: str, depth: int, topic_ids: str | None, stage: str,
+             query_fields: str, mu: float | None, param_items: tuple[str, ...], replace: bool, as_json: bool) -> None:
+    """Make a run with a retriever over the workbench's own corpus and topics; stored like an imported run."""
+    params = dict(_param(item) for item in param_items)
+    if mu is not None:
+        params["mu"] = mu
+    topics = topic_ids.split(",") if topic_ids is not None else None
+    with env.store() as store, progress_bar(f"retrieving {name}") as progress:
+        result = retrieve_run(store, retriever, name, unit=unit, depth=depth, topics=topics, stage=stage,
+                              query=query_fields, params=params, replace=replace, progress=progress)
+    if as_json:
+        emit_json(result)
+        return
+    info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}) by {result['retriever']}: "
+         f"{result['entries']} results for {result['topics']} topics, depth up to {result['depth']}"
+         f"{' (replaced)' if result['replaced'] else ''}.")
+    if result["topics_without_results"]:
+        info(f"No results for topic(s) {', '.join(result['topics_without_results'])}.")
+
+
+def _param(item: str) -> tuple[str, object]:
+    """`KEY=VALUE`, the value read as an integer or a number when it is one."""
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise click.BadParameter(f"expected KEY=VALUE, not {item!r}", param_hint="--param")
+    for kind in (int, float):
+        try:
+            return key.strip(), kind(value)
+        except ValueError:
+            pass
+    return key.strip(), value
 
 
 @runs.command("list")

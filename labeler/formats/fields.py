@@ -7,6 +7,7 @@ or contain white space; JSON values are named by their JSON type in messages.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +24,79 @@ def json_type(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+# SQLite's INTEGER range: a grade, rank or offset outside it cannot be stored.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# An integer as C's atol reads it (trec_eval): ASCII digits only. Python's int() also takes
+# "1_000" and digits of other scripts ("٣" is 3), which trec_eval would read as 0.
+ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+# White space Python's str.split() separates fields at but C's isspace() (trec_eval) does not:
+# U+00A0, U+2003, U+3000, U+001C..U+001F ... A line holding one would be read differently.
+OTHER_SPACE = re.compile(r"[^\S \t\n\r\f\v]")
+# A \uD800-\uDFFF escape: JSON can encode half a surrogate pair, which is not text.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def decode_json(text: str, *, path: str | Path, line: int, error: type[FormatError]) -> Any:
+    """Decode JSON text starting at `line`; every way it can fail is `error`, never a traceback.
+
+    Besides syntax errors this refuses integers longer than Python converts,
+    nesting too deep to decode, and lone surrogate escapes ("\\ud800"),
+    which decode to a string that cannot be stored as UTF-8.
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"invalid JSON: {exc.msg} at column {exc.colno}", path=path, line=line + exc.lineno - 1) from None
+    except ValueError:  # an integer longer than Python converts (4300 digits by default)
+        raise error("invalid JSON: a number with too many digits", path=path, line=line) from None
+    except RecursionError:
+        raise error("invalid JSON: nested too deeply", path=path, line=line) from None
+    if SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise error("invalid JSON: a \\u escape is half of a surrogate pair, not text", path=path,
+                        line=line) from None
+    return value
+
+
+def split_fields(text: str, *, path: str | Path, line: int, error: type[FormatError]) -> list[str]:
+    """The white-space-separated fields of a line, as trec_eval reads them."""
+    check_separators(text, path=path, line=line, error=error)
+    return text.split()
+
+
+def check_separators(text: str, *, path: str | Path, line: int, error: type[FormatError]) -> None:
+    """Refuse white space that Python would split at and trec_eval would keep inside a field."""
+    found = OTHER_SPACE.search(text)
+    if found:
+        raise error(
+            f"contains the white space U+{ord(found.group()):04X}: fields are separated by spaces or tabs, "
+            "and ids may not contain white space",
+            path=path,
+            line=line,
+        )
+
+
+def integer_field(text: str, what: str, *, path: str | Path, line: int, error: type[FormatError]) -> int:
+    """A field holding an integer in ASCII digits that fits SQLite's INTEGER."""
+    shown = repr(text) if len(text) <= 40 else f"{text[:40]!r}..."
+    if not ASCII_INTEGER.fullmatch(text):
+        raise error(f"{what} {shown} is not an integer", path=path, line=line)
+    try:
+        value = int(text)
+    except ValueError:  # more digits than Python converts
+        value = None
+    if value is None or not INT64_MIN <= value <= INT64_MAX:
+        raise error(f"{what} {shown} is out of range (a 64-bit integer)", path=path, line=line)
+    return value
+
+
 def json_object(
     text: str, *, path: str | Path, line: int, error: type[FormatError]
 ) -> dict[str, Any]:
     """Decode one JSONL line that must hold an object."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(f"invalid JSON: {exc.msg} at column {exc.colno}", path=path, line=line) from None
+    value = decode_json(text, path=path, line=line, error=error)
     if not isinstance(value, dict):
         raise error(f"expected a JSON object, found {json_type(value)}", path=path, line=line)
     return value

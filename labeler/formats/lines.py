@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,37 +49,57 @@ class TextLines:
     def __iter__(self) -> Iterator[tuple[int, str]]:
         self._raw = open(self.path, "rb")
         try:
-            stream = gzip.GzipFile(fileobj=self._raw) if self._raw.read(2) == GZIP_MAGIC else self._raw
+            compressed = self._raw.read(2) == GZIP_MAGIC
             self._raw.seek(0)
-            text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="strict", newline=None)
+            stream = gzip.GzipFile(fileobj=self._raw) if compressed else self._raw
+            # newline="": lines end at LF, CRLF or a lone CR, and keep their ending, so that a lone
+            # CR can be refused: trec_eval reads it as white space inside one line, not a line break.
+            text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="strict", newline="")
             number = 0
             try:
                 for number, line in enumerate(text, 1):
                     if "\x00" in line:
                         raise self.error("contains a NUL byte (binary file?)", path=self.path, line=number)
-                    yield number, line.rstrip("\n")
+                    if line.endswith("\n"):
+                        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+                    elif line.endswith("\r"):
+                        raise self.error(
+                            "ends with a lone CR (old Mac line ending): save the file with LF or CRLF line endings",
+                            path=self.path,
+                            line=number,
+                        )
+                    yield number, line
             except UnicodeDecodeError:
                 raise self.error(
                     "not valid UTF-8 (save the file as UTF-8)",
                     path=self.path,
                     line=self._line_of_bad_byte(),
                 ) from None
-            except (OSError, EOFError) as exc:  # truncated or corrupt gzip
-                raise self.error(f"cannot read: {exc}", path=self.path, line=number + 1) from None
+            except (OSError, EOFError, zlib.error) as exc:  # truncated or corrupt gzip
+                raise self._unreadable(exc, compressed, number + 1) from None
         finally:
             self._raw.close()
 
+    def _unreadable(self, exc: Exception, compressed: bool, line: int) -> FormatError:
+        what = "truncated or corrupt gzip file" if compressed else "cannot read"
+        return self.error(f"{what}: {exc}", path=self.path, line=line)
+
     def _line_of_bad_byte(self) -> int | None:
         """Re-read the file in binary to find the first line that is not UTF-8."""
-        opener = gzip.open if is_gzip(self.path) else open
+        compressed = is_gzip(self.path)
+        opener = gzip.open if compressed else open
+        number = 0
         with opener(self.path, "rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    return number
+            try:
+                for number, raw in enumerate(handle, 1):
+                    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                        raw = raw[3:]
+                    try:
+                        raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        return number
+            except (OSError, EOFError, zlib.error) as exc:  # corrupt gzip data decoded as garbage
+                raise self._unreadable(exc, compressed, number + 1) from None
         return None
 
 

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import MappingFormatError
-from labeler.formats.fields import clean_id, json_object, json_type
+from labeler.formats.fields import INT64_MAX, clean_id, integer_field, json_object, json_type, split_fields
 from labeler.formats.lines import TextLines, data_lines
 from labeler.models import Chunk
 
 JSON_CHUNK_KEYS = ("chunk_id", "id")
 JSON_DOC_KEYS = ("doc_id", "docid", "parent")
 HEADER_IDS = {"chunk_id", "id"}
-INTEGER = re.compile(r"-?\d+")
+INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits: \d would also take "٣"
 
 
 def read_mapping(path: str | Path) -> Iterator[tuple[int, Chunk]]:
@@ -33,7 +33,7 @@ def read_mapping(path: str | Path) -> Iterator[tuple[int, Chunk]]:
     for index, (number, text) in enumerate(data_lines(TextLines(path, MappingFormatError))):
         if index == 0:
             is_json = text.lstrip().startswith("{")
-            if not is_json and text.split()[0].lower() in HEADER_IDS:
+            if not is_json and _header(text, path, number):
                 continue
         chunk = _json_chunk(text, path, number) if is_json else _column_chunk(text, path, number)
         if chunk.chunk_id in first_lines:
@@ -48,8 +48,12 @@ def read_mapping(path: str | Path) -> Iterator[tuple[int, Chunk]]:
         raise MappingFormatError("no chunks found", path=path)
 
 
+def _header(text: str, path: Path, number: int) -> bool:
+    return split_fields(text, path=path, line=number, error=MappingFormatError)[0].lower() in HEADER_IDS
+
+
 def _column_chunk(text: str, path: Path, number: int) -> Chunk:
-    fields = text.split()
+    fields = split_fields(text, path=path, line=number, error=MappingFormatError)
     if len(fields) not in (2, 4):
         raise MappingFormatError(
             f"expected 2 or 4 fields (chunk_id doc_id [start end]), found {len(fields)}", path=path, line=number
@@ -65,7 +69,7 @@ def _column_chunk(text: str, path: Path, number: int) -> Chunk:
 def _column_offset(value: str, name: str, path: Path, number: int) -> int:
     if not INTEGER.fullmatch(value):
         raise MappingFormatError(f"{name} offset must be an integer, found {value!r}", path=path, line=number)
-    return int(value)
+    return integer_field(value, f"{name} offset", path=path, line=number, error=MappingFormatError)
 
 
 def _json_chunk(text: str, path: Path, number: int) -> Chunk:
@@ -105,6 +109,8 @@ def _chunk(chunk_id: str, doc_id: str, start: int | None, end: int | None, *, pa
             raise MappingFormatError(
                 f"chunk {chunk_id}: end {end} is before start {start}", path=path, line=line
             )
+        if end > INT64_MAX:
+            raise MappingFormatError(f"chunk {chunk_id}: end offset {end} is out of range", path=path, line=line)
     return Chunk(chunk_id, doc_id, start, end)
 
 
@@ -127,7 +133,7 @@ def derive_mapping(path: str | Path, separator: str = "#") -> Iterator[tuple[int
     kind: IdFileKind | None = None
     seen: set[str] = set()
     for number, text in data_lines(TextLines(path, MappingFormatError)):
-        fields = text.split()
+        fields = split_fields(text, path=path, line=number, error=MappingFormatError)
         if kind is None:
             kind = IdFileKind.of(len(fields), path=path, line=number)
         kind.check(len(fields), path=path, line=number)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labeler.errors import QrelsFormatError
+from labeler.formats.fields import integer_field, split_fields
 from labeler.formats.lines import TextLines, data_lines
 from labeler.models import topic_sort_key
 
@@ -35,7 +36,7 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
     found = False
     beir = None
     for number, text in data_lines(lines):
-        fields = text.split()
+        fields = split_fields(text, path=path, line=number, error=QrelsFormatError)
         if beir is None:
             beir = tuple(f.lower() for f in fields) == BEIR_HEADER
             if beir:
@@ -50,12 +51,7 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
                 raise QrelsFormatError(f"expected 4 fields (topic iteration id grade), found {len(fields)}",
                                        path=path, line=number)
             topic_id, _, unit_id, grade_text = fields
-        try:
-            grade = int(grade_text)
-        except ValueError:
-            raise QrelsFormatError(f"grade {grade_text!r} is not an integer", path=path, line=number) from None
-        if "_" in grade_text:
-            raise QrelsFormatError(f"grade {grade_text!r} is not an integer", path=path, line=number)
+        grade = integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
         key = (topic_id, unit_id)
         if key in seen:
             raise QrelsFormatError(f"topic {topic_id!r} judges {unit_id!r} twice (first at line {seen[key]})",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.errors import RunFormatError
-from labeler.formats.fields import clean_id, json_object, json_type
+from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators, clean_id, json_object, json_type
 from labeler.formats.lines import TextLines
 
 DEDUPE_POLICIES = ("error", "first")
@@ -147,7 +147,7 @@ class RunReader:
 
     def _trec_blocks(self) -> Iterator[RunBlock]:
         """The hot loop of run import: parse and group in one pass, with local names for speed."""
-        path, tags, isfinite = self.path, self.tags, math.isfinite
+        path, tags, isfinite, other_space = self.path, self.tags, math.isfinite, OTHER_SPACE.search
         count = 0
         block: RunBlock | None = None
         current = None
@@ -155,6 +155,8 @@ class RunReader:
         for number, line in self.lines:
             if line.startswith("#"):
                 continue
+            if other_space(line):
+                check_separators(line, path=path, line=number, error=RunFormatError)
             fields = line.split()
             if len(fields) != 6:
                 if not fields:
@@ -168,12 +170,16 @@ class RunReader:
                 self.extra_fields_lines += 1  # trec_eval ignores text after the sixth field
             topic_id, _, unit_id, rank_text, score_text, tag = fields[:6]
             try:
+                if not score_text.isascii():  # float() reads "٣" as 3.0; trec_eval's atof reads 0
+                    raise ValueError(score_text)
                 score = float(score_text)
             except ValueError:
                 raise RunFormatError(f"score {score_text!r} is not a number", path=path, line=number) from None
             if not isfinite(score) or "_" in score_text:
                 raise RunFormatError(f"score {score_text!r} is not a finite number", path=path, line=number)
             try:
+                if not rank_text.isascii() or "_" in rank_text:  # int() reads "٣" and "1_0"
+                    raise ValueError(rank_text)
                 rank = int(rank_text)
             except ValueError:
                 raise RunFormatError(
@@ -181,6 +187,8 @@ class RunReader:
                     path=path,
                     line=number,
                 ) from None
+            if not INT64_MIN <= rank <= INT64_MAX:
+                raise RunFormatError(f"rank {rank_text!r} is out of range (a 64-bit integer)", path=path, line=number)
             tags.add(tag)
             count += 1
             if topic_id != current:
@@ -209,16 +217,22 @@ class RunReader:
             score = row.get("score")
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 raise RunFormatError(f"score must be a number, found {json_type(score)}", path=path, line=number)
+            try:
+                score = float(score)
+            except OverflowError:  # an integer too large for a float
+                score = math.inf
             if not math.isfinite(score):
                 raise RunFormatError(f"score {score!r} is not a finite number", path=path, line=number)
             position[topic_id] = position.get(topic_id, 0) + 1
             rank = row.get("rank", position[topic_id])
             if isinstance(rank, bool) or not isinstance(rank, int):
                 raise RunFormatError(f"rank must be an integer, found {json_type(rank)}", path=path, line=number)
+            if not INT64_MIN <= rank <= INT64_MAX:
+                raise RunFormatError(f"rank {rank} is out of range (a 64-bit integer)", path=path, line=number)
             if "tag" in row or "run" in row:
                 self.tags.add(str(row.get("tag", row.get("run"))))
             count += 1
-            yield number, topic_id, unit_id, float(score), rank
+            yield number, topic_id, unit_id, score, rank
         self.line_count = count
 
     def find_line(self, topic_id: str, unit_id: str | None = None, occurrence: int = 1) -> int | None:

@@ -17,6 +17,12 @@ it. Three things make that agreement hold:
   judgments at all is scored 0 as well, the value trec_eval gives a topic
   whose judgments hold nothing relevant (pytrec_eval itself skips topics it
   has no qrels for, so those values are filled in here).
+- Topics judged only "pooled, not judged" (every grade < 0) are not handed to
+  pytrec_eval either: they have nothing relevant and no positive gain, so
+  every measure here is 0, and trec_eval's form_res_rels.c leaves its static
+  `num_rel_levels` at the previous topic's value for such a topic, so its
+  nDCG then reads past `rel_levels` (seen here as pytrec_eval 0.5 looping
+  forever, depending on what was evaluated before).
 
 Two measures are native, with trec_eval's semantics:
 
@@ -159,15 +165,16 @@ def _pytrec_eval(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, l
                  objects: list) -> dict[tuple[str, object], float]:
     """{(topic, ir_measures object): value} from pytrec_eval, fed strictly decreasing synthetic scores.
 
-    Only topics with both judgments and a non-empty ranking are passed: those
-    are the only ones pytrec_eval scores, the others are 0 for every measure
-    computed here.
+    Only topics with a non-empty ranking and at least one grade >= 0 are
+    passed; every measure computed here is 0 for the others.
     """
     provider = ir_measures.pytrec_eval
     for obj in objects:
         if not provider.supports(obj):
             raise ValueError(f"ir_measures' pytrec_eval backend cannot compute {obj}")
-    qrels = {topic: dict(g) for topic, g in grades.items() if g and ranked[topic]}
+    # Only topics with a grade >= 0 (see the module docstring on all-negative topics).
+    qrels = {topic: dict(g) for topic, g in grades.items()
+             if ranked[topic] and any(grade >= 0 for grade in g.values())}
     if not qrels:
         return {}
     # Unit at index i of a ranking of n gets float(n - i): one shared list of scores, sliced per topic.

@@ -10,6 +10,7 @@ from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, 
 from labeler.workbench.labels import current_labels, judging_rate, pair_state, topic_labels, unit_space
 from labeler.workbench.pools import build_pool, list_pools
 from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
+from labeler.workbench.retrieve import retrieve_run
 from labeler.workbench.runs import import_run, list_runs
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
 from labeler.workbench.snapshots import (
@@ -53,6 +54,7 @@ __all__ = [
     "queue",
     "queue_summary",
     "record_judgment",
+    "retrieve_run",
     "show_snapshot",
     "status",
     "topic_labels",

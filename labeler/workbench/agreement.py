@@ -33,7 +33,7 @@ def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, s
 
 def agreement_report(store: Store, *, snapshot: str | None = None, unit: str | None = None,
                      metric: str = "ordinal") -> dict[str, Any]:
-    """Overlap, Cohen's kappa (plain, linear, quadratic) per assessor pair and Krippendorff's alpha, overall and per topic.
+    """Overlap and Cohen's kappa per assessor pair, and Krippendorff's alpha, overall and per topic.
 
     Which grades count: every assessor's latest real grade of a pair in the unit space (the
     log as it is now). Negative grades ("pooled, not judged"), adjudications, skip/unsure/flag

@@ -33,7 +33,7 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
     the ids it is given (evaluation-only use).
     """
     path = Path(path)
-    parsed_unit = _parse_unit(unit)
+    parsed_unit = parse_unit(unit)
     if stage not in STAGES:
         raise LabelerError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
     if dedupe not in DEDUPE_POLICIES:
@@ -132,14 +132,14 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
                          entries=sum(stored.values()), max_depth=max(stored.values(), default=0), policies=policies)
     if progress:
         progress(total_size, total_size)
-    return _run_result(store.run(name), lines=reader.line_count, replaced=exists)
+    return run_result(store.run(name), lines=reader.line_count, replaced=exists)
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:
-    return [_run_result(info) for info in store.runs()]
+    return [run_result(info) for info in store.runs()]
 
 
-def _parse_unit(text: str) -> Unit:
+def parse_unit(text: str) -> Unit:
     try:
         return Unit.parse(text)
     except ValueError as exc:
@@ -159,7 +159,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _run_result(info: RunInfo, **extra: Any) -> dict[str, Any]:
+def run_result(info: RunInfo, **extra: Any) -> dict[str, Any]:
     return {
         "name": info.name,
         "unit": str(info.unit),

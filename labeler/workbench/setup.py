@@ -30,11 +30,13 @@ def open_workbench(path: str | Path) -> Store:
 def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]:
     """Create the workbench (or upgrade an existing one) and set its grade scale."""
     path = Path(path)
+    # Read the scale before opening the workbench: a bad scale file must leave it untouched (not created).
+    requested = load_scale(scale) if scale is not None else None
     existed = path.exists() and path.stat().st_size > 0
     with Store(path, create=True) as store:
         current = store.get_meta("scale")
         if scale is not None or current is None:
-            chosen = load_scale(scale or "default")
+            chosen = requested or load_scale("default")
             if current is not None and store.scale() != chosen and store.has_labels():
                 raise ConflictError(
                     f"the workbench already has judgments on scale {store.scale().name!r}; "

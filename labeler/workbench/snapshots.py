@@ -33,7 +33,8 @@ def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tup
     labels = []
     conflicts = []
     stale = 0
-    for (topic_id, unit_id), state in current_labels(store, space).items():
+    current = current_labels(store, space)
+    for (topic_id, unit_id), state in current.items():
         if state.conflict:
             conflicts.append([topic_id, unit_id])
         elif state.label is not None:
@@ -42,7 +43,7 @@ def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tup
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
     scale = store.scale()
-    statuses = topic_review_statuses(store)
+    statuses = topic_review_statuses(store, labels={space: current})
     per_topic: dict[str, dict[str, Any]] = {}
     for topic_id, _, grade, _ in labels:
         row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labeler.judgments import SKIP, UNSURE, review_status
+from labeler.judgments import SKIP, UNSURE, PairState, review_status
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
@@ -21,13 +21,20 @@ def all_topic_ids(store: Store) -> list[str]:
     return sorted(topics, key=topic_sort_key)
 
 
-def topic_review_statuses(store: Store) -> dict[str, str]:
-    """Each topic's review status, with `in_progress` derived from its labels."""
+def topic_review_statuses(store: Store, *, labels: dict[str, dict[tuple[str, str], PairState]] | None = None,
+                          topics: list[str] | None = None) -> dict[str, str]:
+    """Each topic's review status, with `in_progress` derived from its labels.
+
+    A caller that has derived a unit space's labels already (`labels`: space ->
+    `current_labels(store, space)`) or the topic list (`topics`:
+    `all_topic_ids(store)`) passes them, so they are not derived twice.
+    """
     threshold = store.scale().threshold
     judged: set[str] = set()
     relevant: set[str] = set()
     for space in store.unit_spaces():
-        for (topic_id, _), state in current_labels(store, space).items():
+        derived = labels[space] if labels is not None and space in labels else current_labels(store, space)
+        for (topic_id, _), state in derived.items():
             if state.judged:
                 judged.add(topic_id)
                 if state.label >= threshold:
@@ -37,7 +44,7 @@ def topic_review_statuses(store: Store) -> dict[str, str]:
         reviews.setdefault(event.topic_id, []).append(event)
     return {
         t: review_status(reviews.get(t, []), has_judgments=t in judged, has_relevant=t in relevant)
-        for t in all_topic_ids(store)
+        for t in (all_topic_ids(store) if topics is None else topics)
     }
 
 
@@ -49,9 +56,10 @@ def status(store: Store, *, unit: str | None = None, pool: str | None = None) ->
     threshold = store.scale().threshold
     labels = current_labels(store, space)
     pooled = store.pool_pairs(info.name) if info else {}
-    statuses = topic_review_statuses(store)
+    topic_ids = all_topic_ids(store)
+    statuses = topic_review_statuses(store, labels={space: labels}, topics=topic_ids)
     topics: dict[str, dict[str, Any]] = {}
-    for topic_id in all_topic_ids(store):
+    for topic_id in topic_ids:
         units = pooled.get(topic_id, set())
         row = dict.fromkeys(TOPIC_KEYS, 0)
         row["pool"] = len(units)

@@ -102,7 +102,7 @@ def test_t_test_matches_scipy():
         a = [rng.random() for _ in range(n)]
         b = [x + rng.gauss(0.03, 0.1) for x in a]
         expected = stats.ttest_rel(b, a)
-        t, p = paired_t_test([y - x for x, y in zip(a, b)])
+        t, p = paired_t_test([y - x for x, y in zip(a, b, strict=True)])
         assert t == pytest.approx(expected.statistic, rel=1e-9)
         assert p == pytest.approx(expected.pvalue, rel=1e-9, abs=1e-15)
         comparison = paired_comparison({str(i): x for i, x in enumerate(a)}, {str(i): y for i, y in enumerate(b)})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -85,7 +85,7 @@ def read_expected(path: Path) -> dict[str, dict[str, float]]:
     return dict(expected)
 
 
-@lru_cache(maxsize=None)
+@cache
 def scored(case: str):
     """(evaluation, expected, rankings) for one expected-output file, computed once."""
     qrels_name, run_name, threshold, depth, all_qrels_topics = CASES[case]

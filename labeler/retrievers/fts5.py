@@ -1,0 +1,37 @@
+"""BM25 by SQLite FTS5 (porter stemming, unicode61 words), through functions the store provides.
+
+The index and the query run in SQL, which lives only in `labeler.store`; this
+class is handed the store's `build_unit_search` and `search_units` so the
+domain never touches SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from labeler.retrievers.base import Hit, Retriever, Units
+
+BuildIndex = Callable[[Units], int]
+SearchIndex = Callable[[str, int], list[Hit]]
+
+
+class FTS5Retriever(Retriever):
+    """BM25 as SQLite computes it (k1 = 1.2, b = 0.75, fixed by SQLite); the score stored is -bm25()."""
+
+    name = "fts5"
+
+    def __init__(self, build_index: BuildIndex, search_index: SearchIndex, sqlite_version: str):
+        self._build_index = build_index
+        self._search_index = search_index
+        self.version = f"sqlite {sqlite_version}"
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {"tokenizer": "porter unicode61", "k1": 1.2, "b": 0.75, "query": "terms ORed"}
+
+    def index(self, units: Units) -> None:
+        self._build_index(units)
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        return self._search_index(query, k)

@@ -1,0 +1,214 @@
+"""Making a run with a retriever over the workbench's own corpus and topics.
+
+The result is stored exactly like an imported run: every ranking goes through
+`canonical_ranking` (score descending, ties by unit id descending), unit ids
+are checked against the corpus or the chunking, and everything is written in
+one transaction. The run's policies record the retriever, its parameters and
+its version, so the run says how to make it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
+from labeler.formats.runs import DuplicateUnit, Ranking, RunBlock, canonical_ranking
+from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
+from labeler.retrievers.registry import BUILTINS, ChosenRetriever, make_retriever
+from labeler.store import Store
+from labeler.workbench.runs import parse_unit, run_result
+from labeler.workbench.setup import Progress, now
+
+QUERY_FIELDS = ("title", "title+description")
+ORDER = "score desc, id desc (trec_eval)"
+
+
+def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", depth: int = 100,
+                 topics: Iterable[str] | None = None, stage: str = "candidate", query: str = "title",
+                 params: dict[str, Any] | None = None, replace: bool = False,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """Run `retriever` for the workbench's topics (or `topics`) and store its top `depth` as run `name`."""
+    parsed_unit = parse_unit(unit)
+    if stage not in STAGES:
+        raise LabelerError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
+    if query not in QUERY_FIELDS:
+        raise LabelerError(f"--query must be one of {', '.join(QUERY_FIELDS)}, not {query!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise LabelerError(f"--depth must be a whole number 1 or more, not {depth!r}")
+    if not name or any(c.isspace() for c in name):
+        raise LabelerError(f"run name {name!r} must be non-empty and without spaces")
+    exists = name in store.run_names()
+    if exists and not replace:
+        raise ConflictError(f"a run named {name!r} exists already; runs are immutable: "
+                            "retrieve under a new name or pass --replace")
+    if parsed_unit.kind == "chunk" and store.chunking(parsed_unit.chunking) is None:
+        raise NotFoundError(f"no chunking named {parsed_unit.chunking!r} (see 'labeler corpus chunkings')")
+    chosen_topics = _chosen_topics(store, topics)
+    chosen = make_retriever(retriever, params, full_text=store)
+
+    if chosen.is_command:
+        source_name = chosen.retriever.output_name
+        blocks = _command_blocks(store, chosen, chosen_topics, parsed_unit, depth)
+    else:
+        source_name = None
+        blocks = _search_blocks(store, chosen, chosen_topics, parsed_unit, depth, query, progress)
+    rankings = [_cut(_canonical(block, chosen.name, source_name), depth) for block in blocks]
+    rankings = [ranking for ranking in rankings if ranking.units]
+    _check_units(store, parsed_unit, rankings, chosen.name, source_name)
+
+    policies: dict[str, Any] = {
+        "dedupe": "error", "order": ORDER, "retriever": chosen.name, "retriever_version": chosen.version,
+        "retriever_params": chosen.params, "depth": depth,
+    }
+    if chosen.is_command:
+        tags = sorted(chosen.retriever.tags)
+        if chosen.retriever.extra_fields_lines:
+            policies["lines_with_extra_fields_ignored"] = chosen.retriever.extra_fields_lines
+    else:
+        tags = [name]
+        policies["query"] = query
+    stored = {ranking.topic_id: len(ranking.units) for ranking in rankings}
+    with store.transaction():
+        if exists:
+            store.delete_run(name)
+        run_id = store.insert_run(RunInfo(name, parsed_unit, stage, f"retriever:{chosen.name}", "", (), 0, 0, 0, {},
+                                          now()))
+        for ranking in rankings:
+            store.put_ranking(run_id, ranking)
+        store.finish_run(run_id, source_sha256=_rankings_sha256(rankings), tags=tags, topics=len(stored),
+                         entries=sum(stored.values()), max_depth=max(stored.values(), default=0), policies=policies)
+    without = [t.topic_id for t in chosen_topics if t.topic_id not in stored]
+    return run_result(store.run(name), replaced=exists, retriever=chosen.name, topics_without_results=without)
+
+
+def _chosen_topics(store: Store, wanted: Iterable[str] | None) -> list[Topic]:
+    if store.topic_count() == 0:
+        raise LabelerError("no topics: import them with 'labeler topics import' (a retriever needs queries)")
+    every = store.topics()
+    if wanted is None:
+        return every
+    wanted = list(dict.fromkeys(t.strip() for t in wanted if t.strip()))
+    if not wanted:
+        raise LabelerError("--topics names no topic")
+    by_id = {topic.topic_id: topic for topic in every}
+    unknown = [t for t in wanted if t not in by_id]
+    if unknown:
+        raise UnknownIdError(f"{len(unknown)} topic(s) not in the workbench: {', '.join(unknown[:5])}"
+                             f"{' ...' if len(unknown) > 5 else ''} (see 'labeler topics list')")
+    return sorted((by_id[t] for t in wanted), key=lambda topic: topic_sort_key(topic.topic_id))
+
+
+def query_text(topic: Topic, fields: str) -> str:
+    """The query a retriever is given for a topic: its title, or title and description."""
+    if fields == "title+description" and topic.description:
+        return f"{topic.title} {topic.description}"
+    return topic.title
+
+
+def unit_texts(store: Store, unit: Unit) -> Iterator[tuple[str, str]]:
+    """`(unit_id, text)` of every unit: a document's title and text, or a chunk's span of its document's text."""
+    if unit.kind == "doc":
+        for doc_id, title, text in store.iter_document_texts():
+            yield doc_id, "\n".join(part for part in (title, text) if part)
+        return
+    for chunk_id, start, end, text in store.iter_chunk_spans(unit.chunking):
+        if start is None or end is None:
+            raise LabelerError(
+                f"chunking {unit.chunking!r} has chunks without offsets (imported or derived), so their text is "
+                f"unknown, e.g. {chunk_id!r}: retrieve over a chunking made by 'labeler corpus chunk'"
+            )
+        yield chunk_id, text[start:end]
+
+
+def _search_blocks(store: Store, chosen: ChosenRetriever, topics: list[Topic], unit: Unit, depth: int,
+                   fields: str, progress: Progress | None) -> list[RunBlock]:
+    if store.document_count() == 0:
+        raise LabelerError("no corpus: import documents with 'labeler corpus import' "
+                           f"(retriever {chosen.name!r} searches the workbench's own corpus)")
+    retriever = chosen.retriever
+    blocks = []
+    try:
+        retriever.index(unit_texts(store, unit))
+        for done, topic in enumerate(topics, 1):
+            hits = retriever.search(query_text(topic, fields), depth)
+            blocks.append(_block(topic.topic_id, hits, chosen.name))
+            if progress:
+                progress(done, len(topics))
+    except LabelerError:
+        raise
+    except Exception as exc:
+        if chosen.name in BUILTINS:
+            raise
+        # A plug-in can fail in any way; one line naming it serves better than its traceback.
+        raise LabelerError(f"retriever {chosen.name!r} failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        if chosen.name == "fts5":
+            store.drop_unit_search()
+    return blocks
+
+
+def _block(topic_id: str, hits: Any, retriever: str) -> RunBlock:
+    """A topic's hits as a run block, refusing what a run could not hold."""
+    block = RunBlock(topic_id, 0)
+    for rank, hit in enumerate(hits, 1):
+        try:
+            unit_id, score = hit
+        except (TypeError, ValueError):
+            unit_id, score = None, None
+        valid_id = isinstance(unit_id, str) and unit_id and not any(c.isspace() for c in unit_id)
+        valid_score = isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
+        if not (valid_id and valid_score):
+            raise LabelerError(f"retriever {retriever!r} returned {hit!r} for topic {topic_id!r}: "
+                               "expected (unit id without spaces, finite score)")
+        block.units.append(unit_id)
+        block.scores.append(float(score))
+        block.ranks.append(rank)
+    return block
+
+
+def _command_blocks(store: Store, chosen: ChosenRetriever, topics: list[Topic], unit: Unit,
+                    depth: int) -> list[RunBlock]:
+    command = chosen.retriever
+    blocks = command.blocks(topics, depth=depth, unit=str(unit), db=str(store.path))
+    asked = {topic.topic_id for topic in topics}
+    stray = sorted((b for b in blocks if b.topic_id not in asked), key=lambda b: b.first_line)
+    if stray:
+        raise UnknownIdError(f"topic {stray[0].topic_id!r} was not asked for (the command was given "
+                             f"{len(asked)} topic(s) on stdin)", path=command.output_name, line=stray[0].first_line)
+    return sorted(blocks, key=lambda b: topic_sort_key(b.topic_id))
+
+
+def _canonical(block: RunBlock, retriever: str, source: str | None) -> Ranking:
+    try:
+        return canonical_ranking(block, "error")
+    except DuplicateUnit as dup:
+        raise LabelerError(f"retriever {retriever!r} returned {dup.unit_id!r} twice for topic {dup.topic_id!r}",
+                           path=source) from None
+
+
+def _cut(ranking: Ranking, depth: int) -> Ranking:
+    return Ranking(ranking.topic_id, ranking.units[:depth], ranking.scores[:depth], ranking.ranks[:depth])
+
+
+def _check_units(store: Store, unit: Unit, rankings: list[Ranking], retriever: str, source: str | None) -> None:
+    """Refuse unit ids the corpus (or the chunking) does not hold; a corpus-less workbench takes any (doc runs)."""
+    if unit.kind == "doc" and store.document_count() == 0:
+        return
+    ids = {unit_id for ranking in rankings for unit_id in ranking.units}
+    missing = store.missing_chunks(unit.chunking, ids) if unit.kind == "chunk" else store.missing_documents(ids)
+    if missing:
+        where = f"chunking {unit.chunking!r}" if unit.kind == "chunk" else "the corpus"
+        raise UnknownIdError(f"retriever {retriever!r} returned {len(missing)} id(s) not in {where}, "
+                             f"e.g. {', '.join(missing[:5])}", path=source)
+
+
+def _rankings_sha256(rankings: list[Ranking]) -> str:
+    """A digest of what was stored: the same retriever on the same workbench gives the same digest."""
+    digest = hashlib.sha256()
+    for ranking in rankings:
+        for unit_id, score in zip(ranking.units, ranking.scores, strict=True):
+            digest.update(f"{ranking.topic_id}\t{unit_id}\t{score!r}\n".encode())
+    return digest.hexdigest()

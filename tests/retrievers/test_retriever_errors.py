@@ -1,0 +1,52 @@
+"""What `labeler runs retrieve` refuses: exit 1, one clear line, the workbench unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from support import dump
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # (arguments after `runs retrieve`, what stderr says)
+    (("--retriever", "nope"), "unknown retriever 'nope': choose one of fts5, bm25s, ql"),
+    (("--retriever", "ql", "--topics", "1,77"), "1 topic(s) not in the workbench: 77"),
+    (("--retriever", "ql", "--topics", ","), "--topics names no topic"),
+    (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
+    (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),
+    (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0"),
+    (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)"),
+    (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters"),
+])
+def test_bad_requests_exit_1_and_change_nothing(hand_cli, db_path, args, message):
+    before = dump(db_path)
+    result = hand_cli("runs", "retrieve", "--name", "r", *args, expect=1)
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+    assert dump(db_path) == before
+
+
+@pytest.mark.parametrize("retriever", ["fts5", "bm25s", "ql"])
+def test_no_corpus(run_cli, topics_file, retriever):
+    run_cli("topics", "import", topics_file)
+    result = run_cli("runs", "retrieve", "--retriever", retriever, "--name", "r", expect=1)
+    assert "no corpus: import documents with 'labeler corpus import'" in result.stderr
+
+
+@pytest.mark.parametrize("retriever", ["fts5", "bm25s", "ql", "command:echo"])
+def test_no_topics(run_cli, corpus_file, retriever):
+    run_cli("corpus", "import", corpus_file)
+    result = run_cli("runs", "retrieve", "--retriever", retriever, "--name", "r", expect=1)
+    assert "no topics: import them with 'labeler topics import'" in result.stderr
+
+
+def test_a_chunking_without_offsets_has_no_text_to_search(hand_cli, write):
+    hand_cli("corpus", "mapping", "derive", write("ids.txt", "d1#a\nd2#b\n"), "--name", "derived")
+    result = hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--unit", "chunk:derived", expect=1)
+    assert "chunking 'derived' has chunks without offsets" in result.stderr
+
+
+def test_bad_usage_exits_2(hand_cli):
+    assert hand_cli("runs", "retrieve", "--name", "r", expect=2).exit_code == 2  # no --retriever
+    result = hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--param", "mu", expect=2)
+    assert "expected KEY=VALUE" in result.stderr
+    hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--depth", "0", expect=2)
+    hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--query", "narrative", expect=2)
