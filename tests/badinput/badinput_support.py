@@ -15,12 +15,11 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
 from labeler.cli import cli
 from labeler.store import Store
-from labeler.workbench import current_labels, init_workbench
+from labeler.workbench import current_labels
 
 FILES = Path(__file__).resolve().parent / "files"
 
@@ -71,32 +70,6 @@ def assert_refused(result: Result, where: Path | str, line: int | None, fragment
     assert result.stderr.count("\n") == 1 and result.stdout == "", result.stderr
 
 
-@pytest.fixture(scope="session")
-def baseline(tmp_path_factory) -> bytes:
-    """The bytes of a workbench holding something worth keeping: a run and a chunking.
-
-    Neither constrains an import (no topics, corpus or judgments), so every file meets the
-    importer's own rules. Made once and copied: creating a workbench costs several fsyncs.
-    """
-    tmp = tmp_path_factory.mktemp("baseline")
-    db = tmp / "wb.db"
-    init_workbench(db)
-    (tmp / "baseline.run").write_text(BASELINE_RUN)
-    (tmp / "baseline.ids").write_text(BASELINE_IDS)
-    for args in (["runs", "import", tmp / "baseline.run", "--name", "existing"],
-                 ["corpus", "mapping", "derive", tmp / "baseline.ids", "--name", "existing"]):
-        result = invoke(db, args)
-        assert result.exit_code == 0, result.stderr
-    settled_files(db)
-    return db.read_bytes()
-
-
-@pytest.fixture
-def workbench(baseline: bytes, tmp_path: Path) -> Path:
-    """A copy of the baseline workbench, alone in its folder (so `wb.db*` are its files only)."""
-    return copy_workbench(baseline, tmp_path)
-
-
 def copy_workbench(data: bytes, folder: Path) -> Path:
     folder = folder / "workbench"
     folder.mkdir()
@@ -131,21 +104,23 @@ def dump(db: Path) -> list[str]:
 
 
 class Unchanged:
-    """`with Unchanged(db): ...` asserts the block left the workbench byte-for-byte as it was."""
+    """The workbench as it is now; `with Unchanged(db): ...` asserts the block left it byte-for-byte so."""
 
     def __init__(self, db: Path):
         self.db = db
+        self.dump = dump(db)
+        self.files = settled_files(db)
 
-    def __enter__(self) -> Unchanged:
-        self.dump = dump(self.db)
-        self.files = settled_files(self.db)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if exc[0] is not None:
-            return
+    def assert_unchanged(self) -> None:
         assert file_hashes(self.db) == self.files, "the workbench file changed"
         assert dump(self.db) == self.dump
+
+    def __enter__(self) -> Unchanged:
+        return self
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        if exc_type is None:
+            self.assert_unchanged()
 
 
 def stored(importer: str, db: Path):

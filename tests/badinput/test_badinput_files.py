@@ -14,12 +14,10 @@ from badinput_support import (
     Unchanged,
     assert_no_crash,
     assert_refused,
-    baseline,  # noqa: F401 (fixture)
     command,
     importer_of,
     invoke,
     stored,
-    workbench,  # noqa: F401 (fixture)
 )
 
 NAN = "is not a finite number"

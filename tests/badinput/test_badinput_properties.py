@@ -20,7 +20,6 @@ import pytest
 from badinput_support import (
     Unchanged,
     assert_no_crash,
-    baseline,  # noqa: F401 (fixture)
     command,
     copy_workbench,
     invoke,
@@ -93,7 +92,7 @@ CASES = [  # (importer, file name, lines that look like its format)
 
 
 @pytest.mark.parametrize(("importer", "name", "line_strategy"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_arbitrary_input_is_imported_or_refused_cleanly(baseline, tmp_path, importer, name, line_strategy):  # noqa: F811
+def test_arbitrary_input_is_imported_or_refused_cleanly(baseline, tmp_path, importer, name, line_strategy):
     @SETTINGS
     @given(data=file_bytes(line_strategy))
     def check(data: bytes) -> None:
@@ -101,12 +100,12 @@ def test_arbitrary_input_is_imported_or_refused_cleanly(baseline, tmp_path, impo
         db = copy_workbench(baseline, folder)
         path = folder / name
         path.write_bytes(data)
-        snapshot = Unchanged(db).__enter__()
+        before = Unchanged(db)
         result = invoke(db, command(importer, path))
         assert_no_crash(result)
         if result.exit_code == 1:
             assert result.stderr.startswith(f"Error: {path}"), result.stderr
-            snapshot.__exit__(None, None, None)
+            before.assert_unchanged()
 
     check()
 
@@ -137,7 +136,7 @@ def trec_runs(draw):
 
 @SETTINGS
 @given(run=trec_runs(), compress=st.booleans())
-def test_a_valid_trec_run_is_stored_in_canonical_order(baseline, tmp_path, run, compress):  # noqa: F811
+def test_a_valid_trec_run_is_stored_in_canonical_order(baseline, tmp_path, run, compress):
     rows, text = run
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     db = copy_workbench(baseline, folder)
