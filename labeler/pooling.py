@@ -62,7 +62,7 @@ def _require_positive(name: str, value: int) -> None:
 
 def _ranks(run: str, topic_id: str, ranking: Sequence[str]) -> dict[str, int]:
     """unit -> 1-based rank; a repeated unit is a caller bug (canonical rankings never repeat)."""
-    ranks = dict(zip(ranking, range(1, len(ranking) + 1)))  # built in C: the common case, no repeats
+    ranks = dict(zip(ranking, range(1, len(ranking) + 1), strict=True))  # built in C: the common case, no repeats
     if len(ranks) == len(ranking):
         return ranks
     ranks = {}  # a repeat: find the first one, for the message
@@ -146,16 +146,18 @@ def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = No
     for topic in _topics(runs):
         ranks_by_run = _topic_ranks(runs, topic)
         contributors: dict[str, list[tuple[str, int]]] = {}
-        for run, ranks in ranks_by_run.items():
-            # the top of the ranking itself, in rank order: the same units as `rank <= limit` over `ranks`
+        for run in ranks_by_run:
+            # the top of the ranking itself, in rank order: the same units as `rank <= limit` over its ranks
             for rank, unit in enumerate(islice(runs[run][topic], run_depths.get(run, depth)), start=1):
                 contributors.setdefault(unit, []).append((run, rank))
         if contributors:
             # RRF of the pooled units only (the same terms `_fuse` sums, in run order), not of every ranked unit
             rank_maps = list(ranks_by_run.values())
-            pool[topic] = {unit: _entry(topic, unit, contributors[unit],
-                                        math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]))
-                           for unit in sorted(contributors)}
+            pool[topic] = {
+                unit: _entry(topic, unit, contributors[unit],
+                             math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]))
+                for unit in sorted(contributors)
+            }
     return pool
 
 

@@ -35,13 +35,8 @@ def _inputs(store: Store, snapshot: str | None, runs: list[str] | None, unit: st
         raise LabelerError("no runs: import runs with 'labeler runs import' first")
     qrels: dict[str, dict[str, int]] = {}
     rankings: dict[str, dict[str, list[str]]] = {}
-    # Every run is held at once, and runs rank many of the same units for a topic: keep one string per
-    # unit id instead of one per run (equal values; with 10 runs x 5,000 topics x 1,000 results this
-    # saves gigabytes).
-    shared: dict[str, str] = {}
     for name in names:
-        qrels, ranked, _ = aligned_inputs(store, info, store.run(name), unit)
-        rankings[name] = {topic: [shared.setdefault(u, u) for u in units] for topic, units in ranked.items()}
+        qrels, rankings[name], _ = aligned_inputs(store, info, store.run(name), unit)
     return info, qrels, rankings
 
 
