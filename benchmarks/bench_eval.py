@@ -234,6 +234,31 @@ def task_cli() -> dict:
             "topics": run["topics"]["scored"]}
 
 
+HIDE_PANDAS = """
+import sys
+sys.modules["pandas"] = None  # sqlite-utils imports pandas when it can; a labeler-only install has none
+from labeler.cli import main
+sys.argv = ["labeler", *sys.argv[1:]]
+main()
+"""
+
+
+def task_cli_no_pandas() -> dict:
+    """The same command with pandas made unimportable, as in an environment where only labeler is installed.
+
+    pandas is here because trectools and ranx need it; sqlite-utils then imports it
+    (and so does every labeler command) although labeler never uses it.
+    """
+    cpu = children_cpu()
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", HIDE_PANDAS, "--db", str(WORKBENCH), "eval", "--measures", MEASURES,
+                           "--json"], check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    run = json.loads(done.stdout)["runs"][0]
+    return {"seconds": seconds, "cpu_seconds": children_cpu() - cpu, "values": run["aggregate"],
+            "topics": run["topics"]["scored"]}
+
+
 def task_ir_measures_files() -> dict:
     import ir_measures
     measures = [ir_measures.parse_measure(name) for name in MEASURES.split()]
@@ -246,20 +271,25 @@ def task_ir_measures_files() -> dict:
 def task_ir_measures_dicts() -> dict:
     import ir_measures
     measures = [ir_measures.parse_measure(name) for name in MEASURES.split()]
+    start = time.perf_counter()
     qrels, run = read_qrels_dict(), read_run_dict()
+    parsed = time.perf_counter() - start
     clock = Clock()
     result = ir_measures.calc_aggregate(measures, qrels, run)
-    return {**clock.stop(), "values": {str(m): float(v) for m, v in result.items()}, "topics": len(qrels)}
+    return {**clock.stop(), "values": {str(m): float(v) for m, v in result.items()}, "topics": len(qrels),
+            "parse_seconds": parsed}
 
 
 def task_pytrec_eval() -> dict:
     import pytrec_eval
+    start = time.perf_counter()
     qrels, run = read_qrels_dict(), read_run_dict()
+    parsed = time.perf_counter() - start
     clock = Clock()
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100", "map", "P.10"})
     per_query = evaluator.evaluate(run)
     values = {name: statistics.fmean(q[key] for q in per_query.values()) for name, key in PYTREC_MEASURES.items()}
-    return {**clock.stop(), "values": values, "topics": len(per_query)}
+    return {**clock.stop(), "values": values, "topics": len(per_query), "parse_seconds": parsed}
 
 
 def _ranx_once() -> dict:
@@ -293,14 +323,28 @@ def task_ranx_cold() -> dict:
 
 
 def task_ranx_warm() -> dict:
-    """The second load + evaluate in one process (the first one is not timed)."""
+    """The second load + evaluate in one process (the first one is not timed).
+
+    Then, not timed, ranx once more on the same run with its ties broken as
+    trec_eval breaks them (doc id descending), turned into tie-free scores: if
+    those values equal trec_eval's, the differences come from tie order alone.
+    """
+    from ranx import Qrels, Run, evaluate
     _ranx_once()
-    return _ranx_once()
+    result = _ranx_once()
+    untied = {}
+    for qid, scores in read_run_dict().items():
+        ordered = sorted(scores, key=lambda doc: (scores[doc], doc), reverse=True)
+        untied[qid] = {doc: float(len(ordered) - index) for index, doc in enumerate(ordered)}
+    values = evaluate(Qrels(read_qrels_dict()), Run(untied), list(RANX_METRICS.values()))
+    result["values_ties_broken_as_trec_eval"] = {name: float(values[metric]) for name, metric in RANX_METRICS.items()}
+    return result
 
 
 TASKS = {
     "labeler": ("labeler evaluate_runs (API, from SQLite)", task_labeler),
     "cli": ("labeler eval CLI, whole process", task_cli),
+    "cli_no_pandas": ("labeler eval CLI, pandas hidden", task_cli_no_pandas),
     "ir_measures_files": ("ir_measures calc_aggregate from files", task_ir_measures_files),
     "ir_measures_dicts": ("ir_measures calc_aggregate on dicts", task_ir_measures_dicts),
     "pytrec_eval": ("pytrec_eval on dicts", task_pytrec_eval),
@@ -314,11 +358,8 @@ ONCE = ("ranx_first",)  # each measurement costs a full numba compile
 
 def run_child(task: str) -> dict:
     """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
-    env = dict(os.environ)
-    if task in RANX_TASKS:
-        env["NUMBA_CACHE_DIR"] = str(NUMBA_CACHE)
     done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", task],
-                          capture_output=True, text=True, env=env)
+                          capture_output=True, text=True)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         if any("No module named 'ranx'" in line for line in lines):
@@ -349,7 +390,7 @@ def measure(task: str, repeat: int) -> dict:
     seconds = [r["seconds"] for r in runs]
     result["seconds"] = statistics.median(seconds)
     result["all_seconds"] = seconds
-    for key in ("cpu_seconds", "import_seconds", "load_seconds", "evaluate_seconds"):
+    for key in ("cpu_seconds", "import_seconds", "load_seconds", "evaluate_seconds", "parse_seconds"):
         if key in result:
             result[key] = statistics.median(r[key] for r in runs)
     return result
@@ -426,6 +467,8 @@ def main(argv: list[str] | None = None) -> None:
         task_profile(args.out)
         return
     if args.child:
+        if args.child in RANX_TASKS:  # before numba is imported: never write its cache into site-packages
+            os.environ["NUMBA_CACHE_DIR"] = str(NUMBA_CACHE)
         print(json.dumps(TASKS[args.child][1]()))
         return
 
@@ -447,6 +490,7 @@ def main(argv: list[str] | None = None) -> None:
     console.print("Workbench set up with the labeler command (not part of the comparison): "
                   + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()) + ".")
 
+    load_before = os.getloadavg()[0]
     results: dict[str, dict] = {}
     for key in args.only or list(TASKS):
         console.print(f"measuring {TASKS[key][0]} ...")
@@ -469,11 +513,16 @@ def main(argv: list[str] | None = None) -> None:
             notes.append(f"load {result['load_seconds']:.2f} + evaluate {result['evaluate_seconds']:.2f}")
         if "import_seconds" in result:
             notes.append(f"import {result['import_seconds']:.2f} s not included")
+        if "parse_seconds" in result:
+            notes.append(f"parsing to dicts {result['parse_seconds']:.2f} s not included")
         spread = result["all_seconds"]
         table.add_row(label, f"{result['seconds']:.3f}", f"{result['cpu_seconds']:.3f}",
                       f"{len(spread)} ({min(spread):.3f}-{max(spread):.3f})" if len(spread) > 1 else "1",
                       f"{result['seconds'] / base:.2f}x" if base else "-", "; ".join(notes))
+    load_after = os.getloadavg()[0]
     console.print(table)
+    console.print(f"Load average (1 min) {load_before:.2f} before the measurements, {load_after:.2f} after, on "
+                  f"{os.cpu_count()} CPUs: wall times stretch when other processes compete, CPU times much less.")
     console.print("seconds = median wall time over fresh processes; CPU s = median user + system time of the same "
                   "work (all threads); vs labeler = seconds relative to labeler's evaluate_runs "
                   "(above 1: slower than labeler).")
@@ -513,6 +562,13 @@ def main(argv: list[str] | None = None) -> None:
                           + ": it breaks score ties in its own order, trec_eval (and labeler) by doc id descending.")
         else:
             console.print("ranx agrees with ir_measures exactly on all four measures.")
+        untied = results.get("ranx_warm", {}).get("values_ties_broken_as_trec_eval")
+        if untied:
+            gap = max(abs(untied[m] - reference[m]) for m in MEASURES.split())
+            checks["ranx_ties_broken_as_trec_eval_max_abs_diff"] = gap
+            console.print(f"ranx on the same run with ties broken as trec_eval does: largest difference {gap:.1e} "
+                          + ("(so the differences above are tie order only)." if gap < 5e-5 else
+                             "(so tie order is not the only difference)."))
     for key, result in results.items():
         if "skipped" in result:
             console.print(f"note: {key} skipped: {result['skipped']}")
@@ -534,6 +590,7 @@ def main(argv: list[str] | None = None) -> None:
         "qrels_lines": qrels_lines,
         "generation_seconds": generated,
         "setup_seconds": steps,
+        "load_average_1min": {"before": load_before, "after": load_after},
         "trec_eval_reference_seconds": TREC_EVAL_REFERENCE_SECONDS,
         "checks": checks,
         "results": {key: {"task": TASKS[key][0], **result} for key, result in results.items()},

@@ -433,14 +433,17 @@ def task_ui(args: dict) -> dict:
         slow_with_gc = sum(1 for (a, b), latency in zip(windows, latencies, strict=True)
                            if latency * 1000 > TARGET_P95_MS and any(a <= t <= b for t, _ in in_keys))
         return {"latencies_ms": [x * 1000 for x in latencies], "presses": pressed, "topic_switches": switches,
+
                 "topics": topics, "make_app_ms": made * 1000,
                 "gen2_collections_ms": [d * 1000 for _, d in in_keys],
                 "slow_keys": sum(1 for x in latencies if x * 1000 > TARGET_P95_MS), "slow_keys_with_gen2": slow_with_gc}
 
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         db = fresh_copy(args["db"], tmp)
+        load = os.getloadavg()[0]
         result = asyncio.run(drive(db))
     result["peak_rss_mb"] = peak_rss_mb()
+    result["load_average_1min"] = [load, os.getloadavg()[0]]
     return result
 
 
@@ -697,7 +700,8 @@ def main(argv: list[str] | None = None) -> None:
             notes.append(
                 f"{name}: per UI run {done[0]['presses']} grade keys over topics {', '.join(done[0]['topics'])} "
                 f"({done[0]['topic_switches']} 'd' to move on); p95 per run "
-                f"{', '.join(f'{p:.1f}' for p in measured[ui_label]['p95_per_run'])} ms; "
+                f"{', '.join(f'{p:.1f}' for p in measured[ui_label]['p95_per_run'])} ms (1-min load average "
+                f"{', '.join('{:.1f}-{:.1f}'.format(*ui['load_average_1min']) for ui in done)}); "
                 f"{len(pauses)} full GC collections during keys (median {pause_median:.0f}"
                 f" ms, max {max(pauses, default=0):.0f} ms); {slow} keys over {TARGET_P95_MS:g} ms, "
                 f"{sum(ui['slow_keys_with_gen2'] for ui in done)} of them with a full GC; "
