@@ -15,7 +15,8 @@ printed separately, not part of the comparison).
 Then it measures each task in a fresh Python subprocess, `--repeat` times
 (the median is reported): labeler's `evaluate_runs` through the workbench API
 (time inside the child around the call), the `labeler eval` command end to
-end (timed from outside), ir_measures from the files and from parsed dicts,
+end (timed from outside; also with pandas made unimportable, as in an
+environment holding only labeler), ir_measures from the files and from parsed dicts,
 pytrec_eval from parsed dicts, and ranx: its first-ever call (numba cache
 cleared; once), a fresh process with the numba cache on disk, and a warm
 second call in the same process. ranx is not a labeler dependency
