@@ -24,7 +24,7 @@ from labeler.coverage.inputs import (
     mean,
 )
 from labeler.metrics import evaluate, judged_at_k, parse_measures
-from labeler.pooling import depth_pool, unique_contributions
+from labeler.pooling import PoolView, depth_pool, unique_contributions
 
 DEFAULT_LORO_MEASURES = ("AP", "nDCG@10", "R@10", "Bpref")
 
@@ -55,17 +55,6 @@ def leave_out_qrels(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, M
         raise ValueError(f"run {run!r} is not among the given runs: {', '.join(rankings)}")
     unique = unique_contributions(depth_pool(rankings, k), list(rankings))
     return _without_units(check_qrels(qrels, ordered), unique[run])
-
-
-def _scores(qrels: QrelsByTopic, rankings: Mapping[str, list[str]], measures: list[str], topics: list[str],
-            threshold: int) -> dict[str, float | None]:
-    """The mean of each measure over `topics`, scored by labeler.metrics.evaluate."""
-    return dict(evaluate(qrels, rankings, measures, topics=topics, threshold=threshold).aggregate)
-
-
-def _judged(qrels: QrelsByTopic, rankings: Mapping[str, list[str]], topics: list[str], k: int) -> float | None:
-    """Mean Judged@k (grade >= 0, denominator k) over topics."""
-    return mean(judged_at_k(rankings.get(topic, []), qrels[topic], k) for topic in topics)
 
 
 def _change(full: float | None, without: float | None) -> dict[str, float | None]:
@@ -117,34 +106,97 @@ def leave_one_run_out(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str,
     names = [measure.name for measure in parse_measures(measures)]
     grades = check_qrels(qrels, ordered)
     rankings: RunsByName = check_runs(runs, ordered)
+    rows = loro_topic_rows(grades, rankings, ordered, k, threshold, names, depth_pool(rankings, k),
+                           rescore_all=rescore_all)
+    return loro_summary(rows, ordered, k, threshold, names, list(rankings), rescore_all=rescore_all)
 
-    unique = unique_contributions(depth_pool(rankings, k), list(rankings))
-    reduced = {run: _without_units(grades, unique[run]) for run in rankings}
-    full = {run: _scores(grades, rankings[run], names, ordered, threshold) for run in rankings}
 
+def loro_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Sequence[str], k: int, threshold: int,
+                    names: list[str], pool: PoolView, *, rescore_all: bool = False) -> dict[str, Any]:
+    """Per-topic scores with and without each run's unique judgments, for checked inputs and their depth-k pool.
+
+    A measure's value on one topic depends only on that topic's judgments and
+    ranking, so leaving run r out changes only the topics where r's unique
+    units hold a judgment: only those are scored again (the rest keep their
+    full value, the same number the scorer would return). The rows merge
+    across batches of topics by dict updates:
+    {"full": {run: {topic: {measure: value}}}, "judged": {run: {topic: Judged@k}},
+     "without": {left_out: {run: {topic: {measure: value}}}} (changed topics only),
+     "judged_without": {left_out: {topic: Judged@k}} (changed topics only),
+     "removed": {left_out: {topic: (judgments, relevant)}} (changed topics only)}.
+    """
+    topics = list(ordered)
+    unique = unique_contributions({topic: pool[topic] for topic in topics if topic in pool}, list(rankings))
+    full = {run: _per_topic(grades, rankings[run], names, topics, threshold) for run in rankings}
+    judged = {run: {topic: judged_at_k(rankings[run].get(topic, []), grades[topic], k) for topic in topics}
+              for run in rankings}
+    without: dict[str, dict[str, dict[str, dict[str, float | None]]]] = {}
+    judged_without: dict[str, dict[str, float]] = {}
+    removed: dict[str, dict[str, tuple[int, int]]] = {}
+    for left_out in rankings:
+        changed = {topic: gone for topic, units in unique[left_out].items()
+                   if (gone := {unit for unit in units if unit in grades[topic]})}
+        changed_topics = [topic for topic in topics if topic in changed]
+        reduced = {topic: {unit: grade for unit, grade in grades[topic].items() if unit not in changed[topic]}
+                   for topic in changed_topics}
+        rescored = list(rankings) if rescore_all else [left_out]
+        without[left_out] = {run: _per_topic(reduced, rankings[run], names, changed_topics, threshold)
+                             if changed_topics else {} for run in rescored}
+        judged_without[left_out] = {topic: judged_at_k(rankings[left_out].get(topic, []), reduced[topic], k)
+                                    for topic in changed_topics}
+        removed[left_out] = {topic: (len(changed[topic]),
+                                     sum(1 for unit in changed[topic] if grades[topic][unit] >= threshold))
+                             for topic in changed_topics}
+    return {"full": full, "judged": judged, "without": without, "judged_without": judged_without,
+            "removed": removed}
+
+
+def loro_summary(rows: Mapping[str, Any], ordered: Sequence[str], k: int, threshold: int, names: list[str],
+                 runs: Sequence[str], *, rescore_all: bool = False) -> dict[str, Any]:
+    """`leave_one_run_out`'s report from the per-topic rows of every topic in `ordered` (in that order)."""
+    full = {run: {name: _mean_of(rows["full"][run], ordered, name) for name in names} for run in runs}
     report_runs: dict[str, Any] = {}
     scores_without: dict[str, dict[str, dict[str, float | None]]] = {}
-    for left_out in rankings:
-        own = _scores(reduced[left_out], rankings[left_out], names, ordered, threshold)
-        others = {run: (own if run == left_out else
-                        _scores(reduced[left_out], rankings[run], names, ordered, threshold) if rescore_all
+    for left_out in runs:
+        changed = rows["without"][left_out]
+        own = _means_without(rows["full"][left_out], changed[left_out], ordered, names)
+        others = {run: (own if run == left_out
+                        else _means_without(rows["full"][run], changed[run], ordered, names) if rescore_all
                         else full[run])
-                  for run in rankings}
+                  for run in runs}
         scores_without[left_out] = others
-        removed = [(topic, unit) for topic, units in unique[left_out].items() for unit in units
-                   if unit in grades[topic]]
+        judged_full = rows["judged"][left_out]
+        judged_reduced = {**judged_full, **rows["judged_without"][left_out]}
+        removed = rows["removed"][left_out].values()
         report_runs[left_out] = {
             "measures": {name: _change(full[left_out][name], own[name]) for name in names},
-            "judged": _change(_judged(grades, rankings[left_out], ordered, k),
-                              _judged(reduced[left_out], rankings[left_out], ordered, k)),
-            "removed": {"judgments": len(removed),
-                        "relevant": sum(1 for topic, unit in removed if grades[topic][unit] >= threshold)},
+            "judged": _change(mean(judged_full[topic] for topic in ordered),
+                              mean(judged_reduced[topic] for topic in ordered)),
+            "removed": {"judgments": sum(n for n, _ in removed), "relevant": sum(r for _, r in removed)},
         }
 
     summary = {name: _summary(name, report_runs) for name in names}
     ranking = {name: _ranking(name, full, scores_without) for name in names}
-    return {"depth": k, "threshold": threshold, "topic_ids": ordered, "measures": names, "rescore_all": rescore_all,
-            "runs": report_runs, "summary": summary, "ranking": ranking}
+    return {"depth": k, "threshold": threshold, "topic_ids": list(ordered), "measures": names,
+            "rescore_all": rescore_all, "runs": report_runs, "summary": summary, "ranking": ranking}
+
+
+def _per_topic(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, list[str]], measures: list[str],
+               topics: list[str], threshold: int) -> dict[str, dict[str, float | None]]:
+    """Each topic's value of each measure, scored by labeler.metrics.evaluate."""
+    return evaluate(grades, rankings, measures, topics=topics, threshold=threshold).per_query
+
+
+def _means_without(full: Mapping[str, Mapping[str, float | None]], changed: Mapping[str, Mapping[str, float | None]],
+                   ordered: Sequence[str], names: list[str]) -> dict[str, float | None]:
+    """Each measure's mean with the changed topics' values in place of their full ones."""
+    per_topic = {**full, **changed}
+    return {name: _mean_of(per_topic, ordered, name) for name in names}
+
+
+def _mean_of(per_topic: Mapping[str, Mapping[str, float | None]], ordered: Sequence[str], name: str) -> float | None:
+    """The mean of a measure over the topics where it is defined: `evaluate`'s aggregate, summed in topic order."""
+    return mean(value for topic in ordered if (value := per_topic[topic][name]) is not None)
 
 
 def _summary(name: str, report_runs: Mapping[str, Any]) -> dict[str, Any]:

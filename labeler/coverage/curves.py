@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from labeler.coverage.inputs import check_cutoff, check_qrels, check_threshold, check_topics
-from labeler.metrics import recall_report
+from labeler.coverage.inputs import check_cutoff, check_qrels, check_threshold, check_topics, relevant_set
+from labeler.metrics.denominators import hits_at_k, recall_summary, topic_ranking
 
 DEFAULT_RECALL_KS = (1, 2, 3, 5, 10, 20, 50, 100)
 
@@ -38,4 +38,33 @@ def recall_curve(qrels: Mapping[str, Mapping[str, int]], rankings: Mapping[str, 
     grades = check_qrels(qrels, ordered)
     if not isinstance(rankings, Mapping):
         raise ValueError(f"rankings must be a mapping {{topic: [unit, ...]}}, not {type(rankings).__name__}")
-    return [recall_report(grades, rankings, ordered, k, threshold) for k in sorted(cutoffs)]
+    checked = {topic: topic_ranking(rankings, topic) for topic in ordered}
+    cutoffs = sorted(cutoffs)
+    return recall_curve_summary(recall_curve_rows(grades, checked, ordered, threshold, cutoffs), ordered, cutoffs)
+
+
+def recall_curve_rows(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Sequence[str]],
+                      ordered: Sequence[str], threshold: int, cutoffs: Sequence[int]) -> dict[str, Any]:
+    """Per topic, (|G|, [hits in the top k for each cutoff]) from checked inputs; None for a topic with no G.
+
+    Two integers per topic and cutoff are all the curve needs, so a caller can
+    score a batch of topics, drop their rankings, and sum at the end.
+    """
+    rows: dict[str, Any] = {}
+    for topic in ordered:
+        relevant = relevant_set(grades[topic], threshold)
+        if not relevant:
+            rows[topic] = None
+            continue
+        ranking = rankings.get(topic, [])
+        rows[topic] = (len(relevant), [hits_at_k(ranking, relevant, k) for k in cutoffs])
+    return rows
+
+
+def recall_curve_summary(rows: Mapping[str, Any], ordered: Sequence[str],
+                         cutoffs: Sequence[int]) -> list[dict[str, Any]]:
+    """The curve, one `recall_summary` per cutoff (increasing), from the rows of every topic in `ordered`."""
+    scored = [rows[topic] for topic in ordered if rows[topic] is not None]
+    excluded = len(ordered) - len(scored)
+    return [recall_summary(k, [(hits[i], relevant) for relevant, hits in scored], excluded)
+            for i, k in enumerate(cutoffs)]

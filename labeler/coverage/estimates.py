@@ -94,13 +94,19 @@ def estimate_relevant(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str,
     grades = check_qrels(qrels, ordered)
     rankings = check_runs(runs, ordered)
 
+    return {"depth": k, "threshold": threshold, "method": "chapman, median over pairs of runs",
+            "warning": DEPENDENCE_WARNING, "topics": estimate_topic_rows(grades, rankings, ordered, k, threshold)}
+
+
+def estimate_topic_rows(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Mapping[str, Sequence[str]]],
+                        ordered: Sequence[str], k: int, threshold: int) -> dict[str, Any]:
+    """Each topic's estimate from checked inputs: topics are independent, so batches of them merge by update."""
     report = {}
     for topic in ordered:
         relevant = relevant_set(grades[topic], threshold)
         found = {run: set(by_topic.get(topic, [])[:k]) & relevant for run, by_topic in rankings.items()}
         report[topic] = _topic_estimate(len(relevant), found)
-    return {"depth": k, "threshold": threshold, "method": "chapman, median over pairs of runs",
-            "warning": DEPENDENCE_WARNING, "topics": report}
+    return report
 
 
 def _topic_estimate(lower_bound: int, found: Mapping[str, set[str]]) -> dict[str, Any]:

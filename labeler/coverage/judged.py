@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labeler.coverage.inputs import (
+    QrelsByTopic,
+    RunsByName,
     check_cutoff,
     check_qrels,
     check_runs,
@@ -22,7 +24,7 @@ from labeler.coverage.inputs import (
     mean,
 )
 from labeler.metrics import judged_at_k
-from labeler.pooling import depth_pool, unique_contributions
+from labeler.pooling import PoolView, depth_pool, unique_contributions
 
 
 def judged_coverage(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
@@ -54,24 +56,58 @@ def judged_coverage(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, M
     check_threshold(threshold)
     grades = check_qrels(qrels, ordered)
     rankings = check_runs(runs, ordered)
+    parts = judged_topic_rows(grades, rankings, ordered, k, threshold, depth_pool(rankings, k))
+    return judged_summary(parts, ordered, k, threshold, list(rankings))
 
-    pool = depth_pool(rankings, k)
-    unique = unique_contributions(pool, list(rankings))
 
-    report_runs: dict[str, Any] = {}
+def judged_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Sequence[str], k: int, threshold: int,
+                      pool: PoolView) -> dict[str, Any]:
+    """The per-topic rows `judged_summary` adds up, for checked inputs and their depth-k pool.
+
+    Every figure of the report is a sum or a mean of these rows, so a caller
+    can compute them a batch of topics at a time and merge the rows (plain
+    dict updates) before summing: {"runs": {run: {topic: row}}, "topics":
+    {topic: row}}.
+    """
+    unique = unique_contributions({topic: pool[topic] for topic in ordered if topic in pool}, list(rankings))
+    runs_rows: dict[str, dict[str, Any]] = {}
     for run, by_topic in rankings.items():
-        per_topic: dict[str, float] = {}
-        ranked = unjudged = 0
+        rows = runs_rows[run] = {}
         for topic in ordered:
             top = by_topic.get(topic, [])[:k]
-            per_topic[topic] = judged_at_k(top, grades[topic], k)
-            ranked += len(top)
-            unjudged += sum(1 for unit in top if not is_judged(grades[topic].get(unit)))
-        unique_units = {topic: sorted(units) for topic, units in _in_order(unique[run], ordered)}
-        unique_relevant_units = {
-            topic: relevant for topic, units in unique_units.items()
-            if (relevant := [unit for unit in units if grades[topic].get(unit, -1) >= threshold])
+            topic_grades = grades[topic]
+            units = sorted(unique[run].get(topic, ()))
+            rows[topic] = {
+                "judged": judged_at_k(top, topic_grades, k),
+                "ranked": len(top),
+                "unjudged": sum(1 for unit in top if not is_judged(topic_grades.get(unit))),
+                "unique_units": units,
+                "unique_relevant_units": [unit for unit in units if topic_grades.get(unit, -1) >= threshold],
+            }
+    topic_rows = {}
+    for topic in ordered:
+        pooled = pool.get(topic, {})
+        topic_grades = grades[topic]
+        topic_rows[topic] = {
+            "pool": len(pooled),
+            "judged": sum(1 for unit in pooled if is_judged(topic_grades.get(unit))),
+            "relevant": sum(1 for unit in pooled if topic_grades.get(unit, -1) >= threshold),
         }
+    return {"runs": runs_rows, "topics": topic_rows}
+
+
+def judged_summary(parts: Mapping[str, Any], ordered: Sequence[str], k: int, threshold: int,
+                   runs: Sequence[str]) -> dict[str, Any]:
+    """`judged_coverage`'s report from the per-topic rows of every topic in `ordered` (in that order)."""
+    report_runs: dict[str, Any] = {}
+    for run in runs:
+        rows = parts["runs"][run]
+        per_topic = {topic: rows[topic]["judged"] for topic in ordered}
+        ranked = sum(rows[topic]["ranked"] for topic in ordered)
+        unjudged = sum(rows[topic]["unjudged"] for topic in ordered)
+        unique_units = {topic: rows[topic]["unique_units"] for topic in ordered if rows[topic]["unique_units"]}
+        unique_relevant_units = {topic: rows[topic]["unique_relevant_units"] for topic in ordered
+                                 if rows[topic]["unique_relevant_units"]}
         report_runs[run] = {
             "judged": mean(per_topic.values()),
             "judged_per_topic": per_topic,
@@ -83,18 +119,5 @@ def judged_coverage(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, M
             "unique_units": unique_units,
             "unique_relevant_units": unique_relevant_units,
         }
-
-    report_topics = {}
-    for topic in ordered:
-        pooled = pool.get(topic, {})
-        report_topics[topic] = {
-            "pool": len(pooled),
-            "judged": sum(1 for unit in pooled if is_judged(grades[topic].get(unit))),
-            "relevant": sum(1 for unit in pooled if grades[topic].get(unit, -1) >= threshold),
-        }
+    report_topics = {topic: parts["topics"][topic] for topic in ordered}
     return {"depth": k, "threshold": threshold, "runs": report_runs, "topics": report_topics}
-
-
-def _in_order(by_topic: Mapping[str, Any], ordered: Sequence[str]) -> list[tuple[str, Any]]:
-    """The (topic, value) pairs of `by_topic` in the order of `ordered`."""
-    return [(topic, by_topic[topic]) for topic in ordered if topic in by_topic]

@@ -19,7 +19,7 @@ from labeler.coverage.inputs import (
     check_topics,
     is_judged,
 )
-from labeler.pooling import depth_pool
+from labeler.pooling import PoolView, depth_pool
 
 
 def default_window(depth: int) -> int:
@@ -60,7 +60,13 @@ def judging_saturation(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str
     check_threshold(threshold)
     grades = check_qrels(qrels, ordered)
     pool = depth_pool(check_runs(runs, ordered), deepest)
+    return {"depth": deepest, "window": window, "threshold": threshold,
+            "topics": saturation_topic_rows(grades, pool, ordered, deepest, window, threshold)}
 
+
+def saturation_topic_rows(grades: Mapping[str, Mapping[str, int]], pool: PoolView, ordered: Sequence[str],
+                          deepest: int, window: int, threshold: int) -> dict[str, Any]:
+    """Each topic's saturation row, from checked grades and the depth-D pool (a batch of topics at a time)."""
     report = {}
     for topic in ordered:
         entries = pool.get(topic, {})
@@ -88,4 +94,4 @@ def judging_saturation(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str
             "unjudged_in_window": sum(1 for unit, entry in entries.items()
                                       if entry.best_rank > start and not is_judged(grades[topic].get(unit))),
         }
-    return {"depth": deepest, "window": window, "threshold": threshold, "topics": report}
+    return report

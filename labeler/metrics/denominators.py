@@ -15,7 +15,7 @@ holds the input checks every metric shares.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from labeler.models import topic_sort_key
@@ -250,19 +250,32 @@ def checked_recall_report(topics: Sequence[str], k: int, relevant_of: Callable[[
     gives a topic's G, `ranking_of` its checked ranking cut at depth (asked
     only for topics with |G| > 0, as recall_report reads them).
     """
-    recalls: list[float] = []
-    caps: list[float] = []
-    hits_total = relevant_total = excluded = 0
+    counts: list[tuple[int, int]] = []
+    excluded = 0
     for topic in topics:
         relevant = relevant_of(topic)
         if not relevant:
             excluded += 1
             continue
-        hits = hits_at_k(ranking_of(topic), relevant, k)
-        recalls.append(hits / len(relevant))
-        caps.append(min(k, len(relevant)) / len(relevant))
+        counts.append((hits_at_k(ranking_of(topic), relevant, k), len(relevant)))
+    return recall_summary(k, counts, excluded)
+
+
+def recall_summary(k: int, counts: Iterable[tuple[int, int]], excluded: int) -> dict[str, Any]:
+    """The Recall@k report from each scored topic's (hits in the top k, |G| > 0), in topic order.
+
+    What `recall_report` sums, split out so that a caller scoring topics a
+    batch at a time can keep two integers per topic and sum once at the end,
+    giving the same floats as one call over every topic.
+    """
+    recalls: list[float] = []
+    caps: list[float] = []
+    hits_total = relevant_total = 0
+    for hits, relevant in counts:
+        recalls.append(hits / relevant)
+        caps.append(min(k, relevant) / relevant)
         hits_total += hits
-        relevant_total += len(relevant)
+        relevant_total += relevant
     if not recalls:
         return {"k": k, "macro": None, "micro": None, "ceiling": None, "share_of_ceiling": None,
                 "topics": 0, "excluded": excluded, "hits": 0, "relevant": 0}

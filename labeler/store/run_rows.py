@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from array import array
+from collections.abc import Iterable, Iterator, Sequence
 
 from labeler.errors import NotFoundError
 from labeler.formats.runs import Ranking
@@ -100,16 +101,32 @@ class RunRows:
         ).fetchone()
         return row[0].split("\n") if row and row[0] else []
 
-    def ranked_units(self, name: str, depth: int | None = None) -> dict[str, list[str]]:
-        """`topic -> unit ids in canonical order`: the cheap form pooling needs."""
-        rows = self.db.execute(
-            "SELECT topic_id, units FROM run_rankings WHERE run_id = ?", [self._run_id(name)]
-        )
+    def ranked_units(self, name: str, depth: int | None = None,
+                     topics: Sequence[str] | None = None) -> dict[str, list[str]]:
+        """`topic -> unit ids in canonical order`: the cheap form pooling needs.
+
+        `topics` reads only those topics' rankings (those the run has), so a
+        caller can go through a large run a batch of topics at a time.
+        """
+        run_id = self._run_id(name)
+        if topics is None:
+            rows: Iterable = self.db.execute("SELECT topic_id, units FROM run_rankings WHERE run_id = ?", [run_id])
+        else:
+            rows = self._rows_for_topics(run_id, list(topics))
         result = {}
         for topic_id, units in rows:
             ids = units.split("\n") if units else []
             result[topic_id] = ids[:depth] if depth is not None else ids
         return result
+
+    def _rows_for_topics(self, run_id: int, topics: list[str]) -> Iterator[tuple[str, str]]:
+        """(topic, units) rows of the given topics, through the primary key, a few hundred topics per query."""
+        for start in range(0, len(topics), 500):
+            part = topics[start:start + 500]
+            marks = ", ".join("?" * len(part))
+            yield from self.db.execute(
+                f"SELECT topic_id, units FROM run_rankings WHERE run_id = ? AND topic_id IN ({marks})", [run_id, *part]
+            )
 
 
 def _ranking(row, depth: int | None = None) -> Ranking:

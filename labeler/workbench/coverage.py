@@ -10,22 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from labeler.coverage import (
-    DEFAULT_LORO_MEASURES,
-    DEPENDENCE_WARNING,
-    compare_snapshots,
-    estimate_relevant,
-    judged_coverage,
-    judging_saturation,
-    leave_one_run_out,
-    recall_curve,
-)
+from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING, compare_snapshots
+from labeler.coverage.batched import CoverageBatches
 from labeler.errors import LabelerError
-from labeler.models import topic_sort_key
+from labeler.models import RunInfo, topic_sort_key
 from labeler.store import Store
-from labeler.workbench.evaluation import aligned_inputs, scored_topics
+from labeler.workbench.evaluation import aligned_inputs, aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
+
+# About this many ranked units (over all runs) are held at once; the rest of a report is small per-topic rows.
+BATCH_UNITS = 1_000_000
 
 
 def _inputs(store: Store, snapshot: str | None, runs: list[str] | None, unit: str | None):
@@ -40,26 +36,57 @@ def _inputs(store: Store, snapshot: str | None, runs: list[str] | None, unit: st
     return info, qrels, rankings
 
 
+def topic_batches(topics: list[str], runs: list[RunInfo], batch_units: int | None = None) -> list[list[str]]:
+    """`topics` in consecutive batches holding about `batch_units` ranked units over all runs.
+
+    A run's units per topic are estimated from what it holds (entries /
+    topics), so ten runs of 1,000 results per topic give batches of 100
+    topics: a few hundred MB at most, whatever the number of topics.
+    """
+    batch_units = BATCH_UNITS if batch_units is None else batch_units
+    per_topic = sum(run.entries / run.topics for run in runs if run.topics)
+    size = max(1, int(batch_units // per_topic)) if per_topic else len(topics) or 1
+    return [topics[start:start + size] for start in range(0, len(topics), size)]
+
+
 def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
                     unit: str | None = None, measures: list[str] | None = None,
-                    loro: bool = True) -> dict[str, Any]:
-    """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation."""
+                    loro: bool = True, progress: Progress | None = None) -> dict[str, Any]:
+    """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
+
+    The runs are read a batch of topics at a time (`topic_batches`) and
+    reduced to per-topic rows by `labeler.coverage.CoverageBatches`, so memory
+    holds one batch's rankings, not every run's: the same figures as the
+    all-at-once functions, at a bounded size. `progress(done, total)` is
+    called after each batch with the topics done.
+    """
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
-    info, qrels, rankings = _inputs(store, snapshot, runs, unit)
+    info = resolve_snapshot(store, snapshot)
+    names = runs or store.run_names()
+    if not names:
+        raise LabelerError("no runs: import runs with 'labeler runs import' first")
+    infos = [store.run(name) for name in names]
+    qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
-    topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=topic_sort_key)
-    judged = judged_coverage(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
-    first = next(iter(rankings.values()))
-    scored, _, _ = scored_topics(info, qrels, first, threshold, include_unreviewed=False)
+    topics = sorted(set(qrels) | {t for name in names for t in store.run_topics(name)}, key=topic_sort_key)
+    scored = set(scored_topics(info, qrels, {}, threshold, include_unreviewed=False)[0])
     try:
-        bias = (leave_one_run_out(qrels, rankings, topics=scored, depth=depth, threshold=threshold,
-                                  measures=measures or list(DEFAULT_LORO_MEASURES))
-                if loro and scored and len(rankings) > 1 else None)
+        batches = CoverageBatches(names, depth=depth, threshold=threshold,
+                                  loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None)
+        done = 0
+        for batch in topic_batches(topics, infos):
+            rankings = {run.name: aligned_rankings(store, info, run, unit, topics=batch)[0] for run in infos}
+            batches.add({t: qrels[t] for t in batch if t in qrels}, rankings, topics=batch,
+                        scored=[t for t in batch if t in scored])
+            done += len(batch)
+            if progress:
+                progress(done, len(topics))
+        figures = batches.result()
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
-    estimates = estimate_relevant(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
-    saturation = judging_saturation(qrels, rankings, topics=topics, depth=depth, threshold=threshold)
+    judged, bias = figures["judged"], figures["bias"]
+    estimates, saturation = figures["estimates"], figures["saturation"]
     report_runs = {}
     for name, row in judged["runs"].items():
         entry = {
@@ -68,8 +95,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
             "unjudged_share": row["unjudged_share"],
             "unique": row["unique"],
             "unique_relevant": row["unique_relevant"],
-            "recall_curve": recall_curve(qrels, rankings[name], topics=scored, threshold=threshold)
-            if scored else [],
+            "recall_curve": figures["curves"][name],
         }
         if bias is not None:
             entry["loro"] = {m: {k: v[k] for k in ("full", "without", "drop", "relative_drop")}
@@ -129,17 +155,18 @@ def repool_status(store: Store) -> dict[str, Any] | None:
         return None
     earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
     previous = earlier[-1] if earlier else None
-    before = store.pool_pairs(previous.name) if previous else {}
     labels = current_labels(store, latest.unit)
-    entries = store.pool_entries(latest.name)
     per_topic: dict[str, dict[str, int]] = {}
     per_run = {run: {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0} for run in latest.runs}
-    for topic, units in entries.items():
+    # one topic's entries at a time: a pool of millions of pairs is never held whole
+    for topic in sorted(store.pool_topic_sizes(latest.name), key=topic_sort_key):
+        units = store.pool_entries(latest.name, topic).get(topic, {})
+        before = set(store.pool_entries(previous.name, topic).get(topic, ())) if previous else set()
         row = per_topic.setdefault(topic, {"pool": 0, "new": 0, "unjudged": 0, "new_unjudged": 0})
         for unit_id, entry in units.items():
             state = labels.get((topic, unit_id))
             unjudged = state is None or not state.judged
-            new = unit_id not in before.get(topic, ())
+            new = unit_id not in before
             row["pool"] += 1
             row["new"] += new
             row["unjudged"] += unjudged

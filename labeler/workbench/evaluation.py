@@ -137,9 +137,15 @@ def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, A
 
 def aligned_inputs(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None):
     """Qrels and rankings in one unit space, and a note of every conversion made."""
+    qrels, notes = aligned_labels(store, info, unit)
+    rankings, run_notes = aligned_rankings(store, info, run, unit)
+    return qrels, rankings, {**notes, **run_notes}
+
+
+def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
+    """The snapshot's labels as qrels in the unit asked for (`--unit doc` lifts chunk labels), and a note of it."""
     labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]
-    rankings = {t: list(units) for t, units in store.ranked_units(run.name).items()}
-    label_unit, run_unit = info.unit, str(run.unit)
+    label_unit = info.unit
     target = unit or label_unit
     notes: dict[str, Any] = {"unit": target}
     if target not in ("doc", label_unit):
@@ -149,33 +155,48 @@ def aligned_inputs(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | N
         notes["labels_lifted_to_documents"] = True
         notes["partial_documents"] = partial
         notes["lower_bound"] = partial > 0
-    if run_unit != target:
-        if run_unit.startswith("chunk:") and target == "doc":
-            collapsed = 0
-            chunking = run_unit.split(":", 1)[1]
-            for topic, units in rankings.items():
-                parents = store.parents_of(chunking, units)
-                missing = [u for u in units if u not in parents]
-                if missing:
-                    raise LabelerError(f"run {run.name!r}: chunk {missing[0]!r} has no parent in {run_unit}")
-                rankings[topic], count = collapse_to_documents(units, parents)
-                collapsed += count
-            notes["chunks_collapsed"] = collapsed
-        elif run_unit == "doc" and target.startswith("chunk:"):
-            raise LabelerError(
-                f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}: "
-                "evaluate at document level with --unit doc (document grades derived from chunk labels)"
-            )
-        else:
-            raise LabelerError(
-                f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
-                "chunkings cannot be compared; judge the run's units, or evaluate both at document level "
-                "with --unit doc"
-            )
     qrels: dict[str, dict[str, int]] = {}
     for topic, unit_id, grade in labels:
         qrels.setdefault(topic, {})[unit_id] = grade
-    return qrels, rankings, notes
+    return qrels, notes
+
+
+def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None,
+                     topics: list[str] | None = None):
+    """A run's rankings (of `topics`, or all) in the unit the labels are compared in, and a note of any collapse.
+
+    Chunk runs scored against document labels collapse to their parents; a
+    document run against chunk labels, or two chunkings, are refused with what
+    to do instead.
+    """
+    target = unit or info.unit
+    run_unit = str(run.unit)
+    rankings = store.ranked_units(run.name, topics=topics)
+    notes: dict[str, Any] = {}
+    if run_unit == target:
+        return rankings, notes
+    if run_unit.startswith("chunk:") and target == "doc":
+        collapsed = 0
+        chunking = run_unit.split(":", 1)[1]
+        for topic, units in rankings.items():
+            parents = store.parents_of(chunking, units)
+            missing = [u for u in units if u not in parents]
+            if missing:
+                raise LabelerError(f"run {run.name!r}: chunk {missing[0]!r} has no parent in {run_unit}")
+            rankings[topic], count = collapse_to_documents(units, parents)
+            collapsed += count
+        notes["chunks_collapsed"] = collapsed
+        return rankings, notes
+    if run_unit == "doc" and target.startswith("chunk:"):
+        raise LabelerError(
+            f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}: "
+            "evaluate at document level with --unit doc (document grades derived from chunk labels)"
+        )
+    raise LabelerError(
+        f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
+        "chunkings cannot be compared; judge the run's units, or evaluate both at document level "
+        "with --unit doc"
+    )
 
 
 def _lift(store: Store, chunking: str, labels):

@@ -17,6 +17,7 @@ MODULES = [
     "labeler.coverage.saturation",
     "labeler.coverage.curves",
     "labeler.coverage.compare",
+    "labeler.coverage.batched",
 ]
 FORBIDDEN = ("sqlite3", "sqlite_utils", "click", "textual", "rich")
 

@@ -1,0 +1,86 @@
+"""`coverage_report` reads runs a batch of topics at a time; the batch size never changes a figure.
+
+The report streams topics so that memory holds one batch's rankings; here the
+same workbench is reported on in batches of one topic, of a few, and all at
+once, and checked against the all-at-once domain functions fed every ranking.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import labeler.workbench.coverage as coverage_service
+from labeler.coverage import estimate_relevant, judged_coverage, leave_one_run_out, recall_curve
+from labeler.store import Store
+from labeler.workbench.coverage import _inputs, coverage_report, topic_batches
+from labeler.workbench.evaluation import scored_topics
+from labeler.workbench.snapshots import resolve_snapshot
+
+TOPICS = [str(t) for t in range(1, 13)]
+
+
+@pytest.fixture
+def workbench(run_cli, write, db_path):
+    rng = random.Random(7)
+    units = [f"d{i}" for i in range(40)]
+    for run in ("A", "B", "C", "D"):
+        lines = []
+        for topic in TOPICS:
+            if run == "D" and topic in ("3", "4"):
+                continue  # D has nothing for two topics
+            for rank, unit in enumerate(rng.sample(units, rng.randint(5, 30)), 1):
+                lines.append(f"{topic} Q0 {unit} {rank} {100 - rank} {run}\n")
+        run_cli("runs", "import", write(f"{run}.run", "".join(lines)), "--name", run)
+    run_cli("pool", "build", "--depth", "4")
+    qrels = "".join(f"{topic} 0 {unit} {rng.choice([0, 0, 1, 2])}\n"
+                    for topic in TOPICS[:-2] for unit in rng.sample(units, 15))
+    run_cli("judgments", "import", write("truth.qrels", qrels), "--assessor", "ann", "--reviewed")
+    run_cli("snapshot", "create", "-m", "v1")
+    return db_path
+
+
+@pytest.mark.parametrize("batch_units", [1, 60, 250])
+def test_batch_size_changes_nothing(workbench, monkeypatch, batch_units):
+    with Store(workbench) as store:
+        whole = coverage_report(store, depth=5)
+        monkeypatch.setattr(coverage_service, "BATCH_UNITS", batch_units)
+        assert len(topic_batches(TOPICS, store.runs())) > 1
+        assert coverage_report(store, depth=5) == whole
+
+
+def test_streamed_report_equals_the_all_at_once_functions(workbench):
+    with Store(workbench) as store:
+        report = coverage_report(store, depth=5)
+        info, qrels, rankings = _inputs(store, None, None, None)
+        scored, _, _ = scored_topics(info, qrels, {}, 1, include_unreviewed=False)
+        assert resolve_snapshot(store, None).name == report["snapshot"] == "v1"
+    topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=int)
+    judged = judged_coverage(qrels, rankings, topics=topics, depth=5, threshold=1)
+    bias = leave_one_run_out(qrels, rankings, topics=scored, depth=5, threshold=1)
+    estimates = estimate_relevant(qrels, rankings, topics=topics, depth=5, threshold=1)
+    assert report["scored_topics"] == len(scored) == 10  # the judged, reviewed topics; 11 and 12 have no label
+    for run in rankings:
+        row = report["runs"][run]
+        assert row["judged"] == judged["runs"][run]["judged"]
+        assert row["unique"] == judged["runs"][run]["unique"]
+        assert row["recall_curve"] == recall_curve(qrels, rankings[run], topics=scored, threshold=1)
+        for measure, values in bias["runs"][run]["measures"].items():
+            assert row["loro"][measure] == {k: values[k] for k in ("full", "without", "drop", "relative_drop")}
+    assert report["ranking"]["kendall_tau"] == bias["ranking"]["AP"]["kendall_tau"]
+    for topic in topics:
+        assert report["topics"][topic]["r_estimate"] == estimates["topics"][topic]["estimate"]
+        assert report["topics"][topic]["pool"] == judged["topics"][topic]["pool"]
+
+
+def test_topic_batches_hold_about_the_units_asked_for(workbench):
+    with Store(workbench) as store:
+        runs = store.runs()
+    per_topic = sum(run.entries / run.topics for run in runs)
+    batches = topic_batches(TOPICS, runs, batch_units=math.ceil(per_topic * 3))
+    assert [len(b) for b in batches] == [3, 3, 3, 3]
+    assert [t for b in batches for t in b] == TOPICS
+    assert topic_batches(TOPICS, runs, batch_units=1) == [[t] for t in TOPICS]
+    assert topic_batches([], runs) == []
