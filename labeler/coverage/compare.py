@@ -22,7 +22,7 @@ from labeler.coverage.inputs import (
     is_judged,
     relevant_set,
 )
-from labeler.metrics import Measure, evaluate, parse_measures
+from labeler.metrics import Evaluation, Measure, evaluate, parse_measures
 
 
 def default_measures(depth: int) -> tuple[str, ...]:
@@ -52,11 +52,9 @@ def _topics_grown(before: QrelsByTopic, after: QrelsByTopic, threshold: int) -> 
     return grown
 
 
-def _score(qrels: QrelsByTopic, rankings: Mapping[str, list[str]], measures: list[Measure], topics: list[str],
-           threshold: int) -> tuple[dict[str, float | None], dict[str, Any]]:
-    """({measure: mean}, {R@k measure: recall report}) for one run on one qrels, by labeler.metrics.evaluate."""
-    evaluation = evaluate(qrels, rankings, measures, topics=topics, threshold=threshold)
-    recall = {m.name: evaluation.recall[m.cutoff] for m in measures if m.family == "R"}
+def _score(evaluation: Evaluation) -> tuple[dict[str, float | None], dict[str, Any]]:
+    """({measure: mean}, {R@k measure: recall report}) of one run on one qrels."""
+    recall = {m.name: evaluation.recall[m.cutoff] for m in evaluation.measures if m.family == "R"}
     return dict(evaluation.aggregate), recall
 
 
@@ -94,20 +92,47 @@ def compare_snapshots(before: Mapping[str, Mapping[str, int]], after: Mapping[st
     ordered = check_topics(topics)
     k = check_cutoff(depth, "depth")
     check_threshold(threshold)
+    rankings = check_runs(runs, ordered)
+    wanted, rank_by = compare_measures(k, measures, rank_by)
     old = check_qrels(before, ordered, "before")
     new = check_qrels(after, ordered, "after")
-    rankings = check_runs(runs, ordered)
+    evaluations = {run: (evaluate(old, by_topic, wanted, topics=ordered, threshold=threshold),
+                         evaluate(new, by_topic, wanted, topics=ordered, threshold=threshold))
+                   for run, by_topic in rankings.items()}
+    return compare_evaluations(old, new, evaluations, topics=ordered, depth=k, threshold=threshold, rank_by=rank_by)
+
+
+def compare_measures(depth: int, measures: str | Iterable[str] | None = None,
+                     rank_by: str | None = None) -> tuple[list[Measure], str]:
+    """The measures a comparison scores (Judged@k first, then `measures` or the defaults) and the one it ranks by."""
+    k = check_cutoff(depth, "depth")
     wanted = parse_measures([f"Judged@{k}", *parse_measures(default_measures(k) if measures is None else measures)])
     names = [m.name for m in wanted]
     if rank_by is None:
         rank_by = next((m.name for m in wanted if m.family == "R"), names[1] if len(names) > 1 else names[0])
     elif rank_by not in names:
         raise ValueError(f"rank_by {rank_by!r} is not among the measures compared: {', '.join(names)}")
+    return wanted, rank_by
 
+
+def compare_evaluations(before: Mapping[str, Mapping[str, int]], after: Mapping[str, Mapping[str, int]],
+                        evaluations: Mapping[str, tuple[Evaluation, Evaluation]], *, topics: Sequence[str],
+                        depth: int, threshold: int, rank_by: str) -> dict[str, Any]:
+    """`compare_snapshots`' report from each run's evaluations on the two qrels (before, after).
+
+    The evaluations may come from `merge_evaluations` over batches of topics:
+    a caller with large runs scores them a batch at a time and never holds a
+    whole run (labeler.workbench.coverage.compare_report).
+    """
+    ordered = check_topics(topics)
+    old = check_qrels(before, ordered, "before")
+    new = check_qrels(after, ordered, "after")
     report_runs = {}
-    for run, by_topic in rankings.items():
-        scores_before, recall_before = _score(old, by_topic, wanted, ordered, threshold)
-        scores_after, recall_after = _score(new, by_topic, wanted, ordered, threshold)
+    names: list[str] = []
+    for run, (evaluation_before, evaluation_after) in evaluations.items():
+        names = list(evaluation_before.aggregate)
+        scores_before, recall_before = _score(evaluation_before)
+        scores_after, recall_after = _score(evaluation_after)
         report_runs[run] = {
             "before": scores_before,
             "after": scores_after,
@@ -118,7 +143,7 @@ def compare_snapshots(before: Mapping[str, Mapping[str, int]], after: Mapping[st
                        for name in recall_before},
         }
 
-    return {"depth": k, "threshold": threshold, "topic_ids": ordered, "measures": names,
+    return {"depth": depth, "threshold": threshold, "topic_ids": ordered, "measures": names,
             "labels": _label_changes(old, new), "topics_grown": _topics_grown(old, new, threshold),
             "runs": report_runs, "ranking": _ranking_change(report_runs, rank_by)}
 

@@ -17,7 +17,7 @@ from labeler.metrics.denominators import (
     relevant_units,
     t_at_k,
 )
-from labeler.metrics.evaluate import Evaluation, evaluate
+from labeler.metrics.evaluate import Evaluation, evaluate, merge_evaluations
 from labeler.metrics.names import DEFAULT_MEASURES, Measure, parse_measure, parse_measures
 from labeler.metrics.standard import judged_at_k, rr_at_k, standard_scores
 
@@ -31,6 +31,7 @@ __all__ = [
     "f_at_k",
     "fe_at_k",
     "judged_at_k",
+    "merge_evaluations",
     "paired_comparison",
     "paired_t_test",
     "parse_measure",

@@ -31,6 +31,8 @@ class Evaluation:
     per_query_residuals {topic: {RBP measure name: residual}}: each topic's RBP lies in
                [RBP, RBP + residual]
     recall     {k: recall_report(...)} for every k of the R@k measures asked for
+    recall_counts {k: {topic: (hits in the top k, |G|), or None without G}}: what `recall` sums,
+               kept so that evaluations of topic batches merge exactly (`merge_evaluations`)
     """
 
     per_query: dict[str, dict[str, float | None]]
@@ -42,6 +44,8 @@ class Evaluation:
     topics: tuple[str, ...] = ()
     threshold: int = 1
     depth: int | None = None
+    measures: tuple[Measure, ...] = ()
+    recall_counts: dict[int, dict[str, tuple[int, int] | None]] = field(default_factory=dict)
 
 
 def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Measure], *,
@@ -83,6 +87,17 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
         per_query[topic] = row
         per_query_residual[topic] = residual_row
 
+    recall_counts = {k: {topic: (d.hits_at_k(ranked[topic], relevant[topic], k), len(relevant[topic]))
+                         if relevant[topic] else None for topic in ordered}
+                     for k in sorted({m.cutoff for m in wanted if m.family == "R"})}
+    return _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
+
+
+def _summarize(wanted: list[Measure], ordered: Sequence[str], per_query: dict[str, dict[str, float | None]],
+               per_query_residual: dict[str, dict[str, float]],
+               recall_counts: dict[int, dict[str, tuple[int, int] | None]], threshold: int,
+               depth: int | None) -> Evaluation:
+    """The means, counts, residual means and recall reports of per-topic values, summed in topic order."""
     aggregate: dict[str, float | None] = {}
     counts: dict[str, int] = {}
     residuals: dict[str, float | None] = {}
@@ -92,12 +107,42 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
         aggregate[measure.name] = _mean(per_query[topic][measure.name] for topic in scored)
         if measure.family == "RBP":
             residuals[measure.name] = _mean(per_query_residual[topic][measure.name] for topic in scored)
-
-    recall = {k: d.checked_recall_report(ordered, k, relevant.__getitem__, ranked.__getitem__)
-              for k in sorted({m.cutoff for m in wanted if m.family == "R"})}
+    recall = {}
+    for k, by_topic in recall_counts.items():
+        rows = [by_topic[topic] for topic in ordered]
+        recall[k] = d.recall_summary(k, [row for row in rows if row is not None], rows.count(None))
     return Evaluation(per_query=per_query, aggregate=aggregate, counts=counts, residuals=residuals,
                       recall=recall, per_query_residuals=per_query_residual, topics=tuple(ordered),
-                      threshold=threshold, depth=depth)
+                      threshold=threshold, depth=depth, measures=tuple(wanted), recall_counts=recall_counts)
+
+
+def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
+    """One Evaluation of the union of disjoint topic batches: the same numbers as evaluating them together.
+
+    Every mean is a mean of per-topic values and every recall report a sum of
+    per-topic counts, so a caller can score a large run a batch of topics at a
+    time (holding one batch's rankings) and merge. The parts must come from
+    `evaluate` with the same measures, threshold and depth.
+    """
+    if not parts:
+        raise ValueError("no evaluations to merge")
+    first = parts[0]
+    for part in parts[1:]:
+        if (part.measures, part.threshold, part.depth) != (first.measures, first.threshold, first.depth):
+            raise ValueError("evaluations of different measures, thresholds or depths cannot be merged")
+    seen: set[str] = set()
+    for part in parts:
+        repeated = seen.intersection(part.topics)
+        if repeated:
+            raise ValueError(f"topic {sorted(repeated)[0]!r} is in two of the evaluations merged")
+        seen.update(part.topics)
+    ordered = d.check_topics(list(seen))
+    per_query = {t: row for part in parts for t, row in part.per_query.items()}
+    residual = {t: row for part in parts for t, row in part.per_query_residuals.items()}
+    recall_counts = {k: {t: row for part in parts for t, row in part.recall_counts[k].items()}
+                     for k in first.recall_counts}
+    return _summarize(list(first.measures), ordered, {t: per_query[t] for t in ordered},
+                      {t: residual[t] for t in ordered}, recall_counts, first.threshold, first.depth)
 
 
 def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:

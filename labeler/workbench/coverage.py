@@ -10,43 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING, compare_snapshots
+from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING
 from labeler.coverage.batched import CoverageBatches
+from labeler.coverage.compare import compare_evaluations, compare_measures
 from labeler.errors import LabelerError
-from labeler.models import RunInfo, topic_sort_key
+from labeler.metrics import evaluate, merge_evaluations
+from labeler.models import topic_sort_key
 from labeler.store import Store
-from labeler.workbench.evaluation import aligned_inputs, aligned_labels, aligned_rankings, scored_topics
+from labeler.workbench.batches import topic_batches
+from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.labels import current_labels, judging_rate
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
-
-# About this many ranked units (over all runs) are held at once; the rest of a report is small per-topic rows.
-BATCH_UNITS = 1_000_000
-
-
-def _inputs(store: Store, snapshot: str | None, runs: list[str] | None, unit: str | None):
-    info = resolve_snapshot(store, snapshot)
-    names = runs or store.run_names()
-    if not names:
-        raise LabelerError("no runs: import runs with 'labeler runs import' first")
-    qrels: dict[str, dict[str, int]] = {}
-    rankings: dict[str, dict[str, list[str]]] = {}
-    for name in names:
-        qrels, rankings[name], _ = aligned_inputs(store, info, store.run(name), unit)
-    return info, qrels, rankings
-
-
-def topic_batches(topics: list[str], runs: list[RunInfo], batch_units: int | None = None) -> list[list[str]]:
-    """`topics` in consecutive batches holding about `batch_units` ranked units over all runs.
-
-    A run's units per topic are estimated from what it holds (entries /
-    topics), so ten runs of 1,000 results per topic give batches of 100
-    topics: a few hundred MB at most, whatever the number of topics.
-    """
-    batch_units = BATCH_UNITS if batch_units is None else batch_units
-    per_topic = sum(run.entries / run.topics for run in runs if run.topics)
-    size = max(1, int(batch_units // per_topic)) if per_topic else len(topics) or 1
-    return [topics[start:start + size] for start in range(0, len(topics), size)]
 
 
 def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
@@ -200,14 +175,30 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     if unit is None and before_info.unit != after_info.unit:
         raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
                            "compare them at document level with --unit doc")
-    _, before, rankings = _inputs(store, old, runs, unit)
-    _, after, _ = _inputs(store, new, runs, unit)
+    names = runs or store.run_names()
+    if not names:
+        raise LabelerError("no runs: import runs with 'labeler runs import' first")
+    infos = [store.run(name) for name in names]
+    before, _ = aligned_labels(store, before_info, unit)
+    after, _ = aligned_labels(store, after_info, unit)
     threshold = after_info.manifest["scale"]["threshold"]
     # both snapshots are scored on the topics the newer one scores, so a change is never a change of denominator
-    topics, _, _ = scored_topics(after_info, after, next(iter(rankings.values())), threshold, include_unreviewed=False)
+    topics, _, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
     if not topics:
         raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on")
-    result = compare_snapshots(before, after, rankings, topics=topics, threshold=threshold, depth=depth)
+    try:
+        wanted, rank_by = compare_measures(depth)
+        parts: dict[str, tuple[list, list]] = {name: ([], []) for name in names}
+        for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
+            for run in infos:
+                rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
+                parts[run.name][0].append(evaluate(before, rankings, wanted, topics=batch, threshold=threshold))
+                parts[run.name][1].append(evaluate(after, rankings, wanted, topics=batch, threshold=threshold))
+        evaluations = {name: (merge_evaluations(b), merge_evaluations(a)) for name, (b, a) in parts.items()}
+        result = compare_evaluations(before, after, evaluations, topics=topics, depth=depth, threshold=threshold,
+                                     rank_by=rank_by)
+    except ValueError as exc:
+        raise LabelerError(str(exc)) from None
     ranking = result["ranking"]
     return {
         "from": old,

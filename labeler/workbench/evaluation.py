@@ -15,12 +15,12 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
-from labeler.metrics import DEFAULT_MEASURES, evaluate, paired_comparison, parse_measures
+from labeler.metrics import DEFAULT_MEASURES, evaluate, merge_evaluations, paired_comparison, parse_measures
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
 from labeler.store import Store
+from labeler.workbench.batches import topic_batches
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
-
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
@@ -50,18 +50,20 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     if depth is not None and depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     threshold = info.manifest["scale"]["threshold"]
+    qrels, label_notes = aligned_labels(store, info, unit)
     results = []
     for name in names:
         run = store.run(name)
-        qrels, rankings, notes = aligned_inputs(store, info, run, unit)
+        ranked = set(store.run_topics(name))
         if average == "reviewed":
-            scored, excluded, not_in_snapshot = scored_topics(info, qrels, rankings, threshold, include_unreviewed)
+            scored, excluded, not_in_snapshot = scored_topics(info, qrels, ranked, threshold, include_unreviewed)
         else:
-            scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, rankings, with_missing=average == "trec_eval_c")
-        evaluation = evaluate(qrels, rankings, parsed, topics=scored, threshold=threshold, depth=depth)
+            scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, ranked, with_missing=average == "trec_eval_c")
+        evaluation, run_notes = evaluate_in_batches(store, info, run, unit, qrels, parsed, scored, threshold, depth)
+        notes = {**label_notes, **run_notes}
         if average != "reviewed":
             evaluation = _as_trec_eval(evaluation)
-        missing = [t for t in scored if not rankings.get(t)]
+        missing = [t for t in scored if t not in ranked]
         result = {
             "run": name,
             "unit": notes["unit"],
@@ -215,12 +217,37 @@ def _lift(store: Store, chunking: str, labels):
     return [(t, d, g) for (t, d), g in grades.items()], partial
 
 
-def _trec_eval_topics(qrels, rankings, *, with_missing: bool):
+def evaluate_in_batches(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None, qrels, measures,
+                        scored: list[str], threshold: int, depth: int | None):
+    """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
+
+    Memory holds one batch's rankings (`topic_batches`), not the whole run;
+    `merge_evaluations` makes the result equal to one call over every topic.
+    Every topic the run ranks is read, scored or not, so the count of chunks
+    collapsed to documents describes the whole run.
+    """
+    _, notes = aligned_rankings(store, info, run, unit, topics=[])  # refuses a unit mismatch before reading
+    scored_set = set(scored)
+    topics = sorted(set(store.run_topics(run.name)) | scored_set, key=topic_sort_key)
+    parts = []
+    for batch in topic_batches(topics, [run]):
+        rankings, batch_notes = aligned_rankings(store, info, run, unit, topics=batch)
+        if "chunks_collapsed" in notes:
+            notes["chunks_collapsed"] += batch_notes["chunks_collapsed"]
+        wanted = [t for t in batch if t in scored_set]
+        if wanted:
+            parts.append(evaluate(qrels, rankings, measures, topics=wanted, threshold=threshold, depth=depth))
+    if not parts:
+        return evaluate(qrels, {}, measures, topics=[], threshold=threshold, depth=depth), notes
+    return merge_evaluations(parts), notes
+
+
+def _trec_eval_topics(qrels, ranked, *, with_missing: bool):
     """trec_eval's topic set: labelled topics the run has (or, like -c, every labelled topic)."""
     labelled = sorted(qrels, key=topic_sort_key)
-    scored = labelled if with_missing else [t for t in labelled if rankings.get(t)]
+    scored = labelled if with_missing else [t for t in labelled if t in ranked]
     excluded = {t: "not_in_run" for t in labelled if t not in scored}
-    not_in_snapshot = sorted((t for t in rankings if t not in qrels), key=topic_sort_key)
+    not_in_snapshot = sorted((t for t in ranked if t not in qrels), key=topic_sort_key)
     return scored, excluded, not_in_snapshot
 
 

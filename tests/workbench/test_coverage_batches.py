@@ -12,11 +12,12 @@ import random
 
 import pytest
 
-import labeler.workbench.coverage as coverage_service
+import labeler.workbench.batches as batches_module
 from labeler.coverage import estimate_relevant, judged_coverage, leave_one_run_out, recall_curve
 from labeler.store import Store
-from labeler.workbench.coverage import _inputs, coverage_report, topic_batches
-from labeler.workbench.evaluation import scored_topics
+from labeler.workbench.batches import topic_batches
+from labeler.workbench.coverage import coverage_report
+from labeler.workbench.evaluation import aligned_inputs, scored_topics
 from labeler.workbench.snapshots import resolve_snapshot
 
 TOPICS = [str(t) for t in range(1, 13)]
@@ -46,7 +47,7 @@ def workbench(run_cli, write, db_path):
 def test_batch_size_changes_nothing(workbench, monkeypatch, batch_units):
     with Store(workbench) as store:
         whole = coverage_report(store, depth=5)
-        monkeypatch.setattr(coverage_service, "BATCH_UNITS", batch_units)
+        monkeypatch.setattr(batches_module, "BATCH_UNITS", batch_units)
         assert len(topic_batches(TOPICS, store.runs())) > 1
         assert coverage_report(store, depth=5) == whole
 
@@ -54,7 +55,10 @@ def test_batch_size_changes_nothing(workbench, monkeypatch, batch_units):
 def test_streamed_report_equals_the_all_at_once_functions(workbench):
     with Store(workbench) as store:
         report = coverage_report(store, depth=5)
-        info, qrels, rankings = _inputs(store, None, None, None)
+        info = resolve_snapshot(store, None)
+        rankings = {}
+        for name in store.run_names():
+            qrels, rankings[name], _ = aligned_inputs(store, info, store.run(name), None)
         scored, _, _ = scored_topics(info, qrels, {}, 1, include_unreviewed=False)
         assert resolve_snapshot(store, None).name == report["snapshot"] == "v1"
     topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=int)
@@ -84,3 +88,32 @@ def test_topic_batches_hold_about_the_units_asked_for(workbench):
     assert [t for b in batches for t in b] == TOPICS
     assert topic_batches(TOPICS, runs, batch_units=1) == [[t] for t in TOPICS]
     assert topic_batches([], runs) == []
+
+
+def test_eval_and_compare_in_batches_equal_all_at_once(workbench, write, run_cli, monkeypatch):
+    from labeler.coverage import compare_snapshots
+    from labeler.workbench.coverage import compare_report
+    from labeler.workbench.evaluation import evaluate_runs
+
+    # six relevant units no run ranks (the runs draw from d0-d39) for three topics: R grows, scores fall
+    more = "".join(f"{t} 0 d{i} 2\n" for t in ("1", "2", "11") for i in range(40, 46))
+    run_cli("judgments", "import", write("more.qrels", more), "--assessor", "bob", "--reviewed")
+    run_cli("snapshot", "create", "-m", "v2")
+    with Store(workbench) as store:
+        scores = evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5")
+        compared = compare_report(store, "v1", "v2", depth=5)
+        monkeypatch.setattr(batches_module, "BATCH_UNITS", 1)  # one topic per batch
+        assert evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5") == scores
+        assert compare_report(store, "v1", "v2", depth=5) == compared
+        v1, v2 = resolve_snapshot(store, "v1"), resolve_snapshot(store, "v2")
+        rankings = {}
+        for name in store.run_names():
+            before, rankings[name], _ = aligned_inputs(store, v1, store.run(name), None)
+            after, _, _ = aligned_inputs(store, v2, store.run(name), None)
+        topics, _, _ = scored_topics(v2, after, {}, 1, include_unreviewed=False)
+    whole = compare_snapshots(before, after, rankings, topics=topics, threshold=1, depth=5)
+    assert compared["runs"] == whole["runs"]
+    assert compared["labels"] == whole["labels"] == {"added": 18, "changed": 0, "retracted": 0}
+    assert set(compared["topics_grown"]) == {"1", "2", "11"}
+    assert compared["ranking"]["after"] == whole["ranking"]["after"]
+    assert compared["topics"] == len(topics) == 11  # topic 11 is reviewed with a relevant label in v2
