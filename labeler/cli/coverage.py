@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_json, info, progress_bar, table
 
 
 def _f(value, digits: int = 4) -> str:
@@ -28,9 +28,9 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
 
     names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
     wanted = measures.replace(",", " ").split() if measures else None
-    with env.store() as store:
+    with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(store, snapshot=snapshot, depth=depth, runs=names, unit=unit, measures=wanted,
-                                 loro=not no_loro)
+                                 loro=not no_loro, progress=progress)
     if as_json:
         emit_json(result)
         return
