@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from labeler.errors import NotFoundError
 from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
 
 _POOL_COLUMNS = "name, strategy, depth, params, runs, unit, created, pairs"
+_ENTRY_COLUMNS = "topic_id, unit_id, best_rank, contributors, rrf"
+# A pool being built: connection-local, so filling it takes no lock on the workbench. Keyed like
+# pool_entries, so the final copy reads it in that table's order and appends to it.
+_STAGING = "temp.pool_staging"
 
 
 class PoolRows:
@@ -40,16 +45,72 @@ class PoolRows:
     def insert_pool(self, pool_id: int, info: PoolInfo, entries: Iterable[PoolEntry]) -> None:
         """Entries first, then the pool row (its foreign key is checked at commit)."""
         self.db.conn.executemany(
-            "INSERT INTO pool_entries (pool_id, topic_id, unit_id, best_rank, contributors, rrf) VALUES (?, ?, ?, ?, ?, ?)",
-            ((pool_id, e.topic_id, e.unit_id, e.best_rank, "\n".join(f"{r}\t{k}" for r, k in e.contributors), e.rrf)
-             for e in entries),
+            f"INSERT INTO pool_entries (pool_id, {_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+            ((pool_id, *_entry_row(e)) for e in entries),
         )
+        self._insert_pool_row(pool_id, info)
+
+    @contextlib.contextmanager
+    def pool_staging(self) -> Iterator[None]:
+        """A TEMP table to gather a pool's entries in while they are computed; dropped on the way out.
+
+        Writing it locks nothing in the workbench (annotators keep judging) and it spills to a
+        temp file, not RAM, so a pool of any size is built in bounded memory; `insert_staged_pool`
+        then copies it in one short write transaction.
+        """
+        self._temp_on_disk()
+        self.db.execute(f"DROP TABLE IF EXISTS {_STAGING}")
+        self.db.execute(
+            f"CREATE TABLE {_STAGING} (topic_id TEXT NOT NULL, unit_id TEXT NOT NULL, best_rank INTEGER NOT NULL, "
+            "contributors TEXT NOT NULL, rrf REAL NOT NULL, PRIMARY KEY (topic_id, unit_id)) WITHOUT ROWID"
+        )
+        try:
+            yield
+        finally:
+            self.db.execute(f"DROP TABLE IF EXISTS {_STAGING}")
+
+    def stage_pool_entries(self, entries: Iterable[PoolEntry]) -> None:
+        """Add entries to the staging table, in a transaction of the TEMP database only."""
+        sql = f"INSERT INTO {_STAGING} ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+        conn = self.db.conn
+        if conn.in_transaction:  # called inside a caller's transaction: join it
+            conn.executemany(sql, map(_entry_row, entries))
+            return
+        conn.execute("BEGIN")  # deferred: only the TEMP database is written, main is at most read
+        try:
+            conn.executemany(sql, map(_entry_row, entries))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def insert_staged_pool(self, pool_id: int, info: PoolInfo) -> None:
+        """The staged entries under `pool_id`, then the pool row; call inside `transaction()`."""
+        self.db.execute(
+            f"INSERT INTO pool_entries (pool_id, {_ENTRY_COLUMNS}) "
+            f"SELECT ?, {_ENTRY_COLUMNS} FROM {_STAGING} ORDER BY topic_id, unit_id",
+            [pool_id],
+        )
+        self._insert_pool_row(pool_id, info)
+
+    def _insert_pool_row(self, pool_id: int, info: PoolInfo) -> None:
         self.db.execute(
             "INSERT INTO pools (pool_id, name, strategy, depth, params, runs, unit, created, pairs) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [pool_id, info.name, info.strategy, info.depth, json.dumps(info.params, sort_keys=True),
              json.dumps(list(info.runs)), info.unit, info.created, info.pairs],
         )
+
+    def _temp_on_disk(self) -> None:
+        """Keep TEMP tables in a file where this SQLite would default to memory.
+
+        This build's default is already a file (TEMP_STORE=1); the pragma is set only while the
+        connection holds no TEMP table, since changing it drops them, and never in a transaction.
+        """
+        conn = self.db.conn
+        if (not conn.in_transaction and self.db.execute("PRAGMA temp_store").fetchone()[0] == 0
+                and not self.db.execute("SELECT 1 FROM temp.sqlite_master").fetchone()):
+            self.db.execute("PRAGMA temp_store = FILE")
 
     def pool_pairs(self, name: str) -> dict[str, set[str]]:
         """`topic -> units` of a pool."""
@@ -59,6 +120,11 @@ class PoolRows:
         ):
             result.setdefault(topic_id, set()).add(unit_id)
         return result
+
+    def pool_topic_units(self, name: str, topic_id: str) -> set[str]:
+        """The units one topic has in a pool (a seek on the primary key)."""
+        return {row[0] for row in self.db.execute(
+            "SELECT unit_id FROM pool_entries WHERE pool_id = ? AND topic_id = ?", [self._pool_id(name), topic_id])}
 
     def pool_entries(self, name: str, topic_id: str | None = None) -> dict[str, dict[str, PoolEntry]]:
         """`topic -> unit -> entry`, for one topic or all."""
@@ -82,6 +148,11 @@ class PoolRows:
         return dict(self.db.execute(
             "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]
         ))
+
+
+def _entry_row(e: PoolEntry) -> tuple:
+    """An entry as pool_entries stores it: contributors as "run<TAB>rank" lines, in run order."""
+    return e.topic_id, e.unit_id, e.best_rank, "\n".join(f"{r}\t{k}" for r, k in e.contributors), e.rrf
 
 
 def _pool(row) -> PoolInfo:

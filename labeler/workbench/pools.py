@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, Unit, topic_sort_key
-from labeler.pooling import collapse_to_documents, depth_pool, rrf_pool
+from labeler.pooling import PoolEntry, collapse_to_documents, depth_pool, rrf_pool
 from labeler.store import Store
-from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.labels import judging_rate
 from labeler.workbench.setup import Progress, now
 
 STRATEGIES = ("depth", "rrf")
+STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 
 
 def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strategy: str = "depth",
@@ -23,6 +25,11 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
     `rrf` takes the top `depth` units by reciprocal rank fusion. Chunk runs can
     be pooled at document level (`unit="doc"`): each chunk maps to its parent
     and the first occurrence keeps the rank.
+
+    One topic at a time, entries go to the store's staging table and into
+    running counts for the report, so memory does not grow with the pool; the
+    write lock is taken only for the final copy (all or nothing), never while
+    computing, so annotators keep judging meanwhile.
     """
     if strategy not in STRATEGIES:
         raise LabelerError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -36,40 +43,52 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
         if name not in names:
             raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
     pool_unit = _pool_unit(infos, unit)
-    previous = next((p for p in reversed(store.pools()) if p.unit == str(pool_unit)), None)
-    previous_pairs = store.pool_pairs(previous.name) if previous else {}
+    space = str(pool_unit)
+    previous = next((p for p in reversed(store.pools()) if p.unit == space), None)
     topics = sorted({t for info in infos for t in store.run_topics(info.name)}, key=topic_sort_key)
+    changes = store.change_times(space)
     collapsed = dict.fromkeys(names, 0)
-    entries = []
-    for done, topic_id in enumerate(topics, 1):
-        rankings = {}
-        for info in infos:
-            units = store.topic_units(info.name, topic_id)
-            if pool_unit.kind == "doc" and info.unit.kind == "chunk":
-                parents = store.parents_of(info.unit.chunking, units)
-                units, count = collapse_to_documents(units, parents)
-                collapsed[info.name] += count
-            rankings[info.name] = {topic_id: units}
-        if strategy == "depth":
-            pooled = depth_pool(rankings, depth, run_depths or None)
-        else:
-            pooled = rrf_pool(rankings, depth, rrf_k)
-        entries.extend(pooled.get(topic_id, {}).values())
-        if progress and done % 50 == 0:
-            progress(done, len(topics))
-    labels = current_labels(store, str(pool_unit))
-    params: dict[str, Any] = {"run_depths": run_depths or {}}
-    if strategy == "rrf":
-        params["rrf_k"] = rrf_k
-    if pool_unit.kind == "doc" and any(i.unit.kind == "chunk" for i in infos):
-        params["collapsed_chunks"] = {n: c for n, c in collapsed.items() if c}
-    with store.transaction():
-        pool_id = store.next_pool_id()
-        info = PoolInfo(f"P{pool_id}", strategy, depth, params, tuple(names), str(pool_unit), now(), len(entries))
-        store.insert_pool(pool_id, info, entries)
+    tally = _Tally(names)
+    batch: list[PoolEntry] = []
+    with store.pool_staging():
+        for done, topic_id in enumerate(topics, 1):
+            rankings = {}
+            for info in infos:
+                units = store.topic_units(info.name, topic_id)
+                if pool_unit.kind == "doc" and info.unit.kind == "chunk":
+                    parents = store.parents_of(info.unit.chunking, units)
+                    units, count = collapse_to_documents(units, parents)
+                    collapsed[info.name] += count
+                rankings[info.name] = {topic_id: units}
+            if strategy == "depth":
+                pooled = depth_pool(rankings, depth, run_depths or None)
+            else:
+                pooled = rrf_pool(rankings, depth, rrf_k)
+            entries = list(pooled.get(topic_id, {}).values())
+            if entries:
+                # this topic's labels and previous units only: indexed reads, not whole-pool dicts
+                before = store.pool_topic_units(previous.name, topic_id) if previous else set()
+                tally.add(topic_id, entries, before, derive_pairs(store.topic_events(space, topic_id), changes))
+                batch.extend(entries)
+            if len(batch) >= STAGE_BATCH:
+                store.stage_pool_entries(batch)
+                batch.clear()
+            if progress and done % 50 == 0:
+                progress(done, len(topics))
+        store.stage_pool_entries(batch)
+        batch.clear()
+        params: dict[str, Any] = {"run_depths": run_depths or {}}
+        if strategy == "rrf":
+            params["rrf_k"] = rrf_k
+        if pool_unit.kind == "doc" and any(i.unit.kind == "chunk" for i in infos):
+            params["collapsed_chunks"] = {n: c for n, c in collapsed.items() if c}
+        with store.transaction():
+            pool_id = store.next_pool_id()
+            info = PoolInfo(f"P{pool_id}", strategy, depth, params, tuple(names), space, now(), tally.pairs)
+            store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return _report(info, entries, previous, previous_pairs, labels, judging_rate(store))
+    return tally.report(info, previous, judging_rate(store))
 
 
 def _pool_unit(infos, unit: str | None) -> Unit:
@@ -91,46 +110,57 @@ def _pool_unit(infos, unit: str | None) -> Unit:
     )
 
 
-def _report(info: PoolInfo, entries, previous, previous_pairs, labels, rate) -> dict[str, Any]:
-    per_topic: dict[str, dict[str, int]] = {}
-    per_run = {run: {"pairs": 0, "unique": 0} for run in info.runs}
-    added = added_judged = 0
-    for entry in entries:
-        row = per_topic.setdefault(entry.topic_id, {"pairs": 0, "added": 0, "unjudged": 0, "added_judged": 0})
-        row["pairs"] += 1
-        state = labels.get((entry.topic_id, entry.unit_id))
-        judged = state is not None and state.judged
-        if not judged:
-            row["unjudged"] += 1
-        if entry.unit_id not in previous_pairs.get(entry.topic_id, ()):
-            row["added"] += 1
-            added += 1
-            if judged:
-                row["added_judged"] += 1
-                added_judged += 1
-        runs = {run for run, _ in entry.contributors}
-        for run in runs:
-            per_run[run]["pairs"] += 1
-        if len(runs) == 1:
-            per_run[next(iter(runs))]["unique"] += 1
-    unjudged = sum(r["unjudged"] for r in per_topic.values())
-    return {
-        "pool": info.name,
-        "previous": previous.name if previous else None,
-        "strategy": info.strategy,
-        "depth": info.depth,
-        "unit": info.unit,
-        "runs": list(info.runs),
-        "params": info.params,
-        "pairs": info.pairs,
-        "added": added,
-        "added_judged": added_judged,
-        "unjudged": unjudged,
-        "judgments_per_hour": rate,
-        "effort_hours": round(unjudged / rate, 2) if rate else None,
-        "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
-        "per_run": per_run,
-    }
+class _Tally:
+    """The build report's counts, gathered topic by topic as the entries are made."""
+
+    def __init__(self, runs: list[str]):
+        self.per_topic: dict[str, dict[str, int]] = {}
+        self.per_run = {run: {"pairs": 0, "unique": 0} for run in runs}
+        self.pairs = 0
+
+    def add(self, topic_id: str, entries: list[PoolEntry], previous_units: set[str],
+            labels: dict[tuple[str, str], PairState]) -> None:
+        """One topic's entries, with the units the previous pool held and the topic's current labels."""
+        row = self.per_topic.setdefault(topic_id, {"pairs": 0, "added": 0, "unjudged": 0, "added_judged": 0})
+        for entry in entries:
+            row["pairs"] += 1
+            state = labels.get((entry.topic_id, entry.unit_id))
+            judged = state is not None and state.judged
+            if not judged:
+                row["unjudged"] += 1
+            if entry.unit_id not in previous_units:
+                row["added"] += 1
+                if judged:
+                    row["added_judged"] += 1
+            runs = {run for run, _ in entry.contributors}
+            for run in runs:
+                self.per_run[run]["pairs"] += 1
+            if len(runs) == 1:
+                self.per_run[next(iter(runs))]["unique"] += 1
+        self.pairs += len(entries)
+
+    def report(self, info: PoolInfo, previous: PoolInfo | None, rate: float | None) -> dict[str, Any]:
+        per_topic = self.per_topic
+        added = sum(r["added"] for r in per_topic.values())
+        added_judged = sum(r["added_judged"] for r in per_topic.values())
+        unjudged = sum(r["unjudged"] for r in per_topic.values())
+        return {
+            "pool": info.name,
+            "previous": previous.name if previous else None,
+            "strategy": info.strategy,
+            "depth": info.depth,
+            "unit": info.unit,
+            "runs": list(info.runs),
+            "params": info.params,
+            "pairs": info.pairs,
+            "added": added,
+            "added_judged": added_judged,
+            "unjudged": unjudged,
+            "judgments_per_hour": rate,
+            "effort_hours": round(unjudged / rate, 2) if rate else None,
+            "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
+            "per_run": self.per_run,
+        }
 
 
 def list_pools(store: Store) -> list[dict[str, Any]]:
