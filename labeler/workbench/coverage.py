@@ -8,6 +8,8 @@ what it added, what is left to judge and how long that takes at the team's pace.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING
@@ -133,12 +135,11 @@ def repool_status(store: Store) -> dict[str, Any] | None:
     labels = current_labels(store, latest.unit)
     per_topic: dict[str, dict[str, int]] = {}
     per_run = {run: {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0} for run in latest.runs}
-    # one topic's entries at a time: a pool of millions of pairs is never held whole
-    for topic in sorted(store.pool_topic_sizes(latest.name), key=topic_sort_key):
-        units = store.pool_entries(latest.name, topic).get(topic, {})
-        before = set(store.pool_entries(previous.name, topic).get(topic, ())) if previous else set()
-        row = per_topic.setdefault(topic, {"pool": 0, "new": 0, "unjudged": 0, "new_unjudged": 0})
-        for unit_id, entry in units.items():
+    # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held
+    for topic, rows in groupby(store.pool_contributor_runs(latest.name), key=itemgetter(0)):
+        before = store.pool_topic_units(previous.name, topic) if previous else set()
+        row = per_topic[topic] = {"pool": 0, "new": 0, "unjudged": 0, "new_unjudged": 0}
+        for _, unit_id, runs in rows:
             state = labels.get((topic, unit_id))
             unjudged = state is None or not state.judged
             new = unit_id not in before
@@ -146,7 +147,7 @@ def repool_status(store: Store) -> dict[str, Any] | None:
             row["new"] += new
             row["unjudged"] += unjudged
             row["new_unjudged"] += new and unjudged
-            for run in {r for r, _ in entry.contributors}:
+            for run in set(runs):
                 stats = per_run.setdefault(run, {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0})
                 stats["pairs"] += 1
                 stats["unjudged"] += unjudged
