@@ -55,12 +55,12 @@ def status(store: Store, *, unit: str | None = None, pool: str | None = None) ->
     space = info.unit if info and unit is None else unit_space(store, unit)
     threshold = store.scale().threshold
     labels = current_labels(store, space)
-    pooled = store.pool_pairs(info.name) if info else {}
     topic_ids = all_topic_ids(store)
     statuses = topic_review_statuses(store, labels={space: labels}, topics=topic_ids)
     topics: dict[str, dict[str, Any]] = {}
     for topic_id in topic_ids:
-        units = pooled.get(topic_id, set())
+        # one topic's pooled units at a time (a primary-key seek): a pool of millions of pairs is never held
+        units = store.pool_topic_units(info.name, topic_id) if info else set()
         row = dict.fromkeys(TOPIC_KEYS, 0)
         row["pool"] = len(units)
         for unit_id in units:
