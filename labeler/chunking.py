@@ -9,6 +9,7 @@ parent document.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -49,6 +50,17 @@ def _windows(spans: list[tuple[int, int]], size: int, overlap: int) -> Iterator[
         first += step
 
 
+@functools.lru_cache(maxsize=16)
+def _word_windows(size: int) -> re.Pattern[str]:
+    """A pattern matching `size` consecutive words (fewer at the end of the text), with the space between them.
+
+    \\S and \\s split the text exactly as WORD does, and greedy matching takes
+    `size` words whenever there are that many left, so the matches are the
+    non-overlapping windows `_windows` builds from every word's span.
+    """
+    return re.compile(r"\S+(?:\s+\S+){0,%d}" % (size - 1))
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of sentences (a simple rule: split after . ! ? before white space)."""
     spans = []
@@ -74,8 +86,12 @@ def chunk_document(document: Document, *, size: int, overlap: int, by: str = "wo
     reach every document.
     """
     text = document.text
-    spans = [m.span() for m in WORD.finditer(text)] if by == "words" else sentence_spans(text)
-    windows = list(_windows(spans, size, overlap)) or [(0, 0)]
+    if by == "words" and overlap == 0:
+        # one regex match per window, not one per word: the same spans as _windows over every word's span
+        windows = [m.span() for m in _word_windows(size).finditer(text)] or [(0, 0)]
+    else:
+        spans = [m.span() for m in WORD.finditer(text)] if by == "words" else sentence_spans(text)
+        windows = list(_windows(spans, size, overlap)) or [(0, 0)]
     return [
         Chunk(f"{document.doc_id}#{index}", document.doc_id, start, end, content_hash(text[start:end]))
         for index, (start, end) in enumerate(windows)
