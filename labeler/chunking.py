@@ -58,7 +58,7 @@ def _word_windows(size: int) -> re.Pattern[str]:
     `size` words whenever there are that many left, so the matches are the
     non-overlapping windows `_windows` builds from every word's span.
     """
-    return re.compile(r"\S+(?:\s+\S+){0,%d}" % (size - 1))
+    return re.compile(rf"\S+(?:\s+\S+){{0,{size - 1}}}")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
