@@ -1,8 +1,17 @@
-"""The text under judgment, with highlights, chunk-in-parent context and hit navigation."""
+"""The text under judgment, with highlights, chunk-in-parent context and hit navigation.
+
+The whole unit (title, context notes, paragraphs) is one `Static` whose content is
+replaced for every unit, so judging a thousand units mounts no widget at all: a widget
+per paragraph made every key mount and remove dozens of widgets, which Textual keeps
+alive for a while (see labeler/tui/gc_policy.py) and the garbage collector then walks.
+Paragraphs are separated by a blank line, as the per-paragraph widgets' margins did.
+"""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from labeler.tui.text import (
@@ -17,15 +26,18 @@ from labeler.tui.text import (
 )
 from labeler.workbench.reading import UnitText
 
+TITLE = ".unit-view--title"  # component classes, styled in UnitView's CSS
+NOTE = ".unit-view--note"
+
 
 class UnitView(VerticalScroll):
     """Shows one unit: a document, or a chunk highlighted inside its parent document."""
 
+    COMPONENT_CLASSES = {"unit-view--title", "unit-view--note"}
     DEFAULT_CSS = """
     UnitView { padding: 0 1; }
-    UnitView .unit-title { text-style: bold; margin-bottom: 1; }
-    UnitView .paragraph { margin-bottom: 1; }
-    UnitView .context-note { color: $text-muted; }
+    UnitView > .unit-view--title { text-style: bold; }
+    UnitView > .unit-view--note { color: $text-muted; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -37,6 +49,14 @@ class UnitView(VerticalScroll):
         self.parts: list[Paragraph] = []
         self.hits: list[Hit] = []
         self.hit_index: int | None = None
+        self.body = Static(id="unit-body")
+        # where the text starts in the body: the title and the note above the first paragraph
+        self._head: list[str] = []
+        # the paragraph and the offset in it to bring into view once the body is laid out
+        self._target: tuple[int, int] | None = None
+
+    def compose(self):
+        yield self.body
 
     def show(self, view: UnitText | None, terms: list[str], *, message: str = "") -> None:
         """Show a new unit (or a message when there is none), scrolled to the chunk."""
@@ -76,38 +96,107 @@ class UnitView(VerticalScroll):
         return term_counts(self.hits, self.terms + self.extra_terms)
 
     def _rebuild(self, message: str = "") -> None:
-        self.remove_children()
         view = self.view
+        self._head, self._target = [], None
         if view is None:
             self.parts, self.hits = [], []
-            self.mount(Static(message or "Nothing to show.", classes="paragraph"))
+            self._set(Content.from_markup(message or "Nothing to show."), "\n")
             return
         if not view.known:
             self.parts, self.hits = [], []
-            self.mount(Static(f"[b]{view.unit_id}[/b]\n\nThe workbench has no text for this unit "
-                              "(evaluation-only use: import the corpus to read it).", classes="paragraph"))
+            self._set(Content.assemble((view.unit_id, "bold"), "\n\nThe workbench has no text for this unit "
+                                       "(evaluation-only use: import the corpus to read it).\n"))
             return
         start, end = visible_range(view, self.level)
         self.parts = paragraphs(view.text, start, end)
         self.hits = find_hits(self.parts, self.terms + self.extra_terms)
         current = self.hits[self.hit_index] if self.hit_index is not None and self.hits else None
-        widgets = [Static(view.title or view.doc_id, classes="unit-title", markup=False)]
+        title = view.title or view.doc_id or ""
+        head: list[str | Content | tuple[str, str]] = [(title, TITLE), "\n\n"]
+        self._head = [title, ""]
         if view.is_chunk and start > 0:
-            widgets.append(Static(f"… {start} characters before (+ to widen)", classes="context-note"))
-        target = None
+            note = f"… {start} characters before (+ to widen)"
+            head += [(note, NOTE), "\n"]
+            self._head.append(note)
         extra = set(self.extra_terms)
-        for index, part in enumerate(self.parts):
-            widget = Static(render(part, index, self.hits, extra, view.span, current), classes="paragraph")
-            widgets.append(widget)
-            if current is not None and current.paragraph == index:
-                target = widget
-            elif target is None and current is None and view.span is not None \
-                    and part.start <= view.span[0] < part.start + len(part.text) + 2:
-                target = widget
+        text = Text("\n\n").join(render(part, index, self.hits, extra, view.span, current)
+                                 for index, part in enumerate(self.parts))
+        tail: list[str | tuple[str, str]] = ["\n"]  # a blank line closes the text, as a paragraph's margin did
         if view.is_chunk and end < len(view.text):
-            widgets.append(Static(f"… {len(view.text) - end} characters after (+ to widen)", classes="context-note"))
-        self.mount(*widgets)
-        if target is not None:
-            self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
-        else:
+            tail = ["\n\n", (f"… {len(view.text) - end} characters after (+ to widen)", NOTE)]
+        if current is not None:
+            self._target = (current.paragraph, current.start)
+        elif view.span is not None:
+            for index, part in enumerate(self.parts):
+                if part.start <= view.span[0] < part.start + len(part.text) + 2:
+                    self._target = (index, min(max(view.span[0] - part.start, 0), len(part.text)))
+                    break
+        self._set(Content.assemble(*head, Content.from_rich_text(text, self.app.console), *tail))
+
+    def _set(self, content: Content, end: str = "") -> None:
+        self.body.update(content + end if end else content)
+        if self._target is None:
             self.scroll_home(animate=False)
+        else:
+            self.call_after_refresh(self._scroll_to_target)
+
+    # -- bringing the current hit (or the chunk) into view -------------------------------
+
+    def target_line(self) -> tuple[int, int] | None:
+        """(first line of the target's paragraph, line of the target) in the scrolled area, or None.
+
+        Counted with Textual's own wrapping at the body's current width, so it holds only
+        once the body is laid out (after a refresh).
+        """
+        if self._target is None:
+            return None
+        width = self.body.size.width
+        if width <= 0:
+            return None
+        index, offset = self._target
+        top = self.body.virtual_region.y + sum(wrapped_height(line, width) for line in self._head)
+        top += sum(wrapped_height(part.text, width) + 1 for part in self.parts[:index])
+        return top, top + line_of_offset(self.parts[index].text, offset, width)
+
+    def _scroll_to_target(self) -> None:
+        lines = self.target_line()
+        if lines is None:
+            return
+        top, line = lines
+        height = self.scrollable_content_region.height
+        # the paragraph's start at the top, as long as the target is then in view; else the
+        # target's line one line below the top
+        self.scroll_to(y=top if line - top < height else line - 1, animate=False)
+
+
+def wrapped_height(text: str, width: int) -> int:
+    """Lines `text` takes in a Static of that width (Textual's wrapping, folding long words)."""
+    return len(Content(text).wrap(width))
+
+
+def line_of_offset(text: str, offset: int, width: int) -> int:
+    """The line, counted from 0, holding character `offset` of `text` wrapped at `width`.
+
+    Wrapping cuts each line of the text into pieces and drops only spaces at a cut, so
+    the pieces are walked along the text. (Tabs, which Textual expands, can shift this
+    by a line; the scroll keeps a line of margin above the target.)
+    """
+    line = 0
+    position = 0  # where the current source line starts in text
+    for source in text.split("\n"):
+        pieces = [piece.plain for piece in Content(source).wrap(width)] or [""]
+        if offset <= position + len(source):
+            cursor = 0
+            for index, piece in enumerate(pieces[:-1]):
+                end = cursor + len(piece)
+                while end < len(source) and source[end].isspace():
+                    end += 1
+                following = pieces[index + 1]
+                end -= len(following) - len(following.lstrip())  # spaces the next piece starts with
+                if offset - position < end:
+                    return line + index
+                cursor = end
+            return line + len(pieces) - 1
+        line += len(pieces)
+        position += len(source) + 1
+    return max(line - 1, 0)
