@@ -14,6 +14,7 @@ from textual.worker import Worker, WorkerState
 from labeler.errors import LabelerError
 from labeler.ordering import ORDERS
 from labeler.store import Store
+from labeler.tui import gc_policy
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.workbench.session import JudgingSession
@@ -62,6 +63,7 @@ class LabelerApp(App):
         self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
 
     def on_unmount(self) -> None:
+        gc_policy.release()
         self.store.close()
 
     @property

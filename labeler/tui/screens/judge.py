@@ -13,6 +13,7 @@ from textual.widgets import Footer
 
 from labeler.errors import LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
+from labeler.tui import gc_policy
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms
 from labeler.tui.widgets.status_bar import StatusBar
@@ -77,6 +78,7 @@ class JudgeScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(Rubric).show(self.scale)
         self.refresh_unit()
+        self.call_after_refresh(gc_policy.settle)  # the screen is drawn: the rest of the session is keys
 
     def on_key(self, event: events.Key) -> None:
         self.session.clock.touch()
