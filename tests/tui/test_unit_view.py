@@ -62,7 +62,7 @@ def current_hit_after(view: UnitView, marker: str) -> bool:
     """Whether the viewport shows `marker` followed by 'maize' drawn as the current hit (on red)."""
     for strip in viewport(view):
         segments = list(strip)
-        for before, segment in zip(segments, segments[1:]):
+        for before, segment in zip(segments, segments[1:], strict=False):
             if before.text.endswith(f"{marker} ") and segment.text == "maize":
                 red, green, _ = segment.style.bgcolor.get_truecolor()
                 return red > 2 * green
@@ -152,7 +152,8 @@ async def test_a_chunk_deep_in_a_long_parent_is_scrolled_into_view(many_db, tmp_
 
 def test_line_of_offset_follows_textual_wrapping():
     words = [f"w{i}" + "x" * (i % 7) for i in range(60)]
-    text = " ".join(words[:25]) + "\n\n" + "  ".join(words[25:40]) + "\n" + "supercalifragilistic " + " ".join(words[40:])
+    text = " ".join(words[:25]) + "\n\n" + "  ".join(words[25:40]) + "\n"
+    text += "supercalifragilistic " + " ".join(words[40:])
     for width in (5, 12, 20, 33):
         lines = [line.plain for line in Content(text).wrap(width)]
         position = 0
