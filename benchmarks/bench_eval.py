@@ -38,17 +38,18 @@ import argparse
 import json
 import math
 import os
-import platform
 import random
 import resource
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+import _common
+from _common import machine
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "eval"
@@ -359,14 +360,10 @@ ONCE = ("ranx_first",)  # each measurement costs a full numba compile
 
 def run_child(task: str) -> dict:
     """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", task],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
-        if any("No module named 'ranx'" in line for line in lines):
-            return {"skipped": "ranx not importable; pip install ranx to measure it (not a labeler dependency)"}
-        return {"error": f"exit {done.returncode}: {lines[-3:]}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result = _common.run_child(__file__, ["--child", task], cwd=None)
+    if "No module named 'ranx'" in result.get("error", ""):
+        return {"skipped": "ranx not importable; pip install ranx to measure it (not a labeler dependency)"}
+    return result
 
 
 def numba_cache_filled() -> bool:
@@ -419,40 +416,6 @@ def task_profile(out: Path) -> None:
 
 
 # -- the report -----------------------------------------------------------------------
-
-
-def machine() -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
-    memory_gb = None
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemTotal:"):
-                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    cpu = None
-    try:
-        with open("/proc/cpuinfo") as handle:
-            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), None)
-    except OSError:
-        pass
-    versions = {}
-    for package in ("labeler", "ir_measures", "pytrec-eval-terrier", "ranx", "numba"):
-        try:
-            versions[package] = version(package)
-        except PackageNotFoundError:
-            versions[package] = None
-    return {
-        "cpus": os.cpu_count(),
-        "cpu": cpu,
-        "memory_gb": memory_gb,
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
-        "platform": platform.platform(),
-        "versions": versions,
-    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -584,7 +547,7 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "benchmark": "eval",
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": machine(),
+        "machine": machine(("labeler", "ir_measures", "pytrec-eval-terrier", "ranx", "numba")),
         "params": params(),
         "measures": MEASURES,
         "run_lines": run_lines,

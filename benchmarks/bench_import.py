@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import resource
 import subprocess
@@ -27,6 +25,9 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+import _common
+from _common import machine, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -126,11 +127,6 @@ def count_lines(paths: list[Path]) -> int:
 # -- the tasks, each run in a fresh child process ------------------------------------
 
 
-def peak_rss_mb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
-
-
 def task_labeler(paths: list[str]) -> dict:
     from labeler.workbench import import_run, init_workbench, open_workbench
 
@@ -217,33 +213,10 @@ TASKS = {
 
 def run_child(task: str, paths: list[Path]) -> dict:
     """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", task, *map(str, paths)],
-        capture_output=True, text=True,
-    )
-    if done.returncode != 0:
-        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _common.run_child(__file__, ["--child", task, *map(str, paths)], cwd=None, stderr_lines=1)
 
 
 # -- the report -----------------------------------------------------------------------
-
-
-def machine() -> dict:
-    memory_gb = None
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemTotal:"):
-                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    return {
-        "cpus": os.cpu_count(),
-        "memory_gb": memory_gb,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -47,17 +47,15 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import random
-import resource
 import shutil
-import sqlite3
 import statistics
-import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
+
+import _common
+from _common import machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -276,11 +274,6 @@ def subset_runs(folder: Path, runs: int, topics: int, depth: int) -> list[Path]:
 
 
 # -- the tasks, each run in a fresh child process ------------------------------------
-
-
-def peak_rss_mb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
 
 
 def profiled(args: dict, task: str, call):
@@ -550,47 +543,10 @@ UNITS = {"topics": "topics", "corpus": "documents", "chunk": "chunks", "runs": "
 
 def run_child(task: str, args: dict) -> dict:
     """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", task, json.dumps(args)],
-        capture_output=True, text=True, cwd=ROOT,
-    )
-    if done.returncode != 0:
-        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _common.run_child(__file__, ["--child", task, json.dumps(args)])
 
 
 # -- the report -----------------------------------------------------------------------
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def machine() -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
-    memory_gb = None
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemTotal:"):
-                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    cpu = None
-    try:
-        with open("/proc/cpuinfo") as handle:
-            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), None)
-    except OSError:
-        pass
-    packages = {}
-    for name in ("textual", "trectools", "pandas", "ir-measures", "pytrec-eval-terrier"):
-        try:
-            packages[name] = version(name)
-        except PackageNotFoundError:
-            packages[name] = None
-    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gb": memory_gb, "python": platform.python_version(),
-            "sqlite": sqlite3.sqlite_version, "platform": platform.platform(), "packages": packages}
 
 
 def db_size_mb(db: Path) -> float:
@@ -790,7 +746,7 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "benchmark": "scale",
         "date": now_iso(),
-        "machine": machine(),
+        "machine": machine(("textual", "trectools", "pandas", "ir-measures", "pytrec-eval-terrier")),
         "command": "python benchmarks/bench_scale.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "params": build_params,
         "total_run_lines": total_lines,

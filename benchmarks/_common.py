@@ -1,0 +1,73 @@
+"""What every benchmark script shares: running a task in a fresh process, peak memory, the machine's description.
+
+Each script runs its tasks one per child interpreter (so a task's peak RSS is
+its own and nothing is warm from the task before), and each child prints one
+JSON object on its last stdout line. Imported by the scripts as `_common`
+(they are run as `python benchmarks/bench_*.py`, so this folder is on the path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MB (ru_maxrss: bytes on macOS, KiB on Linux)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def run_child(script: str | Path, argv: Sequence[str], *, cwd: Path | None = ROOT, stderr_lines: int = 3) -> dict:
+    """Run `python SCRIPT ARGV...` in a fresh interpreter and return the JSON object on its last stdout line.
+
+    A failed child gives {"error": "exit N: [its last stderr lines]"} instead,
+    so one failing task is reported in the table rather than ending the run.
+    """
+    done = subprocess.run([sys.executable, str(Path(script).resolve()), *map(str, argv)],
+                          capture_output=True, text=True, cwd=cwd)
+    if done.returncode != 0:
+        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-stderr_lines:]}"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def machine(packages: Sequence[str] = ()) -> dict:
+    """CPUs, CPU model, memory, Python, SQLite, platform, and the versions of `packages` (None when absent)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    memory_gb = cpu = None
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemTotal:"):
+                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    try:
+        with open("/proc/cpuinfo") as handle:
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), None)
+    except OSError:
+        pass
+    versions = {}
+    for name in packages:
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            versions[name] = None
+    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gb": memory_gb, "python": platform.python_version(),
+            "sqlite": sqlite3.sqlite_version, "platform": platform.platform(), "packages": versions}
+
