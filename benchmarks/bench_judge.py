@@ -29,7 +29,9 @@ workbench:
   screen's own `JudgeScreen.latencies`: from the key's action to
   `call_after_refresh` firing, i.e. judge + commit + next unit drawn. Run
   `--repeat` times (fresh processes); the figures pool all runs, and the full
-  (generation 2) garbage collections seen during the keys are counted.
+  (generation 2) garbage collections seen during the keys are counted, with the
+  objects the app had frozen out of the collector (labeler/tui/gc_policy.py) and
+  the screen's widget count before and after the keys.
 - service: `JudgingSession.judge(grade)` alone (commit and advance), then the
   other service calls the screen makes per key (`store.topic`, `topic_status`,
   `pair_status`), and `session.advance()` alone.
@@ -414,6 +416,8 @@ def task_ui(args: dict) -> dict:
             topics.append(app.session.topic_id)
             await pilot.pause()
             collections.clear()  # start-up collections are not the keys' business
+            frozen = gc.get_freeze_count()  # what labeler/tui/gc_policy.py took out of the collections
+            widgets = [len(screen.query("*"))]
             screen.latencies = StampedList()
             while pressed < len(grades):
                 if app.session.current is None:  # the topic ran out: topic done, on to the next one
@@ -426,6 +430,7 @@ def task_ui(args: dict) -> dict:
                 await pilot.press(str(grades[pressed]))
                 pressed += 1
             await pilot.pause()
+            widgets.append(len(screen.query("*")))
             latencies = list(screen.latencies)
             windows = [(end - latency, end) for latency, end in zip(latencies, screen.latencies.ends, strict=True)]
         # full collections that ran inside a key's measured interval, and the slow keys they explain
@@ -435,7 +440,8 @@ def task_ui(args: dict) -> dict:
         return {"latencies_ms": [x * 1000 for x in latencies], "presses": pressed, "topic_switches": switches,
 
                 "topics": topics, "make_app_ms": made * 1000,
-                "gen2_collections_ms": [d * 1000 for _, d in in_keys],
+                "gen2_collections_ms": [d * 1000 for _, d in in_keys], "frozen_objects": frozen,
+                "widgets_before_after": widgets,
                 "slow_keys": sum(1 for x in latencies if x * 1000 > TARGET_P95_MS), "slow_keys_with_gen2": slow_with_gc}
 
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
@@ -705,6 +711,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(pauses)} full GC collections during keys (median {pause_median:.0f}"
                 f" ms, max {max(pauses, default=0):.0f} ms); {slow} keys over {TARGET_P95_MS:g} ms, "
                 f"{sum(ui['slow_keys_with_gen2'] for ui in done)} of them with a full GC; "
+                f"{statistics.median(ui.get('frozen_objects', 0) for ui in done):,.0f} objects frozen when the keys "
+                f"started; widgets on the screen before / after the keys "
+                f"{', '.join('{}/{}'.format(*ui.get('widgets_before_after', ('?', '?'))) for ui in done)}; "
                 f"make_app {statistics.median(ui['make_app_ms'] for ui in done):.0f} ms.")
     console.print(table)
     console.print("UI = JudgeScreen.latencies: from the grade key's action to call_after_refresh firing "
