@@ -47,19 +47,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import re
-import resource
 import shutil
-import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
+
+import _common
+from _common import machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -268,11 +266,6 @@ def ensure_log_workbench(judgments: int, console) -> dict:
 
 
 # -- the tasks, each run in a fresh child process ------------------------------------
-
-
-def peak_rss_mb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
 def task_build(args: dict) -> dict:
@@ -544,20 +537,10 @@ TASKS = {"build": task_build, "build_log": task_build_log, "ui": task_ui, "servi
 
 def run_child(task: str, args: dict) -> dict:
     """Run one task in a fresh interpreter; it prints one JSON object on its last stdout line."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", task, json.dumps(args)],
-        capture_output=True, text=True, cwd=ROOT,
-    )
-    if done.returncode != 0:
-        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _common.run_child(__file__, ["--child", task, json.dumps(args)])
 
 
 # -- the report -----------------------------------------------------------------------
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def summary(values: list[float]) -> dict:
@@ -567,34 +550,6 @@ def summary(values: list[float]) -> dict:
     p95 = statistics.quantiles(ordered, n=100, method="inclusive")[94] if len(ordered) > 1 else ordered[0]
     return {"n": len(values), "median": statistics.median(ordered), "p95": p95, "max": ordered[-1],
             "mean": statistics.fmean(ordered)}
-
-
-def machine() -> dict:
-    from importlib.metadata import version
-
-    memory_gb = None
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemTotal:"):
-                    memory_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    cpu = None
-    try:
-        with open("/proc/cpuinfo") as handle:
-            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), None)
-    except OSError:
-        pass
-    return {
-        "cpus": os.cpu_count(),
-        "cpu": cpu,
-        "memory_gb": memory_gb,
-        "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version,
-        "textual": version("textual"),
-        "platform": platform.platform(),
-    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -740,7 +695,7 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "benchmark": "judge",
         "date": now_iso(),
-        "machine": machine(),
+        "machine": machine(("textual",)),
         "command": "python benchmarks/bench_judge.py " + " ".join(sys.argv[1:]),
         "params": params_for(args.pooled),
         "judgments": args.judgments,
