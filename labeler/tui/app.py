@@ -17,6 +17,7 @@ from labeler.store import Store
 from labeler.tui import gc_policy
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
+from labeler.tui.text import error_message
 from labeler.workbench.session import JudgingSession
 
 ORDER_LABELS = {
@@ -28,7 +29,11 @@ ORDER_LABELS = {
 
 
 class LabelerApp(App):
-    """`labeler judge`: built by `make_app`, which the CLI and the tests share."""
+    """`labeler judge`: built by `make_app`, which the CLI and the tests share.
+
+    Every `notify` passes `markup=False`: messages carry ids, names and paths, which
+    Textual would otherwise parse as markup (see labeler/tui/text.py).
+    """
 
     TITLE = "labeler"
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
@@ -52,7 +57,7 @@ class LabelerApp(App):
 
         def named(name: str | None) -> None:
             if not name or any(c.isspace() for c in name):
-                self.notify("A name without spaces, please.", severity="warning")
+                self.notify("A name without spaces, please.", severity="warning", markup=False)
                 self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
                 return
             self.session.assessor = name
@@ -106,7 +111,7 @@ class LabelerApp(App):
                 try:
                     self.session.open_topic(topic_id)
                 except LabelerError as error:
-                    self.notify(error.location_message(), severity="error")
+                    self.notify(error.location_message(), severity="error", markup=False)
                 self._refresh_judging()
 
         self.push_screen(TopicsScreen(current, titles, self.session.topic_id), chosen)
@@ -119,17 +124,17 @@ class LabelerApp(App):
                 def seeded(seed: str | None) -> None:
                     if seed is not None:
                         if not seed.lstrip("-").isdigit():
-                            self.notify("The seed must be an integer.", severity="error")
+                            self.notify("The seed must be an integer.", severity="error", markup=False)
                             return
                         self.session.set_order("random", int(seed))
                         self._refresh_judging()
-                        self.notify(f"Order: random, seed {seed}.")
+                        self.notify(f"Order: random, seed {seed}.", markup=False)
 
                 self.push_screen(TextPrompt("Seed for the random order:", value=str(self.session.seed)), seeded)
                 return
             self.session.set_order(order)
             self._refresh_judging()
-            self.notify(f"Order: {order}.")
+            self.notify(f"Order: {order}.", markup=False)
 
         self.push_screen(ChoicePrompt("Judging order", [(o, ORDER_LABELS[o]) for o in ORDERS]), chosen)
 
@@ -154,6 +159,17 @@ class LabelerApp(App):
 
         self.push_screen(AdjudicationScreen(self.store.scale()), lambda _: self._refresh_judging())
 
+    def action_show_help_panel(self) -> None:
+        """The palette's "Keys": the help screen `?` opens, not Textual's key panel.
+
+        The key panel reads binding descriptions as markup, and the grade keys' descriptions
+        are the scale's labels (user data: a label with `[/b]` made it crash).
+        """
+        from labeler.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen, "Keys"))
+
     def action_coverage(self) -> None:
         from labeler.tui.screens.coverage import CoverageScreen
 
@@ -174,20 +190,21 @@ class LabelerApp(App):
         self.push_screen(TextPrompt("Export the latest snapshot as TREC qrels to:", value="qrels.txt"), path)
 
     # -- slow work, in threads with their own connection ---------------------------------------
+    # (exit_on_error=False: a failure is shown by on_worker_state_changed, and judging goes on)
 
-    @work(thread=True, exclusive=True, group="snapshot")
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
     def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> dict:
         from labeler.workbench import create_snapshot
 
         with Store(self.db_path) as store:
             result = create_snapshot(store, message, unit=self.session.unit)
         self.call_from_thread(self.notify, f"Snapshot {result['snapshot']}: {result['labels']} labels, "
-                                           f"{result['conflicts_left_out']} conflicts left out.")
+                                           f"{result['conflicts_left_out']} conflicts left out.", markup=False)
         if after is not None:
             self.call_from_thread(after)
         return result
 
-    @work(thread=True, exclusive=True, group="export")
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def export_qrels(self, path: str) -> dict:
         from labeler.workbench import export_qrels
 
@@ -195,12 +212,12 @@ class LabelerApp(App):
             result = export_qrels(store)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(result["text"])
-        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.")
+        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.",
+                              markup=False)
         return result
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failed worker shows a notification; the app keeps running."""
         if event.state == WorkerState.ERROR:
-            error = event.worker.error
-            text = error.location_message() if isinstance(error, LabelerError) else f"{type(error).__name__}: {error}"
-            self.notify(text, title="That did not work", severity="error", timeout=8)
+            self.notify(error_message(event.worker.error), title="That did not work", severity="error", timeout=8,
+                        markup=False)

@@ -1,6 +1,11 @@
 """Turning a unit's text into highlighted paragraphs: query terms, the annotator's terms, the chunk.
 
 Pure functions over strings, so highlighting is tested without a terminal.
+
+User data (ids, titles, names, notes, messages) is never handed to a widget as a `str`:
+Textual and Rich parse a `str` as markup, which drops `[x]`, turns `[@click=...]` into
+an action, and raises on `[/b]`. It goes as `Content(text)` (Static, Label), `cell(text)`
+(DataTable), `Text(text)` (Rich Table), or `notify(..., markup=False)`.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from labeler.errors import LabelerError
 from labeler.workbench.reading import UnitText
 
 STOPWORDS = frozenset(
@@ -22,6 +28,20 @@ CURRENT_HIT_STYLE = "bold white on red"
 CHUNK_STYLE = "on #1f3a5f"
 
 CONTEXT_LEVELS = ("chunk", "±1 chunk", "±3 chunks", "document")
+
+
+def cell(text: str) -> Text:
+    """A DataTable cell that shows `text` as it is.
+
+    DataTable reads a `str` cell as Rich markup, with emoji codes (`:cat:`) replaced;
+    this is the Text it makes of a markup-free `str` in a one-line row.
+    """
+    return Text(text, no_wrap=True, end="")
+
+
+def error_message(error: BaseException) -> str:
+    """What a failed worker tells the annotator: a LabelerError's `file:line: reason`, else the exception."""
+    return error.location_message() if isinstance(error, LabelerError) else f"{type(error).__name__}: {error}"
 
 
 def query_terms(*texts: str) -> list[str]:

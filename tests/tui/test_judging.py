@@ -257,7 +257,7 @@ async def test_coverage_screen_matches_the_cli(judging_db):
         screen = app.screen
         assert isinstance(screen, CoverageScreen) and screen.result is not None
         table = screen.query_one("#runs")
-        shown = {table.get_row_at(i)[0]: table.get_row_at(i)[1:] for i in range(table.row_count)}
+        shown = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1:] for i in range(table.row_count)}
     expected = json.loads(CliRunner().invoke(cli, ["--db", str(judging_db), "coverage", "--snapshot", "current",
                                                    "--depth", "4", "--no-loro", "--json"]).stdout)
     row = expected["runs"]["bm25"]

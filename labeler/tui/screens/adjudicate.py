@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from labeler.tui.text import cell
+
 
 class AdjudicationScreen(Screen[None]):
     BINDINGS = [Binding("escape", "close", "Back")]
@@ -41,8 +43,8 @@ class AdjudicationScreen(Screen[None]):
         table.clear(columns=True)
         table.add_columns("topic", "unit", "grades")
         for item in self.items:
-            table.add_row(item["topic"], item["unit_id"],
-                          ", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"]))
+            table.add_row(cell(item["topic"]), cell(item["unit_id"]),
+                          cell(", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"])))
         self.show_detail()
 
     def selected(self) -> dict | None:
@@ -58,7 +60,8 @@ class AdjudicationScreen(Screen[None]):
         if item is None:
             detail.update("No conflicts: every pair judged by several assessors agrees.")
             return
-        table = Table(title=f"Topic {item['topic']}, {item['unit_id']}", expand=True)
+        # a Rich Table reads str titles and cells as markup: user data goes in as Text
+        table = Table(title=Text(f"Topic {item['topic']}, {item['unit_id']}", style="table.title"), expand=True)
         table.add_column("assessor")
         table.add_column("grade")
         table.add_column("kind")
@@ -66,7 +69,8 @@ class AdjudicationScreen(Screen[None]):
         table.add_column("note")
         for g in item["grades"]:
             label = self.scale.label(g["grade"]) if g["grade"] in self.scale.values else str(g["grade"])
-            table.add_row(g["assessor"], f"{g['grade']} ({label})", g["kind"], g["time"][:19], g["note"] or "")
+            table.add_row(Text(g["assessor"]), Text(f"{g['grade']} ({label})"), Text(g["kind"]), g["time"][:19],
+                          Text(g["note"] or ""))
         notes = "\n".join(f"{n['assessor']}: {n['note']}" for n in item["notes"])
         detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
 
@@ -78,7 +82,7 @@ class AdjudicationScreen(Screen[None]):
             return
         adjudicate(self.app.store, item["topic"], item["unit_id"], grade, assessor=self.app.session.assessor,
                    unit=item["unit"])
-        self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.")
+        self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.", markup=False)
         self.reload()
 
     def action_close(self) -> None:

@@ -7,11 +7,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker, WorkerState
 
 from labeler.store import Store
-from labeler.tui.text import spark
+from labeler.tui.text import cell, error_message, spark
 
 
 class CoverageScreen(Screen[None]):
@@ -39,7 +41,7 @@ class CoverageScreen(Screen[None]):
         self.query_one("#summary", Static).update("Computing coverage …")
         self.compute(self.app.db_path, self.depth, self.app.session.unit)
 
-    @work(thread=True, exclusive=True, group="coverage")
+    @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path, depth: int, unit: str) -> None:
         from labeler.workbench.coverage import coverage_report
 
@@ -47,20 +49,27 @@ class CoverageScreen(Screen[None]):
             result = coverage_report(store, snapshot="current", depth=depth, loro=False)
         self.app.call_from_thread(self.show, result)
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failure is named in the summary and notified, as the app does for its workers; judging goes on."""
+        if event.state == WorkerState.ERROR:
+            text = error_message(event.worker.error)
+            self.query_one("#summary", Static).update(Content(f" Coverage could not be computed: {text}"))
+            self.notify(text, title="That did not work", severity="error", timeout=8, markup=False)
+
     def show(self, result: dict) -> None:
         self.result = result
         k = result["depth"]
         pool = result["pool"] or {}
         effort = (f", about {pool['effort_hours']} h at {pool['judgments_per_hour']}/h"
                   if pool.get("effort_hours") is not None else "")
-        self.query_one("#summary", Static).update(
+        self.query_one("#summary", Static).update(Content(
             f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
-            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}.")
+            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."))
         runs = self.query_one("#runs", DataTable)
         runs.clear(columns=True)
         runs.add_columns("run", f"Judged@{k}", "unjudged in top k", "unique", "unique relevant")
         for run, row in result["runs"].items():
-            runs.add_row(run, f"{row['judged']:.3f}" if row["judged"] is not None else "-", row["unjudged"],
+            runs.add_row(cell(run), f"{row['judged']:.3f}" if row["judged"] is not None else "-", row["unjudged"],
                          row["unique"], row["unique_relevant"], key=run)
         curve = Text("Recall@k (macro) for k = ")
         first = next((r["recall_curve"] for r in result["runs"].values() if r["recall_curve"]), [])
@@ -80,9 +89,9 @@ class CoverageScreen(Screen[None]):
         repool = self.query_one("#repool", DataTable)
         repool.clear(columns=True)
         since = f" (new since {pool['previous']})" if pool.get("previous") else ""
-        repool.add_columns("run", "pool pairs", "unjudged", f"new{since}", "new and unjudged")
+        repool.add_columns("run", "pool pairs", "unjudged", cell(f"new{since}"), "new and unjudged")
         for run, row in (pool.get("per_run") or {}).items():
-            repool.add_row(run, row["pairs"], row["unjudged"], row["new"], row["new_unjudged"], key=run)
+            repool.add_row(cell(run), row["pairs"], row["unjudged"], row["new"], row["new_unjudged"], key=run)
 
     def action_close(self) -> None:
         self.dismiss(None)

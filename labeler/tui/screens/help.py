@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -15,7 +16,7 @@ def binding_rows(screen: Screen) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for bindings in (screen._bindings, screen.app._bindings):
-        for key, binding in bindings:
+        for _key, binding in bindings:
             if not binding.description:
                 continue
             display = binding.key_display or screen.app.get_key_display(binding)
@@ -41,11 +42,12 @@ class HelpScreen(ModalScreen[None]):
         self.title_text = title
 
     def compose(self) -> ComposeResult:
-        table = Table(title=self.title_text, show_edge=False, expand=True)
+        # descriptions hold the scale's grade labels: Text, as a Rich Table reads a str as markup
+        table = Table(title=Text(self.title_text, style="table.title"), show_edge=False, expand=True)
         table.add_column("key", style="bold")
         table.add_column("what it does")
         for key, description in self.rows:
-            table.add_row(key, description)
+            table.add_row(Text(key), Text(description))
         with VerticalScroll():
             yield Static(table)
             yield Static("\nctrl+p opens the command palette: switch topic, change order, snapshots, export, "

@@ -143,7 +143,7 @@ class JudgeScreen(Screen):
         try:
             action()
         except LabelerError as error:
-            self.notify(error.location_message(), severity="error")
+            self.notify(error.location_message(), severity="error", markup=False)
             return False
         return True
 
@@ -151,7 +151,7 @@ class JudgeScreen(Screen):
 
     def action_grade(self, grade: int) -> None:
         if self.session.current is None:
-            self.notify("Nothing to judge here.", severity="warning")
+            self.notify("Nothing to judge here.", severity="warning", markup=False)
             return
         started = time.perf_counter()
         if self._attempt(lambda: self.session.judge(grade)):
@@ -174,7 +174,7 @@ class JudgeScreen(Screen):
 
     def action_flag(self) -> None:
         if self.session.current is not None and self._attempt(self.session.flag):
-            self.notify(f"Flagged {self.session.current.unit_id} for review.")
+            self.notify(f"Flagged {self.session.current.unit_id} for review.", markup=False)
             self.refresh_status()
 
     def action_note(self) -> None:
@@ -183,7 +183,7 @@ class JudgeScreen(Screen):
 
         def done(text: str | None) -> None:
             if text and self._attempt(lambda: self.session.note(text)):
-                self.notify("Note saved.")
+                self.notify("Note saved.", markup=False)
 
         self.app.push_screen(TextPrompt("Note on this pair:"), done)
 
@@ -191,7 +191,7 @@ class JudgeScreen(Screen):
         def undo() -> None:
             event = self.session.undo()
             self.notify(f"Undid {event.kind}{f' {event.grade}' if event.grade is not None else ''} "
-                        f"on {event.unit_id}: reopened.")
+                        f"on {event.unit_id}: reopened.", markup=False)
 
         if self._attempt(undo):
             self.refresh_unit()
@@ -205,7 +205,7 @@ class JudgeScreen(Screen):
         if self.session.current is None:
             following = self.session.first_unfinished_topic(after=self.session.topic_id)
             if following is None:
-                self.notify("Every topic is done.")
+                self.notify("Every topic is done.", markup=False)
                 return
             self.session.open_topic(following)
         else:
@@ -223,7 +223,7 @@ class JudgeScreen(Screen):
         if topic is None:
             return
         if self._attempt(lambda: self.session.mark_topic(status)):
-            self.notify(f"Topic {topic} marked {status}.")
+            self.notify(f"Topic {topic} marked {status}.", markup=False)
             self.refresh_unit()
 
     # -- reading ------------------------------------------------------------------------
@@ -234,18 +234,18 @@ class JudgeScreen(Screen):
                 view = self.query_one(UnitView)
                 view.add_terms(text.split())
                 counts = view.counts()
-                self.notify(", ".join(f"{t}: {n}" for t, n in counts.items()) or "no terms")
+                self.notify(", ".join(f"{t}: {n}" for t, n in counts.items()) or "no terms", markup=False)
 
         self.app.push_screen(TextPrompt("Highlight terms (space-separated):"), done)
 
     def action_hit(self, step: int) -> None:
         hit = self.query_one(UnitView).next_hit(step)
         if hit is None:
-            self.notify("No highlighted terms in this text.", severity="warning")
+            self.notify("No highlighted terms in this text.", severity="warning", markup=False)
 
     def action_context(self, step: int) -> None:
         level = self.query_one(UnitView).widen(step)
-        self.notify(f"Context: {level}", timeout=1.5)
+        self.notify(f"Context: {level}", timeout=1.5, markup=False)
 
     def action_reveal(self) -> None:
         self.query_one(Provenance).toggle_class("visible")

@@ -27,13 +27,13 @@ class TextPrompt(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.question)
+            yield Label(self.question, markup=False)
             yield Input(value=self.value, placeholder=self.placeholder, id="answer")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = event.value.strip()
         if self.required and not answer:
-            self.notify("Type something, or Escape to cancel.", severity="warning")
+            self.notify("Type something, or Escape to cancel.", severity="warning", markup=False)
             return
         self.dismiss(answer)
 
@@ -58,8 +58,8 @@ class ChoicePrompt(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.question)
-            yield OptionList(*[label for _, label in self.choices], id="choices")
+            yield Label(self.question, markup=False)
+            yield OptionList(*[label for _, label in self.choices], markup=False, id="choices")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[event.option_index][0])

@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from labeler.tui.text import cell
+
 
 class SnapshotsScreen(Screen[None]):
     BINDINGS = [
@@ -27,7 +29,7 @@ class SnapshotsScreen(Screen[None]):
                      id="summary")
         yield DataTable(cursor_type="row", zebra_stripes=True, id="snapshots")
         with VerticalScroll(id="diff"):
-            yield Static("", id="diff-text")
+            yield Static("", markup=False, id="diff-text")  # ids and units, shown as they are
         yield Footer()
 
     def on_mount(self) -> None:
@@ -43,8 +45,8 @@ class SnapshotsScreen(Screen[None]):
         self.names = [r["snapshot"] for r in rows]
         for r in rows:
             mark = " *" if r["snapshot"] == self.marked else ""
-            table.add_row(r["snapshot"] + mark, r["created"][:19], r["unit"], r["labels"], r["topics"],
-                          r["conflicts_left_out"], r["message"], r["sha256"][:12])
+            table.add_row(cell(r["snapshot"] + mark), r["created"][:19], cell(r["unit"]), r["labels"], r["topics"],
+                          r["conflicts_left_out"], cell(r["message"]), r["sha256"][:12])
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)
@@ -62,7 +64,8 @@ class SnapshotsScreen(Screen[None]):
 
         chosen = self.selected()
         if not self.marked or not chosen or chosen == self.marked:
-            self.notify("Mark one snapshot with space, then select another and press d.", severity="warning")
+            self.notify("Mark one snapshot with space, then select another and press d.", severity="warning",
+                        markup=False)
             return
         result = diff_snapshots(self.app.store, self.marked, chosen)
         lines = [f"{self.marked} -> {chosen}: {result['added']} added, {result['changed']} changed, "

@@ -5,8 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+
+from labeler.tui.text import cell
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> Text:
@@ -32,14 +35,15 @@ class TopicsScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         totals = self.status["totals"]
-        yield Static(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
-                     f"{totals['pool']} judged, {totals['relevant']} relevant, {totals['conflicts']} conflicts",
-                     id="summary")
+        yield Static(Content(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
+                             f"{totals['pool']} judged, {totals['relevant']} relevant, "
+                             f"{totals['conflicts']} conflicts"), id="summary")
         table = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_columns("topic", "title", "progress", "relevant", "left", "conflicts", "review status")
         for topic_id, row in self.status["topics"].items():
-            table.add_row(topic_id, (self.titles.get(topic_id) or "")[:40], progress_bar(row["judged"], row["pool"]),
-                          row["relevant"], row["unjudged"], row["conflicts"], row["review_status"], key=topic_id)
+            table.add_row(cell(topic_id), cell((self.titles.get(topic_id) or "")[:40]),
+                          progress_bar(row["judged"], row["pool"]), row["relevant"], row["unjudged"], row["conflicts"],
+                          cell(row["review_status"]), key=topic_id)
         yield table
         yield Footer()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from labeler.models import Topic
@@ -68,4 +69,4 @@ class Provenance(Static):
         if not contributors:
             self.update("Runs: not in the pool's provenance")
             return
-        self.update("Runs: " + ", ".join(f"{run} #{rank}" for run, rank in contributors))
+        self.update(Content("Runs: " + ", ".join(f"{run} #{rank}" for run, rank in contributors)))

@@ -100,7 +100,7 @@ class UnitView(VerticalScroll):
         self._head, self._target = [], None
         if view is None:
             self.parts, self.hits = [], []
-            self._set(Content.from_markup(message or "Nothing to show."), "\n")
+            self._set(Content(message or "Nothing to show."), "\n")  # plain: it names the topic
             return
         if not view.known:
             self.parts, self.hits = [], []

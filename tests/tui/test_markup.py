@@ -1,0 +1,483 @@
+"""User data that looks like markup is shown as it is, on every screen, and recorded with the exact ids.
+
+Textual and Rich read a `str` given to a widget, a table cell or a notification as markup:
+`[x]` vanished, `[/b]` raised MarkupError (the app crashed), `[@click=app.quit]q[/]` made
+a clickable `q` that quit, `:cat:` became an emoji in table cells. Here every name in the
+workbench is such text, and the tests read what the widgets draw.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from judging_support import events, grades
+from textual.content import Content
+from textual.geometry import Region
+from textual.widgets import DataTable, Static
+from textual.worker import WorkerFailed
+
+from labeler.errors import LabelerError
+from labeler.store import Store
+from labeler.tui import make_app
+from labeler.tui.screens.adjudicate import AdjudicationScreen
+from labeler.tui.screens.coverage import CoverageScreen
+from labeler.tui.screens.help import HelpScreen
+from labeler.tui.screens.judge import JudgeScreen
+from labeler.tui.screens.snapshots import SnapshotsScreen
+from labeler.tui.screens.topics import TopicsScreen
+from labeler.tui.widgets.status_bar import StatusBar
+from labeler.tui.widgets.topic_card import Provenance, Rubric, TopicCard
+from labeler.workbench import (
+    build_pool,
+    chunk_corpus,
+    create_snapshot,
+    import_corpus,
+    import_run,
+    import_topics,
+    init_workbench,
+    record_judgment,
+)
+
+SIZE = (200, 50)
+CLICK = "[@click=app.quit]q[/]"
+LINK = "[link=http://x]l[/link]"
+
+T1 = "q[/b]"  # sorts first
+T2 = "r" + CLICK
+TITLE1 = "maize [bold]x[/bold] pests [x] :cat:"
+DESCRIPTION1 = "How to control [/b] pests? " + CLICK
+NARRATIVE1 = "Names a pest " + LINK + "."
+TITLE2 = "cheese [x]"
+D1, D2, D3, D4, D5 = "d[x]", "[/b]", "[bold]x[/bold]", LINK, "d" + CLICK
+DOC_TITLE1 = "Maize [/b] pests [x]"
+RUN = "bm25[/b]"
+CHUNKING = "w10[x]"
+CHUNK_RUN = "chunks" + CLICK
+ASSESSOR = "ann[/b]"
+NOTE = "see [/b] and " + CLICK
+REASON = "[bold]x[/bold] " + LINK
+FLAG_REASON = "odd [x] date [/]"
+MESSAGE = "round [/b] [x] " + CLICK
+LABELS = ("not [x] relevant", "related [/b]", "highly " + CLICK)
+DEFINITIONS = ("[/b] says nothing", "on the subject " + LINK, "answers [x]")
+LONG = " ".join(f"maize{i}" for i in range(40))
+
+
+@pytest.fixture
+def markup_db(tmp_path):
+    """Topic q[/b] pools d[x], [/b], [bold]x[/bold], d[@click…]; r[@click…] pools [link…], [bold]x[/bold]."""
+    return make_workbench(tmp_path)
+
+
+def make_workbench(tmp_path, *, doc_run: bool = True):
+    scale = tmp_path / "grades[x].tsv"
+    scale.write_text("".join(f"{g}\t{label}\t{definition}\n" for g, (label, definition)
+                             in enumerate(zip(LABELS, DEFINITIONS, strict=True))) + "threshold\t1\n")
+    db = tmp_path / "markup.db"
+    init_workbench(db, scale=str(scale))
+    docs = {D1: (DOC_TITLE1, "Fall armyworm [bold]x[/bold] eats maize leaves.\n\nScout " + CLICK + " weekly."),
+            D2: ("Stored " + LINK + " grain", "Weevils [/b] damage stored maize."),
+            D3: ("Cheese", "Cheese is made from milk."),
+            D4: ("Pulsars", "Pulsars spin."),
+            D5: ("Long maize", LONG)}
+    (tmp_path / "corpus.jsonl").write_text(
+        "".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in docs.items()))
+    (tmp_path / "topics.jsonl").write_text(
+        json.dumps({"id": T1, "title": TITLE1, "description": DESCRIPTION1, "narrative": NARRATIVE1}) + "\n"
+        + json.dumps({"id": T2, "title": TITLE2, "description": "What [/b]?", "narrative": ""}) + "\n")
+    ranking = [(T1, D1), (T1, D2), (T1, D3), (T1, D5), (T2, D4), (T2, D3)]
+    (tmp_path / "run.txt").write_text("".join(f"{t} Q0 {d} {i} {9 - i} r\n" for i, (t, d) in enumerate(ranking, 1)))
+    with Store(db) as store:
+        import_corpus(store, tmp_path / "corpus.jsonl")
+        import_topics(store, tmp_path / "topics.jsonl")
+        if doc_run:
+            import_run(store, tmp_path / "run.txt", RUN)
+            build_pool(store, 4)
+    return db
+
+
+def add_chunk_pool(db, tmp_path) -> None:
+    """Chunking w10[x] and a chunk pool of one chunk of d[@click…] (the latest pool)."""
+    with Store(db) as store:
+        chunk_corpus(store, CHUNKING, size=10, overlap=0)
+        (tmp_path / "chunks.txt").write_text(f"{T1} Q0 {D5}#2 1 9 c\n")
+        import_run(store, tmp_path / "chunks.txt", CHUNK_RUN, unit=f"chunk:{CHUNKING}")
+        build_pool(store, 1, runs=[CHUNK_RUN])
+
+
+# -- reading what the app shows --------------------------------------------------------------
+
+
+def drawn(widget) -> str:
+    """The lines the widget draws, padding and border included, as on the screen."""
+    return "\n".join(strip.text for strip in widget.render_lines(Region(0, 0, *widget.outer_size)))
+
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def assert_shows(widget, *texts: str) -> None:
+    """Each text is drawn verbatim (line wrapping aside); a Static's content holds it and no action."""
+    visual = widget.render() if isinstance(widget, Static) else None
+    if isinstance(visual, Content):
+        for text in texts:
+            assert text in visual.plain, (text, visual.plain)
+        assert not any("@click" in str(span.style) for span in visual.spans)
+    lines = squeezed(drawn(widget))
+    for text in texts:
+        assert squeezed(text) in lines, (text, drawn(widget))
+
+
+async def table_cells(pilot, table: DataTable) -> list[list[str]]:
+    """The cells as the table draws them (a str cell was read as markup), header first, spaces removed."""
+    for _ in range(50):  # column widths follow new rows when the table is next idle
+        if not (table._updated_cells or table._require_update_dimensions):
+            break
+        await pilot.pause()
+    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()]
+            for line in drawn(table).splitlines()]
+
+
+def toasts(app) -> list[str]:
+    return [toast.render().plain for toast in app.screen.query("Toast")]
+
+
+async def assert_notified(pilot, message: str) -> None:
+    """The notification holds the message, as plain text, and its toast draws it verbatim."""
+    await pilot.pause()
+    assert any(n.message == message and not n.markup for n in pilot.app._notifications), \
+        [n.message for n in pilot.app._notifications]
+    assert any(message in toast for toast in toasts(pilot.app)), toasts(pilot.app)
+
+
+async def click_on(pilot, widget, text: str) -> None:
+    """Click in the middle of `text` where the widget draws it."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    for y, line in enumerate(drawn(widget).splitlines()):
+        x = line.find(text)
+        if x >= 0:
+            await pilot.click(widget, offset=(x + len(text) // 2, y))
+            await pilot.pause()
+            return
+    raise AssertionError(f"{text!r} not drawn in {drawn(widget)!r}")
+
+
+async def palette(pilot, command: str) -> None:
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*command)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def current(app):
+    return app.session.current.unit_id if app.session.current else None
+
+
+# -- the judging screen ----------------------------------------------------------------------
+
+
+async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = app.screen
+        assert (app.session.topic_id, current(app)) == (T1, D1)
+        assert_shows(screen.query_one(TopicCard), f"Topic {T1}", TITLE1, DESCRIPTION1, NARRATIVE1)
+        assert_shows(screen.query_one(Rubric), "grades[x]", *LABELS, *DEFINITIONS)
+        assert_shows(screen.query_one("#unit-body", Static), DOC_TITLE1, "Fall armyworm [bold]x[/bold] eats",
+                     f"Scout {CLICK} weekly.")
+        assert_shows(screen.query_one(StatusBar), f"│ {D1} │", ASSESSOR)
+        footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))
+        assert all(label in footer for label in LABELS)
+
+        await pilot.press("r")
+        assert_shows(screen.query_one(Provenance), f"Runs: {RUN} #1")
+
+        await pilot.press("f")
+        await assert_notified(pilot, f"Flagged {D1} for review.")
+        await pilot.press("n", *NOTE, "enter")
+        await assert_notified(pilot, "Note saved.")
+        await pilot.press("slash", *"[/b] [x] maize", "enter")
+        await pilot.pause()
+        assert any("[/b]: 0" in toast and "[x]: 0" in toast for toast in toasts(app)), toasts(app)
+
+        await pilot.press("u", *REASON, "enter")
+        assert current(app) == D2
+        assert_shows(screen.query_one("#unit-body", Static), f"Stored {LINK} grain", "Weevils [/b] damage")
+        await pilot.press("1", "backspace")
+        await assert_notified(pilot, f"Undid grade 1 on {D2}: reopened.")
+        assert current(app) == D2
+        await pilot.press("2")
+        assert current(app) == D3
+        assert app.is_running and app.screen is screen
+    assert [(e.kind, e.topic_id, e.unit_id, e.grade, e.reason, e.note) for e in events(markup_db)] == [
+        ("flag", T1, D1, None, None, None), ("note", T1, D1, None, None, NOTE),
+        ("unsure", T1, D1, None, REASON, None), ("grade", T1, D2, 1, None, None),
+        ("retract", T1, D2, None, None, None), ("grade", T1, D2, 2, None, None)]
+    assert all(e.assessor == ASSESSOR for e in events(markup_db))
+    assert grades(markup_db, assessor=ASSESSOR) == {(T1, D2): 2}
+
+
+async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
+    db = make_workbench(tmp_path, doc_run=False)  # chunk runs only: coverage of chunk labels needs that
+    add_chunk_pool(db, tmp_path)
+    app = make_app(db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        assert current(app) == f"{D5}#2"
+        assert_shows(app.screen.query_one(StatusBar), f"chunk │ {D5}#2 │", f"chunking {CHUNKING}", f"parent {D5}")
+        await pilot.press("r")
+        assert_shows(app.screen.query_one(Provenance), f"Runs: {CHUNK_RUN} #1")
+        await pilot.press("minus")
+        await assert_notified(pilot, "Context: ±3 chunks")
+        await pilot.press("2", "d", "c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, CoverageScreen)
+        assert_shows(app.screen.query_one("#summary", Static), f"Current labels (chunk:{CHUNKING})")
+        assert (await table_cells(pilot, app.screen.query_one("#runs", DataTable)))[1][0] == squeezed(CHUNK_RUN)
+    assert grades(db, assessor=ASSESSOR, unit=f"chunk:{CHUNKING}") == {(T1, f"{D5}#2"): 2}
+
+
+async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothing(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR, topic=T2)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        assert_shows(app.screen.query_one(TopicCard), f"Topic {T2}", TITLE2, "What [/b]?")
+        await pilot.press("0", "1")
+        assert app.session.current is None
+        body = app.screen.query_one("#unit-body", Static)
+        assert_shows(body, f"Nothing left to judge in topic {T2}.")
+        await click_on(pilot, body, CLICK)  # parsed, its `q` was a link to app.quit
+        assert app.is_running
+        await pilot.press("d")
+        await assert_notified(pilot, f"Topic {T2} marked reviewed.")
+        assert app.session.topic_id == T1
+        (toast,) = [t for t in app.screen.query("Toast") if T2 in t.render().plain]
+        await click_on(pilot, toast, CLICK)
+        assert app.is_running
+        await pilot.press("1")
+    assert grades(markup_db, assessor=ASSESSOR) == {(T2, D4): 0, (T2, D3): 1, (T1, D1): 1}
+    with Store(markup_db) as store:
+        assert [(e.topic_id, e.reason) for e in store.review_events()] == [(T2, "reviewed")]
+
+
+async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(markup_db, tmp_path):
+    add_chunk_pool(markup_db, tmp_path)  # the document run bm25[/b] cannot be scored on chunk labels
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.press("c")
+        screen = app.screen
+        assert isinstance(screen, CoverageScreen)
+        for _ in range(100):  # the worker fails in its thread
+            if any(n.title == "That did not work" for n in app._notifications):
+                break
+            await pilot.pause(0.05)
+        (failure,) = [n for n in app._notifications if n.title == "That did not work"]
+        assert failure.message.startswith(f"run '{RUN}' ranks documents but snapshot current labels chunk:{CHUNKING}")
+        await assert_notified(pilot, failure.message)
+        assert_shows(screen.query_one("#summary", Static), f"Coverage could not be computed: {failure.message}")
+        await pilot.press("escape", "2")
+        assert isinstance(app.screen, JudgeScreen) and app.is_running
+    assert grades(markup_db, assessor=ASSESSOR, unit=f"chunk:{CHUNKING}") == {(T1, f"{D5}#2"): 2}
+
+
+# -- the other screens -----------------------------------------------------------------------
+
+
+async def test_the_topics_screen_lists_ids_and_titles_as_they_are(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        assert isinstance(app.screen, TopicsScreen)
+        cells = await table_cells(pilot, app.screen.query_one(DataTable))
+        assert [row[:2] for row in cells[1:]] == [[squeezed(T1), squeezed(TITLE1)], [squeezed(T2), squeezed(TITLE2)]]
+        await pilot.press("down", "enter")
+        assert (app.session.topic_id, current(app)) == (T2, D4)
+        await pilot.press("1")
+    assert grades(markup_db, assessor=ASSESSOR) == {(T2, D4): 1}
+
+
+async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", *NOTE, "enter", "2")
+        app.session.flag(FLAG_REASON)  # the UI's `f` gives none; `labeler judgments` can
+        await pilot.press("u", *REASON, "enter")
+        await pilot.press("h")
+        cells = await table_cells(pilot, app.screen.query_one(DataTable))
+        assert [row[1:] for row in cells[1:]] == [
+            [squeezed(T1), squeezed(D2), "unsure", squeezed(REASON)],
+            [squeezed(T1), squeezed(D2), "flag", squeezed(FLAG_REASON)],
+            [squeezed(T1), squeezed(D1), "grade2"],
+            [squeezed(T1), squeezed(D1), "note", squeezed(NOTE)]]
+        await pilot.press("down", "down", "enter")
+        assert (app.session.topic_id, current(app)) == (T1, D1)
+        await pilot.press("0")
+    assert grades(markup_db, assessor=ASSESSOR)[(T1, D1)] == 0
+
+
+async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.press("2")
+        await palette(pilot, "Create snapshot")
+        await pilot.press(*MESSAGE, "enter")
+        await app.workers.wait_for_complete()
+        await assert_notified(pilot, "Snapshot v1: 1 labels, 0 conflicts left out.")
+        await pilot.press("1")
+        await palette(pilot, "Snapshots")
+        assert isinstance(app.screen, SnapshotsScreen)
+        await pilot.press("c", *f"{MESSAGE} two", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cells = await table_cells(pilot, app.screen.query_one(DataTable))
+        assert [(row[0], row[-2]) for row in cells[1:]] == [("v1", squeezed(MESSAGE)),
+                                                           ("v2", squeezed(f"{MESSAGE} two"))]
+        await pilot.press("space", "down", "d")
+        assert_shows(app.screen.query_one("#diff-text", Static), f"topic {T1}: + {D2} = 1")
+        assert app.is_running
+    with Store(markup_db) as store:
+        assert [s.message for s in store.snapshots()] == [MESSAGE, f"{MESSAGE} two"]
+        assert sorted(row[:3] for row in store.snapshot_labels("v2")) == [(T1, D2, 1), (T1, D1, 2)]
+
+
+async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair(markup_db):
+    bob, cat = "bob[x]", CLICK
+    with Store(markup_db) as store:
+        record_judgment(store, T1, D1, assessor=bob, grade=2, note=NOTE)
+        record_judgment(store, T1, D1, assessor=cat, grade=0)
+        record_judgment(store, T1, D1, assessor=cat, kind="note", note=REASON)
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen)
+        cells = await table_cells(pilot, screen.query_one(DataTable))
+        assert cells[1] == [squeezed(T1), squeezed(D1), squeezed(f"{cat}=0, {bob}=2")]
+        detail = screen.query_one("#detail-text", Static)
+        assert_shows(detail, f"Topic {T1}, {D1}", bob, cat, f"2 ({LABELS[2]})", f"0 ({LABELS[0]})", NOTE,
+                     f"Notes: {cat}: {REASON}")
+        footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))
+        assert f"Settle as {LABELS[1]}" in footer
+        await pilot.press("1")
+        await assert_notified(pilot, f"Settled topic {T1}, {D1} as 1.")
+        assert_shows(detail, "No conflicts")
+        await pilot.press("escape")
+        assert isinstance(app.screen, JudgeScreen)
+    (adjudication,) = events(markup_db, "adjudicate")
+    assert (adjudication.topic_id, adjudication.unit_id, adjudication.grade, adjudication.assessor) == \
+        (T1, D1, 1, ASSESSOR)
+
+
+async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "0", "1", "0", "d", "c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        assert [str(row) for row in screen.query_one("#runs", DataTable).get_column_at(0)] == [RUN]
+        assert (await table_cells(pilot, screen.query_one("#runs", DataTable)))[1][0] == squeezed(RUN)
+        assert (await table_cells(pilot, screen.query_one("#repool", DataTable)))[1][0] == squeezed(RUN)
+        assert_shows(screen.query_one("#curve", Static), RUN)
+        assert_shows(screen.query_one("#summary", Static), "Current labels (doc)")
+        assert app.is_running
+
+
+async def test_help_and_the_palettes_keys_show_the_scales_labels_as_they_are(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert_shows(app.screen.query(Static).first(), "Judging keys", *LABELS)
+        await pilot.press("escape")
+        await palette(pilot, "Keys")  # Textual's key panel read these labels as markup, and crashed
+        assert isinstance(app.screen, HelpScreen)
+        assert_shows(app.screen.query(Static).first(), "Keys", *LABELS)
+        await pilot.press("escape")
+        assert isinstance(app.screen, JudgeScreen) and app.is_running
+
+
+async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db):
+    app = make_app(markup_db, assessor="unknown", ask_assessor=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
+        await pilot.press(*"a [x]", "enter")
+        await assert_notified(pilot, "A name without spaces, please.")
+        assert not isinstance(app.screen, JudgeScreen)
+        await pilot.press(*CLICK, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen) and app.session.assessor == CLICK
+        assert_shows(app.screen.query_one(StatusBar), f"│ {CLICK} │")
+        await pilot.press("1")
+    assert grades(markup_db, assessor=CLICK) == {(T1, D1): 1}
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup_db):
+    def refuse(*args, **kwargs):
+        raise LabelerError("bad [/b] grade [x]", path="runs/a[1].run", line=3)
+
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.session.judge = refuse
+        await pilot.press("2")
+        await assert_notified(pilot, "runs/a[1].run:3: bad [/b] grade [x]")
+        assert current(app) == D1 and app.is_running
+        app.session.open_topic = refuse
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen) and app.is_running
+        assert sum(n.message == "runs/a[1].run:3: bad [/b] grade [x]" for n in app._notifications) == 2
+    assert events(markup_db) == []
+
+
+async def test_a_failed_export_names_its_path_as_it_is(markup_db, tmp_path):
+    with Store(markup_db) as store:
+        record_judgment(store, T1, D1, assessor=ASSESSOR, grade=2)
+        create_snapshot(store, MESSAGE)
+    target = tmp_path / "no[/b]dir" / "q[x].txt"
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        with pytest.raises(WorkerFailed):
+            await app.export_qrels(str(target)).wait()
+        await pilot.pause()
+        (failure,) = [n for n in app._notifications if n.title == "That did not work"]
+        assert failure.message.startswith("FileNotFoundError: ") and str(target) in failure.message
+        await assert_notified(pilot, failure.message)
+        assert app.is_running
+
+
+def test_every_notification_is_plain_text():
+    """A new `notify` passes markup=False too: its message holds ids, names or paths sooner or later."""
+    import labeler.tui
+
+    def plain(call: ast.Call) -> bool:
+        return any(k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False
+                   for k in call.keywords)
+
+    root = Path(labeler.tui.__file__).parent
+    calls, missing = 0, []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            direct = node.func.attr == "notify"
+            via_thread = (node.func.attr == "call_from_thread" and node.args
+                          and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "notify")
+            if direct or via_thread:
+                calls += 1
+                if not plain(node):
+                    missing.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert calls > 20 and missing == []
