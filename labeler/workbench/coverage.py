@@ -23,23 +23,37 @@ from labeler.workbench.batches import topic_batches
 from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.labels import current_labels, judging_rate
 from labeler.workbench.setup import Progress
-from labeler.workbench.snapshots import resolve_snapshot
+from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
+
+
+def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
+    """(runs that can be scored on labels of `space`, the others).
+
+    Document labels score document runs and chunk runs (collapsed to their
+    parents); chunk labels score only runs of the same chunking. The judging
+    screen shows coverage this way, since it has no --runs or --unit to ask.
+    """
+    fits, others = [], []
+    for run in store.runs():
+        (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
+    return fits, others
 
 
 def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
                     unit: str | None = None, measures: list[str] | None = None,
-                    loro: bool = True, progress: Progress | None = None) -> dict[str, Any]:
+                    loro: bool = True, progress: Progress | None = None, space: str | None = None) -> dict[str, Any]:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
     The runs are read a batch of topics at a time (`topic_batches`) and
     reduced to per-topic rows by `labeler.coverage.CoverageBatches`, so memory
     holds one batch's rankings, not every run's: the same figures as the
     all-at-once functions, at a bounded size. `progress(done, total)` is
-    called after each batch with the topics done.
+    called after each batch with the topics done. `space` chooses the unit
+    space of the `current` labels (default: the latest pool's).
     """
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
-    info = resolve_snapshot(store, snapshot)
+    info = current_snapshot(store, space) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
     names = runs or store.run_names()
     if not names:
         raise LabelerError("no runs: import runs with 'labeler runs import' first")

@@ -265,6 +265,32 @@ async def test_coverage_screen_matches_the_cli(judging_db):
     assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]
 
 
+async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_the_others(chunk_db):
+    """Chunk labels can score only runs of that chunking: the screen covers those and says which it left out."""
+    from labeler.store import Store
+    from labeler.tui.screens.coverage import CoverageScreen
+    from labeler.workbench.coverage import coverage_report
+
+    app = make_app(chunk_db, assessor="ann")  # the latest pool is the chunk pool
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")  # d6#2 relevant
+        await pilot.press("c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        table = screen.query_one("#runs")
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        summary = str(screen.query_one("#summary").render())
+    assert shown == ["chunks"] and screen.result["unit"] == "chunk:w10"
+    assert screen.result["runs_not_scored"] == ["bm25"]
+    assert "Not scored here (they rank other units): bm25;" in summary
+    with Store(chunk_db) as store:  # what the screen shows is the workbench's own report on those runs
+        expected = coverage_report(store, snapshot="current", depth=screen.result["depth"], loro=False, runs=["chunks"],
+                                   space="chunk:w10")
+    assert screen.result["runs"] == expected["runs"] and screen.result["topics"] == expected["topics"]
+
+
 async def test_a_served_session_asks_for_the_assessor_first(judging_db):
     app = make_app(judging_db, assessor="unknown", ask_assessor=True)
     async with app.run_test(size=SIZE) as pilot:

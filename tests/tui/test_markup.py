@@ -267,8 +267,29 @@ async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothi
         assert [(e.topic_id, e.reason) for e in store.review_events()] == [(T2, "reviewed")]
 
 
-async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(markup_db, tmp_path):
+async def test_coverage_on_chunk_labels_names_the_document_run_left_out_as_it_is(markup_db, tmp_path):
     add_chunk_pool(markup_db, tmp_path)  # the document run bm25[/b] cannot be scored on chunk labels
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        assert RUN not in screen.result["runs"] and screen.result["runs_not_scored"] == [RUN]
+        assert_shows(screen.query_one("#summary", Static), f"Not scored here (they rank other units): {RUN};")
+
+
+async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(markup_db, tmp_path, monkeypatch):
+    import labeler.workbench.coverage as coverage_service
+    from labeler.errors import LabelerError
+
+    add_chunk_pool(markup_db, tmp_path)
+
+    def broken(*args, **kwargs):
+        raise LabelerError(f"run '{RUN}' ranks [bold]nothing[/bold] here [/b]")
+
+    monkeypatch.setattr(coverage_service, "coverage_report", broken)
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("c")
@@ -279,7 +300,7 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
                 break
             await pilot.pause(0.05)
         (failure,) = [n for n in app._notifications if n.title == "That did not work"]
-        assert failure.message.startswith(f"run '{RUN}' ranks documents but snapshot current labels chunk:{CHUNKING}")
+        assert failure.message == f"run '{RUN}' ranks [bold]nothing[/bold] here [/b]"
         await assert_notified(pilot, failure.message)
         assert_shows(screen.query_one("#summary", Static), f"Coverage could not be computed: {failure.message}")
         await pilot.press("escape", "2")

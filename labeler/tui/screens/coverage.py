@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from labeler.errors import LabelerError
 from labeler.store import Store
 from labeler.tui.text import cell, error_message, spark
 
@@ -43,10 +44,16 @@ class CoverageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path, depth: int, unit: str) -> None:
-        from labeler.workbench.coverage import coverage_report
+        from labeler.workbench.coverage import comparable_runs, coverage_report
 
         with Store(db_path) as store:
-            result = coverage_report(store, snapshot="current", depth=depth, loro=False)
+            # the session's labels, over the runs they can score (the screen has no --runs or --unit to ask)
+            runs, others = comparable_runs(store, unit)
+            if not runs:
+                raise LabelerError(f"no run ranks {unit} units, so none can be scored on these labels: "
+                                   f"runs at other units: {', '.join(others) or 'none'}")
+            result = coverage_report(store, snapshot="current", depth=depth, loro=False, runs=runs, space=unit)
+        result["runs_not_scored"] = others
         self.app.call_from_thread(self.show, result)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -64,7 +71,9 @@ class CoverageScreen(Screen[None]):
                   if pool.get("effort_hours") is not None else "")
         self.query_one("#summary", Static).update(Content(
             f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
-            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."))
+            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
+            + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
+               "see labeler coverage --unit doc." if result.get("runs_not_scored") else "")))
         runs = self.query_one("#runs", DataTable)
         runs.clear(columns=True)
         runs.add_columns("run", f"Judged@{k}", "unjudged in top k", "unique", "unique relevant")
