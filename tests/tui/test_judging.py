@@ -240,22 +240,29 @@ async def test_next_on_an_empty_queue_goes_to_the_next_topic(judging_db):
         assert store.review_events() == []  # moving on marks nothing
 
 
+async def open_coverage(app, pilot):
+    """Press c, wait for the coverage worker, and return the screen with its result."""
+    from labeler.tui.screens.coverage import CoverageScreen
+
+    await pilot.press("c")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, CoverageScreen) and screen.result is not None
+    return screen
+
+
 async def test_coverage_screen_matches_the_cli(judging_db):
     import json
 
     from click.testing import CliRunner
 
     from labeler.cli import cli
-    from labeler.tui.screens.coverage import CoverageScreen
 
     app = make_app(judging_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0", "3", "0", "d")  # topic 1 judged and marked done
-        await pilot.press("c")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        screen = await open_coverage(app, pilot)
         table = screen.query_one("#runs")
         shown = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1:] for i in range(table.row_count)}
     expected = json.loads(CliRunner().invoke(cli, ["--db", str(judging_db), "coverage", "--snapshot", "current",
@@ -268,17 +275,12 @@ async def test_coverage_screen_matches_the_cli(judging_db):
 async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_the_others(chunk_db):
     """Chunk labels can score only runs of that chunking: the screen covers those and says which it left out."""
     from labeler.store import Store
-    from labeler.tui.screens.coverage import CoverageScreen
     from labeler.workbench.coverage import coverage_report
 
     app = make_app(chunk_db, assessor="ann")  # the latest pool is the chunk pool
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")  # d6#2 relevant
-        await pilot.press("c")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, CoverageScreen) and screen.result is not None
+        screen = await open_coverage(app, pilot)
         table = screen.query_one("#runs")
         shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         summary = str(screen.query_one("#summary").render())
