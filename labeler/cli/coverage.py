@@ -15,7 +15,8 @@ def _f(value, digits: int = 4) -> str:
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
-@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--runs", default=None,
+              help="Comma-separated run names (default: every run the labels can score; the others are named).")
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
@@ -63,6 +64,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
           [[t, r["pool"], r["judged"], r["r_lower_bound"], _f(r["r_estimate"], 1), _f(r["r_se"], 1),
             "no" if r["r_unreliable"] else "yes", _f(r["saturation"], 3)] for t, r in result["topics"].items()])
     info(result["r_estimate_warning"])
+    _not_scored(result)
     pool = result["pool"]
     if pool:
         since = f" since {pool['previous']}" if pool["previous"] else ""
@@ -80,7 +82,8 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
 @click.argument("old")
 @click.argument("new")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
-@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--runs", default=None,
+              help="Comma-separated run names (default: every run the labels can score; the others are named).")
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @json_option
 @pass_env
@@ -116,6 +119,13 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         best = ranking["gained"][0]
         info(f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
              "the new judgments found what the old ones missed.")
+    _not_scored(result)
+
+
+def _not_scored(result: dict) -> None:
+    if result.get("runs_not_scored"):
+        info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
+             "see them at document level with --unit doc.")
 
 
 COMMANDS = [coverage, compare]

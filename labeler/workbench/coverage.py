@@ -26,6 +26,25 @@ from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
+def _runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
+    """The runs asked for; by default every run the labels of `space` can score, and the others.
+
+    A report over all runs together cannot include a document run next to
+    chunk labels, so by default such runs are left out and named
+    (`runs_not_scored`) rather than stopping the whole report; a run asked for
+    by name is never left out (scoring it says what to do instead).
+    """
+    if runs:
+        return runs, []
+    names, others = comparable_runs(store, space)
+    if not names:
+        if not others:
+            raise LabelerError("no runs: import runs with 'labeler runs import' first")
+        raise LabelerError(f"no run ranks {space} units, so none can be scored on these labels "
+                           f"(runs: {', '.join(others)}); work at document level with --unit doc")
+    return names, others
+
+
 def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
     """(runs that can be scored on labels of `space`, the others).
 
@@ -54,9 +73,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     info = current_snapshot(store, space) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
-    names = runs or store.run_names()
-    if not names:
-        raise LabelerError("no runs: import runs with 'labeler runs import' first")
+    names, not_scored = _runs_to_score(store, runs, unit or info.unit)
     infos = [store.run(name) for name in names]
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
@@ -119,6 +136,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
         "loro": bias["summary"] if bias else None,
         "r_estimate_warning": DEPENDENCE_WARNING,
         "pool": repool_status(store),
+        "runs_not_scored": not_scored,
     }
     return result
 
@@ -190,9 +208,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     if unit is None and before_info.unit != after_info.unit:
         raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
                            "compare them at document level with --unit doc")
-    names = runs or store.run_names()
-    if not names:
-        raise LabelerError("no runs: import runs with 'labeler runs import' first")
+    names, not_scored = _runs_to_score(store, runs, unit or before_info.unit)
     infos = [store.run(name) for name in names]
     before, _ = aligned_labels(store, before_info, unit)
     after, _ = aligned_labels(store, after_info, unit)
@@ -224,6 +240,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
         "labels": result["labels"],
         "topics_grown": result["topics_grown"],
         "runs": result["runs"],
+        "runs_not_scored": not_scored,
         "ranking": {
             "measure": ranking["measure"],
             "before": ranking["before"],

@@ -62,3 +62,27 @@ def test_judgments_in_one_chunking_do_not_leak_into_another(chunked):
     chunked("judgments", "add", "1", "d1#0", "3", "--assessor", "ann", "--unit", "chunk:w2")
     chunked("snapshot", "create", "-m", "w3 labels", "--unit", "chunk:w3")
     assert chunked("export", "qrels").stdout == ""
+
+
+def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_them(chunked):
+    chunked("pool", "build", "--depth", "3", "--runs", "chunks")
+    for unit, grade in (("d1#1", 2), ("d2#0", 0), ("d1#0", 3)):
+        chunked("judgments", "add", "1", unit, str(grade), "--assessor", "ann")
+    chunked("topics", "mark", "1", "reviewed", "--assessor", "ann")
+    chunked("snapshot", "create", "-m", "v1")
+    chunked("judgments", "add", "1", "d3#0", "1", "--assessor", "ann")
+    chunked("snapshot", "create", "-m", "v2")
+
+    coverage = chunked.json("coverage", "--depth", "3")
+    assert list(coverage["runs"]) == ["chunks"] and coverage["runs_not_scored"] == ["docs"]
+    # chunks' top 3 (d1#1 d2#0 d1#0) all judged
+    assert coverage["runs"]["chunks"]["judged"] == 1.0
+    assert "Not scored on chunk:w2 labels (they rank other units): docs" in chunked("coverage", "--depth", "3").stderr
+    compared = chunked.json("compare", "v1", "v2", "--depth", "3")
+    assert list(compared["runs"]) == ["chunks"] and compared["runs_not_scored"] == ["docs"]
+    # asked for by name, a document run is still refused with what to do instead
+    refused = chunked("coverage", "--runs", "docs", expect=1).stderr
+    assert "ranks documents but snapshot v2 labels chunk:w2" in refused and "--unit doc" in refused
+    # at document level every run is scored: chunk labels lifted, chunk runs collapsed
+    lifted = chunked.json("coverage", "--depth", "2", "--unit", "doc")
+    assert set(lifted["runs"]) == {"chunks", "docs"} and lifted["runs_not_scored"] == []

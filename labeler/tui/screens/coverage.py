@@ -12,7 +12,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from labeler.errors import LabelerError
 from labeler.store import Store
 from labeler.tui.text import cell, error_message, spark
 
@@ -44,16 +43,11 @@ class CoverageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path, depth: int, unit: str) -> None:
-        from labeler.workbench.coverage import comparable_runs, coverage_report
+        from labeler.workbench.coverage import coverage_report
 
         with Store(db_path) as store:
-            # the session's labels, over the runs they can score (the screen has no --runs or --unit to ask)
-            runs, others = comparable_runs(store, unit)
-            if not runs:
-                raise LabelerError(f"no run ranks {unit} units, so none can be scored on these labels: "
-                                   f"runs at other units: {', '.join(others) or 'none'}")
-            result = coverage_report(store, snapshot="current", depth=depth, loro=False, runs=runs, space=unit)
-        result["runs_not_scored"] = others
+            # the session's labels, over the runs they can score; the others are named (runs_not_scored)
+            result = coverage_report(store, snapshot="current", depth=depth, loro=False, space=unit)
         self.app.call_from_thread(self.show, result)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
