@@ -32,7 +32,8 @@ def _denominators(run: dict) -> str:
 
 @click.command("eval")
 @click.option("--snapshot", default=None, help="Snapshot to score against (default: the latest).")
-@click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
+@click.option("--runs", default=None,
+              help="Comma-separated run names (default: every run the labels can score; the others are named).")
 @click.option("--measures", default=None,
               help='Measures, e.g. "P@10 R@100 nDCG@10 AP RR Bpref infAP Judged@10 AnyHit@10 T@5 RBP(p=0.8)".')
 @click.option("--per-query", is_flag=True, help="Per-topic values as well.")
@@ -89,6 +90,9 @@ def _print_report(result: dict) -> None:
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
     for run in result["runs"]:
         info(f"{run['run']}: {_denominators(run)}.")
+    if result.get("runs_not_scored"):
+        info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
+             "score them at document level with --unit doc.")
     pending = {reason for run in result["runs"] for reason in run["topics"]["excluded"]} & {"in_progress", "unreviewed"}
     if pending and result.get("average") == "reviewed":
         info("Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "

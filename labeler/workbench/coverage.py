@@ -20,42 +20,10 @@ from labeler.metrics import evaluate, merge_evaluations
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
+from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score, scored_topics
 from labeler.workbench.labels import current_labels, judging_rate
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
-
-
-def _runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
-    """The runs asked for; by default every run the labels of `space` can score, and the others.
-
-    A report over all runs together cannot include a document run next to
-    chunk labels, so by default such runs are left out and named
-    (`runs_not_scored`) rather than stopping the whole report; a run asked for
-    by name is never left out (scoring it says what to do instead).
-    """
-    if runs:
-        return runs, []
-    names, others = comparable_runs(store, space)
-    if not names:
-        if not others:
-            raise LabelerError("no runs: import runs with 'labeler runs import' first")
-        raise LabelerError(f"no run ranks {space} units, so none can be scored on these labels "
-                           f"(runs: {', '.join(others)}); work at document level with --unit doc")
-    return names, others
-
-
-def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
-    """(runs that can be scored on labels of `space`, the others).
-
-    Document labels score document runs and chunk runs (collapsed to their
-    parents); chunk labels score only runs of the same chunking. The judging
-    screen shows coverage this way, since it has no --runs or --unit to ask.
-    """
-    fits, others = [], []
-    for run in store.runs():
-        (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
-    return fits, others
 
 
 def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
@@ -73,7 +41,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     info = current_snapshot(store, space) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
-    names, not_scored = _runs_to_score(store, runs, unit or info.unit)
+    names, not_scored = runs_to_score(store, runs, unit or info.unit)
     infos = [store.run(name) for name in names]
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
@@ -208,7 +176,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     if unit is None and before_info.unit != after_info.unit:
         raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
                            "compare them at document level with --unit doc")
-    names, not_scored = _runs_to_score(store, runs, unit or before_info.unit)
+    names, not_scored = runs_to_score(store, runs, unit or before_info.unit)
     infos = [store.run(name) for name in names]
     before, _ = aligned_labels(store, before_info, unit)
     after, _ = aligned_labels(store, after_info, unit)

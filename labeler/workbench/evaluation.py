@@ -40,9 +40,7 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     if average not in AVERAGES:
         raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
     info = resolve_snapshot(store, snapshot)
-    names = runs or store.run_names()
-    if not names:
-        raise LabelerError("no runs to evaluate: import runs with 'labeler runs import' first")
+    names, not_scored = runs_to_score(store, runs, unit or info.unit)
     try:
         parsed = parse_measures(measures or DEFAULT_MEASURES)
     except ValueError as exc:
@@ -96,10 +94,43 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
         "depth": depth,
         "threshold": threshold,
         "runs": results,
+        "runs_not_scored": not_scored,
     }
     if stages:
         report["stages"] = stage_table(results, stages)
     return report
+
+
+def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
+    """The runs asked for; by default every run the labels of `space` can score, and the others.
+
+    A report over all runs together cannot include a document run next to
+    chunk labels, so by default such runs are left out and named
+    (`runs_not_scored`) rather than stopping the whole report; a run asked for
+    by name is never left out (scoring it says what to do instead).
+    """
+    if runs:
+        return runs, []
+    names, others = comparable_runs(store, space)
+    if not names:
+        if not others:
+            raise LabelerError("no runs: import runs with 'labeler runs import' first")
+        raise LabelerError(f"no run ranks {space} units, so none can be scored on these labels "
+                           f"(runs: {', '.join(others)}); work at document level with --unit doc")
+    return names, others
+
+
+def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
+    """(runs that can be scored on labels of `space`, the others).
+
+    Document labels score document runs and chunk runs (collapsed to their
+    parents); chunk labels score only runs of the same chunking. This is the
+    default set of runs of eval, coverage, compare and the coverage screen.
+    """
+    fits, others = [], []
+    for run in store.runs():
+        (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
+    return fits, others
 
 
 def compare_runs(store: Store, run_a: str, run_b: str, *, snapshot: str | None = None, measures: str | None = None,

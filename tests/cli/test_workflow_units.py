@@ -86,3 +86,19 @@ def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_t
     # at document level every run is scored: chunk labels lifted, chunk runs collapsed
     lifted = chunked.json("coverage", "--depth", "2", "--unit", "doc")
     assert set(lifted["runs"]) == {"chunks", "docs"} and lifted["runs_not_scored"] == []
+
+
+def test_eval_on_chunk_labels_leaves_document_runs_out_and_names_them(chunked):
+    chunked("pool", "build", "--depth", "3", "--runs", "chunks")
+    for unit, grade in (("d1#1", 2), ("d2#0", 0), ("d1#0", 3)):
+        chunked("judgments", "add", "1", unit, str(grade), "--assessor", "ann")
+    chunked("topics", "mark", "1", "reviewed", "--assessor", "ann")
+    chunked("snapshot", "create", "-m", "v1")
+    scores = chunked.json("eval", "--measures", "R@3 P@3")
+    assert [r["run"] for r in scores["runs"]] == ["chunks"] and scores["runs_not_scored"] == ["docs"]
+    # relevant d1#1, d1#0 both in chunks' top 3: R@3 = 1, P@3 = 2/3
+    assert scores["runs"][0]["aggregate"] == {"R@3": 1.0, "P@3": 2 / 3}
+    assert "Not scored on chunk:w2 labels (they rank other units): docs" in chunked("eval").stderr
+    assert "--unit doc" in chunked("eval", "--runs", "docs", expect=1).stderr
+    lifted = chunked.json("eval", "--unit", "doc", "--measures", "R@3")
+    assert [r["run"] for r in lifted["runs"]] == ["chunks", "docs"] and lifted["runs_not_scored"] == []
