@@ -64,12 +64,17 @@ def test_judgments_in_one_chunking_do_not_leak_into_another(chunked):
     assert chunked("export", "qrels").stdout == ""
 
 
-def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_them(chunked):
+def judge_chunks_as_v1(chunked):
+    """A chunk-level pool of the chunk run, its three units judged (d1#1 2, d2#0 0, d1#0 3), topic 1 done, v1."""
     chunked("pool", "build", "--depth", "3", "--runs", "chunks")
     for unit, grade in (("d1#1", 2), ("d2#0", 0), ("d1#0", 3)):
         chunked("judgments", "add", "1", unit, str(grade), "--assessor", "ann")
     chunked("topics", "mark", "1", "reviewed", "--assessor", "ann")
     chunked("snapshot", "create", "-m", "v1")
+
+
+def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_them(chunked):
+    judge_chunks_as_v1(chunked)
     chunked("judgments", "add", "1", "d3#0", "1", "--assessor", "ann")
     chunked("snapshot", "create", "-m", "v2")
 
@@ -89,11 +94,7 @@ def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_t
 
 
 def test_eval_on_chunk_labels_leaves_document_runs_out_and_names_them(chunked):
-    chunked("pool", "build", "--depth", "3", "--runs", "chunks")
-    for unit, grade in (("d1#1", 2), ("d2#0", 0), ("d1#0", 3)):
-        chunked("judgments", "add", "1", unit, str(grade), "--assessor", "ann")
-    chunked("topics", "mark", "1", "reviewed", "--assessor", "ann")
-    chunked("snapshot", "create", "-m", "v1")
+    judge_chunks_as_v1(chunked)
     scores = chunked.json("eval", "--measures", "R@3 P@3")
     assert [r["run"] for r in scores["runs"]] == ["chunks"] and scores["runs_not_scored"] == ["docs"]
     # relevant d1#1, d1#0 both in chunks' top 3: R@3 = 1, P@3 = 2/3
