@@ -24,7 +24,8 @@ STOPWORDS = frozenset(
 )
 QUERY_STYLE = "bold black on yellow"
 EXTRA_STYLE = "bold black on magenta"
-CURRENT_HIT_STYLE = "bold white on red"
+# underlined as well: on 256-colour terminals (tmux, ssh) red and magenta come out close, the underline never does
+CURRENT_HIT_STYLE = "bold underline white on red"
 CHUNK_STYLE = "on #1f3a5f"
 
 CONTEXT_LEVELS = ("chunk", "±1 chunk", "±3 chunks", "document")

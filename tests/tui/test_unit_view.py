@@ -65,7 +65,7 @@ def current_hit_after(view: UnitView, marker: str) -> bool:
         for before, segment in zip(segments, segments[1:], strict=False):
             if before.text.endswith(f"{marker} ") and segment.text == "maize":
                 red, green, _ = segment.style.bgcolor.get_truecolor()
-                return red > 2 * green
+                return red > 2 * green and bool(segment.style.underline)  # underlined: told apart without colour
     return False
 
 
