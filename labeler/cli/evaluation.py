@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_json, info, progress_bar, table
 
 
 def _fmt(value) -> str:
@@ -70,9 +70,10 @@ def eval_(env: Env, snapshot: str | None, runs: str | None, measures: str | None
         stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
         if stage_names:
             names = list(dict.fromkeys((names or []) + stage_names))
-        result = evaluate_runs(store, snapshot=snapshot, runs=names, measures=measures, per_query=per_query,
-                               depth=depth, unit=unit, include_unreviewed=include_unreviewed, stages=stage_names,
-                               average=average)
+        with progress_bar("runs scored") as progress:
+            result = evaluate_runs(store, snapshot=snapshot, runs=names, measures=measures, per_query=per_query,
+                                   depth=depth, unit=unit, include_unreviewed=include_unreviewed,
+                                   stages=stage_names, average=average, progress=progress)
     if as_json:
         emit_json(result)
         return

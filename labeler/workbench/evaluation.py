@@ -20,6 +20,7 @@ from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
+from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
@@ -28,7 +29,8 @@ AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] | None = None,
                   measures: str | None = None, per_query: bool = False, depth: int | None = None,
                   unit: str | None = None, include_unreviewed: bool = False,
-                  stages: list[str] | None = None, average: str = "reviewed") -> dict[str, Any]:
+                  stages: list[str] | None = None, average: str = "reviewed",
+                  progress: Progress | None = None) -> dict[str, Any]:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
     `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
@@ -36,6 +38,7 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     or trec_eval's own, for reproducing its numbers: `trec_eval` (topics in both
     the labels and the run, review status ignored, a topic without relevant
     labels scores 0) and `trec_eval_c` (the same over every labelled topic, as `-c`).
+    `progress(done, total)` is called after each run is scored.
     """
     if average not in AVERAGES:
         raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
@@ -85,6 +88,8 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
         if per_query:
             result["per_query"] = evaluation.per_query
         results.append(result)
+        if progress:
+            progress(len(results), len(names))
     report: dict[str, Any] = {
         "snapshot": info.name,
         "snapshot_sha256": info.sha256,
