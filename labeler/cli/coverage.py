@@ -92,8 +92,8 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     from labeler.workbench.coverage import compare_report
 
     names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
-    with env.store() as store:
-        result = compare_report(store, old, new, depth=depth, runs=names, unit=unit)
+    with env.store() as store, progress_bar("topics") as progress:
+        result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
     if as_json:
         emit_json(result)
         return

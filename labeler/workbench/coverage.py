@@ -169,8 +169,11 @@ def repool_status(store: Store) -> dict[str, Any] | None:
 
 
 def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: list[str] | None = None,
-                   unit: str | None = None) -> dict[str, Any]:
-    """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking."""
+                   unit: str | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
+
+    `progress(done, total)` is called after each batch of topics is scored.
+    """
     before_info = resolve_snapshot(store, old)
     after_info = resolve_snapshot(store, new)
     if unit is None and before_info.unit != after_info.unit:
@@ -188,11 +191,15 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     try:
         wanted, rank_by = compare_measures(depth)
         parts: dict[str, tuple[list, list]] = {name: ([], []) for name in names}
+        done = 0
         for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
             for run in infos:
                 rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
                 parts[run.name][0].append(evaluate(before, rankings, wanted, topics=batch, threshold=threshold))
                 parts[run.name][1].append(evaluate(after, rankings, wanted, topics=batch, threshold=threshold))
+            done += len(batch)
+            if progress:
+                progress(done, len(topics))
         evaluations = {name: (merge_evaluations(b), merge_evaluations(a)) for name, (b, a) in parts.items()}
         result = compare_evaluations(before, after, evaluations, topics=topics, depth=depth, threshold=threshold,
                                      rank_by=rank_by)
