@@ -55,7 +55,7 @@ import time
 from pathlib import Path
 
 import _common
-from _common import machine, now_iso, peak_rss_mb
+from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -100,17 +100,6 @@ def data_dir(params: dict) -> Path:
 
 def doc_id(number: int, docs: int) -> str:
     return f"D{number:0{max(7, len(str(docs - 1)))}d}"
-
-
-def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
-    onsets = ["b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "br", "st", "tr", "pl", "gr"]
-    vowels = ["a", "e", "i", "o", "u", "ai", "ou", "ea"]
-    codas = ["", "n", "r", "s", "t", "l", "m", "nd", "st"]
-    words: dict[str, None] = {}
-    while len(words) < size:
-        syllables = rng.randint(2, 3)
-        words["".join(rng.choice(onsets) + rng.choice(vowels) + rng.choice(codas) for _ in range(syllables))] = None
-    return list(words)
 
 
 def topic_candidates(qid: str, docs: int) -> list[int]:
@@ -492,7 +481,7 @@ def task_trectools(args: dict) -> dict:
             latest = store.latest_pool()
             if latest is not None:
                 topics = {t for t, _ in pairs}
-                ours = {(t, u) for t, units in store.pool_pairs(latest.name).items() if t in topics for u in units}
+                ours = {(t, u) for t in topics for u in store.pool_topic_units(latest.name, t)}
                 same = {"labeler_pairs": len(ours), "only_trectools": len(pairs - ours),
                         "only_labeler": len(ours - pairs)}
     return {"seconds": done - start, "parse_seconds": parsed - start, "pool_seconds": done - parsed,

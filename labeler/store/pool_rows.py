@@ -42,14 +42,6 @@ class PoolRows:
     def next_pool_id(self) -> int:
         return self.db.execute("SELECT coalesce(max(pool_id), 0) + 1 FROM pools").fetchone()[0]
 
-    def insert_pool(self, pool_id: int, info: PoolInfo, entries: Iterable[PoolEntry]) -> None:
-        """Entries first, then the pool row (its foreign key is checked at commit)."""
-        self.db.conn.executemany(
-            f"INSERT INTO pool_entries (pool_id, {_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-            ((pool_id, *_entry_row(e)) for e in entries),
-        )
-        self._insert_pool_row(pool_id, info)
-
     @contextlib.contextmanager
     def pool_staging(self) -> Iterator[None]:
         """A TEMP table to gather a pool's entries in while they are computed; dropped on the way out.
@@ -111,15 +103,6 @@ class PoolRows:
         if (not conn.in_transaction and self.db.execute("PRAGMA temp_store").fetchone()[0] == 0
                 and not self.db.execute("SELECT 1 FROM temp.sqlite_master").fetchone()):
             self.db.execute("PRAGMA temp_store = FILE")
-
-    def pool_pairs(self, name: str) -> dict[str, set[str]]:
-        """`topic -> units` of a pool."""
-        result: dict[str, set[str]] = {}
-        for topic_id, unit_id in self.db.execute(
-            "SELECT topic_id, unit_id FROM pool_entries WHERE pool_id = ?", [self._pool_id(name)]
-        ):
-            result.setdefault(topic_id, set()).add(unit_id)
-        return result
 
     def pool_topic_units(self, name: str, topic_id: str) -> set[str]:
         """The units one topic has in a pool (a seek on the primary key)."""

@@ -173,13 +173,6 @@ def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, A
     return {"k": ks, "rows": rows}
 
 
-def aligned_inputs(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None):
-    """Qrels and rankings in one unit space, and a note of every conversion made."""
-    qrels, notes = aligned_labels(store, info, unit)
-    rankings, run_notes = aligned_rankings(store, info, run, unit)
-    return qrels, rankings, {**notes, **run_notes}
-
-
 def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
     """The snapshot's labels as qrels in the unit asked for (`--unit doc` lifts chunk labels), and a note of it."""
     labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]

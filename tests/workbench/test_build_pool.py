@@ -52,7 +52,7 @@ def judge(store: Store, judgments) -> None:
 def whole_pool_report(store: Store, pool, names, previous: str | None) -> dict:
     """The report's counts the way they were first computed: over the whole pool at once."""
     labels = current_labels(store, "doc")
-    previous_pairs = store.pool_pairs(previous) if previous else {}
+    previous_pairs = {t: set(units) for t, units in store.pool_entries(previous).items()} if previous else {}
     per_topic, per_run = {}, {run: {"pairs": 0, "unique": 0} for run in names}
     for topic, entries in pool.items():
         row = per_topic.setdefault(topic, {"pairs": 0, "added": 0, "unjudged": 0, "added_judged": 0})

@@ -17,7 +17,7 @@ from labeler.coverage import estimate_relevant, judged_coverage, leave_one_run_o
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.coverage import coverage_report
-from labeler.workbench.evaluation import aligned_inputs, scored_topics
+from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.snapshots import resolve_snapshot
 
 TOPICS = [str(t) for t in range(1, 13)]
@@ -56,9 +56,8 @@ def test_streamed_report_equals_the_all_at_once_functions(workbench):
     with Store(workbench) as store:
         report = coverage_report(store, depth=5)
         info = resolve_snapshot(store, None)
-        rankings = {}
-        for name in store.run_names():
-            qrels, rankings[name], _ = aligned_inputs(store, info, store.run(name), None)
+        qrels, _ = aligned_labels(store, info, None)
+        rankings = {run.name: aligned_rankings(store, info, run, None)[0] for run in store.runs()}
         scored, _, _ = scored_topics(info, qrels, {}, 1, include_unreviewed=False)
         assert resolve_snapshot(store, None).name == report["snapshot"] == "v1"
     topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=int)
@@ -106,10 +105,8 @@ def test_eval_and_compare_in_batches_equal_all_at_once(workbench, write, run_cli
         assert evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5") == scores
         assert compare_report(store, "v1", "v2", depth=5) == compared
         v1, v2 = resolve_snapshot(store, "v1"), resolve_snapshot(store, "v2")
-        rankings = {}
-        for name in store.run_names():
-            before, rankings[name], _ = aligned_inputs(store, v1, store.run(name), None)
-            after, _, _ = aligned_inputs(store, v2, store.run(name), None)
+        (before, _), (after, _) = aligned_labels(store, v1, None), aligned_labels(store, v2, None)
+        rankings = {run.name: aligned_rankings(store, v1, run, None)[0] for run in store.runs()}
         topics, _, _ = scored_topics(v2, after, {}, 1, include_unreviewed=False)
     whole = compare_snapshots(before, after, rankings, topics=topics, threshold=1, depth=5)
     assert compared["runs"] == whole["runs"]
