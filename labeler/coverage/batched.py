@@ -73,8 +73,9 @@ class CoverageBatches:
             raise ValueError(f"topic {repeated[0]!r} was already given in an earlier batch")
         if list(rankings) != self.runs:
             raise ValueError(f"each batch must give the runs {self.runs!r} in that order, not {list(rankings)!r}")
-        scored_here = [topic for topic in ordered if topic in set(scored)]
-        unknown = set(scored) - set(ordered)
+        wanted = set(scored)
+        scored_here = [topic for topic in ordered if topic in wanted]
+        unknown = wanted.difference(ordered)
         if unknown:
             raise ValueError(f"scored topic {sorted(unknown, key=topic_sort_key)[0]!r} is not in the batch")
         grades = check_qrels(qrels, ordered)
