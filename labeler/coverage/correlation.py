@@ -9,7 +9,7 @@ tau_AP weighs swaps near the top more, where they matter most.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 # Voorhees (2000/2001): rankings with tau >= 0.9 are usually taken as equivalent.
@@ -42,6 +42,13 @@ def _as_scores(values: Any, what: str) -> dict[str, float]:
 Ordering = Mapping[str, float] | Sequence[str]
 
 
+def _same_systems(first: Iterable[str], second: Iterable[str], what: str) -> None:
+    """Refuse two orderings of different systems, naming those only one of them holds."""
+    if set(first) != set(second):
+        missing = sorted(set(first) ^ set(second))
+        raise ValueError(f"both {what} must hold the same systems; only one has: {', '.join(missing)}")
+
+
 def kendall_tau(reference: Ordering, other: Ordering) -> float | None:
     """Kendall's tau-b between two orderings of the same systems, given as scores or as rankings (best first).
 
@@ -55,9 +62,7 @@ def kendall_tau(reference: Ordering, other: Ordering) -> float | None:
     """
     first = _as_scores(reference, "reference")
     second = _as_scores(other, "other")
-    if set(first) != set(second):
-        missing = sorted(set(first) ^ set(second))
-        raise ValueError(f"both orderings must hold the same systems; only one has: {', '.join(missing)}")
+    _same_systems(first, second, "orderings")
     systems = list(first)
     concordant = discordant = tied_first = tied_second = 0
     for i, a in enumerate(systems):
@@ -88,9 +93,7 @@ def tau_ap(reference: Sequence[str], estimated: Sequence[str]) -> float | None:
     """
     truth = _check_ranking(reference, "reference")
     guess = _check_ranking(estimated, "estimated")
-    if set(truth) != set(guess):
-        missing = sorted(set(truth) ^ set(guess))
-        raise ValueError(f"both rankings must hold the same systems; only one has: {', '.join(missing)}")
+    _same_systems(truth, guess, "rankings")
     n = len(truth)
     if n < 2:
         return None

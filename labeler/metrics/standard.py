@@ -55,6 +55,8 @@ from labeler.metrics.denominators import (
 from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
 
 NATIVE_FAMILIES = frozenset({"Judged"})
+# the ir_measures families that count a unit relevant from `rel=threshold` (trec_eval -l)
+_BINARY_FAMILIES = frozenset({"P", "AP", "RR", "Rprec", "Bpref", "infAP", "Success"})
 
 
 def judged_at_k(ranking: Sequence[str], grades: Mapping[str, int], k: int) -> float:
@@ -84,24 +86,11 @@ def rr_at_k(ranking: Sequence[str], relevant: Iterable[str] | frozenset[str], k:
 
 def _ir_measure(measure: Measure, threshold: int):
     """The ir_measures object for one standard measure, with rel=threshold where the family takes it."""
-    m = ir_measures.measures
     family, cutoff = measure.family, measure.cutoff
-    if family == "nDCG":
-        obj = m.nDCG
-    elif family == "P":
-        obj = m.P(rel=threshold)
-    elif family == "AP":
-        obj = m.AP(rel=threshold)
-    elif family == "RR":
-        obj = m.RR(rel=threshold)
-    elif family == "Rprec":
-        obj = m.Rprec(rel=threshold)
-    elif family == "Bpref":
-        obj = m.Bpref(rel=threshold)
-    elif family == "infAP":
-        obj = m.infAP(rel=threshold)
-    elif family == "Success":
-        obj = m.Success(rel=threshold)
+    if family == "nDCG":  # graded: takes the grades as gains, no threshold
+        obj = ir_measures.measures.nDCG
+    elif family in _BINARY_FAMILIES:
+        obj = getattr(ir_measures.measures, family)(rel=threshold)
     else:
         raise ValueError(f"{measure.name} is not computed by trec_eval's code")
     return obj @ cutoff if cutoff is not None else obj
