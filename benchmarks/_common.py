@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import random
 import resource
 import sqlite3
 import subprocess
@@ -71,3 +72,15 @@ def machine(packages: Sequence[str] = ()) -> dict:
     return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gb": memory_gb, "python": platform.python_version(),
             "sqlite": sqlite3.sqlite_version, "platform": platform.platform(), "packages": versions}
 
+
+
+def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
+    """`size` distinct pronounceable made-up words (2-3 syllables) for generated texts and titles."""
+    onsets = ["b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "br", "st", "tr", "pl", "gr"]
+    vowels = ["a", "e", "i", "o", "u", "ai", "ou", "ea"]
+    codas = ["", "n", "r", "s", "t", "l", "m", "nd", "st"]
+    words: dict[str, None] = {}
+    while len(words) < size:
+        syllables = rng.randint(2, 3)
+        words["".join(rng.choice(onsets) + rng.choice(vowels) + rng.choice(codas) for _ in range(syllables))] = None
+    return list(words)

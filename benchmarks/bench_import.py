@@ -23,11 +23,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import _common
-from _common import machine, peak_rss_mb
+from _common import machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -290,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
 
     report = {
         "benchmark": "import",
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": now_iso(),
         "machine": machine(),
         "params": params_for(args.topics, args.depth, args.runs),
         "total_lines": total_lines,

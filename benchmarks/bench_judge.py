@@ -57,7 +57,7 @@ import time
 from pathlib import Path
 
 import _common
-from _common import machine, now_iso, peak_rss_mb
+from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -103,17 +103,6 @@ def small_db() -> Path:
     return DATA / "small.db"
 
 
-def _vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
-    onsets = ["b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "br", "st", "tr", "pl", "gr"]
-    vowels = ["a", "e", "i", "o", "u", "ai", "ou", "ea"]
-    codas = ["", "n", "r", "s", "t", "l", "m", "nd", "st"]
-    words: dict[str, None] = {}
-    while len(words) < size:
-        syllables = rng.randint(2, 3)
-        words["".join(rng.choice(onsets) + rng.choice(vowels) + rng.choice(codas) for _ in range(syllables))] = None
-    return list(words)
-
-
 def generate_big(pooled: int, folder: Path) -> dict:
     """Topics, runs and a corpus for the pooled documents of CORPUS_TOPICS topics from the middle one on.
 
@@ -122,7 +111,7 @@ def generate_big(pooled: int, folder: Path) -> dict:
     canonical order is the file order). Within a ranking ids are distinct.
     """
     rng = random.Random(SEED)
-    vocab = _vocabulary(rng)
+    vocab = vocabulary(rng)
     folder.mkdir(parents=True, exist_ok=True)
     run_files = [open(folder / f"run{i:02d}.trec", "w", encoding="utf-8", newline="\n") for i in range(RUNS)]
     topics: list[tuple[str, str]] = []
