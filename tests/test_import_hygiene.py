@@ -10,6 +10,7 @@ import pytest
 DOMAIN = [
     "labeler.models", "labeler.errors", "labeler.scales", "labeler.chunking",
     "labeler.formats.runs", "labeler.formats.topics", "labeler.formats.corpus", "labeler.formats.mappings",
+    "labeler.outputs",
 ]
 
 

@@ -20,6 +20,11 @@ class Env:
 
 pass_env = click.make_pass_decorator(Env)
 
+force_option = click.option(
+    "--force", is_flag=True,
+    help="Replace the output file if it exists (never the workbench, never through a symlink; see docs/cli.md).",
+)
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
 
 

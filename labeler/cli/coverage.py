@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 
 
@@ -132,17 +132,21 @@ COMMANDS = [coverage, compare]
 
 
 @click.command()
-@click.option("--html", "html_path", required=True, type=click.Path(dir_okay=False), help="Where to write the page.")
+@click.option("--html", "html_path", required=True, type=click.Path(),
+              help="Where to write the page: a new file (see the output rule in docs/cli.md).")
 @click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
+@force_option
 @json_option
 @pass_env
-def report(env: Env, html_path: str, snapshot: str | None, depth: int, as_json: bool) -> None:
+def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bool, as_json: bool) -> None:
     """A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias."""
+    from labeler.outputs import check_output
     from labeler.workbench.report import write_report
 
+    check_output(html_path, workbench=env.db_path, force=force)  # before the report is computed
     with env.store() as store:
-        result = write_report(store, html_path, snapshot=snapshot, depth=depth)
+        result = write_report(store, html_path, snapshot=snapshot, depth=depth, force=force)
     if as_json:
         emit_json(result)
         return

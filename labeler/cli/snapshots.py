@@ -7,7 +7,7 @@ import sys
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 
 
@@ -125,15 +125,21 @@ def export() -> None:
               help="Lift chunk labels to documents (max grade over judged chunks).")
 @click.option("--format", "fmt", type=click.Choice(["trec", "jsonl"]), default="trec", show_default=True,
               help="TREC qrels, or JSONL with provenance (assessor, source, time).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@force_option
 @pass_env
-def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None) -> None:
+def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None,
+                 force: bool) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
+    from labeler.outputs import check_output, write_output
+
+    if output:
+        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
     with env.store() as store:
         result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
     if output:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(result["text"])
+        write_output(output, result["text"], workbench=env.db_path, force=force)
         info(f"Wrote {result['labels']} labels of snapshot {result['snapshot']} to {output}.")
     else:
         click.echo(result["text"], nl=False)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
 
@@ -55,15 +55,20 @@ def check(env: Env, as_json: bool) -> None:
 
 
 @judgments.command("export-log")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write to a file, not stdout.")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@force_option
 @pass_env
-def export_log(env: Env, output: str | None) -> None:
+def export_log(env: Env, output: str | None, force: bool) -> None:
     """The whole judgment log as JSON lines (for 'labeler merge LOG.jsonl' on another workbench)."""
+    from labeler.outputs import check_output, open_output
     from labeler.workbench.team import export_log as lines
 
+    if output:
+        check_output(output, workbench=env.db_path, force=force)  # before the workbench is opened
     with env.store() as store:
         if output:
-            with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            with open_output(output, workbench=env.db_path, force=force) as handle:
                 count = sum(1 for line in lines(store) if handle.write(line))
             info(f"Wrote {count} events to {output}.")
         else:
@@ -72,15 +77,18 @@ def export_log(env: Env, output: str | None) -> None:
 
 
 @click.command()
-@click.argument("destination", type=click.Path(dir_okay=False))
+@click.argument("destination", type=click.Path())
+@force_option
 @json_option
 @pass_env
-def backup(env: Env, destination: str, as_json: bool) -> None:
-    """Copy the workbench to DESTINATION while it is in use (SQLite online backup), then check the copy."""
+def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
+    """Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy."""
+    from labeler.outputs import check_output
     from labeler.workbench.team import backup as backup_workbench
 
+    check_output(destination, workbench=env.db_path, force=force)
     with env.store() as store:
-        result = backup_workbench(store, destination)
+        result = backup_workbench(store, destination, force=force)
     if as_json:
         emit_json(result)
     else:

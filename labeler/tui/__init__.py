@@ -12,8 +12,11 @@ from labeler.workbench.session import JudgingSession
 
 
 def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, order: str = "pool", seed: int = 0,
-             pool: str | None = None, ask_assessor: bool = False):
+             pool: str | None = None, ask_assessor: bool = False, served: bool = False):
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
+
+    `served`: a browser session of `labeler serve`, which writes no file on the server (exports and
+    screenshots are downloads); Textual's web driver is also taken as this.
 
     Raises `LabelerError` (no pool, unknown topic, bad order) before any screen is drawn.
     """
@@ -30,4 +33,4 @@ def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, or
     except BaseException:
         store.close()
         raise
-    return LabelerApp(db_path, session, ask_assessor=ask_assessor, start_topic=topic)
+    return LabelerApp(db_path, session, ask_assessor=ask_assessor, start_topic=topic, served=served)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -15,6 +15,7 @@ from labeler.errors import LabelerError
 from labeler.ordering import ORDERS
 from labeler.store import Store
 from labeler.tui import gc_policy
+from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.tui.text import error_message
@@ -28,20 +29,23 @@ ORDER_LABELS = {
 }
 
 
-class LabelerApp(App):
+class LabelerApp(SavingApp):
     """`labeler judge`: built by `make_app`, which the CLI and the tests share.
 
     Every `notify` passes `markup=False`: messages carry ids, names and paths, which
     Textual would otherwise parse as markup (see labeler/tui/text.py).
+    Files it writes follow the output rule; served, it writes none (labeler/tui/saving.py).
     """
 
     TITLE = "labeler"
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
 
     def __init__(self, db_path: str | Path, session: JudgingSession, *, ask_assessor: bool = False,
-                 start_topic: str | None = None) -> None:
+                 start_topic: str | None = None, served: bool = False) -> None:
         super().__init__()
         self.db_path = Path(db_path)
+        self.served_flag = served
+        self.deliveries = []
         self.session = session
         self.ask_assessor = ask_assessor
         self.start_topic = start_topic
@@ -90,7 +94,8 @@ class LabelerApp(App):
         yield SystemCommand("Create snapshot", "Freeze the current labels as the next version",
                             self.action_create_snapshot)
         yield SystemCommand("Snapshots", "List, create and diff snapshots", self.action_snapshots)
-        yield SystemCommand("Export qrels", "Write the latest snapshot as TREC qrels to a file", self.action_export)
+        yield SystemCommand("Export qrels", "Download the latest snapshot as TREC qrels" if self.served
+                            else "Write the latest snapshot as TREC qrels to a new file", self.action_export)
         yield SystemCommand("Adjudication", "Settle pairs whose assessors disagree", self.action_adjudication)
         yield SystemCommand("History", "Your last decisions; reopen one", self.action_history)
         yield SystemCommand("Coverage", "Judged@k per run, the recall curve, what the last re-pool added",
@@ -183,11 +188,12 @@ class LabelerApp(App):
         self.push_screen(TextPrompt("Snapshot message:", placeholder="what this version is for"), message)
 
     def action_export(self) -> None:
-        def path(text: str | None) -> None:
-            if text:
-                self.export_qrels(text)
-
-        self.push_screen(TextPrompt("Export the latest snapshot as TREC qrels to:", value="qrels.txt"), path)
+        """Served: a download, no question asked. Locally: a new file, or one the annotator agrees to replace."""
+        if self.served:
+            self.download_qrels()
+            return
+        self.ask_where_to_save("Export the latest snapshot as TREC qrels to:", "qrels.txt",
+                               lambda path, force: self.export_qrels(path, force))
 
     # -- slow work, in threads with their own connection ---------------------------------------
     # (exit_on_error=False: a failure is shown by on_worker_state_changed, and judging goes on)
@@ -205,15 +211,29 @@ class LabelerApp(App):
         return result
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def export_qrels(self, path: str) -> dict:
+    def export_qrels(self, path: str, force: bool = False) -> dict:
+        from labeler.outputs import write_output
+        from labeler.workbench import export_qrels
+
+        if self.served:
+            raise LabelerError("a browser session writes no file on the server: the export is a download")
+        with Store(self.db_path) as store:
+            result = export_qrels(store)
+        write_output(path, result["text"], workbench=self.db_path, force=force)
+        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.",
+                              markup=False)
+        return result
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def download_qrels(self) -> dict:
         from labeler.workbench import export_qrels
 
         with Store(self.db_path) as store:
             result = export_qrels(store)
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(result["text"])
-        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.",
-                              markup=False)
+        filename = f"qrels-{result['snapshot']}.txt"
+        if self.call_from_thread(self.offer_download, result["text"], filename, "text/plain", "qrels"):
+            self.call_from_thread(self.notify, f"Downloading {result['labels']} labels of {result['snapshot']} "
+                                               f"as {filename}.", markup=False)
         return result
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.outputs import check_output, write_output
 from labeler.report import render_report
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
@@ -36,9 +37,12 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
     return {"workbench": str(store.path), "created": now()[:19], "coverage": coverage, "history": history}
 
 
-def write_report(store: Store, path: str | Path, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
+def write_report(store: Store, path: str | Path, *, snapshot: str | None = None, depth: int = 10,
+                 force: bool = False) -> dict[str, Any]:
+    """Render the page and write it under the output rule (labeler/outputs.py): a new file unless `force`."""
+    check_output(path, workbench=store.path, force=force)
     data = report_data(store, snapshot=snapshot, depth=depth)
     text = render_report(data)
-    Path(path).write_text(text, encoding="utf-8")
-    return {"path": str(path), "snapshot": data["coverage"]["snapshot"], "bytes": len(text.encode("utf-8")),
+    written = write_output(path, text, workbench=store.path, force=force)
+    return {"path": str(path), "snapshot": data["coverage"]["snapshot"], "bytes": written.bytes,
             "snapshots_drawn": data["history"]["snapshots"], "runs": list(data["coverage"]["runs"])}

@@ -103,16 +103,18 @@ def _conflicts(store: Store, space: str) -> set[tuple[str, str]]:
     return {pair for pair, state in current_labels(store, space).items() if state.conflict}
 
 
-def backup(store: Store, destination: str | Path) -> dict[str, Any]:
-    """Copy the workbench with SQLite's online backup, then check the copy."""
+def backup(store: Store, destination: str | Path, *, force: bool = False) -> dict[str, Any]:
+    """Copy the workbench with SQLite's online backup, then check the copy.
+
+    The copy is made in a temporary file and renamed into place (the output rule,
+    labeler/outputs.py): an interrupted backup leaves no half-copied workbench.
+    """
+    from labeler.outputs import output_file
     from labeler.workbench.check import check_workbench
 
     path = Path(destination)
-    if path.exists():
-        raise LabelerError("exists already: choose a new file for the backup", path=path)
-    if path.resolve() == store.path.resolve():
-        raise LabelerError("cannot back a workbench up onto itself", path=path)
-    store.backup_to(path)
+    with output_file(path, workbench=store.path, force=force) as temporary:
+        store.backup_to(temporary)
     with Store(path) as copy:
         checked = check_workbench(copy)
         events = copy.event_count()
