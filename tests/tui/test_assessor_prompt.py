@@ -19,7 +19,9 @@ async def test_the_assessor_prompt_refuses_a_name_with_a_space_and_takes_the_ret
         await pilot.press(*"bad name", "enter")
         await pilot.pause()
         assert isinstance(app.screen, TextPrompt), "a name with a space was taken"
-        problem = str(app.screen.query_one("#problem", Label).render())
+        shown = app.screen.query_one("#problem", Label)
+        assert shown.display and shown.region.height >= 1, "the reason is not on screen"
+        problem = str(shown.render())
         assert "assessor name 'bad name' contains white space (U+0020) at character 4" in problem
         assert app.screen.query_one(Input).value == "bad name"  # kept, selected: typing replaces it
         await pilot.press(*"carol", "enter")

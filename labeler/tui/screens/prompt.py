@@ -22,7 +22,7 @@ class TextPrompt(ModalScreen[str | None]):
     DEFAULT_CSS = """
     TextPrompt { align: center middle; }
     TextPrompt > Vertical { width: 70; height: auto; border: round $accent; padding: 1 2; background: $surface; }
-    TextPrompt #problem { color: $error; height: auto; }
+    TextPrompt #problem { color: $error; height: auto; display: none; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -48,7 +48,9 @@ class TextPrompt(ModalScreen[str | None]):
             return
         problem = self.check(answer) if self.check is not None and answer else None
         if problem is not None:
-            self.query_one("#problem", Label).update(problem)
+            shown = self.query_one("#problem", Label)
+            shown.update(problem)
+            shown.display = True
             self.notify(problem, severity="warning", markup=False)
             event.input.select_all()  # typing replaces the refused answer; an arrow key keeps it to edit
             return
