@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import click
 
+from labeler.ids import check_id
 from labeler.store import Store
 from labeler.workbench import open_workbench
 
@@ -29,20 +31,48 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON
 
 
 def default_assessor() -> str:
-    """LABELER_ASSESSOR, else the login name: who is judging when --assessor is not given."""
+    """LABELER_ASSESSOR, else the login name: who is judging when --assessor is not given.
+
+    Either obeys the id rule like a typed --assessor, and a refusal names where the name came from.
+    """
     import getpass
     import os
 
     name = os.environ.get("LABELER_ASSESSOR")
     if name:
-        return name
+        return check_id(name, "assessor name", path="LABELER_ASSESSOR")
     try:
-        return getpass.getuser()
+        name = getpass.getuser()
     except Exception:  # no login name (some containers): ask for --assessor instead
         return "unknown"
+    return check_id(name, "assessor name", path="the login name (give --assessor)")
+
+
+Callback = Callable[[click.Context, click.Parameter, object], object]
+
+
+def checked_id(what: str, check: Callable[..., str] = check_id) -> Callback:
+    """A click callback: the value obeys the id rule (`labeler.ids`), else `argument NAME: reason`.
+
+    It raises a `LabelerError`, so the refusal is exit 1 with one `Error:` line, like a bad line
+    in a file, before the command opens the workbench; `what` names the id in the reason.
+    """
+    def callback(ctx: click.Context, param: click.Parameter, value: object) -> object:
+        if value is None:
+            return value
+        return check(value, what, path=_where(param))
+
+    return callback
+
+
+def _where(param: click.Parameter) -> str:
+    """How the user gave a value: `argument TOPIC` or `--assessor`."""
+    if isinstance(param, click.Argument):
+        return f"argument {param.human_readable_name}"
+    return max(param.opts, key=len)
 
 
 assessor_option = click.option(
     "--assessor", default=default_assessor, show_default="LABELER_ASSESSOR or the login name",
-    help="Who is judging.",
+    callback=checked_id("assessor name"), help="Who is judging (an id: no spaces or control characters).",
 )

@@ -5,8 +5,11 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.workbench.corpus import check_chunking_name
+
+chunking_name = checked_id("chunking name", check_chunking_name)
 
 
 @click.group()
@@ -33,7 +36,8 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
 
 
 @corpus.command()
-@click.option("--name", required=True, help="Name of the new chunking (never reused).")
+@click.option("--name", required=True, callback=chunking_name,
+              help="Name of the new chunking (never reused; an id without ':').")
 @click.option("--size", required=True, type=int, help="Window size, in words (or sentences with --by sentences).")
 @click.option("--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows.")
 @click.option("--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True,
@@ -69,7 +73,7 @@ def mapping() -> None:
 
 @mapping.command("import")
 @click.argument("path", type=click.Path())
-@click.option("--name", required=True, help="Name of the new chunking.")
+@click.option("--name", required=True, callback=chunking_name, help="Name of the new chunking (an id without ':').")
 @click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
 @json_option
 @pass_env
@@ -82,7 +86,7 @@ def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json:
 
 @mapping.command("derive")
 @click.argument("path", type=click.Path())
-@click.option("--name", required=True, help="Name of the new chunking.")
+@click.option("--name", required=True, callback=chunking_name, help="Name of the new chunking (an id without ':').")
 @click.option("--separator", default="#", show_default=True, help="The parent is the part of an id before it.")
 @click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
 @json_option

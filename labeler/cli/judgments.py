@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info
 from labeler.cli.topics import topics
 from labeler.judgments import REVIEW_MARKS
@@ -25,8 +25,8 @@ def _event_json(event) -> dict:
 
 
 @judgments.command()
-@click.argument("topic")
-@click.argument("unit_id", metavar="UNIT")
+@click.argument("topic", callback=checked_id("topic id"))
+@click.argument("unit_id", metavar="UNIT", callback=checked_id("unit id"))
 @click.argument("grade", required=False, type=int)
 @assessor_option
 @click.option("--kind", type=click.Choice(["grade", "skip", "unsure", "flag", "note"]), default="grade",
@@ -103,8 +103,8 @@ def undo(env: Env, assessor: str, as_json: bool) -> None:
 
 
 @judgments.command()
-@click.argument("topic")
-@click.argument("unit_id", metavar="UNIT")
+@click.argument("topic", callback=checked_id("topic id"))
+@click.argument("unit_id", metavar="UNIT", callback=checked_id("unit id"))
 @click.argument("grade", type=int)
 @assessor_option
 @click.option("--note", default=None, help="Why this grade.")
@@ -143,7 +143,7 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
 
 
 @topics.command()
-@click.argument("topic")
+@click.argument("topic", callback=checked_id("topic id"))
 @click.argument("status", type=click.Choice(REVIEW_MARKS))
 @assessor_option
 @json_option

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.models import STAGES
 from labeler.workbench.retrieve import retrieve_run
@@ -18,7 +18,8 @@ def runs() -> None:
 
 @runs.command("import")
 @click.argument("path", type=click.Path())
-@click.option("--name", required=True, help="The run's name in the workbench.")
+@click.option("--name", required=True, callback=checked_id("run name"),
+              help="The run's name in the workbench (an id: no spaces or control characters).")
 @click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME",
               help="What the run ranks: documents, or chunks of a named chunking.")
 @click.option("--stage", type=click.Choice(STAGES), default="candidate", show_default=True,
@@ -48,7 +49,8 @@ def import_(env: Env, path: str, name: str, unit: str, stage: str, dedupe: str, 
 @runs.command("retrieve")
 @click.option("--retriever", "retriever", required=True, metavar="fts5|bm25s|ql|PLUGIN|command:CMD",
               help="Built-in fts5, bm25s or ql, a 'labeler.retrievers' plug-in, or command:'CMD ...'.")
-@click.option("--name", required=True, help="The run's name in the workbench.")
+@click.option("--name", required=True, callback=checked_id("run name"),
+              help="The run's name in the workbench (an id: no spaces or control characters).")
 @click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME",
               help="Rank documents, or the chunks of a named chunking.")
 @click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import MappingFormatError
-from labeler.formats.fields import INT64_MAX, clean_id, integer_field, json_object, json_type, split_fields
+from labeler.formats.fields import INT64_MAX, clean_id, column_id, integer_field, json_object, json_type, split_fields
 from labeler.formats.lines import TextLines, data_lines
 from labeler.models import Chunk
 
@@ -140,6 +140,7 @@ def derive_mapping(path: str | Path, separator: str = "#") -> Iterator[tuple[int
         chunk_id = fields[kind.id_field]
         if chunk_id in seen:
             continue
+        column_id(chunk_id, "chunk id", path=path, line=number, error=MappingFormatError)
         parent = parent_of(chunk_id, separator)
         if parent is None:
             reason = f"no {separator!r}" if separator not in chunk_id else f"nothing before or after {separator!r}"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labeler.errors import QrelsFormatError
-from labeler.formats.fields import integer_field, split_fields
+from labeler.formats.fields import column_id, integer_field, split_fields
 from labeler.formats.lines import TextLines, data_lines
 from labeler.models import topic_sort_key
 
@@ -51,6 +51,8 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
                 raise QrelsFormatError(f"expected 4 fields (topic iteration id grade), found {len(fields)}",
                                        path=path, line=number)
             topic_id, _, unit_id, grade_text = fields
+        topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
+        unit_id = column_id(unit_id, "unit id", path=path, line=number, error=QrelsFormatError)
         grade = integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
         key = (topic_id, unit_id)
         if key in seen:

@@ -16,8 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.errors import RunFormatError
-from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators, clean_id, json_object, json_type
+from labeler.formats.fields import (
+    INT64_MAX,
+    INT64_MIN,
+    OTHER_SPACE,
+    check_separators,
+    clean_id,
+    json_object,
+    json_type,
+)
 from labeler.formats.lines import TextLines
+from labeler.ids import MAX_ID_LENGTH, check_id
 
 DEDUPE_POLICIES = ("error", "first")
 
@@ -148,6 +157,7 @@ class RunReader:
     def _trec_blocks(self) -> Iterator[RunBlock]:
         """The hot loop of run import: parse and group in one pass, with local names for speed."""
         path, tags, isfinite, other_space = self.path, self.tags, math.isfinite, OTHER_SPACE.search
+        longest = MAX_ID_LENGTH
         count = 0
         block: RunBlock | None = None
         current = None
@@ -169,6 +179,9 @@ class RunReader:
                     )
                 self.extra_fields_lines += 1  # trec_eval ignores text after the sixth field
             topic_id, _, unit_id, rank_text, score_text, tag = fields[:6]
+            # the id rule's fast path, inlined: split() left no white space, so printable is the whole rule
+            if len(unit_id) > longest or not unit_id.isprintable():
+                check_id(unit_id, "unit id", path=path, line=number, error=RunFormatError)
             try:
                 if not score_text.isascii():  # float() reads "٣" as 3.0; trec_eval's atof reads 0
                     raise ValueError(score_text)
@@ -192,6 +205,8 @@ class RunReader:
             tags.add(tag)
             count += 1
             if topic_id != current:
+                if len(topic_id) > longest or not topic_id.isprintable():
+                    check_id(topic_id, "topic id", path=path, line=number, error=RunFormatError)
                 if block is not None:
                     self.line_count = count - 1
                     yield block
@@ -273,7 +288,7 @@ UNIT_KEYS = ("unit", "docno", "doc_id", "docid", "chunk_id", "id")
 def _jsonl_ids(row: dict, path: Path, line: int) -> tuple[str, str]:
     """The topic and unit ids of a JSONL result, under any of their usual key names."""
     found = []
-    for keys, what in ((TOPIC_KEYS, "topic"), (UNIT_KEYS, "unit id")):
+    for keys, what in ((TOPIC_KEYS, "topic id"), (UNIT_KEYS, "unit id")):
         key = next((k for k in keys if k in row), None)
         if key is None:
             raise RunFormatError(f"no {what} (one of {', '.join(keys)})", path=path, line=line)

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from labeler.errors import LabelerError
+from labeler.ids import id_problem, is_valid_id, shown_id
 from labeler.ordering import ORDERS
 from labeler.store import Store
 from labeler.tui import gc_policy
@@ -27,6 +28,12 @@ ORDER_LABELS = {
     "mtf": "mtf: Move-to-Front (stay on runs that find relevant units)",
     "random": "random: seeded shuffle",
 }
+
+
+def assessor_problem(name: str) -> str | None:
+    """Why a typed assessor name is refused (the id rule of `labeler.ids`), or None."""
+    problem = id_problem(name)
+    return None if problem is None else f"assessor name {shown_id(name)} {problem}. Type another name."
 
 
 class LabelerApp(SavingApp):
@@ -60,16 +67,18 @@ class LabelerApp(SavingApp):
             return
 
         def named(name: str | None) -> None:
-            if not name or any(c.isspace() for c in name):
-                self.notify("A name without spaces, please.", severity="warning", markup=False)
-                self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
+            if name is None or not is_valid_id(name):  # Escape: ask again, nothing is recorded without a name
+                self.push_screen(ask(), named)
                 return
             self.session.assessor = name
             self.session.start(self.start_topic)
             self.push_screen(JudgeScreen(self.session))
 
+        def ask() -> TextPrompt:
+            return TextPrompt("Your name (it is recorded with every judgment):", check=assessor_problem)
+
         # served to a browser: each session says who is judging before anything is recorded
-        self.push_screen(TextPrompt("Your name (it is recorded with every judgment):"), named)
+        self.push_screen(ask(), named)
 
     def on_unmount(self) -> None:
         gc_policy.release()

@@ -10,6 +10,7 @@ from labeler.chunking import ChunkHasher, chunk_document, validate_window
 from labeler.errors import ConflictError, LabelerError, UnknownIdError
 from labeler.formats.corpus import detect_corpus_format, read_corpus
 from labeler.formats.mappings import derive_mapping, read_mapping
+from labeler.ids import InvalidIdError, check_id
 from labeler.models import Chunk, Chunking, Document, content_hash
 from labeler.store import Store
 from labeler.workbench.setup import Progress, now
@@ -152,11 +153,18 @@ def _with_hashes(store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk
         yield ordinal, chunk, line
 
 
+def check_chunking_name(name: str, what: str = "chunking name", *, path: str | None = None) -> str:
+    """A chunking name obeys the id rule and holds no ':', which separates it in a unit space (`chunk:NAME`)."""
+    check_id(name, what, path=path)
+    if ":" in name:
+        raise InvalidIdError(f"{what} {name!r} may not hold ':' (a unit space is written chunk:NAME)", path=path)
+    return name
+
+
 def _store_chunking(store: Store, name: str, kind: str, params: dict[str, Any], rows: Iterable,
                     *, path: str | Path | None = None, allow_unknown: bool = False) -> Chunking:
     """Write a chunking and its chunks in one transaction; the chunking row comes last, with the hash."""
-    if not name or any(c.isspace() for c in name) or ":" in name:
-        raise LabelerError(f"chunking name {name!r} must be non-empty, without spaces or ':'")
+    check_chunking_name(name)
     if store.chunking(name) is not None:
         raise ConflictError(f"a chunking named {name!r} exists already; chunkings are never edited, choose a new name")
     check_documents = store.document_count() > 0 and not allow_unknown

@@ -7,6 +7,7 @@ from typing import Any
 
 from labeler.errors import ConflictError, LabelerError, NotFoundError, QrelsFormatError, UnknownIdError
 from labeler.formats.qrels import read_qrels
+from labeler.ids import check_id
 from labeler.judgments import (
     ADJUDICATE,
     FLAG,
@@ -35,9 +36,15 @@ def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str,
                     reason: str | None = None, note: str | None = None, active_ms: int | None = None,
                     order: str | None = None, seed: int | None = None, pool: str | None = None,
                     allow_unknown: bool = False) -> Event:
-    """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note."""
-    space = unit_space(store, unit)
+    """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note.
+
+    The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
+    an id holding a line break would write a second, forged line into exported qrels.
+    """
+    check_id(topic_id, "topic id")
+    check_id(unit_id, "unit id")
     _check_assessor(assessor)
+    space = unit_space(store, unit)
     if source not in SOURCES:
         raise LabelerError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
     if source == "model" and not model:
@@ -91,6 +98,7 @@ def undo(store: Store, assessor: str) -> Event:
 
 def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str) -> dict[str, Any]:
     """Set a topic's review status; `no_answer` is refused while the topic has a relevant label."""
+    check_id(topic_id, "topic id")
     _check_assessor(assessor)
     if status not in REVIEW_MARKS:
         raise LabelerError(f"status must be one of {', '.join(REVIEW_MARKS)}, not {status!r}")
@@ -182,8 +190,7 @@ def import_judgments(store: Store, path: str | Path, *, assessor: str, source: s
 
 
 def _check_assessor(assessor: str) -> None:
-    if not assessor or not assessor.strip() or any(c.isspace() for c in assessor):
-        raise LabelerError(f"assessor name {assessor!r} must be non-empty, without spaces")
+    check_id(assessor, "assessor name")
 
 
 def _check_grade(store: Store, grade: int | None) -> None:

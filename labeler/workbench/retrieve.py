@@ -16,6 +16,7 @@ from typing import Any
 
 from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
 from labeler.formats.runs import DuplicateUnit, Ranking, RunBlock, canonical_ranking
+from labeler.ids import check_id, is_valid_id
 from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
 from labeler.retrievers.registry import BUILTINS, ChosenRetriever, make_retriever
 from labeler.store import Store
@@ -38,8 +39,7 @@ def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", 
         raise LabelerError(f"--query must be one of {', '.join(QUERY_FIELDS)}, not {query!r}")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise LabelerError(f"--depth must be a whole number 1 or more, not {depth!r}")
-    if not name or any(c.isspace() for c in name):
-        raise LabelerError(f"run name {name!r} must be non-empty and without spaces")
+    check_id(name, "run name")
     exists = name in store.run_names()
     if exists and not replace:
         raise ConflictError(f"a run named {name!r} exists already; runs are immutable: "
@@ -158,11 +158,11 @@ def _block(topic_id: str, hits: Any, retriever: str) -> RunBlock:
             unit_id, score = hit
         except (TypeError, ValueError):
             unit_id, score = None, None
-        valid_id = isinstance(unit_id, str) and unit_id and not any(c.isspace() for c in unit_id)
+        valid_id = is_valid_id(unit_id)
         valid_score = isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
         if not (valid_id and valid_score):
             raise LabelerError(f"retriever {retriever!r} returned {hit!r} for topic {topic_id!r}: "
-                               "expected (unit id without spaces, finite score)")
+                               "expected (a unit id that obeys the id rule, finite score)")
         block.units.append(unit_id)
         block.scores.append(float(score))
         block.ranks.append(rank)

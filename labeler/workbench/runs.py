@@ -16,6 +16,7 @@ from labeler.formats.runs import (
     canonical_ranking,
     merge_blocks,
 )
+from labeler.ids import check_id
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.setup import Progress, now
@@ -38,8 +39,7 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
         raise LabelerError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
     if dedupe not in DEDUPE_POLICIES:
         raise LabelerError(f"--dedupe must be one of {', '.join(DEDUPE_POLICIES)}, not {dedupe!r}")
-    if not name or any(c.isspace() for c in name):
-        raise LabelerError(f"run name {name!r} must be non-empty and without spaces")
+    check_id(name, "run name")
     if parsed_unit.kind == "chunk" and store.chunking(parsed_unit.chunking) is None:
         raise LabelerError(
             f"no chunking named {parsed_unit.chunking!r}: make it with 'labeler corpus chunk', "

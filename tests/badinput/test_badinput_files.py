@@ -83,8 +83,8 @@ REFUSED = [
     # -- labeler corpus import (TSV, JSONL, BEIR folder) --
     ("corpus_one_field.tsv", 3, "expected 2 or 3 tab-separated fields (id, [title,] text), found 1"),
     ("corpus_four_fields.tsv", 3, "expected 2 or 3 tab-separated fields (id, [title,] text), found 4"),
-    ("corpus_empty_id.tsv", 3, "document id is empty"),
-    ("corpus_id_with_space.tsv", 3, "document id 'd 3' contains whitespace"),
+    ("corpus_empty_id.tsv", 3, "document id '' is empty"),
+    ("corpus_id_with_space.tsv", 3, "document id 'd 3' contains white space"),
     ("corpus_duplicate_id.tsv", 3, "document 'd1' appears twice in this file (first at line 1)"),
     ("corpus_nul_byte.tsv", 3, NUL),
     ("corpus_latin1.tsv", 3, NOT_UTF8),
@@ -121,7 +121,7 @@ REFUSED = [
     ("topics_unclosed_top.trec", 5, "expected </top> to close the topic at line 1, found <top>"),
     ("topics_no_num.trec", 6, "topic has no <num>"),  # the second topic, at its <top>
     ("topics_text_outside.trec", 5, "expected <top>, found text outside a topic: 'stray text'"),
-    ("topics_num_with_space.trec", 1, "topic number '301 302' contains whitespace"),
+    ("topics_num_with_space.trec", 1, "topic number '301 302' contains white space"),
     ("topics_duplicate_tag.trec", 4, "<title> appears twice in the topic at line 1"),
     # -- labeler corpus mapping import --
     ("mapping_three_fields.tsv", 4, "expected 2 or 4 fields (chunk_id doc_id [start end]), found 3"),

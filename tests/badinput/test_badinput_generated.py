@@ -47,13 +47,9 @@ def scale_json(definition: str) -> str:
 
 # (importer, file name, text, what is stored afterwards) -- a 5 MB line trec_eval would read too
 HUGE_ACCEPTED = [
-    ("run", "huge_id.run", f"301 Q0 d1 1 2.0 t\n301 Q0 {H} 2 1.0 t\n", {"301": ("d1", H)}),
-    ("qrels", "huge_id.qrels", f"301 0 {H} 1\n", {("301", H): 1}),
     ("corpus", "huge_text.tsv", f"d1\t{H}\n", {"d1": ("", H)}),
     ("corpus", "huge_text.jsonl", json.dumps({"id": "d1", "text": H}) + "\n", {"d1": ("", H)}),
     ("topics", "huge_title.tsv", f"301\t{H}\n", {"301": H}),
-    ("mapping", "huge_chunk_id.tsv", f"d1#{H} d1\n", {f"d1#{H}": "d1"}),
-    ("derive", "huge_chunk_id.txt", f"d1#{H}\n", {f"d1#{H}": "d1"}),
     ("scale", "huge_definition.tsv", SCALE_TSV.replace("Useful.", H), ("huge_definition", NO_YES, 1)),
     ("scale", "huge_definition.json", scale_json(H), ("big", NO_YES, 1)),
 ]
@@ -69,6 +65,11 @@ HUGE_REFUSED = [
     ("derive", "huge_three_fields.txt", f"{H} b#1 c\n", 1, "found 3 fields"),
     ("scale", "huge_grade.tsv", f"{H}\tno\n" + SCALE_TSV, 1, "grade 'xxxxxxxx"),
     ("scale", "huge_unterminated.json", scale_json("x")[:-2] + H + "\n", 1, "not a valid JSON scale"),
+    # an id longer than the id rule's 512 characters (labeler.ids)
+    ("run", "huge_id.run", f"301 Q0 d1 1 2.0 t\n301 Q0 {H} 2 1.0 t\n", 2, "unit id 'xxxxxxxx"),
+    ("qrels", "huge_id.qrels", f"301 0 {H} 1\n", 1, "characters long (at most 512)"),
+    ("mapping", "huge_chunk_id.tsv", f"d1#{H} d1\n", 1, "chunk id 'd1#xxxxx"),
+    ("derive", "huge_chunk_id.txt", f"d1#{H}\n", 1, "characters long (at most 512)"),
 ]
 
 

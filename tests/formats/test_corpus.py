@@ -112,9 +112,9 @@ def test_duplicate_ids_are_left_to_the_store(tmp_path):
         # TSV: a comment is not skipped, so it is a malformed line
         ("c.tsv", "d1\tok\n# comment\n", r"c\.tsv:2: expected 2 or 3 tab-separated fields .*found 1"),
         # TSV: empty id
-        ("c.tsv", "d1\tok\n \ttext\n", r"c\.tsv:2: document id is empty"),
+        ("c.tsv", "d1\tok\n \ttext\n", r"c\.tsv:2: document id '' is empty"),
         # TSV: id with a space
-        ("c.tsv", "d 1\ttext\n", r"c\.tsv:1: document id 'd 1' contains whitespace"),
+        ("c.tsv", "d 1\ttext\n", r"c\.tsv:1: document id 'd 1' contains white space \(U\+0020\)"),
         # JSONL: invalid JSON
         ("c.jsonl", '{"id": "d1", "text": "x"}\n{"id": "d2", "text": "x"\n', r"c\.jsonl:2: invalid JSON"),
         # JSONL: not an object
@@ -122,9 +122,9 @@ def test_duplicate_ids_are_left_to_the_store(tmp_path):
         # JSONL: no id
         ("c.jsonl", '{"docid": "d1", "text": "x"}\n', r'c\.jsonl:1: expected an "id" or "_id" key, found neither'),
         # JSONL: empty id
-        ("c.jsonl", '{"id": "", "text": "x"}\n', r"c\.jsonl:1: document id is empty"),
+        ("c.jsonl", '{"id": "", "text": "x"}\n', r"c\.jsonl:1: document id '' is empty"),
         # JSONL: id with whitespace
-        ("c.jsonl", '{"id": "d\\t1", "text": "x"}\n', r"c\.jsonl:1: document id 'd\\t1' contains whitespace"),
+        ("c.jsonl", '{"id": "d\\t1", "text": "x"}\n', r"c\.jsonl:1: document id 'd\\t1' contains white space"),
         # JSONL: id of the wrong type
         ("c.jsonl", '{"id": ["d1"], "text": "x"}\n', r"c\.jsonl:1: document id must be a string or an integer, found an array"),
         # JSONL: no text

@@ -95,7 +95,7 @@ def test_gzip_bom_crlf(tmp_path):
         ("m.jsonl", '{"chunk_id": "c1", "doc": "d1"}\n',
          r'm\.jsonl:1: expected a document id key \("doc_id" or "docid" or "parent"\), found none'),
         # JSONL: an id with a space
-        ("m.jsonl", '{"chunk_id": "c 1", "doc_id": "d1"}\n', r"m\.jsonl:1: chunk id 'c 1' contains whitespace"),
+        ("m.jsonl", '{"chunk_id": "c 1", "doc_id": "d1"}\n', r"m\.jsonl:1: chunk id 'c 1' contains white space"),
         # JSONL: not JSON
         ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1"}\n{chunk_id: c2}\n', r"m\.jsonl:2: invalid JSON"),
         # JSONL: a duplicate chunk id

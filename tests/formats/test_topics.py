@@ -160,9 +160,9 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # JSONL: no id key at all
         ("t.jsonl", '{"title": "a"}\n', r"t\.jsonl:1: expected a topic id key \(id, _id, qid"),
         # JSONL: empty id
-        ("t.jsonl", '{"id": " ", "title": "a"}\n', r"t\.jsonl:1: topic id is empty"),
+        ("t.jsonl", '{"id": " ", "title": "a"}\n', r"t\.jsonl:1: topic id '' is empty"),
         # JSONL: id with a space cannot be written in a TREC run
-        ("t.jsonl", '{"id": "a b", "title": "a"}\n', r"t\.jsonl:1: topic id 'a b' contains whitespace"),
+        ("t.jsonl", '{"id": "a b", "title": "a"}\n', r"t\.jsonl:1: topic id 'a b' contains white space"),
         # JSONL: id is neither a string nor an integer
         ("t.jsonl", '{"id": null, "title": "a"}\n', r"t\.jsonl:1: topic id must be a string or an integer, found null"),
         # JSONL: no title, text or query
@@ -179,11 +179,11 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # TSV: too many columns
         ("t.tsv", "1\ta\tb\tc\td\n", r"t\.tsv:1: expected id<TAB>title.*found 5 fields"),
         # TSV: empty id
-        ("t.tsv", "1\ta\n\tb\n", r"t\.tsv:2: topic id is empty"),
+        ("t.tsv", "1\ta\n\tb\n", r"t\.tsv:2: topic id '' is empty"),
         # TSV: empty title
         ("t.tsv", "1\t \n", r"t\.tsv:1: topic 1 has an empty title"),
         # TSV: id with a space
-        ("t.tsv", "1 2\ta\n", r"t\.tsv:1: topic id '1 2' contains whitespace"),
+        ("t.tsv", "1 2\ta\n", r"t\.tsv:1: topic id '1 2' contains white space"),
         # TSV: duplicate id
         ("t.tsv", "id\ttitle\n7\ta\n8\tb\n7\tc\n", r"t\.tsv:4: topic 7 appears twice \(first at line 2\)"),
         # TREC: a topic without <num>, reported at its <top>
@@ -195,7 +195,7 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # TREC: an empty title
         ("t.trec", "<top>\n<num> 1\n<title> Topic:\n</top>\n", r"t\.trec:1: topic 1 has no title"),
         # TREC: a number with a space
-        ("t.trec", "<top>\n<num> Number: 1 2\n<title> a\n</top>\n", r"t\.trec:1: topic number '1 2' contains whitespace"),
+        ("t.trec", "<top>\n<num> Number: 1 2\n<title> a\n</top>\n", r"t\.trec:1: topic number '1 2' contains white space"),
         # TREC: the last <top> is never closed
         ("t.trec", "<top>\n<num> 1\n<title> a\n</top>\n<top>\n<num> 2\n<title> b\n", r"t\.trec:5: <top> is never closed"),
         # TREC: a new <top> before </top>

@@ -433,7 +433,8 @@ async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db
         await pilot.pause()
         assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
         await pilot.press(*"a [x]", "enter")
-        await assert_notified(pilot, "A name without spaces, please.")
+        await assert_notified(pilot, "assessor name 'a [x]' contains white space (U+0020) at character 2, "
+                                     "which an id may not hold. Type another name.")
         assert not isinstance(app.screen, JudgeScreen)
         await pilot.press(*CLICK, "enter")
         await pilot.pause()

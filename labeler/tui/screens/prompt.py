@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -10,30 +12,47 @@ from textual.widgets import Input, Label, OptionList
 
 
 class TextPrompt(ModalScreen[str | None]):
-    """Ask for one line of text; Enter returns it, Escape cancels (None)."""
+    """Ask for one line of text; Enter returns it, Escape cancels (None).
+
+    With `check` (text -> why it is refused, or None), a refused answer keeps the prompt
+    open with the reason under the input, so the user can retype it: an assessor name
+    must obey the id rule before anything is recorded under it.
+    """
 
     DEFAULT_CSS = """
     TextPrompt { align: center middle; }
     TextPrompt > Vertical { width: 70; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    TextPrompt #problem { color: $error; height: auto; display: none; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, *, placeholder: str = "", value: str = "", required: bool = True) -> None:
+    def __init__(self, question: str, *, placeholder: str = "", value: str = "", required: bool = True,
+                 check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.question = question
         self.placeholder = placeholder
         self.value = value
         self.required = required
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.question, markup=False)
             yield Input(value=self.value, placeholder=self.placeholder, id="answer")
+            yield Label("", markup=False, id="problem")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = event.value.strip()
         if self.required and not answer:
             self.notify("Type something, or Escape to cancel.", severity="warning", markup=False)
+            return
+        problem = self.check(answer) if self.check is not None and answer else None
+        if problem is not None:
+            shown = self.query_one("#problem", Label)
+            shown.update(problem)
+            shown.display = True
+            self.notify(problem, severity="warning", markup=False)
+            event.input.select_all()  # typing replaces the refused answer; an arrow key keeps it to edit
             return
         self.dismiss(answer)
 
