@@ -14,6 +14,7 @@ content, a workbench must share this one's scale, chunkings and documents.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -61,8 +62,8 @@ def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_C
     require_regular_file(path)
     if os.path.samefile(path, store.path):
         raise LabelerError("cannot merge a workbench into itself", path=path)
-    if clock_tolerance < 0:
-        raise LabelerError(f"--clock-tolerance must be 0 seconds or more, not {clock_tolerance}")
+    if not math.isfinite(clock_tolerance) or clock_tolerance < 0:
+        raise LabelerError(f"--clock-tolerance must be a number of seconds, 0 or more, not {clock_tolerance}")
     try:
         with open(path, "rb") as handle:
             is_db = handle.read(16) == SQLITE_MAGIC

@@ -146,12 +146,13 @@ def test_the_clock_tolerance_is_an_option(workbench):
     assert result.exit_code == 0 and json.loads(result.stdout)["future"] == []
 
 
-def test_a_negative_tolerance_is_refused(workbench):
+@pytest.mark.parametrize("tolerance", ["-1", "nan", "inf"])
+def test_a_tolerance_that_is_not_a_number_of_seconds_is_refused(workbench, tolerance):
     log = write_log(workbench.parent, with_fields())
     with Unchanged(workbench):
-        result = invoke(workbench, ["merge", log, "--clock-tolerance", "-1"])
+        result = invoke(workbench, ["merge", log, "--clock-tolerance", tolerance])
         assert_no_crash(result)
-        assert result.exit_code == 1 and "--clock-tolerance must be 0 seconds or more" in result.stderr
+        assert result.exit_code == 1 and "--clock-tolerance must be a number of seconds, 0 or more" in result.stderr
 
 
 def test_a_fifo_is_refused_at_once(workbench):

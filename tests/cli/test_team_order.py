@@ -144,3 +144,27 @@ def test_a_merge_moves_the_clock_past_the_events_it_brings(tmp_path):
     now_grade = grade(target, "d1", 0)["event"]  # recorded now, four minutes before the merged event's time
     assert clock_of(target.db, now_grade) > clock_of(target.db, "soon") > ahead
     assert labels(target.db)[("1", "d1")][0] == 0
+
+
+def test_a_workbench_from_before_the_clock_merges_with_the_clocks_its_times_give(tmp_path):
+    import sqlite3
+    from contextlib import closing
+
+    from sqlite_utils import Database
+
+    from labeler.store.connection import APPLICATION_ID
+    from labeler.store.schema import migrations
+
+    old = tmp_path / "old.db"
+    with closing(sqlite3.connect(old, isolation_level=None)) as conn:  # schema 2: no clock column
+        db = Database(conn)
+        migrations.apply(db, stop_before="m003_logical_clock")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 2")
+        db.execute("INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time) "
+                   "VALUES ('o1', '1', 'doc', 'd1', 'grade', 2, 'ann', 'human', '2026-02-01T00:00:00.000000+00:00')")
+    before = old.read_bytes()
+    target = workbench(tmp_path, "t")
+    assert target.json("merge", old)["added"] == 1
+    assert clock_of(target.db, "o1") == clock_from_time("2026-02-01T00:00:00+00:00")
+    assert old.read_bytes() == before  # read as it is: never upgraded
