@@ -43,7 +43,8 @@ class MergeRows:
         columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] != "seq"]
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
         names = [_LOG_NAMES.get(name, name) for name in columns]
-        return [dict(zip(names, row, strict=True)) for row in self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")]
+        rows = self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     def chunking_signatures(self) -> dict[str, tuple[Any, Any, Any]]:
         """`name -> (kind, params as stored, hash)` of every chunking."""
