@@ -17,12 +17,17 @@ Rules:
   trec_eval: it is a label only while no real grade exists.
 - A judgment made before the unit's text changed is **stale**: it no longer
   counts, and the pair goes back in the queue.
+
+Log order is a hybrid logical clock, not the wall clock alone (see
+`event_order`): a machine whose clock is wrong cannot put its events ahead of
+decisions made after them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 GRADE = "grade"
 SKIP = "skip"
@@ -66,6 +71,7 @@ class Event:
     target: str | None = None
     pool: str | None = None
     unit: str = "doc"
+    clock: int | None = None  # the hybrid logical clock (see `event_order`); None: derived from `time`
 
 
 @dataclass
@@ -89,13 +95,61 @@ class PairState:
         return self.label is not None and self.label >= 0
 
 
-def event_order(event: Event) -> tuple[str, str]:
-    """The order of the log: time, then event id.
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def parse_time(text: str) -> datetime | None:
+    """An ISO 8601 time as an aware UTC datetime (naive means UTC); None when it is not one."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def clock_of(moment: datetime) -> int:
+    """The physical part of the clock: microseconds since 1970-01-01 UTC."""
+    delta = moment - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def clock_from_time(text: str) -> int:
+    """The clock an event without one is given: its time in microseconds (0 when `text` is not a time).
+
+    The same on every workbench (it depends on the event alone), and it keeps
+    the order the log had when it was ordered by time, so no label moves.
+    """
+    moment = parse_time(text)
+    return max(clock_of(moment), 0) if moment is not None else 0
+
+
+def next_clock(physical: int, latest: int) -> int:
+    """The clock of a new event: the wall clock, or just past every clock already seen if that is later.
+
+    A hybrid logical clock folded into one integer (the logical counter is the
+    last microseconds): each event is after everything its workbench held
+    when it was recorded (an undo after what it undoes, a grade after the
+    merge that brought the events it saw), whatever the wall clock says.
+    """
+    return max(physical, latest + 1)
+
+
+def event_clock(event: Event) -> int:
+    return event.clock if event.clock is not None else clock_from_time(event.time)
+
+
+def event_order(event: Event) -> tuple[int, str]:
+    """The order of the log: logical clock, then event id.
 
     Not the local sequence number: after `merge` two workbenches hold the same
-    events in different local orders, and both must read the same labels.
+    events in different local orders, and both must read the same labels. Not
+    the wall time: one machine with a clock in 2099 would outrank every later
+    decision. A merge refuses events from the future (beyond a tolerance) and
+    advances the workbench's clock past those it takes.
     """
-    return event.time, event.event_id
+    return event_clock(event), event.event_id
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:

@@ -9,24 +9,37 @@ import click
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
+from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 
 
 @click.command()
 @click.argument("other", type=click.Path(dir_okay=False))
+@click.option("--allow-future", is_flag=True,
+              help="Merge events dated further ahead than the tolerance too (listed as flagged), instead of refusing.")
+@click.option("--clock-tolerance", type=float, default=DEFAULT_CLOCK_TOLERANCE, show_default=True,
+              metavar="SECONDS", help="How far ahead of this machine's clock an event may be dated.")
 @json_option
 @pass_env
-def merge(env: Env, other: str, as_json: bool) -> None:
-    """Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one."""
+def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_json: bool) -> None:
+    """Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one.
+
+    Every event is checked first (all or nothing); see docs/team.md.
+    """
     from labeler.workbench.team import merge as merge_logs
 
     with env.store() as store:
-        result = merge_logs(store, other)
+        result = merge_logs(store, other, clock_tolerance=clock_tolerance, allow_future=allow_future)
     if as_json:
         emit_json(result)
         return
     info(f"{result['source']} ({result['format']}): {result['events']} events, {result['added']} added, "
          f"{result['already_present']} already here" + (f"; assessors {', '.join(result['assessors'])}"
                                                          if result["assessors"] else "") + ".")
+    if result["future"]:
+        first = result["future"][0]
+        info(f"{len(result['future'])} event(s) dated in the future were merged (--allow-future), e.g. "
+             f"{first['event_id']} at {first['time']}: this workbench's clock now runs past them, and other "
+             "workbenches merging its log will need --allow-future too.")
     if result["new_conflicts"]:
         info(f"{len(result['new_conflicts'])} pair(s) now in conflict: settle them with 'labeler judgments "
              "adjudicate' or the adjudication screen (a).")

@@ -17,6 +17,7 @@ from labeler.store.check_rows import CheckRows
 from labeler.store.connection import check_version, connect, upgrade, write_transaction
 from labeler.store.corpus_rows import CorpusRows
 from labeler.store.event_rows import EventRows
+from labeler.store.merge_rows import MergeRows
 from labeler.store.pool_rows import PoolRows
 from labeler.store.run_rows import RunRows
 from labeler.store.search_rows import SearchRows
@@ -24,7 +25,7 @@ from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
 
 
-class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows):
+class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows, MergeRows):
     """A labeler workbench file."""
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):

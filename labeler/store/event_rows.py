@@ -1,4 +1,9 @@
-"""The judgment log: append-only events (triggers refuse UPDATE and DELETE)."""
+"""The judgment log: append-only events (triggers refuse UPDATE and DELETE).
+
+Every append stamps the event's logical clock inside the write transaction,
+from the workbench's latest clock, so that clocks grow with every event
+however many writers there are (see `labeler.judgments.next_clock`).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from labeler.judgments import REVIEW, Event
+from labeler.judgments import REVIEW, Event, clock_from_time, next_clock
 
 _COLUMNS = ("event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-            "content_hash, judging_order, seed, target, pool, unit")
+            "content_hash, judging_order, seed, target, pool, unit, clock")
+_INSERT = ("INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
+           "model, active_ms, content_hash, judging_order, seed, target, pool, unit, clock) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def new_event_id() -> str:
@@ -21,26 +29,41 @@ class EventRows:
     db: object
 
     def append_event(self, event: Event) -> Event:
-        """Write one event; returns it with its id and log position."""
-        event = replace(event, event_id=event.event_id or new_event_id())
-        cursor = self.db.execute(
-            "INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
-            "model, active_ms, content_hash, judging_order, seed, target, pool, unit) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            _values(event),
-        )
+        """Write one event (inside a transaction); returns it with its id, clock and log position."""
+        (event,) = self._stamped([event])
+        cursor = self.db.execute(_INSERT, _values(event))
         return replace(event, seq=cursor.lastrowid)
 
     def append_events(self, events: Iterable[Event]) -> int:
-        """Bulk append (imports); returns how many were written."""
-        rows = [_values(replace(e, event_id=e.event_id or new_event_id())) for e in events]
-        self.db.conn.executemany(
-            "INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
-            "model, active_ms, content_hash, judging_order, seed, target, pool, unit) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
+        """Bulk append (imports, merges; inside a transaction); returns how many were written."""
+        rows = [_values(e) for e in self._stamped(events)]
+        self.db.conn.executemany(_INSERT, rows)
         return len(rows)
+
+    def _stamped(self, events: Iterable[Event]) -> list[Event]:
+        """Events with an id and a clock: those that bring a clock (merged ones) keep it."""
+        latest = self.latest_clock()
+        stamped = []
+        for event in events:
+            clock = event.clock if event.clock is not None else next_clock(clock_from_time(event.time), latest)
+            latest = max(latest, clock)
+            stamped.append(replace(event, event_id=event.event_id or new_event_id(), clock=clock))
+        return stamped
+
+    def latest_clock(self) -> int:
+        """The highest clock in the log (0 when it is empty): the next local event comes after it."""
+        return self.db.execute("SELECT coalesce(max(clock), 0) FROM events").fetchone()[0]
+
+    def events_by_id(self, event_ids: Iterable[str]) -> dict[str, Event]:
+        """The events among `event_ids` that the log holds, by id (merge compares them)."""
+        ids = list(dict.fromkeys(event_ids))
+        found = {}
+        for start in range(0, len(ids), 500):
+            batch = ids[start:start + 500]
+            rows = self.db.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE event_id IN ({','.join('?' * len(batch))})", batch)
+            found.update((row[0], Event(*row)) for row in rows)
+        return found
 
     def pair_events(self, unit: str, topic_id: str, unit_id: str) -> list[Event]:
         rows = self.db.execute(
@@ -83,7 +106,11 @@ class EventRows:
         return Event(*row) if row else None
 
     def recent_events(self, assessor: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Event]:
-        """The latest events, newest first (history and undo)."""
+        """The latest events, newest first in log order (history and undo).
+
+        Log order, not local order: after a merge brought older events, the newest
+        decision is still the one with the highest clock.
+        """
         sql = f"SELECT {_COLUMNS} FROM events WHERE 1 = 1"
         params: list = []
         if assessor is not None:
@@ -92,7 +119,7 @@ class EventRows:
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             params.extend(kinds)
-        rows = self.db.execute(sql + " ORDER BY seq DESC LIMIT ?", [*params, limit])
+        rows = self.db.execute(sql + " ORDER BY clock DESC, event_id DESC LIMIT ?", [*params, limit])
         return [Event(*row) for row in rows]
 
     def retracted_ids(self, event_ids: Iterable[str]) -> set[str]:
@@ -162,4 +189,4 @@ class EventRows:
 
 def _values(e: Event) -> list:
     return [e.event_id, e.topic_id, e.unit_id, e.kind, e.assessor, e.time, e.grade, e.reason, e.note, e.source,
-            e.model, e.active_ms, e.content_hash, e.order, e.seed, e.target, e.pool, e.unit]
+            e.model, e.active_ms, e.content_hash, e.order, e.seed, e.target, e.pool, e.unit, e.clock]

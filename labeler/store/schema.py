@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
+from labeler.judgments import clock_from_time
+
 migrations = Migrations("labeler")
 
 
@@ -202,6 +204,30 @@ def m002_pools_judgments_snapshots(db: Database) -> None:
         ) WITHOUT ROWID"""
     )
     _immutable(db, "snapshot_labels")
+
+
+@migrations()
+def m003_logical_clock(db: Database) -> None:
+    """Each event's logical clock, which orders the log (see `labeler.judgments.event_order`).
+
+    Existing events get the clock their time gives (its microseconds; 0 for a
+    time that is not one): it depends on the event alone, so two workbenches
+    holding the same event give it the same clock, and it keeps the order the
+    log had (time, then event id), so no label changes. The local sequence is
+    not used for that reason. The append-only guard is lifted for this one
+    update and restored as it was.
+    """
+    db.execute("ALTER TABLE events ADD COLUMN clock INTEGER")
+    clocks = [(clock_from_time(time), seq) for seq, time in db.execute("SELECT seq, time FROM events")]
+    if clocks:
+        db.execute("DROP TRIGGER events_no_update")
+        db.conn.executemany("UPDATE events SET clock = ? WHERE seq = ?", clocks)
+        db.execute(
+            "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+            "BEGIN SELECT RAISE(ABORT, 'events is append-only: rows cannot be changed'); END"
+        )
+    db.execute("CREATE INDEX events_by_clock ON events (clock, event_id)")
+    db.execute("CREATE INDEX events_by_assessor_clock ON events (assessor, clock, event_id)")
 
 
 SCHEMA_VERSION = len(migrations._migrations)

@@ -1,102 +1,239 @@
 """Several annotators, one set of labels: merging workbenches and judgment logs.
 
 A judgment log is a set of events with ids unique across workbenches, and
-labels are derived from events in time order, so merging is a union by id:
-idempotent (merging twice adds nothing) and order-independent (A into B and
-B into A derive the same labels). Snapshots, pools and runs stay local.
+labels are derived from events in logical-clock order, so merging is a union
+by id: idempotent (merging twice adds nothing) and order-independent (A into
+B and B into A derive the same labels). Snapshots, pools and runs stay local.
+
+What is merged comes from another machine, so it is checked like an imported
+file, all of it before anything is written: every field of every event
+(`labeler.formats.judgment_log`), an id seen before must carry the same
+content, a workbench must share this one's scale, chunkings and documents.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import asdict
+import math
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import FormatError, LabelerError
-from labeler.formats.lines import TextLines, data_lines
-from labeler.judgments import EVENT_KINDS, SOURCES, Event, event_order
+from labeler.errors import ConflictError, LabelerError
+from labeler.formats.judgment_log import (
+    DEFAULT_CLOCK_TOLERANCE,
+    LOG_FIELDS,
+    EventProblem,
+    LogFormatError,
+    LoggedEvent,
+    LogRules,
+    log_event,
+    log_line,
+    read_log,
+)
+from labeler.ids import shown_id
+from labeler.judgments import RETRACT, Event, clock_from_time, event_order, parse_time
+from labeler.paths import require_regular_file
+from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
+from labeler.store.merge_rows import read_errors
 from labeler.workbench.labels import current_labels
+from labeler.workbench.setup import now
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-LOG_FIELDS = ("event_id", "topic_id", "unit", "unit_id", "kind", "grade", "reason", "note", "assessor", "source",
-              "model", "time", "active_ms", "content_hash", "order", "seed", "target", "pool")
+__all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "backup", "export_log", "merge"]
 
 
 def export_log(store: Store) -> Iterator[str]:
     """The whole judgment log as JSON lines, in local order (one event per line)."""
     for event in store.all_events():
-        row = asdict(event)
-        yield json.dumps({key: row[key] for key in LOG_FIELDS}, ensure_ascii=False, sort_keys=True) + "\n"
+        yield log_line(event)
 
 
-def read_log(path: str | Path) -> list[Event]:
-    """Events from a JSONL log written by `export_log`; file:line errors for anything else."""
-    events = []
-    for number, line in data_lines(TextLines(path, FormatError), comments=False):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"invalid JSON: {exc.msg}", path=path, line=number) from None
-        if not isinstance(row, dict):
-            raise FormatError("expected a JSON object per line", path=path, line=number)
-        missing = [f for f in ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time") if not row.get(f)]
-        if missing:
-            raise FormatError(f"an event needs {', '.join(missing)}", path=path, line=number)
-        if row["kind"] not in EVENT_KINDS:
-            raise FormatError(f"unknown event kind {row['kind']!r}", path=path, line=number)
-        if row["source"] not in SOURCES:
-            raise FormatError(f"unknown source {row['source']!r}", path=path, line=number)
-        if row["kind"] in ("grade", "adjudicate") and not isinstance(row.get("grade"), int):
-            raise FormatError("a grade event needs an integer grade", path=path, line=number)
-        unknown = set(row) - set(LOG_FIELDS)
-        if unknown:
-            raise FormatError(f"unknown field(s) {', '.join(sorted(unknown))}", path=path, line=number)
-        events.append(Event(seq=0, **{key: row.get(key) for key in LOG_FIELDS}))
-    return events
+def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_CLOCK_TOLERANCE,
+          allow_future: bool = False) -> dict[str, Any]:
+    """Union another workbench's (or a JSONL log's) events into this one; report new conflicts.
 
-
-def merge(store: Store, other: str | Path) -> dict[str, Any]:
-    """Union another workbench's (or a JSONL log's) events into this one; report new conflicts."""
+    All or nothing: the first unsound event, or a workbench that does not fit
+    this one, refuses the whole merge with where and why.
+    """
     path = Path(other)
-    if not path.exists():
-        raise LabelerError("no such file", path=path)
-    if path.resolve() == store.path.resolve():
+    require_regular_file(path)
+    if os.path.samefile(path, store.path):
         raise LabelerError("cannot merge a workbench into itself", path=path)
-    with open(path, "rb") as handle:
-        is_db = handle.read(16) == SQLITE_MAGIC
-    if is_db:
-        with Store(path, readonly=True) as source:
-            events = source.all_events() if "events" in source.db.table_names() else []
-    else:
-        events = read_log(path)
-    known = store.event_ids()
-    seen: set[str] = set()
-    new = []
-    for event in sorted(events, key=event_order):
-        if event.event_id not in known and event.event_id not in seen:
-            seen.add(event.event_id)
-            new.append(event)
-    spaces = sorted({e.unit for e in new if e.unit_id is not None})
+    if not math.isfinite(clock_tolerance) or clock_tolerance < 0:
+        raise LabelerError(f"--clock-tolerance must be a number of seconds, 0 or more, not {clock_tolerance}")
+    try:
+        with open(path, "rb") as handle:
+            is_db = handle.read(16) == SQLITE_MAGIC
+    except OSError as exc:
+        raise LabelerError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    scale = store.scale()
+    rules = LogRules(frozenset(scale.values), scale.name, frozenset(c.name for c in store.chunkings()),
+                     clock_from_time(now()), round(clock_tolerance * 1_000_000), allow_future)
+    logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
+    new = _new_events(store, path, logged)
+    _check_retracts(store, path, logged, new)
+    events = sorted((item.event for item in new), key=event_order)
+    spaces = sorted({e.unit for e in events if e.unit_id is not None})
     before = {space: _conflicts(store, space) for space in spaces}
     with store.transaction():
-        store.append_events(new)
+        store.append_events(events)  # each keeps its clock; the workbench's clock moves past them
     new_conflicts = sorted((space, topic, unit) for space in spaces for (topic, unit) in
                            _conflicts(store, space) - before[space])
     topics = store.topic_ids()
-    unknown_topics = sorted({e.topic_id for e in new if topics and e.topic_id not in topics})
+    unknown_topics = sorted({e.topic_id for e in events if topics and e.topic_id not in topics})
     return {
         "source": str(path),
         "format": "workbench" if is_db else "jsonl",
-        "events": len(events),
-        "added": len(new),
-        "already_present": len(events) - len(new),
-        "assessors": sorted({e.assessor for e in new}),
+        "events": len(logged),
+        "added": len(events),
+        "already_present": len(logged) - len(events),
+        "assessors": sorted({e.assessor for e in events}),
         "new_conflicts": [{"unit": s, "topic": t, "unit_id": u} for s, t, u in new_conflicts],
         "unknown_topics": unknown_topics,
+        "future": [{"event_id": item.event.event_id, "time": item.event.time, "line": item.line}
+                   for item in new if item.future],
     }
+
+
+def _read_workbench(store: Store, path: Path, rules: LogRules) -> list[LoggedEvent]:
+    """Another workbench's events, each checked, once the workbench is known to fit this one."""
+    with read_errors(path), Store(path, readonly=True) as source:
+        _same_scale(store.scale(), source.scale_text(), path)
+        _same_chunkings(store.chunking_signatures(), source.chunking_signatures(), path)
+        _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
+        rows = source.log_rows()
+    logged = []
+    for row in rows:
+        try:
+            event, future = log_event(row, rules)
+        except EventProblem as exc:
+            raise LogFormatError(f"event {_shown(row.get('event_id'))}: {exc}", path=path) from None
+        logged.append(LoggedEvent(event, None, future))
+    return logged
+
+
+def _same_scale(ours: GradeScale, stored: Any, path: Path) -> None:
+    try:
+        theirs = GradeScale.from_dict(json.loads(stored)) if stored else PRESETS["default"]
+    except (LabelerError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        raise LabelerError("its grade scale cannot be read: not a sound workbench", path=path) from None
+    if theirs == ours:
+        return
+    there, here = _describe_scale(theirs), _describe_scale(ours)
+    if there == here:
+        there, here = there + " with other labels or definitions", here
+    raise ConflictError(f"its grade scale is {there}, this workbench's is {here}: a grade would mean something "
+                        "else once merged (merge only workbenches made with the same scale)", path=path)
+
+
+def _describe_scale(scale: GradeScale) -> str:
+    return f"{scale.name!r} (grades {', '.join(map(str, scale.values))}; relevant from {scale.threshold})"
+
+
+def _same_chunkings(ours: dict[str, tuple], theirs: dict[Any, tuple], path: Path) -> None:
+    for name in sorted(set(ours) & set(theirs)):
+        if ours[name] == theirs[name]:
+            continue
+        differs = [f"{what} {_shown(there)} there, {_shown(here)} here"
+                   for what, here, there in zip(("kind", "params", "hash"), ours[name], theirs[name], strict=True)
+                   if here != there]
+        raise ConflictError(f"chunking {name!r} is another chunking there under the same name "
+                            f"({'; '.join(differs)}): its chunk ids name other text (re-create one of them under "
+                            "another name)", path=path)
+
+
+def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any, Any]], path: Path) -> None:
+    """Documents with the same id must have the same text: judgments name units by id."""
+    differing = []
+    count = 0
+    mine = iter(ours)
+    current = next(mine, None)
+    for doc_id, text_hash in theirs:
+        if not isinstance(doc_id, str):  # SQLite sorts other types apart: they cannot match an id here
+            continue
+        while current is not None and current[0] < doc_id:
+            current = next(mine, None)
+        if current is not None and current[0] == doc_id and current[1] != text_hash:
+            count += 1
+            if len(differing) < 5:
+                differing.append(shown_id(doc_id))
+    if count:
+        raise ConflictError(f"{count} document(s) have the same id but another text there than here "
+                            f"(e.g. {', '.join(differing)}): their judgments are about other text "
+                            "(import the same corpus into both workbenches first)", path=path)
+
+
+def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[LoggedEvent]:
+    """The events this workbench lacks; an id seen before with other content is refused, not skipped."""
+    first: dict[str, LoggedEvent] = {}
+    for item in logged:
+        seen = first.setdefault(item.event.event_id, item)
+        if seen is not item:
+            differs = _difference(seen.event, item.event, "first", "here")
+            if differs:
+                where = f"line {seen.line}" if seen.line is not None else "earlier"
+                _refuse(path, item, f"event id {shown_id(item.event.event_id)} appears again with other content "
+                                    f"({differs}; first at {where}): a forged or corrupt log")
+    existing = store.events_by_id(first)
+    new = []
+    for event_id, item in first.items():
+        stored = existing.get(event_id)
+        if stored is None:
+            new.append(item)
+            continue
+        differs = _difference(stored, item.event, "here", "there")
+        if differs:
+            _refuse(path, item, f"event {shown_id(event_id)} is already in this workbench with other content "
+                                f"({differs}): a forged or corrupt event")
+    return new
+
+
+def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: list[LoggedEvent]) -> None:
+    """A retract cancels an event of its own pair that exists (here or in the same log)."""
+    in_log = {item.event.event_id: item.event for item in logged}
+    targets = {item.event.target for item in new if item.event.kind == RETRACT}
+    known = {**store.events_by_id(t for t in targets if t not in in_log), **in_log}
+    for item in new:
+        event = item.event
+        if event.kind != RETRACT:
+            continue
+        target = known.get(event.target)
+        if target is None:
+            _refuse(path, item, f"retract targets event {shown_id(event.target)}, which is neither in this "
+                                "workbench nor in the log")
+        if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
+            _refuse(path, item, f"retract is about topic {shown_id(event.topic_id)}, {shown_id(event.unit_id)} "
+                                f"but its target {shown_id(target.event_id)} is about another pair")
+
+
+def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
+    """How two events with one id differ ('' when they are the same event)."""
+    differs = []
+    for name in LOG_FIELDS:
+        left, right = getattr(a, name), getattr(b, name)
+        if name == "time" and left != right:  # an older merge may have kept another spelling of one instant
+            moment = parse_time(str(left))
+            if moment is not None and moment == parse_time(str(right)):
+                continue
+        if left != right or type(left) is not type(right):
+            differs.append(f"{name} {_shown(left)} {a_name}, {_shown(right)} {b_name}")
+    return "; ".join(differs[:3]) + ("; ..." if len(differs) > 3 else "")
+
+
+def _refuse(path: Path, item: LoggedEvent, reason: str) -> None:
+    if item.line is not None:
+        raise LogFormatError(reason, path=path, line=item.line)
+    raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return shown_id(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def _conflicts(store: Store, space: str) -> set[tuple[str, str]]:

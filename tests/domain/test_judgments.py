@@ -72,3 +72,35 @@ def test_derive_pairs_groups_by_pair_and_ignores_review_events():
 def test_review_status(marks, judged, relevant, status):
     events = [Event(f"r{i}", i, "1", None, "review", "ann", "t", reason=m) for i, m in enumerate(marks)]
     assert review_status(events, has_judgments=judged, has_relevant=relevant) == status
+
+
+def test_the_log_follows_the_logical_clock_not_the_wall_clock():
+    """A grade stamped 2099 by a wrong clock, but clocked before the correction, does not win."""
+    wrong = ev(1, grade=3, time="2099-01-01T00:00:00+00:00")
+    wrong = Event(wrong.event_id, 1, "1", "d1", "grade", "ann", wrong.time, grade=3, clock=100)
+    later = Event("e2", 2, "1", "d1", "grade", "ann", "2026-01-01T00:00:00+00:00", grade=1, clock=101)
+    assert derive_pair("1", "d1", [later, wrong]).label == 1
+
+
+def test_an_event_without_a_clock_is_ordered_by_the_clock_its_time_gives():
+    from labeler.judgments import clock_from_time, event_order
+
+    same_instant = [clock_from_time(t) for t in ("2026-01-01T10:00:00Z", "2026-01-01T11:00:00+01:00",
+                                                  "2026-01-01T10:00:00.000000+00:00", "2026-01-01T10:00:00")]
+    assert len(set(same_instant)) == 1 and same_instant[0] == 1_767_261_600_000_000
+    assert clock_from_time("yesterday") == 0  # not a time: it outranks nothing
+    assert event_order(ev(1, grade=1)) < event_order(ev(2, grade=1))
+
+
+@pytest.mark.parametrize(
+    ("physical", "latest", "clock"),
+    [
+        (1_000, 10, 1_000),  # the wall clock is ahead of the log: it is the clock
+        (1_000, 5_000, 5_001),  # the log has seen later events: just past them, whatever the wall says
+        (1_000, 1_000, 1_001),  # two events in one microsecond still get two clocks
+    ],
+)
+def test_next_clock_is_the_wall_clock_or_just_past_the_latest_seen(physical, latest, clock):
+    from labeler.judgments import next_clock
+
+    assert next_clock(physical, latest) == clock

@@ -1,0 +1,295 @@
+"""The judgment log's schema: every field of a merged event checked before anything is written.
+
+A log (a JSONL export, or another workbench's events) comes from another
+machine: its grades, ids and times are data to check, like an imported file,
+never to trust. One function, `log_event`, checks one event against the
+schema and this workbench's rules and gives the `Event` to store, or says
+why not in one sentence; the callers add where the event came from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import FormatError
+from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
+from labeler.formats.lines import TextLines, data_lines
+from labeler.ids import check_id, id_problem, shown_id
+from labeler.judgments import (
+    ADJUDICATE,
+    EVENT_KINDS,
+    GRADE,
+    NOTE,
+    RETRACT,
+    REVIEW,
+    REVIEW_MARKS,
+    SOURCES,
+    UNSURE,
+    Event,
+    clock_from_time,
+    clock_of,
+)
+
+LOG_FIELDS = ("event_id", "topic_id", "unit", "unit_id", "kind", "grade", "reason", "note", "assessor", "source",
+              "model", "time", "active_ms", "content_hash", "order", "seed", "target", "pool", "clock")
+DEFAULT_CLOCK_TOLERANCE = 300  # seconds an event may be dated ahead of this machine's clock when merged
+REQUIRED = ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time")
+HEX = frozenset("0123456789abcdef")
+
+
+class LogFormatError(FormatError):
+    """An event of a merged log that breaks the log's schema or this workbench's rules."""
+
+
+class EventProblem(ValueError):
+    """Why one event is refused; the caller says where it is."""
+
+
+@dataclass(frozen=True)
+class LogRules:
+    """What a merged event must fit in this workbench."""
+
+    grades: frozenset[int]  # the workbench's scale
+    scale: str  # its name, for messages
+    chunkings: frozenset[str]  # the chunkings a `chunk:NAME` unit may name
+    now: int  # this machine's clock (microseconds since 1970)
+    tolerance: int  # how far ahead of `now` an event may be dated (microseconds)
+    allow_future: bool = False
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """A checked event, where it was found, and whether it is dated in the future (accepted, flagged)."""
+
+    event: Event
+    line: int | None
+    future: bool
+
+
+def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
+    """The events of a JSONL log, each checked; `file:line: reason` for the first that is not sound."""
+    for number, text in data_lines(TextLines(path, LogFormatError), comments=False):
+        row = json_object(text, path=path, line=number, error=LogFormatError)
+        _refuse_repeated_keys(text, path, number)
+        try:
+            event, future = log_event(row, rules)
+        except EventProblem as exc:
+            raise LogFormatError(str(exc), path=path, line=number) from None
+        yield LoggedEvent(event, number, future)
+
+
+def log_line(event: Event) -> str:
+    """One event as a line of the log (what `read_log` reads back to the same event)."""
+    row = {"event_id": event.event_id, "topic_id": event.topic_id, "unit": event.unit, "unit_id": event.unit_id,
+           "kind": event.kind, "grade": event.grade, "reason": event.reason, "note": event.note,
+           "assessor": event.assessor, "source": event.source, "model": event.model, "time": event.time,
+           "active_ms": event.active_ms, "content_hash": event.content_hash, "order": event.order,
+           "seed": event.seed, "target": event.target, "pool": event.pool, "clock": event.clock}
+    return json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
+    """The event a log row describes, and whether it is dated in the future; `EventProblem` if unsound."""
+    unknown = sorted(str(key) for key in row if key not in LOG_FIELDS)
+    if unknown:
+        raise EventProblem(f"unknown field(s) {', '.join(map(repr, unknown))} "
+                           f"(a log event has {', '.join(LOG_FIELDS)})")
+    missing = [name for name in REQUIRED if row.get(name) is None]
+    if missing:
+        raise EventProblem(f"an event needs {', '.join(missing)}")
+    event_id = _id(row, "event_id")
+    kind = _choice(row, "kind", EVENT_KINDS, "event kind")
+    source = _choice(row, "source", SOURCES, "source")
+    unit = _unit(row["unit"], rules)
+    time, physical = _time(row["time"])
+    clock = _integer(row, "clock", low=0)
+    if clock is None:
+        clock = clock_from_time(time)
+    grade = _integer(row, "grade", low=INT64_MIN)
+    fields = {
+        "topic_id": _id(row, "topic_id"),
+        "unit_id": _id(row, "unit_id", optional=True),
+        "assessor": _id(row, "assessor"),
+        "target": _id(row, "target", optional=True),
+        "pool": _id(row, "pool", optional=True),
+        "order": _id(row, "order", optional=True),
+        "reason": _text(row, "reason"),
+        "note": _text(row, "note"),
+        "model": _text(row, "model"),
+        "content_hash": _content_hash(row),
+        "active_ms": _integer(row, "active_ms", low=0),
+        "seed": _integer(row, "seed", low=INT64_MIN),
+    }
+    _fits_its_kind(kind, source, grade, fields, rules)
+    future = _future(time, physical, clock, rules)
+    event = Event(event_id, 0, fields["topic_id"], fields["unit_id"], kind, fields["assessor"], time, grade=grade,
+                  reason=fields["reason"], note=fields["note"], source=source, model=fields["model"],
+                  active_ms=fields["active_ms"], content_hash=fields["content_hash"], order=fields["order"],
+                  seed=fields["seed"], target=fields["target"], pool=fields["pool"], unit=unit, clock=clock)
+    return event, future
+
+
+def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, Any], rules: LogRules) -> None:
+    """The rules `labeler check` holds the log to (store/check_rows.py), and what `judgments add` accepts."""
+    on_scale = f"the scale {rules.scale!r} ({', '.join(map(str, sorted(rules.grades)))})"
+    if kind in (GRADE, ADJUDICATE):
+        if grade is None:
+            raise EventProblem(f"a {kind} event needs a grade (an integer on {on_scale})")
+        pooled = kind == GRADE and grade < 0 and source != "human"  # imported qrels: pooled, not judged
+        if grade not in rules.grades and not pooled:
+            raise EventProblem(f"grade {grade} is not on {on_scale}")
+    elif grade is not None:
+        raise EventProblem(f"a {kind} event has no grade (found {grade})")
+    if kind == REVIEW:
+        if fields["unit_id"] is not None:
+            raise EventProblem("a review event marks a topic: its unit_id must be null")
+        if fields["reason"] not in REVIEW_MARKS:
+            raise EventProblem(f"a review event's reason must be one of {', '.join(REVIEW_MARKS)}, "
+                               f"not {_shown(fields['reason'])}")
+    elif fields["unit_id"] is None:
+        raise EventProblem(f"a {kind} event needs a unit_id")
+    if kind == RETRACT:
+        if fields["target"] is None:
+            raise EventProblem("a retract event needs a target (the event it cancels)")
+    elif fields["target"] is not None:
+        raise EventProblem(f"only a retract event has a target, not a {kind} event")
+    if kind == UNSURE and not (fields["reason"] or "").strip():
+        raise EventProblem("an unsure event needs a reason")
+    if kind == NOTE and not (fields["note"] or "").strip():
+        raise EventProblem("a note event needs a note")
+    if source == "model" and not (fields["model"] or "").strip():
+        raise EventProblem("a model judgment needs the model's name (model)")
+
+
+def _future(time: str, physical: int, clock: int, rules: LogRules) -> bool:
+    """True when the event is dated (or clocked) further ahead than the tolerance; refused unless allowed."""
+    ahead = max(physical, clock) - rules.now
+    if ahead <= rules.tolerance:
+        return False
+    if rules.allow_future:
+        return True
+    what = f"time {time}" if physical >= clock else f"clock {clock}"
+    raise EventProblem(
+        f"{what} is {_duration(ahead)} ahead of this machine's clock (the tolerance is "
+        f"{_duration(rules.tolerance)}): the machine that recorded it has a wrong clock? "
+        "It would outrank later judgments; pass --allow-future to merge it anyway (flagged)")
+
+
+def _duration(microseconds: int) -> str:
+    seconds = microseconds / 1_000_000
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | None:
+    value = row.get(name)
+    if value is None and optional:
+        return None
+    try:
+        return check_id(value, name, error=FormatError)
+    except FormatError as exc:
+        raise EventProblem(exc.reason) from None
+
+
+def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: str) -> str:
+    value = row[name]
+    if not isinstance(value, str) or value not in choices:
+        raise EventProblem(f"unknown {what} {_shown(value)} (one of {', '.join(choices)})")
+    return value
+
+
+def _unit(value: Any, rules: LogRules) -> str:
+    if value == "doc":
+        return value
+    if isinstance(value, str) and value.startswith("chunk:"):
+        name = value[len("chunk:"):]
+        if id_problem(name) is None and name in rules.chunkings:
+            return value
+        known = ", ".join(sorted(rules.chunkings)) or "none"
+        raise EventProblem(f"unit {_shown(value)} names a chunking this workbench does not have "
+                           f"(its chunkings: {known})")
+    raise EventProblem(f"unit must be 'doc' or 'chunk:NAME', not {_shown(value)}")
+
+
+def _time(value: Any) -> tuple[str, int]:
+    """The time in labeler's own form (UTC, microseconds), and its clock; an offset is required."""
+    if not isinstance(value, str):
+        raise EventProblem(f"time must be a string (ISO 8601), found {json_type(value)}")
+    _encodable(value, "time")
+    try:
+        moment = datetime.fromisoformat(value) if len(value) <= 64 else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise EventProblem(f"time {_shown(value)} is not an ISO 8601 time (e.g. 2026-01-31T09:30:00.000000+00:00)")
+    if moment.utcoffset() is None:
+        raise EventProblem(f"time {_shown(value)} has no UTC offset (add +00:00 or Z)")
+    try:
+        moment = moment.astimezone(timezone.utc)
+    except OverflowError:
+        moment = None
+    if moment is None or moment.year < 1970:
+        raise EventProblem(f"time {_shown(value)} is before 1970 or out of range")
+    return moment.isoformat(timespec="microseconds"), clock_of(moment)
+
+
+def _integer(row: Mapping[str, Any], name: str, *, low: int) -> int | None:
+    value = row.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EventProblem(f"{name} must be an integer, found {json_type(value)} {_shown(value)}")
+    if not low <= value <= INT64_MAX:
+        bounds = "0 or more, a 64-bit integer" if low == 0 else "a 64-bit integer"
+        raise EventProblem(f"{name} {_shown(value)} is out of range ({bounds})")
+    return value
+
+
+def _text(row: Mapping[str, Any], name: str) -> str | None:
+    value = row.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise EventProblem(f"{name} must be a string or null, found {json_type(value)}")
+    _encodable(value, name)
+    return value
+
+
+def _content_hash(row: Mapping[str, Any]) -> str | None:
+    value = _text(row, "content_hash")
+    if value is not None and (len(value) != 64 or not set(value) <= HEX):
+        raise EventProblem(f"content_hash {_shown(value)} is not a SHA-256 (64 lowercase hex digits)")
+    return value
+
+
+def _encodable(value: str, name: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise EventProblem(f"{name} holds half of a surrogate pair, which is not text") from None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return shown_id(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+def _refuse_repeated_keys(text: str, path: str | Path, line: int) -> None:
+    """A key given twice is ambiguous (JSON readers differ on which one counts): refused."""
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
+        if repeated:
+            raise LogFormatError(f"field(s) {', '.join(map(repr, repeated))} given twice", path=path, line=line)
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)  # safe: `json_object` decoded the same text already

@@ -1,0 +1,66 @@
+"""What `merge` reads from another workbench, as plain values, and nothing it could trip on.
+
+The other file is data from another machine: its columns may hold any type,
+bytes that are not UTF-8, or a damaged page. Everything here returns plain
+rows for the domain to check, and turns SQLite's errors into one
+`LabelerError` naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import LabelerError
+
+# events column -> log field (the log says `order` where the table says `judging_order`)
+_LOG_NAMES = {"judging_order": "order"}
+
+
+@contextlib.contextmanager
+def read_errors(path: str | Path) -> Iterator[None]:
+    """SQLite errors while reading another workbench, as `path: cannot be read as a workbench (...)`."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise LabelerError(f"cannot be read as a workbench ({exc})", path=path) from None
+
+
+class MergeRows:
+    db: Any
+
+    def log_rows(self) -> list[dict[str, Any]]:
+        """Every event as a log row (field -> value as stored), in local order; no `seq`.
+
+        Only the columns the file has: a workbench from before the logical clock
+        has no `clock`, and its events are then given the clock their time gives.
+        """
+        if "events" not in self.db.table_names():
+            return []
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] != "seq"]
+        quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
+        names = [_LOG_NAMES.get(name, name) for name in columns]
+        rows = self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    def chunking_signatures(self) -> dict[str, tuple[Any, Any, Any]]:
+        """`name -> (kind, params as stored, hash)` of every chunking."""
+        if "chunkings" not in self.db.table_names():
+            return {}
+        return {row[0]: tuple(row[1:]) for row in self.db.execute("SELECT name, kind, params, hash FROM chunkings")}
+
+    def document_hash_rows(self) -> Iterator[tuple[Any, Any]]:
+        """`(doc id, text hash)` of every document, by id, streamed (a corpus may hold millions)."""
+        if "documents" not in self.db.table_names():
+            return
+        cursor = self.db.conn.cursor()
+        cursor.execute("SELECT doc_id, hash FROM documents ORDER BY doc_id")
+        while rows := cursor.fetchmany(5000):
+            yield from rows
+
+    def scale_text(self) -> Any:
+        """The grade scale as stored (JSON text), or None for the default scale."""
+        return self.get_meta("scale")
