@@ -40,6 +40,7 @@ def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, poo
 def serve(env: Env, host: str, port: int, order: str, seed: int, pool: str | None) -> None:
     """Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name."""
     from labeler.cli.output import info
+    from labeler.inert import visible_line
     from labeler.workbench import open_workbench
 
     open_workbench(env.db_path).close()
@@ -51,9 +52,10 @@ def serve(env: Env, host: str, port: int, order: str, seed: int, pool: str | Non
         raise LabelerError("labeler serve needs textual-serve: pip install textual-serve") from None
     command = serving.session_command(env.db_path, order=order, seed=seed, pool=pool)
     serving.check_can_listen(host, port)
+    shown = visible_line(host)
     if host not in ("localhost", "127.0.0.1", "::1"):
-        info(f"Warning: listening on {host}: anyone who can reach it can judge. Prefer localhost and SSH.")
-    info(f"Serving the judging UI on http://{host}:{port} (Ctrl+C to stop).")
+        info(f"Warning: listening on {shown}: anyone who can reach it can judge. Prefer localhost and SSH.")
+    info(f"Serving the judging UI on http://{shown}:{port} (Ctrl+C to stop).")
     serving.serve_sessions(command, host=host, port=port, title="labeler judge")
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from textual_serve.server import Server
 
 from labeler.errors import LabelerError
+from labeler.inert import visible_line
 
 # `python -m labeler` puts the working directory first on sys.path, so a `labeler/` folder next to
 # where `serve` was started (the parent of a checkout) shadows the installed package and the page
@@ -48,6 +49,7 @@ def session_command(db_path: str | os.PathLike, *, order: str, seed: int, pool: 
 
 
 def _listen_error(host: str, port: int, address: str, error: OSError) -> LabelerError:
+    host, address = visible_line(host), visible_line(address)
     reason = os.strerror(error.errno).lower() if error.errno else str(error)
     if error.errno == errno.EADDRINUSE:
         return LabelerError(f"port {port} on {address} is in use: {reason}; choose another with --port")
@@ -67,9 +69,14 @@ def check_can_listen(host: str, port: int) -> None:
         infos = socket.getaddrinfo(host or None, port, family=socket.AF_UNSPEC, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
-        raise LabelerError(f"--host {host}: not an address or a name this machine can resolve ({error})") from None
+        raise LabelerError(f"--host {visible_line(host)}: not an address or a name this machine can resolve "
+                           f"({visible_line(str(error))})") from None
     for family, kind, proto, _, address in sorted(set(infos)):
-        with socket.socket(family, kind, proto) as sock:
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine lacks (no IPv6): asyncio's server skips it too
+            continue
+        with sock:
             if os.name == "posix":  # as asyncio does: a port in TIME_WAIT is free to listen on
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):

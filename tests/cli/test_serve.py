@@ -136,8 +136,10 @@ def test_the_decoy_shadows_python_dash_m(decoy):
 
 
 def test_the_child_command_runs_the_installed_labeler_from_any_folder(decoy):
+    from labeler import __version__
+
     out = subprocess.run(labeler_command("--version"), cwd=decoy, capture_output=True, text=True, timeout=60)
-    assert (out.returncode, out.stdout, out.stderr) == (0, "labeler, version 0.1.0\n", "")
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"labeler, version {__version__}\n", "")
 
 
 def test_a_session_command_names_the_workbench_by_its_absolute_path(db_path, decoy, monkeypatch):
@@ -211,10 +213,11 @@ def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
                            after=f"Serving the judging UI on http://127.0.0.1:{busy_port} (Ctrl+C to stop).\n")
 
 
-@pytest.mark.parametrize("host, fragment", [
-    ("no-such-host.invalid", "--host no-such-host.invalid: not an address"),
-    ("256.1.1.1", "--host 256.1.1.1: not an address"),
+@pytest.mark.parametrize("host, fragment", [  # each refused without a DNS query: loopback only
+    ("a..b", "--host a..b: not an address or a name this machine can resolve"),
+    ("x" * 64 + ".invalid", "not an address or a name this machine can resolve"),
     ("192.0.2.1", "--host 192.0.2.1: 192.0.2.1 is not an address of this machine"),  # TEST-NET-1
+    ("a\x1b]2;owned\x07..b", "--host a\\x1b]2;owned\\x07..b: not an address"),  # shown, not obeyed
 ])
 def test_a_bad_host_is_one_line(db_path, host, fragment):
     _assert_one_line_error(_serve(db_path, "--host", host, "--port", str(free_port())), fragment)
