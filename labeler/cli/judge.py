@@ -34,33 +34,31 @@ def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, poo
 @click.command()
 @click.option("--host", default="localhost", show_default=True,
               help="Address to listen on. Keep localhost and reach it over SSH (see docs/team.md).")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True, help="Judging order.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @pass_env
 def serve(env: Env, host: str, port: int, order: str, seed: int, pool: str | None) -> None:
     """Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name."""
-    import shlex
-    import sys
-    from pathlib import Path
-
     from labeler.cli.output import info
+    from labeler.inert import visible_line
     from labeler.workbench import open_workbench
 
     open_workbench(env.db_path).close()
     try:
-        from textual_serve.server import Server
+        from labeler.cli import serving
     except ImportError:  # pragma: no cover - textual-serve is a declared dependency
         from labeler.errors import LabelerError
 
         raise LabelerError("labeler serve needs textual-serve: pip install textual-serve") from None
-    command = [sys.executable, "-m", "labeler", "--db", str(Path(env.db_path).resolve()), "judge", "--ask-assessor",
-               "--order", order, "--seed", str(seed), *(["--pool", pool] if pool else [])]
+    command = serving.session_command(env.db_path, order=order, seed=seed, pool=pool)
+    serving.check_can_listen(host, port)
+    shown = visible_line(host)
     if host not in ("localhost", "127.0.0.1", "::1"):
-        info(f"Warning: listening on {host}: anyone who can reach it can judge. Prefer localhost and SSH.")
-    info(f"Serving the judging UI on http://{host}:{port} (Ctrl+C to stop).")
-    Server(shlex.join(command), host=host, port=port, title="labeler judge").serve()
+        info(f"Warning: listening on {shown}: anyone who can reach it can judge. Prefer localhost and SSH.")
+    info(f"Serving the judging UI on http://{shown}:{port} (Ctrl+C to stop).")
+    serving.serve_sessions(command, host=host, port=port, title="labeler judge")
 
 
 COMMANDS = [judge, serve]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+
+from labeler.cli.serving import labeler_command, session_command
 
 
 def free_port() -> int:
@@ -43,7 +48,7 @@ def test_serve_refuses_a_missing_workbench(tmp_path):
     assert out.returncode == 1 and "run 'labeler init' first" in out.stderr
 
 
-async def _browser_session(port: int, db_path, deadline: float) -> str:
+async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
     """Drive textual-serve's websocket as the browser page does: read the screen, type a name, press a grade."""
     import asyncio
 
@@ -70,7 +75,7 @@ async def _browser_session(port: int, db_path, deadline: float) -> str:
     async with aiohttp.ClientSession() as http:
         while True:  # the server may still be starting
             try:
-                ws = await http.ws_connect(f"http://localhost:{port}/ws?width=120&height=40")
+                ws = await http.ws_connect(f"http://{host}:{port}/ws?width=120&height=40")
                 break
             except aiohttp.ClientError:
                 assert time.monotonic() < deadline, "serve never accepted the websocket"
@@ -79,7 +84,9 @@ async def _browser_session(port: int, db_path, deadline: float) -> str:
             await read_until(ws, "Your name")
             await ws.send_json(["stdin", "alice"])
             await ws.send_json(["stdin", "\r"])
-            await read_until(ws, "alice")  # the judging screen shows who is judging
+            # the judging screen's status bar ("order pool"): "alice" alone may be the prompt's echo,
+            # and a grade key sent before the judging screen is up is lost
+            await read_until(ws, "order")
             await ws.send_json(["stdin", "2"])
             while True:
                 with Store(db_path) as store:
@@ -106,3 +113,207 @@ def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_p
         server.terminate()
         server.wait(timeout=10)
     assert recorded == "alice 1 a 2"
+
+
+# --- serve starts from any folder, refuses a busy port in one line, and serves a page that stays offline ---
+
+
+@pytest.fixture
+def decoy(tmp_path) -> Path:
+    """A folder holding a `labeler/` package that is not labeler: the parent folder of a checkout."""
+    folder = tmp_path / "parent-of-a-checkout"
+    (folder / "labeler").mkdir(parents=True)
+    (folder / "labeler" / "__init__.py").write_text('raise SystemExit("DECOY labeler imported")\n')
+    (folder / "labeler" / "__main__.py").write_text('raise SystemExit("DECOY labeler imported")\n')
+    return folder
+
+
+def test_the_decoy_shadows_python_dash_m(decoy):
+    """The trap is real: `python -m labeler`, what serve used to run, imports the folder next to it."""
+    out = subprocess.run([sys.executable, "-m", "labeler", "--version"], cwd=decoy, capture_output=True, text=True,
+                         timeout=60)
+    assert "DECOY" in out.stderr
+
+
+def test_the_child_command_runs_the_installed_labeler_from_any_folder(decoy):
+    from labeler import __version__
+
+    out = subprocess.run(labeler_command("--version"), cwd=decoy, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"labeler, version {__version__}\n", "")
+
+
+def test_a_session_command_names_the_workbench_by_its_absolute_path(db_path, decoy, monkeypatch):
+    monkeypatch.chdir(db_path.parent)
+    command = session_command(db_path.name, order="pool", seed=0, pool=None)
+    assert command[command.index("--db") + 1] == str(db_path.resolve())
+    assert "--served" in command  # a browser session writes no file on the server (downloads instead)
+    # and it runs, from the decoy folder, as the installed labeler (here: its help, not the UI)
+    out = subprocess.run([*command, "--help"], cwd=decoy, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--ask-assessor" in out.stdout and "DECOY" not in out.stderr
+
+
+def _start_serve(db_path, port: int, cwd=None) -> subprocess.Popen:
+    """serve on loopback only; the caller stops it."""
+    return subprocess.Popen(labeler_command("--db", str(db_path), "serve", "--host", "127.0.0.1", "--port", str(port)),
+                            cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.mark.slow
+def test_a_browser_session_works_when_serve_starts_beside_a_decoy_labeler(run_cli, write, db_path, decoy):
+    """Started from the parent folder of a checkout, each session still runs the installed labeler."""
+    import asyncio
+
+    run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n"), "--name", "r", "--allow-unknown")
+    run_cli("pool", "build", "--depth", "5")
+    port = free_port()
+    server = _start_serve(db_path, port, cwd=decoy)
+    try:
+        recorded = asyncio.run(_browser_session(port, db_path, time.monotonic() + 60, host="127.0.0.1"))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert recorded == "alice 1 a 2"
+
+
+def _serve(db_path, *args: str, code: str | None = None) -> subprocess.CompletedProcess:
+    command = labeler_command if code is None else (lambda *a: [sys.executable, "-c", code, *a])
+    return subprocess.run(command("--db", str(db_path), "serve", *args), capture_output=True, text=True, timeout=60)
+
+
+def _assert_one_line_error(out: subprocess.CompletedProcess, *fragments: str, after: str = "") -> None:
+    assert out.returncode == 1, out
+    assert out.stdout == ""
+    assert out.stderr.startswith(after), out.stderr
+    error = out.stderr[len(after):]
+    assert error.count("\n") == 1 and error.startswith("Error: "), out.stderr
+    assert "Traceback" not in out.stderr
+    for fragment in fragments:
+        assert fragment in out.stderr
+
+
+@pytest.fixture
+def busy_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield sock.getsockname()[1]
+
+
+def test_a_busy_port_is_one_line(db_path, busy_port):
+    out = _serve(db_path, "--host", "127.0.0.1", "--port", str(busy_port))
+    _assert_one_line_error(out, f"port {busy_port} on 127.0.0.1 is in use", "choose another with --port")
+
+
+def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
+    """The bind inside textual-serve (aiohttp) raises OSError: caught, not a traceback. (serve has
+    already said where it was about to listen, so here the error is the line after that one.)"""
+    code = ("import labeler.cli.serving as s; s.check_can_listen = lambda host, port: None; "
+            "from labeler.cli import main; main()")
+    out = _serve(db_path, "--host", "127.0.0.1", "--port", str(busy_port), code=code)
+    _assert_one_line_error(out, f"port {busy_port} on 127.0.0.1 is in use", "choose another with --port",
+                           after=f"Serving the judging UI on http://127.0.0.1:{busy_port} (Ctrl+C to stop).\n")
+
+
+@pytest.mark.parametrize("host, fragment", [  # each refused without a DNS query: loopback only
+    ("a..b", "--host a..b: not an address or a name this machine can resolve"),
+    ("x" * 64 + ".invalid", "not an address or a name this machine can resolve"),
+    ("192.0.2.1", "--host 192.0.2.1: 192.0.2.1 is not an address of this machine"),  # TEST-NET-1
+    ("a\x1b]2;owned\x07..b", "--host a\\x1b]2;owned\\x07..b: not an address"),  # shown, not obeyed
+])
+def test_a_bad_host_is_one_line(db_path, host, fragment):
+    _assert_one_line_error(_serve(db_path, "--host", host, "--port", str(free_port())), fragment)
+
+
+class _References(HTMLParser):
+    """Every URL a page can make the browser load: attributes, inline styles and scripts."""
+
+    ATTRIBUTES = {"href", "src", "srcset", "poster", "data", "action", "formaction", "background", "manifest"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self._in: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self._in = tag
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in self.ATTRIBUTES:
+                self.urls += [part.split()[0] for part in value.split(",") if part.strip()] if name == "srcset" \
+                    else [value]
+            elif name == "style":
+                self.urls += css_urls(value)
+            elif name.startswith("data-") and re.match(r"\s*[a-z][a-z0-9+.-]*://", value, re.I):
+                self.urls.append(value.strip())
+
+    def handle_endtag(self, tag):
+        self._in = None
+
+    def handle_data(self, data):
+        if self._in == "style":
+            self.urls += css_urls(data)
+        elif self._in == "script":  # a script could fetch anything: flag every absolute URL it spells out
+            self.urls += re.findall(r"""[a-z][a-z0-9+.-]*://[^\s"'`)]+""", data, re.I)
+
+
+def css_urls(css: str) -> list[str]:
+    return [m.group(2) or m.group(3) for m in re.finditer(
+        r"""url\(\s*(['"]?)(.*?)\1\s*\)|@import\s+['"]([^'"]+)['"]""", css, re.I)]
+
+
+def external(urls: list[str], own: str) -> list[str]:
+    from urllib.parse import urljoin, urlsplit
+
+    host = urlsplit(own).netloc
+    return [u for u in urls if urlsplit(urljoin(own, u)).netloc not in ("", host)]
+
+
+def test_the_reference_parser_sees_what_the_stock_page_loads_from_the_internet():
+    """The parser below would catch textual-serve's own page, which loads its font from Google."""
+    import textual_serve
+
+    stock = (Path(textual_serve.__file__).parent / "templates" / "app_index.html").read_text()
+    parser = _References()
+    parser.feed(stock)
+    assert any("fonts.googleapis.com" in u for u in external(parser.urls, "http://127.0.0.1:8000/"))
+
+
+def _get(url: str, deadline: float) -> bytes:
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return response.read()
+        except OSError:
+            assert time.monotonic() < deadline, f"serve never answered {url}"
+            time.sleep(0.3)
+
+
+@pytest.mark.slow
+def test_the_served_page_loads_nothing_from_another_host(db_path):
+    port = free_port()
+    own = f"http://127.0.0.1:{port}/"
+    server = _start_serve(db_path, port)
+    try:
+        deadline = time.monotonic() + 30
+        page = _get(own, deadline).decode()
+        parser = _References()
+        parser.feed(page)
+        assert "labeler judge" in page
+        assert {"static/css/xterm.css", "static/js/textual.js"} <= set(parser.urls)
+        assert any(u.endswith(".ttf") for u in parser.urls), "the font comes from this server"
+        assert external(parser.urls, own) == []
+        # nothing in the page names another host at all, not even in a comment
+        assert [u for u in re.findall(r"https?://[^\s\"'<>)]+", page) if not u.startswith(own)] == []
+        from urllib.parse import urljoin
+
+        for url in parser.urls:  # every reference is served here, and the stylesheets load nothing else
+            if url.startswith("ws:"):
+                continue  # the websocket, which the page's script points at this server anyway
+            body = _get(urljoin(own, url), deadline)
+            assert body, url
+            if url.endswith(".css"):
+                assert external(css_urls(body.decode()), urljoin(own, url)) == []
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
