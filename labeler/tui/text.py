@@ -100,7 +100,9 @@ class Paragraph:
         shown = visible(self.text)
         if shown == self.text:
             return shown, None
-        pieces = [visible(char) for char in self.text]
+        # a CR ending a line (a CRLF document) is dropped, not spelled out: it cannot move the cursor there
+        text = self.text
+        pieces = ["" if char == "\r" and text[i + 1:i + 2] == "\n" else visible(char) for i, char in enumerate(text)]
         return "".join(pieces), tuple(accumulate((len(piece) for piece in pieces), initial=0))
 
 

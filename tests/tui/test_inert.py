@@ -117,6 +117,13 @@ def test_a_paragraph_without_control_characters_is_drawn_as_it_is():
     assert part.shown == part.text and part.shown_offset(7) == 7
 
 
+def test_a_crlf_line_end_is_a_newline_and_a_lone_cr_is_spelled_out():
+    part = Paragraph(0, "one\r\ntwo maize\rthree")
+    assert part.shown == "one\ntwo maize\\x0dthree"
+    (hit,) = find_hits([part], ["maize"])
+    assert part.shown[part.shown_offset(hit.start):part.shown_offset(hit.end)] == "maize"
+
+
 # -- the judging screen ------------------------------------------------------------------------
 
 
