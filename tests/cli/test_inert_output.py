@@ -177,3 +177,24 @@ def test_the_html_report_escapes_user_text(hostile, tmp_path):
     assert "<script" not in html and 'aria-label=""' not in html
     assert "&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;x" in html
     assert not any(char in html for char in RAW)
+
+
+def test_a_progress_bar_label_is_plain_text(monkeypatch):
+    """`runs import` labels its bar with the run name; rich read it as markup (on a terminal only)."""
+    import io
+    import sys
+
+    from labeler.cli.output import progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with progress_bar(f"importing {RUN1} {ESCAPES}") as update:
+        assert update is not None
+        update(1, 2)
+    # the bar itself draws with ESC (cursor and colours); the label's own escapes are spelled out
+    assert RUN1 in terminal.getvalue() and visible_line(ESCAPES) in terminal.getvalue()
+    assert "pwned\x07" not in terminal.getvalue() and "\x9b" not in terminal.getvalue()
