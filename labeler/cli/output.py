@@ -52,7 +52,7 @@ def emit_json(data: Any) -> None:
     The parsed value is the same; the text shown on a terminal can no longer act on it.
     """
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    click.echo(_NON_ASCII.sub(_json_escape, text))
+    click.echo(text if visible(text) == text else _NON_ASCII.sub(_json_escape, text))
 
 
 def info(message: str) -> None:
