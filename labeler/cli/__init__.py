@@ -12,6 +12,7 @@ import click
 
 from labeler import __version__
 from labeler.cli.context import pass_env
+from labeler.cli.output import error_line
 from labeler.errors import LabelerError
 
 
@@ -22,7 +23,7 @@ class LabelerGroup(click.Group):
         try:
             return super().invoke(ctx)
         except LabelerError as error:
-            click.echo(f"Error: {error.location_message()}", err=True)
+            error_line(error.location_message())
             ctx.exit(1)
         except BrokenPipeError:
             sys.stderr.close()

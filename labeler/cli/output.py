@@ -1,12 +1,20 @@
 """How the CLI prints: JSON for scripts, rich tables for people, progress bars on terminals.
 
 Data goes to stdout, diagnostics and progress to stderr.
+
+Everything printed here may hold user text (run names, titles, notes, messages, paths),
+and every function makes it inert: rich reads a `str` as markup (`[/b]` raised
+MarkupError, `[red]x[/red]` vanished, `[link=...]` became a live hyperlink), so tables,
+titles and bar labels get `rich.text.Text`, never a markup `str`; and control characters
+(ESC sequences that retitle or clear the terminal, C1, bidi overrides) are shown as
+visible escapes (`labeler.inert`). Commands print only through this module.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -15,8 +23,17 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
+from labeler.inert import visible, visible_line
 from labeler.workbench import Progress as ProgressCallback
+
+_NON_ASCII = re.compile(r"[^\x00-\x7e]")
+
+
+def shown(value: Any) -> Text:
+    """`value` as one line of plain text for rich: no markup read, control characters escaped."""
+    return Text("-" if value is None else visible_line(str(value)), end="")
 
 
 def stdout_console() -> Console:
@@ -24,24 +41,39 @@ def stdout_console() -> Console:
     return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return char if visible(char) == char else f"\\u{ord(char):04x}"
+
+
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """JSON on stdout. json.dumps escapes C0 controls; DEL, C1 and bidi controls get `\\uXXXX` too.
+
+    The parsed value is the same; the text shown on a terminal can no longer act on it.
+    """
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(text if visible(text) == text else _NON_ASCII.sub(_json_escape, text))
 
 
 def info(message: str) -> None:
-    """A diagnostic line for people, on stderr."""
-    click.echo(message, err=True)
+    """A diagnostic line for people, on stderr, with control characters escaped."""
+    click.echo(visible(message), err=True)
+
+
+def error_line(message: str) -> None:
+    """The one `Error: ...` line of a failed command, on stderr, on one line."""
+    click.echo(f"Error: {visible_line(message)}", err=True)
 
 
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
-    """A rich table on stdout; numbers right-aligned."""
-    grid = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
+    """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
+    grid = Table(title=shown(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
     numeric = [all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
                for i in range(len(columns))]
-    for column, is_number in zip(columns, numeric):
-        grid.add_column(column, justify="right" if is_number else "left")
+    for column, is_number in zip(columns, numeric, strict=True):
+        grid.add_column(shown(column), justify="right" if is_number else "left")
     for row in rows:
-        grid.add_row(*("-" if v is None else str(v) for v in row))
+        grid.add_row(*(shown(v) for v in row))
     stdout_console().print(grid)
 
 
@@ -52,9 +84,9 @@ def progress_bar(label: str) -> Iterator[ProgressCallback | None]:
         yield None
         return
     console = Console(file=sys.stderr)
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as bar:
-        task = bar.add_task(label, total=None)
+    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(visible_line(label), total=None)
 
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total or None)

@@ -9,6 +9,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
+from labeler.inert import visible_line
 
 
 @click.group()
@@ -68,7 +69,7 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
         emit_json(result)
         return
     _print_summary(result)
-    info(f"Message: {result['message']}; created {result['created']}.")
+    info(f"Message: {visible_line(result['message'])}; created {result['created']}.")
     topics = result["manifest"]["topics"]
     table(None, ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
           [[t, r["labels"], r["relevant"], r["nonrelevant"], r["pooled_unjudged"], r["review_status"]]

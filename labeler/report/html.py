@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
-from labeler.report.svg import bar_chart, line_chart
+from labeler.report.svg import bar_chart, escape, line_chart
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 980px; color: #222; }

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from html import escape
+import html
+
+from labeler.inert import visible
+
+
+def escape(text: str) -> str:
+    """User text for HTML: tags and quotes escaped, control characters as visible escapes."""
+    return html.escape(visible(str(text)))
+
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22")

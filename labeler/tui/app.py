@@ -8,6 +8,7 @@ from pathlib import Path
 from textual import work
 from textual.app import SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -19,7 +20,7 @@ from labeler.tui import gc_policy
 from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
-from labeler.tui.text import error_message
+from labeler.tui.text import error_message, shown_lines
 from labeler.workbench.session import JudgingSession
 
 ORDER_LABELS = {
@@ -40,7 +41,8 @@ class LabelerApp(SavingApp):
     """`labeler judge`: built by `make_app`, which the CLI and the tests share.
 
     Every `notify` passes `markup=False`: messages carry ids, names and paths, which
-    Textual would otherwise parse as markup (see labeler/tui/text.py).
+    Textual would otherwise parse as markup (see labeler/tui/text.py). Every screen's and
+    widget's `notify` ends in this app's, which shows their control characters as escapes.
     Files it writes follow the output rule; served, it writes none (labeler/tui/saving.py).
     """
 
@@ -56,6 +58,12 @@ class LabelerApp(SavingApp):
         self.session = session
         self.ask_assessor = ask_assessor
         self.start_topic = start_topic
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification is plain text: markup is never read, control characters are shown as escapes."""
+        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     @property
     def store(self) -> Store:

@@ -2,20 +2,29 @@
 
 Pure functions over strings, so highlighting is tested without a terminal.
 
-User data (ids, titles, names, notes, messages) is never handed to a widget as a `str`:
-Textual and Rich parse a `str` as markup, which drops `[x]`, turns `[@click=...]` into
-an action, and raises on `[/b]`. It goes as `Content(text)` (Static, Label), `cell(text)`
-(DataTable), `Text(text)` (Rich Table), or `notify(..., markup=False)`.
+User data (ids, titles, names, notes, messages, document text) is inert on screen:
+- never handed to a widget as a markup `str`: Textual and Rich parse a `str` as markup,
+  which drops `[x]`, turns `[@click=...]` into an action, and raises on `[/b]`. It goes as
+  `plain(text)` (a Content, for Static and Label), `cell(text)` (DataTable), `Text(shown(text))`
+  (Rich Table), or `notify(..., markup=False)`;
+- its control characters are shown as visible escapes (`shown`, `shown_lines`, from
+  `labeler.inert`): a document holding `ESC ] 2 ; title BEL` or `ESC [ 2 J` drew those bytes
+  to the terminal, which retitled it or cleared it. The unit text is escaped per paragraph,
+  with its highlight offsets mapped (`Paragraph.shown_offset`); the app's `notify` escapes too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 
 from rich.text import Text
+from textual.content import Content
 
 from labeler.errors import LabelerError
+from labeler.inert import visible, visible_line
 from labeler.workbench.reading import UnitText
 
 STOPWORDS = frozenset(
@@ -31,13 +40,28 @@ CHUNK_STYLE = "on #1f3a5f"
 CONTEXT_LEVELS = ("chunk", "±1 chunk", "±3 chunks", "document")
 
 
+def shown(text: str) -> str:
+    """One line of user text as it is drawn: every control character (tab, newline too) a visible escape."""
+    return visible_line(text)
+
+
+def shown_lines(text: str) -> str:
+    """User text of several lines as it is drawn: newlines and tabs kept, other controls visible escapes."""
+    return visible(text)
+
+
+def plain(text: str) -> Content:
+    """User text for a Static or a Label: no markup read, control characters shown."""
+    return Content(visible(text))
+
+
 def cell(text: str) -> Text:
     """A DataTable cell that shows `text` as it is.
 
     DataTable reads a `str` cell as Rich markup, with emoji codes (`:cat:`) replaced;
-    this is the Text it makes of a markup-free `str` in a one-line row.
+    this is the Text it makes of a markup-free `str` in a one-line row, control characters shown.
     """
-    return Text(text, no_wrap=True, end="")
+    return Text(visible_line(text), no_wrap=True, end="")
 
 
 def error_message(error: BaseException) -> str:
@@ -60,6 +84,26 @@ def query_terms(*texts: str) -> list[str]:
 class Paragraph:
     start: int  # offset of the paragraph in the document text
     text: str
+
+    @property
+    def shown(self) -> str:
+        """The text as it is drawn: control characters as visible escapes (longer than the text)."""
+        return self._escaped[0]
+
+    def shown_offset(self, offset: int) -> int:
+        """Where character `offset` of `text` lands in `shown` (hits and spans are found in `text`)."""
+        offsets = self._escaped[1]
+        return offset if offsets is None else offsets[max(0, min(offset, len(self.text)))]
+
+    @cached_property
+    def _escaped(self) -> tuple[str, tuple[int, ...] | None]:
+        shown = visible(self.text)
+        if shown == self.text:
+            return shown, None
+        # a CR ending a line (a CRLF document) is dropped, not spelled out: it cannot move the cursor there
+        text = self.text
+        pieces = ["" if char == "\r" and text[i + 1:i + 2] == "\n" else visible(char) for i, char in enumerate(text)]
+        return "".join(pieces), tuple(accumulate((len(piece) for piece in pieces), initial=0))
 
 
 @dataclass(frozen=True)
@@ -111,17 +155,21 @@ def find_hits(parts: list[Paragraph], terms: list[str]) -> list[Hit]:
 
 def render(part: Paragraph, index: int, hits: list[Hit], extra_terms: set[str], span: tuple[int, int] | None,
            current: Hit | None) -> Text:
-    """One paragraph as rich Text: the chunk's background, then term highlights, the current hit last."""
-    text = Text(part.text)
+    """One paragraph as rich Text: the chunk's background, then term highlights, the current hit last.
+
+    The text drawn is `part.shown` (control characters escaped); offsets are mapped to it.
+    """
+    text = Text(part.shown)
+    at = part.shown_offset
     if span is not None:
         start, end = max(span[0] - part.start, 0), min(span[1] - part.start, len(part.text))
         if start < end:
-            text.stylize(CHUNK_STYLE, start, end)
+            text.stylize(CHUNK_STYLE, at(start), at(end))
     for hit in hits:
         if hit.paragraph == index:
-            text.stylize(EXTRA_STYLE if hit.term in extra_terms else QUERY_STYLE, hit.start, hit.end)
+            text.stylize(EXTRA_STYLE if hit.term in extra_terms else QUERY_STYLE, at(hit.start), at(hit.end))
     if current is not None and current.paragraph == index:
-        text.stylize(CURRENT_HIT_STYLE, current.start, current.end)
+        text.stylize(CURRENT_HIT_STYLE, at(current.start), at(current.end))
     return text
 
 

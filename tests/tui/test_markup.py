@@ -133,11 +133,20 @@ def assert_shows(widget, *texts: str) -> None:
 
 
 async def table_cells(pilot, table: DataTable) -> list[list[str]]:
-    """The cells as the table draws them (a str cell was read as markup), header first, spaces removed."""
-    for _ in range(50):  # column widths follow new rows when the table is next idle
+    """The cells as the table draws them (a str cell was read as markup), header first, spaces removed.
+
+    Column widths follow new rows only when the table is next idle, and lines drawn before
+    that stay in the table's line cache (keyed without the widths): under load a refresh
+    came in between, and the header and older rows were read at the old widths (a message
+    cut to `round [`, the width of "message"). So: wait until the widths are settled, then
+    draw from empty caches.
+    """
+    for _ in range(1000):
         if not (table._updated_cells or table._require_update_dimensions):
             break
         await pilot.pause()
+    assert not (table._updated_cells or table._require_update_dimensions), "the table never settled"
+    table.notify_style_update()  # empties the render caches
     return [[squeezed(cell) for cell in line.split("  ") if cell.strip()]
             for line in drawn(table).splitlines()]
 

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.tui.text import cell
+from labeler.tui.text import cell, shown, shown_lines
 
 
 class AdjudicationScreen(Screen[None]):
@@ -22,7 +22,7 @@ class AdjudicationScreen(Screen[None]):
         self.scale = scale
         self.items: list[dict] = []
         for grade in scale.grades:
-            self._bindings.bind(str(grade.value), f"settle({grade.value})", f"Settle as {grade.label}")
+            self._bindings.bind(str(grade.value), f"settle({grade.value})", f"Settle as {shown(grade.label)}")
 
     def compose(self) -> ComposeResult:
         yield Static(" Conflicts: select one, read the grades and notes, press a grade key to settle it.",
@@ -61,7 +61,8 @@ class AdjudicationScreen(Screen[None]):
             detail.update("No conflicts: every pair judged by several assessors agrees.")
             return
         # a Rich Table reads str titles and cells as markup: user data goes in as Text
-        table = Table(title=Text(f"Topic {item['topic']}, {item['unit_id']}", style="table.title"), expand=True)
+        table = Table(title=Text(f"Topic {shown(item['topic'])}, {shown(item['unit_id'])}", style="table.title"),
+                      expand=True)
         table.add_column("assessor")
         table.add_column("grade")
         table.add_column("kind")
@@ -69,9 +70,9 @@ class AdjudicationScreen(Screen[None]):
         table.add_column("note")
         for g in item["grades"]:
             label = self.scale.label(g["grade"]) if g["grade"] in self.scale.values else str(g["grade"])
-            table.add_row(Text(g["assessor"]), Text(f"{g['grade']} ({label})"), Text(g["kind"]), g["time"][:19],
-                          Text(g["note"] or ""))
-        notes = "\n".join(f"{n['assessor']}: {n['note']}" for n in item["notes"])
+            table.add_row(Text(shown(g["assessor"])), Text(f"{g['grade']} ({shown(label)})"), Text(g["kind"]),
+                          g["time"][:19], Text(shown_lines(g["note"] or "")))
+        notes = "\n".join(f"{shown(n['assessor'])}: {shown_lines(n['note'])}" for n in item["notes"])
         detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
 
     def action_settle(self, grade: int) -> None:

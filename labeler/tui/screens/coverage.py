@@ -7,13 +7,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from labeler.store import Store
-from labeler.tui.text import cell, error_message, spark
+from labeler.tui.text import cell, error_message, plain, shown, spark
 
 
 class CoverageScreen(Screen[None]):
@@ -54,7 +53,7 @@ class CoverageScreen(Screen[None]):
         """A failure is named in the summary and notified, as the app does for its workers; judging goes on."""
         if event.state == WorkerState.ERROR:
             text = error_message(event.worker.error)
-            self.query_one("#summary", Static).update(Content(f" Coverage could not be computed: {text}"))
+            self.query_one("#summary", Static).update(plain(f" Coverage could not be computed: {text}"))
             self.notify(text, title="That did not work", severity="error", timeout=8, markup=False)
 
     def show(self, result: dict) -> None:
@@ -63,7 +62,7 @@ class CoverageScreen(Screen[None]):
         pool = result["pool"] or {}
         effort = (f", about {pool['effort_hours']} h at {pool['judgments_per_hour']}/h"
                   if pool.get("effort_hours") is not None else "")
-        self.query_one("#summary", Static).update(Content(
+        self.query_one("#summary", Static).update(plain(
             f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
             f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
             + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
@@ -77,10 +76,10 @@ class CoverageScreen(Screen[None]):
         curve = Text("Recall@k (macro) for k = ")
         first = next((r["recall_curve"] for r in result["runs"].values() if r["recall_curve"]), [])
         curve.append(", ".join(str(p["k"]) for p in first) + "\n", style="dim")
-        width = max([len("ceiling"), *(len(run) for run in result["runs"])])
+        width = max([len("ceiling"), *(len(shown(run)) for run in result["runs"])])
         for run, row in result["runs"].items():
             values = [p["macro"] for p in row["recall_curve"]]
-            curve.append(f"{run:<{width}} ", style="bold")
+            curve.append(f"{shown(run):<{width}} ", style="bold")
             curve.append(spark(values), style="green")
             curve.append("  " + " ".join("-" if v is None else f"{v:.2f}" for v in values) + "\n")
         if first:

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from labeler.tui.text import shown
+
 
 def binding_rows(screen: Screen) -> list[tuple[str, str]]:
     """(key, description) for every binding of a screen and the app, in order, without repeats."""
@@ -47,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("key", style="bold")
         table.add_column("what it does")
         for key, description in self.rows:
-            table.add_row(Text(key), Text(description))
+            table.add_row(Text(shown(key)), Text(shown(description)))
         with VerticalScroll():
             yield Static(table)
             yield Static("\nctrl+p opens the command palette: switch topic, change order, snapshots, export, "

@@ -15,7 +15,7 @@ from labeler.errors import LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
 from labeler.tui import gc_policy
 from labeler.tui.screens.prompt import TextPrompt
-from labeler.tui.text import query_terms
+from labeler.tui.text import query_terms, shown
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
@@ -60,7 +60,7 @@ class JudgeScreen(Screen):
         self.scale = session.store.scale()
         grades = BindingsMap()
         for grade in self.scale.grades:
-            grades.bind(str(grade.value), f"grade({grade.value})", grade.label)
+            grades.bind(str(grade.value), f"grade({grade.value})", shown(grade.label))
         self._bindings = BindingsMap.merge([grades, self._bindings])  # grade keys first in the footer
         self.latencies: list[float] = []
 

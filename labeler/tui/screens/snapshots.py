@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.tui.text import cell
+from labeler.tui.text import cell, plain
 
 
 class SnapshotsScreen(Screen[None]):
@@ -77,7 +77,7 @@ class SnapshotsScreen(Screen[None]):
                 lines.append(f"  topic {topic}: ~ {c['unit']} {c['before']} -> {c['after']}")
             for c in changes["removed"]:
                 lines.append(f"  topic {topic}: - {c['unit']} (was {c['grade']})")
-        self.query_one("#diff-text", Static).update("\n".join(lines))
+        self.query_one("#diff-text", Static).update(plain("\n".join(lines)))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.tui.text import cell
+from labeler.tui.text import cell, plain
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> Text:
@@ -35,7 +34,7 @@ class TopicsScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         totals = self.status["totals"]
-        yield Static(Content(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
+        yield Static(plain(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
                              f"{totals['pool']} judged, {totals['relevant']} relevant, "
                              f"{totals['conflicts']} conflicts"), id="summary")
         table = DataTable(cursor_type="row", zebra_stripes=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from labeler.tui.text import shown
+
 
 class StatusBar(Static):
     DEFAULT_CSS = """
@@ -18,5 +20,5 @@ class StatusBar(Static):
                 text.append(" │ ", style="dim")
             if name:
                 text.append(f"{name} ", style="dim")
-            text.append(value, style="bold")
+            text.append(shown(value), style="bold")  # ids, names: user text
         self.update(text)

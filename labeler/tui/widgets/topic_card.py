@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from labeler.models import Topic
 from labeler.scales import GradeScale
+from labeler.tui.text import shown, shown_lines
 
 
 class TopicCard(Static):
@@ -22,18 +23,18 @@ class TopicCard(Static):
         if topic_id is None:
             self.update("")
             return
-        text.append(f"Topic {topic_id}", style="bold")
+        text.append(f"Topic {shown(topic_id)}", style="bold")
         if status:
             text.append(f"  [{status}]", style="dim")
         text.append("\n")
         if topic is None:
             text.append("(no topic text in the workbench)", style="dim")
         else:
-            text.append(topic.title + "\n", style="bold cyan")
+            text.append(shown(topic.title) + "\n", style="bold cyan")
             if topic.description:
-                text.append("\n" + topic.description + "\n")
+                text.append("\n" + shown_lines(topic.description) + "\n")
             if topic.narrative:
-                text.append("\n" + topic.narrative + "\n", style="italic")
+                text.append("\n" + shown_lines(topic.narrative) + "\n", style="italic")
         self.update(text)
 
 
@@ -46,13 +47,13 @@ class Rubric(Static):
 
     def show(self, scale: GradeScale) -> None:
         text = Text()
-        text.append(f"Grades ({scale.name}; relevant from {scale.threshold})\n", style="bold")
+        text.append(f"Grades ({shown(scale.name)}; relevant from {scale.threshold})\n", style="bold")
         for grade in scale.grades:
             marker = "*" if grade.value >= scale.threshold else " "
             text.append(f" {grade.value}{marker} ", style="bold reverse")
-            text.append(f" {grade.label}", style="bold")
+            text.append(f" {shown(grade.label)}", style="bold")
             if grade.definition:
-                text.append(f": {grade.definition}")
+                text.append(f": {shown_lines(grade.definition)}")
             text.append("\n")
         self.update(text)
 
@@ -69,4 +70,4 @@ class Provenance(Static):
         if not contributors:
             self.update("Runs: not in the pool's provenance")
             return
-        self.update(Content("Runs: " + ", ".join(f"{run} #{rank}" for run, rank in contributors)))
+        self.update(Content("Runs: " + ", ".join(f"{shown(run)} #{rank}" for run, rank in contributors)))

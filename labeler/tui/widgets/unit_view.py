@@ -20,7 +20,9 @@ from labeler.tui.text import (
     Paragraph,
     find_hits,
     paragraphs,
+    plain,
     render,
+    shown,
     term_counts,
     visible_range,
 )
@@ -100,18 +102,18 @@ class UnitView(VerticalScroll):
         self._head, self._target = [], None
         if view is None:
             self.parts, self.hits = [], []
-            self._set(Content(message or "Nothing to show."), "\n")  # plain: it names the topic
+            self._set(plain(message or "Nothing to show."), "\n")  # plain: it names the topic
             return
         if not view.known:
             self.parts, self.hits = [], []
-            self._set(Content.assemble((view.unit_id, "bold"), "\n\nThe workbench has no text for this unit "
+            self._set(Content.assemble((shown(view.unit_id), "bold"), "\n\nThe workbench has no text for this unit "
                                        "(evaluation-only use: import the corpus to read it).\n"))
             return
         start, end = visible_range(view, self.level)
         self.parts = paragraphs(view.text, start, end)
         self.hits = find_hits(self.parts, self.terms + self.extra_terms)
         current = self.hits[self.hit_index] if self.hit_index is not None and self.hits else None
-        title = view.title or view.doc_id or ""
+        title = shown(view.title or view.doc_id or "")
         head: list[str | Content | tuple[str, str]] = [(title, TITLE), "\n\n"]
         self._head = [title, ""]
         if view.is_chunk and start > 0:
@@ -155,8 +157,9 @@ class UnitView(VerticalScroll):
             return None
         index, offset = self._target
         top = self.body.virtual_region.y + sum(wrapped_height(line, width) for line in self._head)
-        top += sum(wrapped_height(part.text, width) + 1 for part in self.parts[:index])
-        return top, top + line_of_offset(self.parts[index].text, offset, width)
+        top += sum(wrapped_height(part.shown, width) + 1 for part in self.parts[:index])
+        part = self.parts[index]
+        return top, top + line_of_offset(part.shown, part.shown_offset(offset), width)
 
     def _scroll_to_target(self) -> None:
         lines = self.target_line()
