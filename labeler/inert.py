@@ -34,3 +34,14 @@ def visible(text: str) -> str:
 def visible_line(text: str) -> str:
     """`visible`, with tab and newline escaped too: for a table cell or a one-line message."""
     return visible(text).replace("\t", "\\t").replace("\n", "\\n")
+
+
+def inert_json(text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with DEL, C1 and bidi controls as `\\uXXXX`.
+
+    json.dumps escapes C0 controls itself but leaves these raw; escaped, the parsed value is
+    the same and the text printed on a terminal (or a log `cat` to one) can no longer act on it.
+    """
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

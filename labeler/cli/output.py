@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -25,10 +24,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 from rich.text import Text
 
-from labeler.inert import visible, visible_line
+from labeler.inert import inert_json, visible, visible_line
 from labeler.workbench import Progress as ProgressCallback
-
-_NON_ASCII = re.compile(r"[^\x00-\x7e]")
 
 
 def shown(value: Any) -> Text:
@@ -41,18 +38,12 @@ def stdout_console() -> Console:
     return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 
-def _json_escape(match: re.Match[str]) -> str:
-    char = match.group()
-    return char if visible(char) == char else f"\\u{ord(char):04x}"
-
-
 def emit_json(data: Any) -> None:
     """JSON on stdout. json.dumps escapes C0 controls; DEL, C1 and bidi controls get `\\uXXXX` too.
 
     The parsed value is the same; the text shown on a terminal can no longer act on it.
     """
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    click.echo(text if visible(text) == text else _NON_ASCII.sub(_json_escape, text))
+    click.echo(inert_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def info(message: str) -> None:

@@ -20,6 +20,7 @@ from labeler.errors import FormatError
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
 from labeler.ids import check_id, id_problem, shown_id
+from labeler.inert import inert_json
 from labeler.judgments import (
     ADJUDICATE,
     EVENT_KINDS,
@@ -90,7 +91,7 @@ def log_line(event: Event) -> str:
            "assessor": event.assessor, "source": event.source, "model": event.model, "time": event.time,
            "active_ms": event.active_ms, "content_hash": event.content_hash, "order": event.order,
            "seed": event.seed, "target": event.target, "pool": event.pool, "clock": event.clock}
-    return json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
+    return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
 
 
 def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:

@@ -198,3 +198,16 @@ def test_a_progress_bar_label_is_plain_text(monkeypatch):
     # the bar itself draws with ESC (cursor and colours); the label's own escapes are spelled out
     assert RUN1 in terminal.getvalue() and visible_line(ESCAPES) in terminal.getvalue()
     assert "pwned\x07" not in terminal.getvalue() and "\x9b" not in terminal.getvalue()
+
+
+def test_the_exported_log_holds_no_raw_control_character_and_merges_back_the_same(hostile, tmp_path):
+    """A note holding OSC, CSI, C1 and bidi text: the log is safe to `cat` and still the same events."""
+    result = run(hostile, "judgments", "export-log")
+    assert_inert(result)
+    notes = [json.loads(line)["note"] for line in result.stdout.splitlines()]
+    assert HOSTILE in notes
+    log = tmp_path / "log.jsonl"
+    log.write_text(result.stdout, encoding="utf-8")
+    merged = run(hostile, "merge", log, "--json")
+    assert_inert(merged)
+    assert json.loads(merged.stdout)["added"] == 0  # every event already here, byte for byte

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.inert import visible, visible_line
+from labeler.inert import inert_json, visible, visible_line
 
 
 @pytest.mark.parametrize(("text", "shown"), [
@@ -25,3 +25,13 @@ def test_visible(text, shown):
 
 def test_visible_line_escapes_layout_too():
     assert visible_line("a\tb\nc\x1b") == "a\\tb\\nc\\x1b"
+
+
+def test_inert_json_escapes_what_json_dumps_leaves_raw_and_parses_the_same():
+    import json
+
+    value = {"note": "a\x7fb\x9bc\u202ed\x1be", "plain": "é中👍"}
+    text = inert_json(json.dumps(value, ensure_ascii=False))
+    assert json.loads(text) == value
+    assert not any(char in text for char in "\x7f\x9b\u202e\x1b")
+    assert "é中👍" in text  # other non-ASCII text stays as it is
