@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.reading import reading_options
 
 
 @click.group()
@@ -15,6 +16,7 @@ def corpus() -> None:
 
 
 @corpus.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--update", is_flag=True, help="Replace documents whose content changed (the change is recorded).")
 @json_option
@@ -68,6 +70,7 @@ def mapping() -> None:
 
 
 @mapping.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--name", required=True, help="Name of the new chunking.")
 @click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
@@ -81,6 +84,7 @@ def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json:
 
 
 @mapping.command("derive")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--name", required=True, help="Name of the new chunking.")
 @click.option("--separator", default="#", show_default=True, help="The parent is the part of an id before it.")

@@ -9,10 +9,12 @@ import click
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.reading import reading_options
 
 
 @click.command()
-@click.argument("other", type=click.Path(dir_okay=False))
+@reading_options
+@click.argument("other", type=click.Path())
 @json_option
 @pass_env
 def merge(env: Env, other: str, as_json: bool) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from labeler.errors import FormatError, LabelerError
 from labeler.formats.lines import TextLines, data_lines
 from labeler.judgments import EVENT_KINDS, SOURCES, Event, event_order
+from labeler.paths import require_regular_file
 from labeler.store import Store
 from labeler.workbench.labels import current_labels
 
@@ -61,8 +62,7 @@ def read_log(path: str | Path) -> list[Event]:
 def merge(store: Store, other: str | Path) -> dict[str, Any]:
     """Union another workbench's (or a JSONL log's) events into this one; report new conflicts."""
     path = Path(other)
-    if not path.exists():
-        raise LabelerError("no such file", path=path)
+    require_regular_file(path)  # a FIFO would block the open below; a folder or device is no log
     if path.resolve() == store.path.resolve():
         raise LabelerError("cannot merge a workbench into itself", path=path)
     with open(path, "rb") as handle:
