@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from labeler.formats.lines import ReadLimits, reading_limits, size_text
+from labeler.formats.lines import ReadLimits, reading_limits
 
 UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 SIZE = re.compile(r"(\d+)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
@@ -36,6 +36,14 @@ class ByteSize(click.ParamType):
 DEFAULTS = ReadLimits()
 
 
+def short_size(size: int) -> str:
+    """1048576 -> "1M": a default shown as one would type it."""
+    for letter in "TGMK":
+        if size % UNITS[letter.lower()] == 0:
+            return f"{size // UNITS[letter.lower()]}{letter}"
+    return str(size)
+
+
 def reading_options(command: Callable) -> Callable:
     """Add the reading-limit options to an importing command, and apply them while it runs.
 
@@ -50,13 +58,13 @@ def reading_options(command: Callable) -> Callable:
 
     options = [
         click.option("--max-line-bytes", type=ByteSize(), default=DEFAULTS.max_line_bytes,
-                     envvar="LABELER_MAX_LINE_BYTES", show_default=size_text(DEFAULTS.max_line_bytes),
+                     envvar="LABELER_MAX_LINE_BYTES", show_default=short_size(DEFAULTS.max_line_bytes),
                      help="Refuse a line longer than this (or set LABELER_MAX_LINE_BYTES)."),
         click.option("--max-gzip-ratio", type=click.IntRange(min=1), default=DEFAULTS.max_gzip_ratio,
-                     envvar="LABELER_MAX_GZIP_RATIO", show_default=True,
+                     envvar="LABELER_MAX_GZIP_RATIO", show_default=True, metavar="N",
                      help="Refuse gzip data expanding more than this many times its compressed size."),
         click.option("--max-gzip-bytes", type=ByteSize(), default=DEFAULTS.max_gzip_bytes,
-                     envvar="LABELER_MAX_GZIP_BYTES", show_default=size_text(DEFAULTS.max_gzip_bytes),
+                     envvar="LABELER_MAX_GZIP_BYTES", show_default=short_size(DEFAULTS.max_gzip_bytes),
                      help="Refuse gzip data expanding to more than this."),
     ]
     # Listed after the command's own options in --help: click shows its parameter list reversed.
