@@ -289,21 +289,22 @@ class TextLines:
             text = data.decode("utf-8")
             bad = None
         except UnicodeDecodeError as exc:
-            bad = (data.count(b"\n", 0, exc.start), 0, "not valid UTF-8 (save the file as UTF-8)")
+            bad = (data.count(b"\n", 0, exc.start), 0, exc.start, "not valid UTF-8 (save the file as UTF-8)")
         problems = [bad] if bad else []
         if b"\x00" in data:
             at = data.find(b"\x00")
             if not (final_cr and at == len(data) - 2):
-                problems.append((data.count(b"\n", 0, at), 1, "contains a NUL byte (binary file?)"))
+                problems.append((data.count(b"\n", 0, at), 1, at, "contains a NUL byte (binary file?)"))
         has_cr = b"\r" in data
         if has_cr:
             lone = _LONE_CR.search(data)
             if lone:
-                problems.append((data.count(b"\n", 0, lone.start()), 2, "ends with a lone CR (old Mac line ending): "
+                at = lone.start()
+                problems.append((data.count(b"\n", 0, at), 2, at, "ends with a lone CR (old Mac line ending): "
                                 "save the file with LF or CRLF line endings"))
         if problems:
-            index, _, reason = min(problems)
-            good = data[:_start_of_line(data, index)]
+            _, _, at, reason = min(problems)  # the first line with one; on a line: UTF-8, NUL, then CR
+            good = data[:data.rfind(b"\n", 0, at) + 1]
             number = yield from self._lines(good, number)
             raise self.error(reason, path=self.path, line=number + 1)
         if has_cr:
@@ -325,14 +326,6 @@ class TextLines:
             return self.error(f"cannot read: {exc.strerror or exc}", path=self.path, line=line)
         what = "truncated or corrupt gzip file" if compressed else "cannot read"
         return self.error(f"{what}: {exc}", path=self.path, line=line)
-
-
-def _start_of_line(data: bytes, index: int) -> int:
-    """The byte offset where line `index` (0-based) of `data` starts."""
-    at = 0
-    for _ in range(index):
-        at = data.index(b"\n", at) + 1
-    return at
 
 
 def data_lines(lines: TextLines, *, comments: bool = True) -> Iterator[tuple[int, str]]:
