@@ -1,7 +1,8 @@
 """The `labeler` command: parse arguments, call one workbench function, print the result.
 
-Expected errors (`LabelerError`) become `Error: file:line: reason` and exit
-code 1 here, in one place; usage errors exit 2 (click's convention).
+Expected errors (`LabelerError`, and an `OSError` naming a file) become
+`Error: file:line: reason` and exit code 1 here, in one place; usage errors
+exit 2 (click's convention).
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ class LabelerGroup(click.Group):
             ctx.exit(1)
         except BrokenPipeError:
             sys.stderr.close()
+            ctx.exit(1)
+        except OSError as error:
+            # A safety net: readers and writers report their own I/O failures as LabelerError; one
+            # that escapes with a file name is still an expected failure, not a crash.
+            if error.filename is None:
+                raise
+            click.echo(f"Error: {error.filename}: {(error.strerror or str(error)).lower()}", err=True)
             ctx.exit(1)
 
 

@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.reading import reading_options
 from labeler.workbench.corpus import check_chunking_name
 
 chunking_name = checked_id("chunking name", check_chunking_name)
@@ -18,6 +19,7 @@ def corpus() -> None:
 
 
 @corpus.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--update", is_flag=True, help="Replace documents whose content changed (the change is recorded).")
 @json_option
@@ -39,7 +41,8 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
 @click.option("--name", required=True, callback=chunking_name,
               help="Name of the new chunking (never reused; an id without ':').")
 @click.option("--size", required=True, type=int, help="Window size, in words (or sentences with --by sentences).")
-@click.option("--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows.")
+@click.option("--overlap", default=0, show_default=True, type=int,
+              help="Words (or sentences) shared by neighbouring windows.")
 @click.option("--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True,
               help="Window unit.")
 @json_option
@@ -72,6 +75,7 @@ def mapping() -> None:
 
 
 @mapping.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--name", required=True, callback=chunking_name, help="Name of the new chunking (an id without ':').")
 @click.option("--allow-unknown", is_flag=True, help="Accept parent documents the corpus does not hold.")
@@ -85,6 +89,7 @@ def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json:
 
 
 @mapping.command("derive")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--name", required=True, callback=chunking_name, help="Name of the new chunking (an id without ':').")
 @click.option("--separator", default="#", show_default=True, help="The parent is the part of an id before it.")

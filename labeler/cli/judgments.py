@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info
+from labeler.cli.reading import reading_options
 from labeler.cli.topics import topics
 from labeler.judgments import REVIEW_MARKS
 from labeler.ordering import ORDERS
@@ -60,6 +61,7 @@ def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, ki
 
 
 @judgments.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @assessor_option
 @click.option("--source", type=click.Choice(["import", "model"]), default="import", show_default=True,

@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.reading import reading_options
 from labeler.models import STAGES
 from labeler.workbench.retrieve import retrieve_run
 
@@ -17,6 +18,7 @@ def runs() -> None:
 
 
 @runs.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--name", required=True, callback=checked_id("run name"),
               help="The run's name in the workbench (an id: no spaces or control characters).")

@@ -7,9 +7,11 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.reading import reading_options
 
 
 @click.command()
+@reading_options
 @click.option("--scale", default=None, metavar="NAME|PATH",
               help="Grade scale: default (0-3, threshold 1), binary, trec-dl-passage, or a scale file (JSON or TSV).")
 @json_option

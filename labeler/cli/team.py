@@ -9,11 +9,13 @@ import click
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.reading import reading_options
 from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 
 
 @click.command()
-@click.argument("other", type=click.Path(dir_okay=False))
+@reading_options
+@click.argument("other", type=click.Path())
 @click.option("--allow-future", is_flag=True,
               help="Merge events dated further ahead than the tolerance too (listed as flagged), instead of refusing.")
 @click.option("--clock-tolerance", type=float, default=DEFAULT_CLOCK_TOLERANCE, show_default=True,

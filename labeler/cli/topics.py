@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.reading import reading_options
 
 
 @click.group()
@@ -15,6 +16,7 @@ def topics() -> None:
 
 
 @topics.command("import")
+@reading_options
 @click.argument("path", type=click.Path())
 @click.option("--update", is_flag=True, help="Replace topics whose text changed.")
 @json_option

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +127,11 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
             policies["lines_with_extra_fields_ignored"] = reader.extra_fields_lines
         if allow_unknown:
             policies["allow_unknown"] = True
-        store.finish_run(run_id, source_sha256=_sha256(path), tags=sorted(reader.tags), topics=len(stored),
+        # The hash of the bytes this import parsed (read in the same pass), not of the file as it is now.
+        source_sha256 = reader.lines.sha256
+        if source_sha256 is None:
+            raise LabelerError("the run was not read to its end", path=path)
+        store.finish_run(run_id, source_sha256=source_sha256, tags=sorted(reader.tags), topics=len(stored),
                          entries=sum(stored.values()), max_depth=max(stored.values(), default=0), policies=policies)
     if progress:
         progress(total_size, total_size)
@@ -149,14 +152,6 @@ def parse_unit(text: str) -> Unit:
 def _as_block(ranking: Ranking, first_line: int) -> RunBlock:
     """A stored ranking back as a block, to merge a topic whose lines stood apart in the file."""
     return RunBlock(ranking.topic_id, first_line, list(ranking.units), list(ranking.scores), list(ranking.ranks))
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def run_result(info: RunInfo, **extra: Any) -> dict[str, Any]:

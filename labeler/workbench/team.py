@@ -59,7 +59,7 @@ def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_C
     this one, refuses the whole merge with where and why.
     """
     path = Path(other)
-    require_regular_file(path)
+    require_regular_file(path)  # a FIFO would block the open below; a folder or device is no log
     if os.path.samefile(path, store.path):
         raise LabelerError("cannot merge a workbench into itself", path=path)
     if not math.isfinite(clock_tolerance) or clock_tolerance < 0:

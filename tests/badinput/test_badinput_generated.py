@@ -1,8 +1,10 @@
 """Inputs too big, or not files at all, made by the tests: 5 MB lines, folders, missing paths.
 
 The 5 MB lines are written at test time (a hand-made file that size would bloat the repository).
-Every importer either reads a 5 MB line as trec_eval would or refuses it with a short message (it
-does not echo the line back); a folder or a missing path is always refused with its path.
+With the line limit raised past them (LABELER_MAX_LINE_BYTES), every importer either reads a 5 MB
+line as trec_eval would or refuses it with a short message (it does not echo the line back); with
+the default limit of 1 MiB, they are refused (tests/badinput/test_badinput_reading.py). A folder or
+a missing path is always refused with its path.
 """
 
 from __future__ import annotations
@@ -73,6 +75,13 @@ HUGE_REFUSED = [
 ]
 
 
+@pytest.fixture
+def raised_line_limit(monkeypatch):
+    """Lines up to 8 MiB, through the environment variable every importing command reads."""
+    monkeypatch.setenv("LABELER_MAX_LINE_BYTES", "8M")
+
+
+@pytest.mark.usefixtures("raised_line_limit")
 @pytest.mark.parametrize(("importer", "name", "text", "expected"), HUGE_ACCEPTED,
                          ids=[row[1] + "-" + row[0] for row in HUGE_ACCEPTED])
 def test_a_5mb_line_is_read_whole(workbench, tmp_path, importer, name, text, expected):
@@ -84,6 +93,7 @@ def test_a_5mb_line_is_read_whole(workbench, tmp_path, importer, name, text, exp
     assert stored(importer, workbench) == expand(expected)
 
 
+@pytest.mark.usefixtures("raised_line_limit")
 @pytest.mark.parametrize(("importer", "name", "text", "line", "fragment"), HUGE_REFUSED,
                          ids=[row[1] + "-" + row[0] for row in HUGE_REFUSED])
 def test_a_malformed_5mb_line_is_refused_without_echoing_it(workbench, tmp_path, importer, name, text, line,
@@ -109,7 +119,7 @@ def test_a_folder_is_refused(workbench, tmp_path, importer, suffix):
     folder.mkdir()
     with Unchanged(workbench):
         result = invoke(workbench, command(importer, folder))
-    assert_refused(result, folder, None, FOLDER_REASON.get(importer, "is a folder, not a file"))
+    assert_refused(result, folder, None, FOLDER_REASON.get(importer, "is a folder, not a regular file"))
 
 
 @pytest.mark.parametrize("importer", IMPORTERS)

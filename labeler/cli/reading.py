@@ -1,0 +1,75 @@
+"""The reading limits of the commands that read a user's file: `--max-line-bytes` and `--max-gzip-*`.
+
+The limits themselves live in `labeler.formats.lines`; these options set them for
+the one command they are given to (or from LABELER_MAX_* in the environment).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from labeler.formats.lines import ReadLimits, reading_limits
+
+UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+SIZE = re.compile(r"(\d+)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
+
+
+class ByteSize(click.ParamType):
+    """A size in bytes: 1048576, 512K, 4M, 2G (binary units; KiB, MB and the like also read)."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        match = SIZE.fullmatch(str(value).strip())
+        if not match or int(match.group(1)) < 1:
+            self.fail(f"{value!r} is not a size: give bytes, or a number with K, M or G (like 4M)", param, ctx)
+        return int(match.group(1)) * UNITS[match.group(2).lower()]
+
+
+DEFAULTS = ReadLimits()
+
+
+def short_size(size: int) -> str:
+    """1048576 -> "1M": a default shown as one would type it."""
+    for letter in "TGMK":
+        if size % UNITS[letter.lower()] == 0:
+            return f"{size // UNITS[letter.lower()]}{letter}"
+    return str(size)
+
+
+def reading_options(command: Callable) -> Callable:
+    """Add the reading-limit options to an importing command, and apply them while it runs.
+
+    Put it right under the `@group.command(...)` line, so it wraps the other decorators.
+    """
+
+    @functools.wraps(command)
+    def run_with_limits(*args: Any, max_line_bytes: int, max_gzip_ratio: int, max_gzip_bytes: int,
+                        **kwargs: Any) -> Any:
+        with reading_limits(ReadLimits(max_line_bytes, max_gzip_ratio, max_gzip_bytes)):
+            return command(*args, **kwargs)
+
+    options = [
+        click.option("--max-line-bytes", type=ByteSize(), default=DEFAULTS.max_line_bytes,
+                     envvar="LABELER_MAX_LINE_BYTES", show_default=short_size(DEFAULTS.max_line_bytes),
+                     help="Refuse a line longer than this (or set LABELER_MAX_LINE_BYTES)."),
+        click.option("--max-gzip-ratio", type=click.IntRange(min=1), default=DEFAULTS.max_gzip_ratio,
+                     envvar="LABELER_MAX_GZIP_RATIO", show_default=True, metavar="N",
+                     help="Refuse gzip data expanding more than this many times its compressed size."),
+        click.option("--max-gzip-bytes", type=ByteSize(), default=DEFAULTS.max_gzip_bytes,
+                     envvar="LABELER_MAX_GZIP_BYTES", show_default=short_size(DEFAULTS.max_gzip_bytes),
+                     help="Refuse gzip data expanding to more than this."),
+    ]
+    # Listed after the command's own options in --help: click shows its parameter list reversed.
+    holder: Any = lambda: None  # noqa: E731
+    for option in reversed(options):
+        option(holder)
+    run_with_limits.__click_params__ = holder.__click_params__ + getattr(command, "__click_params__", [])  # type: ignore[attr-defined]
+    return run_with_limits
