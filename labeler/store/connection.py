@@ -15,11 +15,38 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from labeler.errors import SchemaVersionError
+from labeler.errors import LabelerError, SchemaVersionError
 from labeler.store.schema import SCHEMA_VERSION, migrations
 
 BUSY_TIMEOUT_SECONDS = 60.0
 APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
+
+
+class DamagedWorkbenchError(LabelerError):
+    """A workbench file that SQLite cannot read as a workbench: truncated, corrupt, tables missing or changed."""
+
+
+CONTENT_ERRORS = (sqlite3.DatabaseError, ValueError, KeyError, TypeError)
+"""What reading a damaged file can raise: SQLite's own errors, and values that do not decode (JSON, packed arrays)."""
+
+
+def damage_reason(exc: BaseException) -> str:
+    """One line for a file that cannot be read: what SQLite (or the decoder) said."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"cannot be read as a workbench ({text})"
+
+
+@contextlib.contextmanager
+def damage_as_error(path: str | Path) -> Iterator[None]:
+    """Turn what a damaged file raises into `DamagedWorkbenchError` (`path: reason`, exit 1, no traceback).
+
+    For commands that only read (status, check): what goes wrong there comes
+    from the file's content, not from the request.
+    """
+    try:
+        yield
+    except CONTENT_ERRORS as exc:
+        raise DamagedWorkbenchError(damage_reason(exc), path=path) from None
 
 
 def connect(path: str | Path, *, readonly: bool = False) -> Database:
