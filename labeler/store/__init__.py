@@ -16,11 +16,10 @@ from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.check_rows import CheckRows
 from labeler.store.connection import (
-    DamagedWorkbenchError,
     check_version,
     connect,
     damage_as_error,
-    damage_reason,
+    unreadable,
     upgrade,
     write_transaction,
 )
@@ -48,7 +47,7 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
             self._open(create=create, readonly=readonly)
         except sqlite3.DatabaseError as exc:  # a truncated or corrupt file: say so, never a traceback
             self.db.close()
-            raise DamagedWorkbenchError(damage_reason(exc), path=self.path) from None
+            raise unreadable(exc, self.path) from None
         except LabelerError:
             self.db.close()
             raise

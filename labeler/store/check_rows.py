@@ -91,6 +91,22 @@ class CheckRows:
                 + [f"snapshot {name}: label {topic_id} {unit_id} has grade {grade!r}, not on the scale"
                    for name, topic_id, unit_id, grade in labels])
 
+    def snapshot_label_problems(self) -> list[str]:
+        """Snapshot labels whose deciding event is gone from the log, or now holds another pair or grade.
+
+        A label is the grade of the event that decided it, so an event rewritten
+        behind the guards shows here when a snapshot cites it.
+        """
+        rows = self.db.execute(
+            "SELECT s.name, l.topic_id, l.unit_id, l.grade, l.event_id, e.event_id, e.topic_id, e.unit_id, e.grade "
+            "FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
+            "LEFT JOIN events e ON e.event_id = l.event_id WHERE l.event_id IS NOT NULL AND "
+            "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.unit_id OR e.grade IS NOT l.grade)")
+        return [f"snapshot {name}: label {topic_id} {unit_id} cites event {event_id}, "
+                + ("which is not in the log" if found is None else
+                   f"which now says {e_topic} {e_unit} grade {e_grade!r}, not grade {grade!r}")
+                for name, topic_id, unit_id, grade, event_id, found, e_topic, e_unit, e_grade in rows]
+
     def scale_problems(self) -> list[str]:
         """The scale in `meta` must be a valid scale and hash to the SHA-256 recorded with it."""
         meta = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('scale', 'scale_sha256')").fetchall())

@@ -36,6 +36,13 @@ def damage_reason(exc: BaseException) -> str:
     return f"cannot be read as a workbench ({text})"
 
 
+def unreadable(exc: sqlite3.DatabaseError, path: str | Path) -> LabelerError:
+    """A file SQLite will not read: not SQLite at all, or a damaged workbench."""
+    if "not a database" in str(exc):
+        return SchemaVersionError(f"not a SQLite database ({exc})", path=path)
+    return DamagedWorkbenchError(damage_reason(exc), path=path)
+
+
 @contextlib.contextmanager
 def damage_as_error(path: str | Path) -> Iterator[None]:
     """Turn what a damaged file raises into `DamagedWorkbenchError` (`path: reason`, exit 1, no traceback).
@@ -66,7 +73,7 @@ def connect(path: str | Path, *, readonly: bool = False) -> Database:
         return Database(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
+        raise unreadable(exc, path) from None
 
 
 def check_version(db: Database, path: str | Path) -> int:
@@ -75,7 +82,7 @@ def check_version(db: Database, path: str | Path) -> int:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
     except sqlite3.DatabaseError as exc:
-        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
+        raise unreadable(exc, path) from None
     if app_id not in (0, APPLICATION_ID):
         raise SchemaVersionError("not a labeler workbench (another application's SQLite file)", path=path)
     if app_id == 0 and db.table_names() and "meta" not in db.table_names():

@@ -9,27 +9,28 @@ stored, in key order, so they can always be recomputed from the file alone.
 from __future__ import annotations
 
 import hashlib
-import json
 
 from sqlite_utils import Database
 
 
 def rankings_sha256(db: Database, run_id: int) -> str:
-    """SHA-256 over one run's stored rankings, topic by topic in key order."""
-    digest = hashlib.sha256()
-    for topic_id, units, scores, ranks in db.execute(
-            "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? ORDER BY topic_id", [run_id]):
-        digest.update(json.dumps([topic_id, units, bytes(scores).hex(), bytes(ranks).hex()]).encode())
-        digest.update(b"\n")
-    return digest.hexdigest()
+    """SHA-256 over one run's stored rankings (topic, unit ids, packed scores and ranks), in key order."""
+    return _rows_sha256(db, "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? "
+                            "ORDER BY topic_id", [run_id])
 
 
 def chunks_sha256(db: Database, chunking_id: int) -> str:
-    """SHA-256 over one chunking's stored chunks (id, parent, ordinal, offsets, content hash) in key order."""
+    """SHA-256 over one chunking's stored chunks (id, parent, ordinal, offsets, content hash), in key order."""
+    return _rows_sha256(db, "SELECT chunk_id, doc_id, ordinal, start, end, hash FROM chunks WHERE chunking_id = ? "
+                            "ORDER BY chunk_id", [chunking_id])
+
+
+def _rows_sha256(db: Database, sql: str, params: list) -> str:
+    """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
     digest = hashlib.sha256()
-    for row in db.execute("SELECT chunk_id, doc_id, ordinal, start, end, hash FROM chunks WHERE chunking_id = ? "
-                          "ORDER BY chunk_id", [chunking_id]):
-        digest.update(json.dumps(list(row)).encode())
+    cursor = db.conn.execute(sql, params)
+    while rows := cursor.fetchmany(5000):
+        digest.update(b"\n".join(repr(tuple(row)).encode() for row in rows))
         digest.update(b"\n")
     return digest.hexdigest()
 

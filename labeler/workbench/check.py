@@ -68,6 +68,8 @@ def check_workbench(store: Store) -> dict[str, Any]:
         lambda: "every grade in the log and the snapshots is on the scale")
     add("snapshot hashes", lambda: _snapshot_problems(store),
         lambda: f"{len(store.snapshots())} snapshots verified")
+    add("snapshot labels", store.snapshot_label_problems,
+        lambda: "every snapshot label agrees with the event that decided it")
     add("chunkings", store.chunking_mismatches, lambda: f"{len(store.chunkings())} chunkings match their hashes")
     add("documents", store.document_hash_mismatches,
         lambda: f"{store.document_count()} documents match their hashes")
