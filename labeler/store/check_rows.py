@@ -23,16 +23,26 @@ RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 
 
 @cache
-def reference_columns() -> dict[str, tuple[str, ...]]:
-    """Each table's columns as this labeler's migrations make them (applied to an empty in-memory file)."""
+def _reference() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """Tables' columns and triggers' SQL as this labeler's migrations make them, in an empty in-memory file."""
     from labeler.store.schema import migrations
 
     db = Database(memory=True)
-    migrations.apply(db)
     try:
-        return _table_columns(db)
+        migrations.apply(db)
+        triggers = {name: sql for name, sql in db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")}
+        return _table_columns(db), triggers
     finally:
         db.close()
+
+
+def reference_columns() -> dict[str, tuple[str, ...]]:
+    return _reference()[0]
+
+
+def reference_triggers() -> dict[str, str]:
+    """Every trigger the schema makes (the guards, and any other a migration adds), name -> SQL."""
+    return _reference()[1]
 
 
 def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
@@ -62,9 +72,10 @@ class CheckRows:
                 self.db.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
 
     def unexpected_triggers(self, expected: set[str]) -> list[str]:
-        """Triggers on a guarded table that labeler did not make (one could rewrite rows as they are inserted)."""
+        """Triggers on a guarded table that labeler's schema does not make (one could rewrite rows as they land)."""
+        known = expected | set(reference_triggers())
         return sorted(name for name, (table, _) in self.triggers().items()
-                      if table in GUARDED_TABLES and name not in expected)
+                      if table in GUARDED_TABLES and name not in known)
 
     def column_problems(self) -> list[str]:
         """Tables missing, or whose columns are not the ones this labeler's schema makes."""

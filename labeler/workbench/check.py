@@ -15,7 +15,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.store import Store
-from labeler.store.check_rows import APPEND_ONLY_TABLES
+from labeler.store.check_rows import APPEND_ONLY_TABLES, reference_triggers
 from labeler.store.connection import CONTENT_ERRORS, damage_reason
 from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION, migrations
@@ -98,6 +98,9 @@ def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
             problems.append(f"guard {name} is not the expected trigger (its SQL differs)")
     problems += [f"trigger {name} on {found[name][0]} is not one of labeler's guards"
                  for name in store.unexpected_triggers(set(guards))]
+    problems += [f"trigger {name} is not the one labeler's schema makes (its SQL differs)"
+                 for name, sql in reference_triggers().items()
+                 if name not in guards and name in found and found[name][1] != sql]
     return problems
 
 

@@ -133,3 +133,11 @@ def test_an_older_workbench_gets_the_guards_and_digests_when_opened(db):
     conn = connect(db, recursive_triggers=False)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("INSERT OR REPLACE INTO events SELECT * FROM events LIMIT 1")
+
+
+def test_the_schema_makes_exactly_the_guards_check_expects():
+    """One text: the migrations create each guard as `labeler.store.guards` spells it."""
+    from labeler.store.check_rows import reference_triggers
+
+    made = reference_triggers()
+    assert {name: made.get(name) for name in expected_guards()} == expected_guards()
