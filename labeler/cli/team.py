@@ -53,17 +53,19 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
 @json_option
 @pass_env
 def check(env: Env, as_json: bool) -> None:
-    """Verify the workbench: schema, file integrity, keys, append-only guards, log, snapshot hashes, runs."""
-    from labeler.workbench.check import check_workbench
+    """Verify the workbench: schema, integrity, keys, guards, log, grades, scale, and every recorded hash."""
+    from labeler.inert import visible_line
+    from labeler.workbench.check import check_file
 
-    with env.store() as store:
-        result = check_workbench(store)
+    result = check_file(env.db_path)
     if as_json:
         emit_json(result)
     else:
         table(None, ["check", "result", "detail"],
-              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else "; ".join(c["detail"])]
+              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else f"{c['problems']} problem(s)"]
                for c in result["checks"]])
+        for finding in result["findings"]:
+            click.echo(f"FAILED {visible_line(finding)}")
     if not result["ok"]:
         info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")
         sys.exit(1)

@@ -8,14 +8,23 @@ services in `labeler.workbench` combine them into use cases.
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import NotFoundError, SchemaVersionError
+from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.check_rows import CheckRows
-from labeler.store.connection import check_version, connect, upgrade, write_transaction
+from labeler.store.connection import (
+    check_version,
+    connect,
+    damage_as_error,
+    unreadable,
+    upgrade,
+    write_transaction,
+)
 from labeler.store.corpus_rows import CorpusRows
+from labeler.store.digests import text_sha256
 from labeler.store.event_rows import EventRows
 from labeler.store.merge_rows import MergeRows
 from labeler.store.pool_rows import PoolRows
@@ -35,6 +44,16 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
         if self.path.is_dir():
             raise SchemaVersionError("is a folder, not a workbench file", path=self.path)
         self.db = connect(self.path, readonly=readonly)
+        try:
+            self._open(create=create, readonly=readonly)
+        except sqlite3.DatabaseError as exc:  # a truncated or corrupt file: say so, never a traceback
+            self.db.close()
+            raise unreadable(exc, self.path) from None
+        except LabelerError:
+            self.db.close()
+            raise
+
+    def _open(self, *, create: bool, readonly: bool) -> None:
         version = check_version(self.db, self.path)
         if readonly:
             if version == 0:
@@ -46,6 +65,10 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
             upgrade(self.db)
         elif version < _schema_version():
             upgrade(self.db)
+
+    def damage_as_error(self):
+        """Inside: what a damaged file raises becomes `DamagedWorkbenchError` naming this file."""
+        return damage_as_error(self.path)
 
     def close(self) -> None:
         self.db.close()
@@ -77,7 +100,10 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
         return GradeScale.from_dict(json.loads(text)) if text else PRESETS["default"]
 
     def set_scale(self, scale: GradeScale) -> None:
-        self.set_meta("scale", json.dumps(scale.to_dict(), sort_keys=True))
+        """The scale as canonical JSON, and its SHA-256 that `labeler check` compares it with."""
+        text = json.dumps(scale.to_dict(), sort_keys=True)
+        self.set_meta("scale", text)
+        self.set_meta("scale_sha256", text_sha256(text))
 
     def has_labels(self) -> bool:
         """True once any judgment has been recorded (the scale can no longer change)."""

@@ -2,15 +2,58 @@
 
 from __future__ import annotations
 
-from labeler.judgments import Event
-from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
+import json
+from collections.abc import Iterator
+from functools import cache
 
-APPEND_ONLY_TABLES = ("events", "snapshots", "snapshot_labels", "pools", "pool_entries", "chunkings", "chunks",
-                      "document_changes")
+from sqlite_utils import Database
+
+from labeler.chunking import ChunkHasher
+from labeler.errors import LabelerError
+from labeler.judgments import Event
+from labeler.models import Chunk, Document
+from labeler.scales import GradeScale
+from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
+from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
+from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
+
+APPEND_ONLY_TABLES = tuple(IMMUTABLE_KEYS)
+RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
+"""Chunkings made from the corpus: their creation hash follows (document id, ordinal), which is stored."""
+
+
+@cache
+def _reference() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """Tables' columns and triggers' SQL as this labeler's migrations make them, in an empty in-memory file."""
+    from labeler.store.schema import migrations
+
+    db = Database(memory=True)
+    try:
+        migrations.apply(db)
+        triggers = {name: sql for name, sql in db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")}
+        return _table_columns(db), triggers
+    finally:
+        db.close()
+
+
+def reference_columns() -> dict[str, tuple[str, ...]]:
+    return _reference()[0]
+
+
+def reference_triggers() -> dict[str, str]:
+    """Every trigger the schema makes (the guards, and any other a migration adds), name -> SQL."""
+    return _reference()[1]
+
+
+def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                          "AND name NOT LIKE 'sqlite_%'")]
+    return {name: tuple(row[1] for row in db.execute("SELECT * FROM pragma_table_info(?)", [name]))
+            for name in names}
 
 
 class CheckRows:
-    db: object
+    db: Database
 
     def integrity_problems(self) -> list[str]:
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
@@ -22,6 +65,124 @@ class CheckRows:
 
     def trigger_names(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+
+    def triggers(self) -> dict[str, tuple[str, str | None]]:
+        """Trigger name -> (its table, its SQL as `sqlite_master` holds it)."""
+        return {name: (table, sql) for name, table, sql in
+                self.db.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
+
+    def unexpected_triggers(self, expected: set[str]) -> list[str]:
+        """Triggers on a guarded table that labeler's schema does not make (one could rewrite rows as they land)."""
+        known = expected | set(reference_triggers())
+        return sorted(name for name, (table, _) in self.triggers().items()
+                      if table in GUARDED_TABLES and name not in known)
+
+    def column_problems(self) -> list[str]:
+        """Tables missing, or whose columns are not the ones this labeler's schema makes."""
+        found = _table_columns(self.db)
+        problems = []
+        for table, columns in reference_columns().items():
+            if table not in found:
+                problems.append(f"table {table} is missing")
+            elif found[table] != columns:
+                problems.append(f"table {table} has columns ({', '.join(found[table])}), "
+                                f"expected ({', '.join(columns)})")
+        return problems
+
+    def grades_off_scale(self, grades: tuple[int, ...]) -> list[str]:
+        """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged)."""
+        allowed = ", ".join(str(int(g)) for g in grades)
+        events = self.db.execute(
+            "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND "
+            f"(typeof(grade) != 'integer' OR (grade >= 0 AND grade NOT IN ({allowed}))) ORDER BY seq")
+        labels = self.db.execute(
+            "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
+            f"WHERE typeof(l.grade) != 'integer' OR (l.grade >= 0 AND l.grade NOT IN ({allowed}))")
+        return ([f"event {event_id} ({kind}): grade {grade!r} is not on the scale" for event_id, kind, grade in events]
+                + [f"snapshot {name}: label {topic_id} {unit_id} has grade {grade!r}, not on the scale"
+                   for name, topic_id, unit_id, grade in labels])
+
+    def snapshot_label_problems(self) -> list[str]:
+        """Snapshot labels whose deciding event is gone from the log, or now holds another pair or grade.
+
+        A label is the grade of the event that decided it, so an event rewritten
+        behind the guards shows here when a snapshot cites it.
+        """
+        rows = self.db.execute(
+            "SELECT s.name, l.topic_id, l.unit_id, l.grade, l.event_id, e.event_id, e.topic_id, e.unit_id, e.grade "
+            "FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
+            "LEFT JOIN events e ON e.event_id = l.event_id WHERE l.event_id IS NOT NULL AND "
+            "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.unit_id OR e.grade IS NOT l.grade)")
+        return [f"snapshot {name}: label {topic_id} {unit_id} cites event {event_id}, "
+                + ("which is not in the log" if found is None else
+                   f"which now says {e_topic} {e_unit} grade {e_grade!r}, not grade {grade!r}")
+                for name, topic_id, unit_id, grade, event_id, found, e_topic, e_unit, e_grade in rows]
+
+    def scale_problems(self) -> list[str]:
+        """The scale in `meta` must be a valid scale and hash to the SHA-256 recorded with it."""
+        meta = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('scale', 'scale_sha256')").fetchall())
+        text, recorded = meta.get("scale"), meta.get("scale_sha256")
+        if text is None:
+            return ["no grade scale recorded (meta 'scale')"]
+        problems = []
+        try:
+            GradeScale.from_dict(json.loads(text))
+        except (LabelerError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            problems.append(f"the recorded scale is not a valid scale ({exc})")
+        if recorded is None:
+            problems.append("no SHA-256 recorded for the scale (meta 'scale_sha256')")
+        elif text_sha256(str(text)) != recorded:
+            problems.append(f"the scale hashes to {text_sha256(str(text))[:12]}, recorded {str(recorded)[:12]}")
+        return problems
+
+    def document_hash_mismatches(self) -> Iterator[str]:
+        """Documents whose text (title, newline, text) no longer hashes to the hash recorded with it."""
+        cursor = self.db.conn.cursor()
+        cursor.execute("SELECT doc_id, title, text, hash FROM documents ORDER BY doc_id")
+        while rows := cursor.fetchmany(1000):
+            for doc_id, title, text, recorded in rows:
+                if not isinstance(title, str) or not isinstance(text, str):
+                    yield f"document {doc_id}: title or text is not text"
+                elif Document(doc_id, title, text).hash != recorded:
+                    yield f"document {doc_id}: its text hashes to {Document(doc_id, title, text).hash[:12]}, " \
+                          f"recorded {str(recorded)[:12]}"
+
+    def chunking_mismatches(self) -> list[str]:
+        """Chunkings whose stored chunks no longer match the digests and counts recorded at creation."""
+        problems = []
+        rows = self.db.execute("SELECT chunking_id, name, kind, params, hash, documents, chunks, chunks_sha256 "
+                               "FROM chunkings ORDER BY chunking_id").fetchall()
+        for chunking_id, name, kind, params, recorded, documents, count, digest in rows:
+            found_chunks, found_documents = self.db.execute(
+                "SELECT count(*), count(DISTINCT doc_id) FROM chunks WHERE chunking_id = ?", [chunking_id]).fetchone()
+            if (found_chunks, found_documents) != (count, documents):
+                problems.append(f"chunking {name}: {count} chunks of {documents} documents recorded, "
+                                f"{found_chunks} of {found_documents} stored")
+            if digest is None:
+                problems.append(f"chunking {name}: no digest of its chunks recorded")
+            elif chunks_sha256(self.db, chunking_id) != digest:
+                problems.append(f"chunking {name}: its stored chunks differ from those recorded at creation")
+            if kind in RECOMPUTABLE_CHUNKINGS:
+                hasher = ChunkHasher(kind, json.loads(params))
+                for chunk_id, doc_id, start, end, chunk_hash in self.db.execute(
+                        "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? "
+                        "ORDER BY doc_id, ordinal", [chunking_id]):
+                    hasher.add(Chunk(chunk_id, doc_id, start, end, chunk_hash))
+                if hasher.hexdigest() != recorded:
+                    problems.append(f"chunking {name}: its chunks hash to {hasher.hexdigest()[:12]}, "
+                                    f"recorded {str(recorded)[:12]}")
+        return problems
+
+    def run_digest_mismatches(self) -> list[str]:
+        """Runs whose stored rankings differ from the digest recorded when the import sealed them."""
+        problems = []
+        for run_id, name, digest in self.db.execute(
+                "SELECT run_id, name, rankings_sha256 FROM runs ORDER BY run_id").fetchall():
+            if digest is None:
+                problems.append(f"run {name}: not sealed (no digest of its rankings recorded)")
+            elif rankings_sha256(self.db, run_id) != digest:
+                problems.append(f"run {name}: its stored rankings differ from those recorded at import")
+        return problems
 
     def applied_migrations(self) -> list[str]:
         if "_sqlite_migrations" not in self.db.table_names():

@@ -15,11 +15,45 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from labeler.errors import SchemaVersionError
+from labeler.errors import LabelerError, SchemaVersionError
 from labeler.store.schema import SCHEMA_VERSION, migrations
 
 BUSY_TIMEOUT_SECONDS = 60.0
 APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
+
+
+class DamagedWorkbenchError(LabelerError):
+    """A workbench file that SQLite cannot read as a workbench: truncated, corrupt, tables missing or changed."""
+
+
+CONTENT_ERRORS = (sqlite3.DatabaseError, ValueError, KeyError, TypeError)
+"""What reading a damaged file can raise: SQLite's own errors, and values that do not decode (JSON, packed arrays)."""
+
+
+def damage_reason(exc: BaseException) -> str:
+    """One line for a file that cannot be read: what SQLite (or the decoder) said."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"cannot be read as a workbench ({text})"
+
+
+def unreadable(exc: sqlite3.DatabaseError, path: str | Path) -> LabelerError:
+    """A file SQLite will not read: not SQLite at all, or a damaged workbench."""
+    if "not a database" in str(exc):
+        return SchemaVersionError(f"not a SQLite database ({exc})", path=path)
+    return DamagedWorkbenchError(damage_reason(exc), path=path)
+
+
+@contextlib.contextmanager
+def damage_as_error(path: str | Path) -> Iterator[None]:
+    """Turn what a damaged file raises into `DamagedWorkbenchError` (`path: reason`, exit 1, no traceback).
+
+    For commands that only read (status, check): what goes wrong there comes
+    from the file's content, not from the request.
+    """
+    try:
+        yield
+    except CONTENT_ERRORS as exc:
+        raise DamagedWorkbenchError(damage_reason(exc), path=path) from None
 
 
 def connect(path: str | Path, *, readonly: bool = False) -> Database:
@@ -39,7 +73,7 @@ def connect(path: str | Path, *, readonly: bool = False) -> Database:
         return Database(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
+        raise unreadable(exc, path) from None
 
 
 def check_version(db: Database, path: str | Path) -> int:
@@ -48,7 +82,7 @@ def check_version(db: Database, path: str | Path) -> int:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
     except sqlite3.DatabaseError as exc:
-        raise SchemaVersionError(f"not a SQLite database ({exc})", path=path) from None
+        raise unreadable(exc, path) from None
     if app_id not in (0, APPLICATION_ID):
         raise SchemaVersionError("not a labeler workbench (another application's SQLite file)", path=path)
     if app_id == 0 and db.table_names() and "meta" not in db.table_names():

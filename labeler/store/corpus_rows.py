@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from labeler.errors import NotFoundError
 from labeler.models import Chunk, Chunking, Document
+from labeler.store.digests import chunks_sha256
 
 _TEMP_IDS = "temp_ids"
 
@@ -107,12 +108,12 @@ class CorpusRows:
         return self.db.execute("SELECT coalesce(max(chunking_id), 0) + 1 FROM chunkings").fetchone()[0]
 
     def insert_chunking(self, chunking: Chunking, *, chunking_id: int) -> None:
-        """The chunking's row, written last, once its hash and counts are known."""
+        """The chunking's row, written last, once its hash and counts are known; records its chunks' digest."""
         self.db.execute(
-            "INSERT INTO chunkings (chunking_id, name, kind, params, hash, created, documents, chunks) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunkings (chunking_id, name, kind, params, hash, created, documents, chunks, chunks_sha256) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [chunking_id, chunking.name, chunking.kind, json.dumps(chunking.params, sort_keys=True), chunking.hash,
-             chunking.created, chunking.documents, chunking.chunks],
+             chunking.created, chunking.documents, chunking.chunks, chunks_sha256(self.db, chunking_id)],
         )
 
     def chunk_documents(self, chunking_id: int) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from labeler.errors import NotFoundError
 from labeler.formats.runs import Ranking
 from labeler.models import RunInfo, Unit
+from labeler.store.digests import rankings_sha256
 
 _RUN_COLUMNS = (
     "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
@@ -58,17 +59,20 @@ class RunRows:
 
     def finish_run(self, run_id: int, *, source_sha256: str, tags: list[str], topics: int, entries: int,
                    max_depth: int, policies: dict) -> None:
+        """Record the run's figures and seal it: the digest of its stored rankings makes them immutable."""
         self.db.execute(
-            "UPDATE runs SET source_sha256 = ?, tags = ?, topics = ?, entries = ?, max_depth = ?, policies = ? "
-            "WHERE run_id = ?",
+            "UPDATE runs SET source_sha256 = ?, tags = ?, topics = ?, entries = ?, max_depth = ?, policies = ?, "
+            "rankings_sha256 = ? WHERE run_id = ?",
             [source_sha256, json.dumps(sorted(tags)), topics, entries, max_depth,
-             json.dumps(policies, sort_keys=True), run_id],
+             json.dumps(policies, sort_keys=True), rankings_sha256(self.db, run_id), run_id],
         )
 
     def delete_run(self, name: str) -> None:
+        """Remove a run whole: its rankings go with it (the foreign key cascades; the guards allow that)."""
         self.db.execute("DELETE FROM runs WHERE run_id = ?", [self._run_id(name)])
 
     def put_ranking(self, run_id: int, ranking: Ranking) -> None:
+        """Store (or, while the run is being imported, rewrite) one topic's ranking."""
         self.db.execute(
             "INSERT OR REPLACE INTO run_rankings (run_id, topic_id, units, scores, ranks) VALUES (?, ?, ?, ?, ?)",
             [run_id, ranking.topic_id, "\n".join(ranking.units),

@@ -205,6 +205,33 @@ def m002_pools_judgments_snapshots(db: Database) -> None:
     )
     _immutable(db, "snapshot_labels")
 
+@migrations()
+def m004_replace_guards(db: Database) -> None:
+    """Guards that also refuse INSERT OR REPLACE, sealed runs, and the digests `labeler check` recomputes.
+
+    Every guard is dropped and created again from `labeler.store.guards`, so
+    the triggers are exactly the text `labeler check` expects. The digests of
+    what is stored now are recorded in between, before the guards are back.
+    """
+    from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
+    from labeler.store.guards import expected_guards
+
+    guards = expected_guards()
+    for name in guards:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+    db.execute("ALTER TABLE runs ADD COLUMN rankings_sha256 TEXT")
+    db.execute("ALTER TABLE chunkings ADD COLUMN chunks_sha256 TEXT")
+    for (run_id,) in db.execute("SELECT run_id FROM runs").fetchall():
+        db.execute("UPDATE runs SET rankings_sha256 = ? WHERE run_id = ?", [rankings_sha256(db, run_id), run_id])
+    for (chunking_id,) in db.execute("SELECT chunking_id FROM chunkings").fetchall():
+        db.execute("UPDATE chunkings SET chunks_sha256 = ? WHERE chunking_id = ?",
+                   [chunks_sha256(db, chunking_id), chunking_id])
+    scale = db.execute("SELECT value FROM meta WHERE key = 'scale'").fetchone()
+    if scale:
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('scale_sha256', ?)", [text_sha256(scale[0])])
+    for sql in guards.values():
+        db.execute(sql)
+
 
 @migrations()
 def m003_logical_clock(db: Database) -> None:

@@ -1,40 +1,124 @@
-"""`labeler check`: is this workbench whole? Schema, file integrity, keys, append-only guards, log, snapshots."""
+"""`labeler check`: is this workbench whole, and is what it holds what was written?
+
+Each check recomputes what it can from the file alone (guards' SQL, snapshot,
+chunking, document, run and scale hashes, grades on the scale) and lists
+every finding. A check that cannot run on a damaged file (a table missing, a
+page unreadable) is itself a finding: nothing the file holds ends in a
+traceback.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
+from labeler.errors import LabelerError
 from labeler.store import Store
-from labeler.store.check_rows import APPEND_ONLY_TABLES
+from labeler.store.check_rows import APPEND_ONLY_TABLES, reference_triggers
+from labeler.store.connection import CONTENT_ERRORS, damage_reason
+from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION, migrations
 from labeler.workbench.snapshots import verify_snapshots
+
+MAX_FINDINGS = 1000
+"""Findings listed per check; `problems` counts them all."""
+
+CHECK_ERRORS = (*CONTENT_ERRORS, LabelerError, OverflowError, UnicodeError)
+
+
+def check_file(path: str | Path) -> dict[str, Any]:
+    """Open `path` read-only and check it; a file that cannot be opened as a workbench is a failed `file` check.
+
+    Read-only: checking a copy never upgrades or writes it. A workbench of an
+    older schema is reported as such (any other command upgrades it).
+    """
+    try:
+        store = Store(path, readonly=True)
+    except LabelerError as exc:
+        return _result(path, [_entry("file", [exc.reason], "")])
+    with store:
+        return check_workbench(store)
 
 
 def check_workbench(store: Store) -> dict[str, Any]:
     """Every check with ok and what is wrong; `ok` is true only when all pass."""
-    checks = []
+    checks: list[dict[str, Any]] = []
 
-    def add(name: str, problems: list[str], fine: str) -> None:
-        checks.append({"check": name, "ok": not problems, "detail": fine if not problems else problems[:20],
-                       "problems": len(problems)})
+    def add(name: str, problems: Callable[[], Iterable[str]], fine: Callable[[], str]) -> None:
+        try:
+            found = list(problems())
+            detail = fine() if not found else ""
+        except CHECK_ERRORS as exc:
+            found, detail = [f"could not be checked: {damage_reason(exc)}"], ""
+        checks.append(_entry(name, found, detail))
 
-    expected = [m.name for m in migrations._migrations]
-    applied = store.applied_migrations()
+    guards = expected_guards()
+    add("schema", lambda: _schema_problems(store), lambda: f"schema {SCHEMA_VERSION}, every table as expected")
+    add("file integrity", store.integrity_problems, lambda: "SQLite integrity_check ok")
+    add("foreign keys", store.foreign_key_problems, lambda: "every reference resolves")
+    add("append-only guards", lambda: _guard_problems(store, guards),
+        lambda: f"{len(guards)} guards as expected: {len(APPEND_ONLY_TABLES)} tables refuse UPDATE, DELETE and "
+                "REPLACE; sealed runs too")
+    add("judgment log", lambda: [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
+        + [f"malformed event {e}" for e in store.malformed_events()],
+        lambda: f"{store.event_count()} events consistent")
+    add("grade scale", store.scale_problems, lambda: f"scale {store.scale().name} matches its recorded SHA-256")
+    add("grades", lambda: store.grades_off_scale(store.scale().values),
+        lambda: "every grade in the log and the snapshots is on the scale")
+    add("snapshot hashes", lambda: _snapshot_problems(store),
+        lambda: f"{len(store.snapshots())} snapshots verified")
+    add("snapshot labels", store.snapshot_label_problems,
+        lambda: "every snapshot label agrees with the event that decided it")
+    add("chunkings", store.chunking_mismatches, lambda: f"{len(store.chunkings())} chunkings match their hashes")
+    add("documents", store.document_hash_mismatches,
+        lambda: f"{store.document_count()} documents match their hashes")
+    add("runs", lambda: store.run_entry_mismatches() + store.run_digest_mismatches(),
+        lambda: f"{len(store.run_names())} runs complete, rankings match their digests")
+    return _result(store.path, checks)
+
+
+def _schema_problems(store: Store) -> list[str]:
     version = store.schema_version()
-    add("schema", ([f"schema version {version}, expected {SCHEMA_VERSION}"] if version != SCHEMA_VERSION else [])
-        + [f"migration {m} not applied" for m in expected if m not in applied],
-        f"schema {version}, {len(applied)} migrations applied")
-    add("file integrity", store.integrity_problems(), "SQLite integrity_check ok")
-    add("foreign keys", store.foreign_key_problems(), "every reference resolves")
-    triggers = store.trigger_names()
-    missing = [f"{table}: UPDATE or DELETE guard missing" for table in APPEND_ONLY_TABLES
-               if f"{table}_no_update" not in triggers]
-    add("append-only guards", missing, f"{len(APPEND_ONLY_TABLES)} tables refuse UPDATE and DELETE")
-    add("judgment log", [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
-        + [f"malformed event {e}" for e in store.malformed_events()], f"{store.event_count()} events consistent")
+    applied = store.applied_migrations()
+    problems = [f"schema version {version}, expected {SCHEMA_VERSION}"
+                + (": any labeler command upgrades it" if version < SCHEMA_VERSION else "")] \
+        if version != SCHEMA_VERSION else []
+    problems += [f"migration {m.name} not applied" for m in migrations._migrations if m.name not in applied]
+    return problems + store.column_problems()
+
+
+def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
+    found = store.triggers()
+    problems = []
+    for name, sql in guards.items():
+        if name not in found:
+            problems.append(f"guard {name} is missing")
+        elif found[name][1] != sql:
+            problems.append(f"guard {name} is not the expected trigger (its SQL differs)")
+    problems += [f"trigger {name} on {found[name][0]} is not one of labeler's guards"
+                 for name in store.unexpected_triggers(set(guards))]
+    problems += [f"trigger {name} is not the one labeler's schema makes (its SQL differs)"
+                 for name, sql in reference_triggers().items()
+                 if name not in guards and name in found and found[name][1] != sql]
+    return problems
+
+
+def _snapshot_problems(store: Store) -> list[str]:
     verified = verify_snapshots(store)
-    add("snapshot hashes", [f"{r['snapshot']}: stored {r['sha256'][:12]}, labels hash to {r['actual'][:12]}"
-                            for r in verified["snapshots"] if not r["ok"]],
-        f"{len(verified['snapshots'])} snapshots verified")
-    add("runs", store.run_entry_mismatches(), f"{len(store.run_names())} runs complete")
-    return {"path": str(store.path), "ok": all(c["ok"] for c in checks), "checks": checks}
+    return [f"snapshot {r['snapshot']}: stored {r['sha256'][:12]}, labels hash to {r['actual'][:12]}"
+            for r in verified["snapshots"] if not r["ok"]]
+
+
+def _entry(name: str, problems: list[str], fine: str) -> dict[str, Any]:
+    """One check in the documented shape; `findings` holds every finding (up to MAX_FINDINGS)."""
+    shown = problems[:MAX_FINDINGS]
+    if len(problems) > MAX_FINDINGS:
+        shown.append(f"... and {len(problems) - MAX_FINDINGS} more")
+    return {"check": name, "ok": not problems, "detail": fine if not problems else problems[:20],
+            "problems": len(problems), "findings": shown}
+
+
+def _result(path: str | Path, checks: list[dict[str, Any]]) -> dict[str, Any]:
+    findings = [f"{c['check']}: {finding}" for c in checks for finding in c["findings"]]
+    return {"path": str(path), "ok": all(c["ok"] for c in checks), "checks": checks, "findings": findings}

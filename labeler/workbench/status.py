@@ -49,7 +49,15 @@ def topic_review_statuses(store: Store, *, labels: dict[str, dict[tuple[str, str
 
 
 def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> dict[str, Any]:
-    """The workbench's contents and, per topic, the judging progress on the pool (latest by default)."""
+    """The workbench's contents and, per topic, the judging progress on the pool (latest by default).
+
+    A damaged file (a table missing, a page unreadable) is an error naming the file, not a traceback.
+    """
+    with store.damage_as_error():
+        return _status(store, unit=unit, pool=pool)
+
+
+def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, Any]:
     counts = store.counts()
     info = store.pool(pool) if pool else store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)

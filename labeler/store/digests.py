@@ -1,0 +1,40 @@
+"""Digests of stored rows, recorded when they are written and recomputed by `labeler check`.
+
+A run records the SHA-256 of its source file, which says nothing about the
+rankings stored from it, and an imported chunking's hash follows the order of
+the mapping file, which is not stored. These digests are over the rows as
+stored, in key order, so they can always be recomputed from the file alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlite_utils import Database
+
+
+def rankings_sha256(db: Database, run_id: int) -> str:
+    """SHA-256 over one run's stored rankings (topic, unit ids, packed scores and ranks), in key order."""
+    return _rows_sha256(db, "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? "
+                            "ORDER BY topic_id", [run_id])
+
+
+def chunks_sha256(db: Database, chunking_id: int) -> str:
+    """SHA-256 over one chunking's stored chunks (id, parent, ordinal, offsets, content hash), in key order."""
+    return _rows_sha256(db, "SELECT chunk_id, doc_id, ordinal, start, end, hash FROM chunks WHERE chunking_id = ? "
+                            "ORDER BY chunk_id", [chunking_id])
+
+
+def _rows_sha256(db: Database, sql: str, params: list) -> str:
+    """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
+    digest = hashlib.sha256()
+    cursor = db.conn.execute(sql, params)
+    while rows := cursor.fetchmany(5000):
+        digest.update(b"\n".join(repr(tuple(row)).encode() for row in rows))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 of text as UTF-8 (the grade scale's JSON as stored in `meta`)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

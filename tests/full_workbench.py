@@ -1,0 +1,39 @@
+"""A workbench with rows in every guarded table, built once per session and copied per test.
+
+The demo (corpus, topics, a chunking, retrieved runs, imported judgments, a
+snapshot, a pool) plus a human judgment and a document change, so that every
+append-only table holds something to tamper with.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from labeler.store import Store
+from labeler.workbench import import_corpus, record_judgment
+from labeler.workbench.demo import build_demo
+
+CHANGED_DOC = "agri-001"
+
+
+def build_full_workbench(folder: Path) -> bytes:
+    """The bytes of the workbench file, its WAL checkpointed into it."""
+    db = Path(build_demo(folder, lambda *_: None)["db"])
+    with Store(db) as store:
+        record_judgment(store, "1", CHANGED_DOC, assessor="ann", grade=2, allow_unknown=True)
+        document = store.document(CHANGED_DOC)
+        changed = folder / "changed.jsonl"
+        changed.write_text(json.dumps({"id": CHANGED_DOC, "title": document.title, "text": document.text + " More."}))
+        import_corpus(store, changed, update=True)
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db.read_bytes()
+
+
+def copy_to(data: bytes, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "wb.db"
+    db.write_bytes(data)
+    return db
