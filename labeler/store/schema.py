@@ -205,6 +205,31 @@ def m002_pools_judgments_snapshots(db: Database) -> None:
     )
     _immutable(db, "snapshot_labels")
 
+
+@migrations()
+def m003_logical_clock(db: Database) -> None:
+    """Each event's logical clock, which orders the log (see `labeler.judgments.event_order`).
+
+    Existing events get the clock their time gives (its microseconds; 0 for a
+    time that is not one): it depends on the event alone, so two workbenches
+    holding the same event give it the same clock, and it keeps the order the
+    log had (time, then event id), so no label changes. The local sequence is
+    not used for that reason. The append-only guard is lifted for this one
+    update and restored as it was.
+    """
+    db.execute("ALTER TABLE events ADD COLUMN clock INTEGER")
+    clocks = [(clock_from_time(time), seq) for seq, time in db.execute("SELECT seq, time FROM events")]
+    if clocks:
+        db.execute("DROP TRIGGER events_no_update")
+        db.conn.executemany("UPDATE events SET clock = ? WHERE seq = ?", clocks)
+        db.execute(
+            "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+            "BEGIN SELECT RAISE(ABORT, 'events is append-only: rows cannot be changed'); END"
+        )
+    db.execute("CREATE INDEX events_by_clock ON events (clock, event_id)")
+    db.execute("CREATE INDEX events_by_assessor_clock ON events (assessor, clock, event_id)")
+
+
 @migrations()
 def m004_replace_guards(db: Database) -> None:
     """Guards that also refuse INSERT OR REPLACE, sealed runs, and the digests `labeler check` recomputes.
@@ -231,30 +256,6 @@ def m004_replace_guards(db: Database) -> None:
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('scale_sha256', ?)", [text_sha256(scale[0])])
     for sql in guards.values():
         db.execute(sql)
-
-
-@migrations()
-def m003_logical_clock(db: Database) -> None:
-    """Each event's logical clock, which orders the log (see `labeler.judgments.event_order`).
-
-    Existing events get the clock their time gives (its microseconds; 0 for a
-    time that is not one): it depends on the event alone, so two workbenches
-    holding the same event give it the same clock, and it keeps the order the
-    log had (time, then event id), so no label changes. The local sequence is
-    not used for that reason. The append-only guard is lifted for this one
-    update and restored as it was.
-    """
-    db.execute("ALTER TABLE events ADD COLUMN clock INTEGER")
-    clocks = [(clock_from_time(time), seq) for seq, time in db.execute("SELECT seq, time FROM events")]
-    if clocks:
-        db.execute("DROP TRIGGER events_no_update")
-        db.conn.executemany("UPDATE events SET clock = ? WHERE seq = ?", clocks)
-        db.execute(
-            "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
-            "BEGIN SELECT RAISE(ABORT, 'events is append-only: rows cannot be changed'); END"
-        )
-    db.execute("CREATE INDEX events_by_clock ON events (clock, event_id)")
-    db.execute("CREATE INDEX events_by_assessor_clock ON events (assessor, clock, event_id)")
 
 
 SCHEMA_VERSION = len(migrations._migrations)
