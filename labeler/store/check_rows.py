@@ -56,8 +56,12 @@ class CheckRows:
     db: Database
 
     def integrity_problems(self) -> list[str]:
+        """SQLite's integrity_check, a finding per line (one of its rows can hold several lines)."""
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
-        return [] if rows == ["ok"] else rows
+        if rows == ["ok"]:
+            return []
+        return [line for row in rows for line in str(row).splitlines()
+                if line.strip() and not line.startswith("*** in database")]
 
     def foreign_key_problems(self) -> list[str]:
         return [f"{table} row {rowid} -> {parent}" for table, rowid, parent, _ in
