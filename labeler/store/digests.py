@@ -35,6 +35,18 @@ def _rows_sha256(db: Database, sql: str, params: list) -> str:
     return digest.hexdigest()
 
 
+def event_link(previous: bytes, values: list | tuple) -> bytes:
+    """The log's chain: 16 bytes of SHA-256 over the previous event's link and this event's fields.
+
+    Each event's link covers every field as written (not `seq`, not the link) and,
+    through `previous`, every event before it in local order; so an event changed
+    behind the guards, or one removed or slipped in between, breaks the chain at
+    the next link `labeler check` recomputes. The fields' repr is unambiguous for
+    text, integers and None.
+    """
+    return hashlib.sha256(previous + repr(tuple(values)).encode("utf-8", "surrogatepass")).digest()[:16]
+
+
 def text_sha256(text: str) -> str:
     """SHA-256 of text as UTF-8 (the grade scale's JSON as stored in `meta`)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

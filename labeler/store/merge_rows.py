@@ -33,14 +33,16 @@ class MergeRows:
     db: Any
 
     def log_rows(self) -> list[dict[str, Any]]:
-        """Every event as a log row (field -> value as stored), in local order; no `seq`.
+        """Every event as a log row (field -> value as stored), in local order; no `seq` or `link`.
+
+        Both are local: the position in this file's log and its chain there.
 
         Only the columns the file has: a workbench from before the logical clock
         has no `clock`, and its events are then given the clock their time gives.
         """
         if "events" not in self.db.table_names():
             return []
-        columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] != "seq"]
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] not in ("seq", "link")]
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
         names = [_LOG_NAMES.get(name, name) for name in columns]
         rows = self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")

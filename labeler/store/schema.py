@@ -258,4 +258,37 @@ def m004_replace_guards(db: Database) -> None:
         db.execute(sql)
 
 
+@migrations()
+def m005_event_chain(db: Database) -> None:
+    """Chain every event to the log before it (`events.link`), and record the chain's end in `meta`.
+
+    The guards stop a change made through SQL, but not someone who drops them,
+    rewrites or deletes events and restores them; the chain makes that visible to
+    `labeler check` (see `labeler.store.digests.event_link`). Existing events are
+    linked in local order; the update guard is lifted for it and restored from
+    `labeler.store.guards`, so it stays the text `check` expects.
+
+    It also drops `events_by_assessor (assessor, seq)`: since the clock orders
+    the log, `events_by_assessor_clock` answers every query by assessor, and
+    each index costs a bulk import about a tenth of its time.
+    """
+    from labeler.store.digests import event_link
+    from labeler.store.event_rows import _INSERT_COLUMNS, LOG_HEAD, LOG_LENGTH
+    from labeler.store.guards import expected_guards
+
+    db.execute("DROP INDEX IF EXISTS events_by_assessor")
+    db.execute("ALTER TABLE events ADD COLUMN link BLOB")
+    links, link = [], b""
+    for seq, *values in db.execute(f"SELECT seq, {_INSERT_COLUMNS} FROM events ORDER BY seq"):
+        link = event_link(link, values)
+        links.append((link, seq))
+    if links:
+        db.execute("DROP TRIGGER events_no_update")
+        db.conn.executemany("UPDATE events SET link = ? WHERE seq = ?", links)
+        db.execute(expected_guards()["events_no_update"])
+    for key, value in ((LOG_HEAD, link.hex()), (LOG_LENGTH, str(len(links)))):
+        db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                   [key, value])
+
+
 SCHEMA_VERSION = len(migrations._migrations)

@@ -61,8 +61,8 @@ def check_workbench(store: Store) -> dict[str, Any]:
         lambda: f"{len(guards)} guards as expected: {len(APPEND_ONLY_TABLES)} tables refuse UPDATE, DELETE and "
                 "REPLACE; sealed runs too")
     add("judgment log", lambda: [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
-        + [f"malformed event {e}" for e in store.malformed_events()],
-        lambda: f"{store.event_count()} events consistent")
+        + [f"malformed event {e}" for e in store.malformed_events()] + list(store.log_chain_problems()),
+        lambda: f"{store.event_count()} events consistent, their chain unbroken")
     add("grade scale", store.scale_problems, lambda: f"scale {store.scale().name} matches its recorded SHA-256")
     add("grades", lambda: store.grades_off_scale(store.scale().values),
         lambda: "every grade in the log and the snapshots is on the scale")

@@ -146,6 +146,7 @@ def test_eight_annotators_at_once_lose_nothing(tmp_path):
     with Store(db) as store:
         assert store.event_count() == 8 * 500
         assert len(current_labels(store, "doc")) == 8 * 500
+        assert list(store.log_chain_problems()) == []  # eight writers, one unbroken chain: no fork
 
 
 def test_a_copy_taken_mid_write_opens_consistently(tmp_path):

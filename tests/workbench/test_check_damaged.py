@@ -88,6 +88,27 @@ def event_replaced(db: Path) -> None:
                    params=(event_id,))
 
 
+def unsnapshotted_event_rewritten(db: Path) -> None:
+    """The newest event (cited by no snapshot) gets another grade behind the guards, which are put back."""
+    without_guards(db, "events", "UPDATE events SET grade = 1 - coalesce(grade, 0) "
+                                 "WHERE seq = (SELECT max(seq) FROM events WHERE kind = 'grade')")
+
+
+def event_deleted_in_the_middle(db: Path) -> None:
+    without_guards(db, "events", "DELETE FROM events WHERE seq = (SELECT min(seq) + 1 FROM events)")
+
+
+def event_deleted_at_the_end(db: Path) -> None:
+    without_guards(db, "events", "DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")
+
+
+def event_slipped_in(db: Path) -> None:
+    """A plain INSERT of a new event, which the guards allow: it has no place in the chain."""
+    sql(db, "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, clock) "
+            "SELECT 'forged', topic_id, unit, unit_id, 'grade', 3, 'mallory', 'human', time, clock + 1 "
+            "FROM events WHERE seq = (SELECT max(seq) FROM events)")
+
+
 def snapshot_label_changed(db: Path) -> None:
     without_guards(db, "snapshot_labels", "UPDATE snapshot_labels SET grade = 3 WHERE (topic_id, unit_id) = "
                                           "(SELECT topic_id, unit_id FROM snapshot_labels WHERE grade = 0 LIMIT 1)")
@@ -159,6 +180,11 @@ DAMAGE = [
     (guard_made_a_no_op, "append-only guards", "guard events_no_update is not the expected trigger"),
     (extra_trigger, "append-only guards", "trigger events_sneak on events is not one of labeler's guards"),
     (event_replaced, "snapshot labels", "which now says"),
+    (event_replaced, "judgment log", "does not match its chain link"),
+    (unsnapshotted_event_rewritten, "judgment log", "does not match its chain link"),
+    (event_deleted_in_the_middle, "judgment log", "does not match its chain link"),
+    (event_deleted_at_the_end, "judgment log", "events were removed from its end"),
+    (event_slipped_in, "judgment log", "event forged (seq"),
     (snapshot_label_changed, "snapshot hashes", "labels hash to"),
     (chunk_changed, "chunkings", "chunking w100: its stored chunks differ from those recorded at creation"),
     (document_changed, "documents", f"document {CHANGED_DOC}: its text hashes to"),
@@ -176,7 +202,8 @@ DAMAGE = [
 ]
 
 
-@pytest.mark.parametrize(("damage", "check", "fragment"), DAMAGE, ids=[d[0].__name__ for d in DAMAGE])
+@pytest.mark.parametrize(("damage", "check", "fragment"), DAMAGE,
+                         ids=[f"{d[0].__name__}-{d[1]}" for d in DAMAGE])
 def test_check_reports_each_damage(db, damage, check, fragment):
     damage(db)
     result = invoke(db, "check", "--json")
