@@ -246,7 +246,8 @@ def _integer(row: Mapping[str, Any], name: str, *, low: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EventProblem(f"{name} must be an integer, found {json_type(value)} {_shown(value)}")
+        found = json_type(value) if isinstance(value, bool) or value is None else f"{json_type(value)} {_shown(value)}"
+        raise EventProblem(f"{name} must be an integer, found {found}")
     if not low <= value <= INT64_MAX:
         bounds = "0 or more, a 64-bit integer" if low == 0 else "a 64-bit integer"
         raise EventProblem(f"{name} {_shown(value)} is out of range ({bounds})")

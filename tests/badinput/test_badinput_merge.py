@@ -47,7 +47,7 @@ DEEP = '{"note": ' + "[" * 100_000 + "]" * 100_000 + "}"
 CASES = [
     # (line 2 of the log, a fragment of the reason)
     (with_fields(grade=7), "grade 7 is not on the scale 'default'"),  # off the workbench's scale
-    (with_fields(grade=True), "grade must be an integer, found true"),  # a bool is not a grade
+    (with_fields(grade=True), "grade must be an integer, found true\n"),  # a bool is not a grade (and is said once)
     (with_fields(grade=2.0), "grade must be an integer, found a number 2.0"),  # nor a float
     (with_fields(grade="2"), "grade must be an integer, found a string"),  # nor a string
     (with_fields(grade=DELETE), "a grade event needs a grade"),  # a grade event without one
