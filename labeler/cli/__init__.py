@@ -7,6 +7,7 @@ exit 2 (click's convention).
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 
 import click
@@ -34,7 +35,18 @@ class LabelerGroup(click.Group):
             # that escapes with a file name is still an expected failure, not a crash.
             if error.filename is None:
                 raise
-            click.echo(f"Error: {error.filename}: {(error.strerror or str(error)).lower()}", err=True)
+            error_line(f"{error.filename}: {(error.strerror or str(error)).lower()}")
+            ctx.exit(1)
+        except sqlite3.OperationalError as error:
+            # The machine, not the data: a read-only workbench, a full disk. Every write is one
+            # transaction, rolled back by now, so one line and exit 1 say all there is to say.
+            from labeler.workbench.setup import environment_error
+
+            reason = environment_error(error)
+            if reason is None:
+                raise
+            db_path = getattr(ctx.obj, "db_path", None)
+            error_line(f"{db_path}: {reason}" if db_path else reason)
             ctx.exit(1)
 
 

@@ -56,17 +56,41 @@ def damage_as_error(path: str | Path) -> Iterator[None]:
         raise DamagedWorkbenchError(damage_reason(exc), path=path) from None
 
 
+# SQLite's words for a failure of the machine, not of labeler or the file's content, and what to say.
+ENVIRONMENT_ERRORS = {
+    "readonly database": "the workbench is read-only: nothing was written (check the permissions of the file and "
+                         "of its folder, which must hold its -wal and -shm files)",
+    "database or disk is full": "the disk is full: nothing was written",
+    "disk i/o error": "a disk I/O error: nothing was written",
+    "database is locked": "the workbench is busy: another writer held it longer than the busy timeout; nothing was "
+                          "written, try again",
+    "unable to open database file": "cannot open the workbench file (does its folder exist, can it be written?)",
+}
+
+
+def environment_error(exc: BaseException) -> str | None:
+    """What to tell a user about a SQLite failure the machine caused (read-only, full disk), or None."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return None
+    text = str(exc).lower()
+    return next((say for words, say in ENVIRONMENT_ERRORS.items() if words in text), None)
+
+
 def connect(path: str | Path, *, readonly: bool = False) -> Database:
     """A sqlite-utils Database on `path` with foreign keys, full sync and a busy timeout.
 
     `readonly` opens the file so that nothing can be written to it (another
     team member's workbench being merged, a copy being checked).
     """
-    if readonly:
-        uri = Path(path).resolve().as_uri() + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    else:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    try:
+        if readonly:
+            uri = Path(path).resolve().as_uri() + "?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        else:
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    except sqlite3.OperationalError as exc:  # a missing folder, or a file that cannot be opened
+        raise LabelerError(f"cannot open the workbench ({exc}): does its folder exist, and can it be read and "
+                           "written?", path=path) from None
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")

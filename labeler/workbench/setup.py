@@ -11,6 +11,7 @@ from labeler import __version__
 from labeler.errors import ConflictError
 from labeler.scales import load_scale
 from labeler.store import Store
+from labeler.store.connection import environment_error  # noqa: F401 - for the front ends' error lines
 from labeler.store.schema import SCHEMA_VERSION
 
 Progress = Callable[[int, int], None]
