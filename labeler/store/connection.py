@@ -129,12 +129,38 @@ def upgrade(db: Database) -> None:
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
+class WorkbenchWriteError(LabelerError):
+    """The machine refused a write (a read-only workbench, a full disk); the transaction was rolled back."""
+
+
 @contextlib.contextmanager
 def write_transaction(db: Database) -> Iterator[Database]:
     """One atomic write: BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any error.
 
-    Nested use joins the outer transaction through a savepoint.
+    Nested use joins the outer transaction through a savepoint. A failure the
+    machine caused (`environment_error`) comes out as a `WorkbenchWriteError`
+    naming the file, so the CLI prints one line and the judging UI a notice,
+    with nothing written.
     """
+    try:
+        with _transaction(db):
+            yield db
+    except sqlite3.OperationalError as exc:
+        reason = environment_error(exc)
+        if reason is None:
+            raise
+        raise WorkbenchWriteError(reason, path=_file_of(db)) from None
+
+
+def _file_of(db: Database) -> str | None:
+    try:
+        return db.execute("PRAGMA database_list").fetchone()[2] or None
+    except sqlite3.Error:
+        return None
+
+
+@contextlib.contextmanager
+def _transaction(db: Database) -> Iterator[Database]:
     conn = db.conn
     if conn.in_transaction:
         with db.atomic():

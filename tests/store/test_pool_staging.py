@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
 from labeler.store import Store
+from labeler.store.connection import WorkbenchWriteError
 from labeler.workbench import init_workbench
 
 INFO = PoolInfo("P1", "depth", 5, {"run_depths": {}}, ("A", "B"), "doc", "2024-01-01T00:00:00", 0)
@@ -78,7 +79,7 @@ def test_staging_takes_no_lock_on_the_workbench(db_path, monkeypatch):
                 other.execute("COMMIT")
                 other.execute("BEGIN IMMEDIATE")
                 store.stage_pool_entries([PoolEntry("1", "d2", 2, (("A", 2),), 1 / 62)])
-                with pytest.raises(sqlite3.OperationalError, match="locked"):  # only the final copy waits
+                with pytest.raises(WorkbenchWriteError, match="busy"):  # only the final copy waits
                     with store.transaction():
                         store.insert_staged_pool(1, replace(INFO, pairs=2))
                 other.execute("ROLLBACK")

@@ -303,3 +303,20 @@ async def test_a_served_session_asks_for_the_assessor_first(judging_db):
         assert isinstance(app.screen, JudgeScreen) and app.session.assessor == "carol"
         await pilot.press("2")
     assert grades(judging_db, assessor="carol") == {("1", "d1"): 2}
+
+
+async def test_a_read_only_workbench_is_a_notice_and_the_annotator_stays(judging_db, monkeypatch):
+    """The machine refuses the write (a read-only file): the UI says so, stays open, and records nothing."""
+    import labeler.store as store_package
+    from labeler.store.connection import connect as original
+
+    monkeypatch.setattr(store_package, "connect", lambda path, readonly=False: original(path, readonly=True))
+    app = make_app(judging_db, assessor="ann")
+    notices = []
+    async with app.run_test(size=SIZE) as pilot:
+        monkeypatch.setattr(app, "notify", lambda message, **kw: notices.append(message))
+        await pilot.press("2")
+        assert app.is_running and current(app) == "d1"  # still on the unit it could not record
+    monkeypatch.undo()
+    assert any("read-only: nothing was written" in notice for notice in notices), notices
+    assert grades(judging_db) == {}
