@@ -18,3 +18,13 @@ def events(db, kind=None):
     with Store(db) as store:
         rows = list(store.recent_events(limit=1000))
     return [e for e in reversed(rows) if kind is None or e.kind == kind]
+
+
+async def palette(pilot, command: str) -> None:
+    """Run a command palette entry by typing its name (what an annotator does with ctrl+p)."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*command)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from judging_support import events, grades
+from judging_support import events, grades, palette
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -176,14 +176,6 @@ async def click_on(pilot, widget, text: str) -> None:
             return
     raise AssertionError(f"{text!r} not drawn in {drawn(widget)!r}")
 
-
-async def palette(pilot, command: str) -> None:
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*command)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 def current(app):

@@ -11,6 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from judging_support import palette
 
 from labeler.store import Store
 from labeler.tui import make_app
@@ -41,14 +42,6 @@ def files_under(*folders: Path) -> set[str]:
     return {str(p) for folder in folders for p in folder.rglob("*")
             if p.is_file() and not p.name.startswith("judge.db")}
 
-
-async def palette(pilot, command: str) -> None:
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*command)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def answer(pilot, text: str) -> None:
