@@ -29,9 +29,12 @@ def _rows_sha256(db: Database, sql: str, params: list) -> str:
     """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
     digest = hashlib.sha256()
     cursor = db.conn.execute(sql, params)
-    while rows := cursor.fetchmany(5000):
-        digest.update(b"\n".join(repr(tuple(row)).encode() for row in rows))
-        digest.update(b"\n")
+    # Row by row, a few rows fetched at a time: a run's row is a whole topic's ranking (tens of KB,
+    # more as its repr), so joining thousands of them held tens of MB at the end of every import.
+    while rows := cursor.fetchmany(64):
+        for row in rows:
+            digest.update(repr(tuple(row)).encode())
+            digest.update(b"\n")
     return digest.hexdigest()
 
 
