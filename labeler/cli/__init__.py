@@ -7,7 +7,6 @@ exit 2 (click's convention).
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 
 import click
@@ -37,9 +36,10 @@ class LabelerGroup(click.Group):
                 raise
             error_line(f"{error.filename}: {(error.strerror or str(error)).lower()}")
             ctx.exit(1)
-        except sqlite3.OperationalError as error:
-            # The machine, not the data: a read-only workbench, a full disk. Every write is one
-            # transaction, rolled back by now, so one line and exit 1 say all there is to say.
+        except Exception as error:
+            # The machine, not the data: a read-only workbench, a full disk (SQLite's own error, from
+            # a write outside the store's transactions, which raise WorkbenchWriteError). Every write is
+            # one transaction, rolled back by now, so one line and exit 1 say all there is to say.
             from labeler.workbench.setup import environment_error
 
             reason = environment_error(error)
