@@ -7,6 +7,7 @@ ends; none of them knows about SQL, click or Textual.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,9 +111,19 @@ class RunInfo:
     imported: str
 
 
-def topic_sort_key(topic_id: str) -> tuple[int, int, str]:
-    """Numeric topic ids sort as numbers (2 before 10), other ids as text after them."""
-    return (0, int(topic_id), "") if topic_id.isdigit() else (1, 0, topic_id)
+_DIGITS = re.compile(r"(\d+)")
+
+
+def topic_sort_key(topic_id: str) -> tuple[tuple[str | int, ...], str]:
+    """Natural order for showing topics: 2 < 10 < 100, "q2" < "q10", numeric ids before the rest.
+
+    The id is cut into text and number chunks (text first, possibly empty, so
+    the kinds alternate at the same positions and always compare alike); the id
+    itself breaks ties ("007" and "7"). Exports whose bytes are fixed keep their
+    own order (`labeler.formats.qrels.qrels_topic_key`).
+    """
+    parts = _DIGITS.split(topic_id)
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), topic_id
 
 
 @dataclass(frozen=True)

@@ -24,16 +24,23 @@ def _print_summary(result: dict) -> None:
 
 @snapshot.command()
 @click.option("-m", "--message", required=True, help="What this version is for.")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space to freeze (default: the latest pool's).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Unit space to freeze (default: the one space that has labels; required when several do).")
+@click.option("--allow-unchanged", is_flag=True,
+              help="Make a new version even when the labels are those of the space's latest snapshot.")
 @json_option
 @pass_env
-def create(env: Env, message: str, unit: str | None, as_json: bool) -> None:
+def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_json: bool) -> None:
     """Freeze the current labels as the next version (v1, v2, ...); conflicts are listed and left out."""
     with env.store() as store:
-        result = workbench.create_snapshot(store, message, unit=unit)
-        conflicts = store.snapshot(result["snapshot"]).manifest["conflicts_left_out"]
+        result = workbench.create_snapshot(store, message, unit=unit, allow_unchanged=allow_unchanged)
+        conflicts = store.snapshot(result["snapshot"]).manifest["conflicts_left_out"] if result["new"] else []
     if as_json:
         emit_json(result)
+        return
+    if not result["new"]:
+        info(f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made "
+             f"(--allow-unchanged makes one anyway).")
         return
     _print_summary(result)
     if conflicts:

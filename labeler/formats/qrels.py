@@ -16,7 +16,6 @@ from pathlib import Path
 from labeler.errors import QrelsFormatError
 from labeler.formats.fields import column_id, integer_field, split_fields
 from labeler.formats.lines import TextLines, data_lines
-from labeler.models import topic_sort_key
 
 BEIR_HEADER = ("query-id", "corpus-id", "score")
 
@@ -65,8 +64,18 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
         raise QrelsFormatError("no judgments found (empty qrels)", path=path)
 
 
+def qrels_topic_key(topic_id: str) -> tuple[int, int, str]:
+    """The topic order of canonical qrels: numeric ids as numbers, then the rest as text.
+
+    Frozen, unlike the display order (`topic_sort_key`): a snapshot's hash is
+    the SHA-256 of this text, so changing it would make every stored snapshot
+    with ids like "q2" and "q10" fail `snapshot verify` (see docs/formats.md).
+    """
+    return (0, int(topic_id), "") if topic_id.isdigit() else (1, 0, topic_id)
+
+
 def qrels_sort_key(topic_id: str, unit_id: str) -> tuple:
-    return (*topic_sort_key(topic_id), unit_id)
+    return (*qrels_topic_key(topic_id), unit_id)
 
 
 def format_qrels(labels: Iterable[tuple[str, str, int]]) -> str:

@@ -220,9 +220,14 @@ class LabelerApp(SavingApp):
         from labeler.workbench import create_snapshot
 
         with Store(self.db_path) as store:
-            result = create_snapshot(store, message, unit=self.session.unit)
-        self.call_from_thread(self.notify, f"Snapshot {result['snapshot']}: {result['labels']} labels, "
-                                           f"{result['conflicts_left_out']} conflicts left out.", markup=False)
+            # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
+            result = create_snapshot(store, message, default_unit=self.session.unit)
+        if result["new"]:
+            text = (f"Snapshot {result['snapshot']} ({result['unit']}): {result['labels']} labels, "
+                    f"{result['conflicts_left_out']} conflicts left out.")
+        else:
+            text = f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made."
+        self.call_from_thread(self.notify, text, markup=False)
         if after is not None:
             self.call_from_thread(after)
         return result

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
+from labeler.formats.qrels import qrels_topic_key
 from labeler.formats.runs import DuplicateUnit, Ranking, RunBlock, canonical_ranking
 from labeler.ids import check_id, is_valid_id
 from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
@@ -208,7 +209,8 @@ def _check_units(store: Store, unit: Unit, rankings: list[Ranking], retriever: s
 def _rankings_sha256(rankings: list[Ranking]) -> str:
     """A digest of what was stored: the same retriever on the same workbench gives the same digest."""
     digest = hashlib.sha256()
-    for ranking in rankings:
+    # topics in the frozen qrels order, not the display order: digests of runs stored before stay comparable
+    for ranking in sorted(rankings, key=lambda r: qrels_topic_key(r.topic_id)):
         for unit_id, score in zip(ranking.units, ranking.scores, strict=True):
             digest.update(f"{ranking.topic_id}\t{unit_id}\t{score!r}\n".encode())
     return digest.hexdigest()

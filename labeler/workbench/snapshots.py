@@ -9,7 +9,7 @@ from typing import Any
 from labeler import __version__
 from labeler.errors import LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
-from labeler.models import SnapshotInfo, topic_sort_key
+from labeler.models import SnapshotInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.setup import now
@@ -24,7 +24,8 @@ CURRENT = "current"
 """The name that means "the labels as they are now", wherever a snapshot name is taken for reading."""
 
 
-def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tuple], dict[str, Any]]:
+def _freeze(store: Store, space: str, message: str, name: str,
+            current: dict | None = None) -> tuple[list[tuple], dict[str, Any]]:
     """The current labels of a unit space and the manifest that describes them.
 
     Pairs in conflict have no label: they are left out and listed. Stale
@@ -33,7 +34,8 @@ def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tup
     labels = []
     conflicts = []
     stale = 0
-    current = current_labels(store, space)
+    if current is None:
+        current = current_labels(store, space)
     for (topic_id, unit_id), state in current.items():
         if state.conflict:
             conflicts.append([topic_id, unit_id])
@@ -57,7 +59,7 @@ def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tup
     for topic_id in set(statuses) | set(per_topic):
         per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
         per_topic[topic_id]["review_status"] = statuses.get(topic_id, "unreviewed")
-    parent = store.latest_snapshot()
+    parent = latest_snapshot_of(store, space)
     chunking = None
     if space.startswith("chunk:"):
         info = store.chunking(space.split(":", 1)[1])
@@ -81,20 +83,68 @@ def _freeze(store: Store, space: str, message: str, name: str) -> tuple[list[tup
     return labels, manifest
 
 
-def create_snapshot(store: Store, message: str, *, unit: str | None = None) -> dict[str, Any]:
-    """Freeze the current labels of one unit space as `vN`, with its manifest."""
+def latest_snapshot_of(store: Store, space: str) -> SnapshotInfo | None:
+    """A snapshot's parent: the latest one of the same unit space (a chunk version does not follow a doc one)."""
+    return next((s for s in reversed(store.snapshots()) if s.unit == space), None)
+
+
+def _label_count(current: dict) -> int:
+    """How many labels a snapshot of these pairs would hold (conflicts and stale pairs hold none)."""
+    return sum(1 for state in current.values() if state.label is not None and not state.conflict)
+
+
+def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> tuple[str, dict]:
+    """The unit space a new snapshot freezes, and its current labels.
+
+    Asked for: that one. Otherwise the one space that has labels (so a chunk
+    pool built after document judging does not make an empty chunk snapshot);
+    with several, `default` (the space a front end's user is judging) if it is
+    one of them, else a refusal that lists each space with its label count.
+    No labels anywhere: `default`, else the latest pool's space, else `doc`.
+    """
+    if unit is not None:
+        space = unit_space(store, unit)
+        return space, current_labels(store, space)
+    spaces = ["doc", *(str(Unit("chunk", c.name)) for c in store.chunkings())]
+    found = {space: current_labels(store, space) for space in spaces}
+    counts = {space: _label_count(current) for space, current in found.items()}
+    labelled = [space for space in spaces if counts[space]]
+    if len(labelled) == 1:
+        return labelled[0], found[labelled[0]]
+    if labelled:
+        if default in labelled:
+            return default, found[default]
+        listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})"
+                            for space in labelled)
+        raise LabelerError(f"labels exist in {len(labelled)} unit spaces: {listing}; "
+                           f"pass --unit to say which to freeze")
+    space = default or unit_space(store, None)
+    return space, found.get(space) or current_labels(store, space)
+
+
+def create_snapshot(store: Store, message: str, *, unit: str | None = None, allow_unchanged: bool = False,
+                    default_unit: str | None = None) -> dict[str, Any]:
+    """Freeze the current labels of one unit space as `vN`, with its manifest.
+
+    The space is chosen by `snapshot_space`. Labels identical to the parent's
+    (same space, same qrels hash) make no new version unless `allow_unchanged`:
+    the result then has `new: false` and names the existing snapshot (`created` stays its timestamp).
+    """
     if not message.strip():
         raise LabelerError("a snapshot needs a message (-m)")
-    space = unit_space(store, unit)
+    space, current = snapshot_space(store, unit, default=default_unit)
     # read the log before taking the write lock, so annotators are not kept waiting while labels are derived
-    labels, manifest = _freeze(store, space, message, "")
+    labels, manifest = _freeze(store, space, message, "", current)
+    parent = latest_snapshot_of(store, space)
+    if parent is not None and parent.sha256 == manifest["sha256"] and not allow_unchanged:
+        return {**_summary(parent), "new": False, "unchanged_since": parent.name}
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
         manifest["snapshot"] = f"v{snapshot_id}"
         info = SnapshotInfo(manifest["snapshot"], manifest["parent"], message, manifest["created"], space,
                             manifest, manifest["sha256"])
         store.insert_snapshot(snapshot_id, info, labels)
-    return _summary(info)
+    return {**_summary(info), "new": True, "unchanged_since": None}
 
 
 def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
@@ -117,8 +167,12 @@ def list_snapshots(store: Store) -> list[dict[str, Any]]:
 
 
 def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
+    """A snapshot's summary and manifest, its topics in natural order (the stored JSON has them as text)."""
     info = resolve_snapshot(store, name)
-    return {**_summary(info), "manifest": info.manifest}
+    manifest = dict(info.manifest)
+    topics = manifest.get("topics", {})
+    manifest["topics"] = {t: topics[t] for t in sorted(topics, key=topic_sort_key)}
+    return {**_summary(info), "manifest": manifest}
 
 
 def snapshot_text(store: Store, name: str) -> str:
