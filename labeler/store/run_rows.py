@@ -94,6 +94,14 @@ class RunRows:
         )
         return {row[0]: _ranking(row, depth) for row in rows}
 
+    def iter_rankings(self, name: str, topics: Sequence[str]) -> Iterator[Ranking]:
+        """The run's rankings of `topics`, one row read at a time: an export never holds the whole run."""
+        run_id = self._run_id(name)
+        for topic_id in topics:
+            ranking = self.ranking(run_id, topic_id)
+            if ranking is not None:
+                yield ranking
+
     def run_topics(self, name: str) -> list[str]:
         return [row[0] for row in self.db.execute(
             "SELECT topic_id FROM run_rankings WHERE run_id = ?", [self._run_id(name)])]

@@ -11,7 +11,7 @@ from labeler.workbench.labels import current_labels, judging_rate, pair_state, t
 from labeler.workbench.pools import build_pool, list_pools
 from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
 from labeler.workbench.retrieve import retrieve_run
-from labeler.workbench.runs import import_run, list_runs
+from labeler.workbench.runs import export_run, import_run, list_runs
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
 from labeler.workbench.snapshots import (
     create_snapshot,
@@ -38,6 +38,7 @@ __all__ = [
     "import_corpus",
     "import_judgments",
     "import_mapping",
+    "export_run",
     "import_run",
     "import_topics",
     "init_workbench",

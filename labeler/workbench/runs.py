@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,25 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
     if progress:
         progress(total_size, total_size)
     return run_result(store.run(name), lines=reader.line_count, replaced=exists)
+
+
+def export_run(store: Store, name: str) -> Iterator[str]:
+    """The run as 6-column TREC lines (`topic Q0 unit rank score tag`), tag = the run's name.
+
+    Rankings come in their stored (canonical) order, topics in natural order, and
+    each score as `repr(float)`, the shortest text that reads back to the same
+    float: importing the file again stores the same rankings (same digest).
+    Raises `NotFoundError` before the first line for an unknown run.
+    """
+    store.run(name)  # an unknown name fails here, not halfway through a written file
+    topics = sorted(store.run_topics(name), key=topic_sort_key)
+    return _trec_lines(store, name, topics)
+
+
+def _trec_lines(store: Store, name: str, topics: list[str]) -> Iterator[str]:
+    for ranking in store.iter_rankings(name, topics):
+        for unit, score, rank in zip(ranking.units, ranking.scores, ranking.ranks, strict=True):
+            yield f"{ranking.topic_id} Q0 {unit} {rank} {float(score)!r} {name}\n"
 
 
 def list_runs(store: Store) -> list[dict[str, Any]]:
