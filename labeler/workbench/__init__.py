@@ -5,7 +5,14 @@ user asked for, and returns a plain, JSON-ready result. The CLI formats it;
 the TUI shows it. Nothing here parses arguments or draws anything.
 """
 
-from labeler.workbench.corpus import chunk_corpus, derive_chunking, import_corpus, import_mapping, list_chunkings
+from labeler.workbench.corpus import (
+    chunk_corpus,
+    chunk_rows,
+    derive_chunking,
+    import_corpus,
+    import_mapping,
+    list_chunkings,
+)
 from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
 from labeler.workbench.labels import current_labels, judging_rate, pair_state, topic_labels, unit_space
 from labeler.workbench.pools import build_pool, list_pools
@@ -30,6 +37,7 @@ __all__ = [
     "adjudicate",
     "build_pool",
     "chunk_corpus",
+    "chunk_rows",
     "create_snapshot",
     "current_labels",
     "derive_chunking",
