@@ -111,9 +111,28 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["run", "unit", "stage", "topics", "results", "depth", "policies"],
+    table(None, ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
           [[r["name"], r["unit"], r["stage"], r["topics"], r["entries"], r["depth"],
-            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order")] for r in result])
+            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+            r["retired"]["time"][:19] if r["retired"] else ""] for r in result])
+
+
+@runs.command("retire")
+@click.argument("name")
+@click.option("--reason", default="", help="Why the run leaves the defaults (recorded with it).")
+@json_option
+@pass_env
+def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
+    """Leave a run out of the default runs of pool build, eval, coverage and compare (kept; usable by name)."""
+    with env.store() as store:
+        result = workbench.retire_run(store, name, reason=reason)
+    if as_json:
+        emit_json(result)
+        return
+    if result["already_retired"]:
+        info(f"Run {name!r} was retired already ({result['retired'][:19]}).")
+    else:
+        info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
 
 
 @runs.command("export")

@@ -18,7 +18,7 @@ from labeler.workbench.labels import current_labels, judging_rate, pair_state, t
 from labeler.workbench.pools import build_pool, list_pools
 from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
 from labeler.workbench.retrieve import retrieve_run
-from labeler.workbench.runs import export_run, import_run, list_runs
+from labeler.workbench.runs import export_run, import_run, list_runs, retire_run
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
 from labeler.workbench.snapshots import (
     create_snapshot,
@@ -43,10 +43,10 @@ __all__ = [
     "derive_chunking",
     "diff_snapshots",
     "export_qrels",
+    "export_run",
     "import_corpus",
     "import_judgments",
     "import_mapping",
-    "export_run",
     "import_run",
     "import_topics",
     "init_workbench",
@@ -63,6 +63,7 @@ __all__ = [
     "queue",
     "queue_summary",
     "record_judgment",
+    "retire_run",
     "retrieve_run",
     "show_snapshot",
     "status",

@@ -158,8 +158,25 @@ def _trec_lines(store: Store, name: str, topics: list[str]) -> Iterator[str]:
             yield f"{ranking.topic_id} Q0 {unit} {rank} {float(score)!r} {name}\n"
 
 
+def retire_run(store: Store, name: str, *, reason: str = "") -> dict[str, Any]:
+    """Take a run out of the default run sets of pool build, eval, coverage and compare.
+
+    The run is kept whole (its rankings, the pools it joined) and still used when named
+    (`--runs`); retirement is an append-only row, so it is recorded once and never undone.
+    """
+    with store.transaction():
+        newly = store.retire_run(name, retired=now(), reason=reason)
+    retired, why = store.retirements()[name]
+    return {"name": name, "retired": retired, "reason": why, "already_retired": not newly}
+
+
 def list_runs(store: Store) -> list[dict[str, Any]]:
-    return [run_result(info) for info in store.runs()]
+    retirements = store.retirements()
+    return [run_result(info, retired=_retired(retirements.get(info.name))) for info in store.runs()]
+
+
+def _retired(retirement: tuple[str, str] | None) -> dict[str, str] | None:
+    return {"time": retirement[0], "reason": retirement[1]} if retirement else None
 
 
 def parse_unit(text: str) -> Unit:
