@@ -1,7 +1,7 @@
 """A workbench with rows in every guarded table, built once per session and copied per test.
 
 The demo (corpus, topics, a chunking, retrieved runs, imported judgments, a
-snapshot, a pool) plus a human judgment and a document change, so that every
+snapshot, a pool) plus a human judgment, a document change and a retired run, so that every
 append-only table holds something to tamper with.
 """
 
@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from labeler.store import Store
-from labeler.workbench import import_corpus, record_judgment
+from labeler.workbench import import_corpus, record_judgment, retire_run
 from labeler.workbench.demo import build_demo
 
 CHANGED_DOC = "agri-001"
@@ -27,6 +27,7 @@ def build_full_workbench(folder: Path) -> bytes:
         changed = folder / "changed.jsonl"
         changed.write_text(json.dumps({"id": CHANGED_DOC, "title": document.title, "text": document.text + " More."}))
         import_corpus(store, changed, update=True)
+        retire_run(store, store.run_names()[-1], reason="a row in run_retirements")
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return db.read_bytes()

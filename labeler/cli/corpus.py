@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
+from labeler.inert import inert_json, visible_line
 from labeler.workbench.corpus import check_chunking_name
 
 chunking_name = checked_id("chunking name", check_chunking_name)
@@ -67,6 +70,21 @@ def chunkings(env: Env, as_json: bool) -> None:
     table(None, ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
           [[c["name"], c["kind"], " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())), c["documents"],
             c["chunks"], c["hash"][:12], c["created"][:19]] for c in result])
+
+
+@corpus.command("chunks")
+@click.option("--name", required=True, callback=chunking_name, help="The chunking whose chunks to list.")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON lines, one {chunk_id, doc_id, start, end, text} object a line (streamed).")
+@pass_env
+def chunks(env: Env, name: str, as_json: bool) -> None:
+    """List a chunking's chunks (id, document, offsets, text) for an outside chunk retriever."""
+    with env.store() as store:
+        for row in workbench.chunk_rows(store, name):
+            if as_json:
+                click.echo(inert_json(json.dumps(row, ensure_ascii=False)))
+            else:
+                click.echo("\t".join(visible_line("-" if v is None else str(v)) for v in row.values()))
 
 
 @corpus.group()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, force_option, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 
 
 def _f(value, digits: int = 4) -> str:
@@ -123,6 +123,7 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
 
 
 def _not_scored(result: dict) -> None:
+    retired_note(result)
     if result.get("runs_not_scored"):
         info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
              "see them at document level with --unit doc.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 
 
 def _fmt(value) -> str:
@@ -91,6 +91,7 @@ def _print_report(result: dict) -> None:
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
     for run in result["runs"]:
         info(f"{run['run']}: {_denominators(run)}.")
+    retired_note(result)
     if result.get("runs_not_scored"):
         info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
              "score them at document level with --unit doc.")

@@ -51,6 +51,12 @@ def info(message: str) -> None:
     click.echo(visible(message), err=True)
 
 
+def retired_note(result: dict) -> None:
+    """The line saying which retired runs a default run set left out (nothing when none was)."""
+    if result.get("runs_retired"):
+        info(f"Left out as retired: {', '.join(result['runs_retired'])} (name them with --runs to include them).")
+
+
 def error_line(message: str) -> None:
     """The one `Error: ...` line of a failed command, on stderr, on one line."""
     click.echo(f"Error: {visible_line(message)}", err=True)

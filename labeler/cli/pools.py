@@ -6,7 +6,7 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 from labeler.errors import LabelerError
 
 
@@ -53,6 +53,7 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
     if result["effort_hours"] is not None:
         info(f"At the team's {result['judgments_per_hour']} judgments per hour, that is about "
              f"{result['effort_hours']} hours of judging.")
+    retired_note(result)
     for run, count in result["params"].get("collapsed_chunks", {}).items():
         info(f"Run {run}: {count} chunks collapsed into their documents (first occurrence keeps the rank).")
     table("per topic", ["topic", "pairs", "added", "already judged", "unjudged"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, checked_id, json_option, pass_env
+from labeler.cli.context import Env, checked_id, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
 from labeler.models import STAGES
@@ -111,9 +111,50 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["run", "unit", "stage", "topics", "results", "depth", "policies"],
+    table(None, ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
           [[r["name"], r["unit"], r["stage"], r["topics"], r["entries"], r["depth"],
-            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order")] for r in result])
+            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+            r["retired"]["time"][:19] if r["retired"] else ""] for r in result])
+
+
+@runs.command("retire")
+@click.argument("name")
+@click.option("--reason", default="", help="Why the run leaves the defaults (recorded with it).")
+@json_option
+@pass_env
+def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
+    """Leave a run out of the default runs of pool build, eval, coverage and compare (kept; usable by name)."""
+    with env.store() as store:
+        result = workbench.retire_run(store, name, reason=reason)
+    if as_json:
+        emit_json(result)
+        return
+    if result["already_retired"]:
+        info(f"Run {name!r} was retired already ({result['retired'][:19]}).")
+    else:
+        info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
+
+
+@runs.command("export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@force_option
+@pass_env
+def export(env: Env, name: str, output: str | None, force: bool) -> None:
+    """Write a run as a 6-column TREC file that re-imports to the same rankings."""
+    from labeler.outputs import check_output, write_output
+
+    if output:
+        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
+    with env.store() as store:
+        lines = workbench.export_run(store, name)
+        if output:
+            written = write_output(output, lines, workbench=env.db_path, force=force)
+            info(f"Wrote run {name!r} to {output} ({written.bytes} bytes).")
+            return
+        for line in lines:
+            click.echo(line, nl=False)
 
 
 COMMANDS = [runs]

@@ -152,6 +152,24 @@ class CorpusRows:
         ).fetchall()
         return [Chunk(*row) for row in rows]
 
+    def iter_chunk_texts(self, chunking: str) -> Iterator[tuple[str, str, int | None, int | None, str | None]]:
+        """(chunk id, doc id, start, end, text) of every chunk, by document and ordinal, a few rows at a time.
+
+        The text is the span of the document's text, cut by SQLite (`substr` counts characters, as
+        Python's offsets do); None when the chunking has no offsets or the parent is not in the corpus.
+        A chunking can hold millions of chunks: nothing here holds them all.
+        """
+        cursor = self.db.conn.execute(
+            "SELECT c.chunk_id, c.doc_id, c.start, c.end, "
+            "CASE WHEN c.start IS NULL OR c.end IS NULL THEN NULL "
+            "ELSE substr(d.text, c.start + 1, c.end - c.start) END "
+            "FROM chunks c LEFT JOIN documents d ON d.doc_id = c.doc_id "
+            "WHERE c.chunking_id = ? ORDER BY c.doc_id, c.ordinal",
+            [self._chunking_id(chunking)],
+        )
+        while rows := cursor.fetchmany(256):
+            yield from (tuple(row) for row in rows)
+
     def parents_of(self, chunking: str, chunk_ids: Iterable[str]) -> dict[str, str]:
         """`chunk_id -> doc_id` for the given chunks of a chunking (unknown ids are left out)."""
         return dict(self._batched(

@@ -23,6 +23,7 @@ IMMUTABLE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "chunkings": (("chunking_id",), ("name",)),
     "chunks": (("chunking_id", "chunk_id"),),
     "document_changes": (("change_id",),),
+    "run_retirements": (("run_id",),),
 }
 """Tables whose rows never change once written, with every key a REPLACE could collide on."""
 
@@ -81,11 +82,16 @@ def _run_guards() -> dict[str, str]:
     }
 
 
-def expected_guards() -> dict[str, str]:
-    """Trigger name -> the exact SQL `sqlite_master` holds for it."""
+def expected_guards(tables: set[str] | None = None) -> dict[str, str]:
+    """Trigger name -> the exact SQL `sqlite_master` holds for it.
+
+    `tables` limits the append-only guards to the tables that exist: a migration
+    that re-creates the guards runs before later migrations have made theirs.
+    """
     guards: dict[str, str] = {}
     for table, keys in IMMUTABLE_KEYS.items():
-        guards.update(_immutable_guards(table, keys))
+        if tables is None or table in tables:
+            guards.update(_immutable_guards(table, keys))
     guards.update(_run_guards())
     return guards
 

@@ -48,10 +48,15 @@ class RunRows:
         chunking_id = None
         if info.unit.kind == "chunk":
             chunking_id = self._chunking_id(info.unit.chunking)
+        # Never an id a retirement names: a run imported again with --replace is a new run, not retired.
+        run_id = self.db.execute(
+            "SELECT max(coalesce((SELECT max(run_id) FROM runs), 0), "
+            "coalesce((SELECT max(run_id) FROM run_retirements), 0)) + 1"
+        ).fetchone()[0]
         cursor = self.db.execute(
-            "INSERT INTO runs (name, unit_kind, chunking_id, stage, source, source_sha256, tags, topics, entries, "
-            "max_depth, policies, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [info.name, info.unit.kind, chunking_id, info.stage, info.source, info.source_sha256,
+            "INSERT INTO runs (run_id, name, unit_kind, chunking_id, stage, source, source_sha256, tags, topics, "
+            "entries, max_depth, policies, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [run_id, info.name, info.unit.kind, chunking_id, info.stage, info.source, info.source_sha256,
              json.dumps(sorted(info.tags)), info.topics, info.entries, info.max_depth,
              json.dumps(info.policies, sort_keys=True), info.imported],
         )
@@ -66,6 +71,21 @@ class RunRows:
             [source_sha256, json.dumps(sorted(tags)), topics, entries, max_depth,
              json.dumps(policies, sort_keys=True), rankings_sha256(self.db, run_id), run_id],
         )
+
+    def retire_run(self, name: str, *, retired: str, reason: str) -> bool:
+        """Record that the run leaves the default run sets; False when it was retired already."""
+        run_id = self._run_id(name)
+        if self.db.execute("SELECT 1 FROM run_retirements WHERE run_id = ?", [run_id]).fetchone():
+            return False
+        self.db.execute("INSERT INTO run_retirements (run_id, retired, reason) VALUES (?, ?, ?)",
+                        [run_id, retired, reason])
+        return True
+
+    def retirements(self) -> dict[str, tuple[str, str]]:
+        """`run name -> (when retired, reason)` of the retired runs, in run order."""
+        return {name: (retired, reason) for name, retired, reason in self.db.execute(
+            "SELECT r.name, t.retired, t.reason FROM run_retirements t JOIN runs r ON r.run_id = t.run_id "
+            "ORDER BY r.run_id")}
 
     def delete_run(self, name: str) -> None:
         """Remove a run whole: its rankings go with it (the foreign key cascades; the guards allow that)."""
@@ -93,6 +113,14 @@ class RunRows:
             "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ?", [self._run_id(name)]
         )
         return {row[0]: _ranking(row, depth) for row in rows}
+
+    def iter_rankings(self, name: str, topics: Sequence[str]) -> Iterator[Ranking]:
+        """The run's rankings of `topics`, one row read at a time: an export never holds the whole run."""
+        run_id = self._run_id(name)
+        for topic_id in topics:
+            ranking = self.ranking(run_id, topic_id)
+            if ranking is not None:
+                yield ranking
 
     def run_topics(self, name: str) -> list[str]:
         return [row[0] for row in self.db.execute(

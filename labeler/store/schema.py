@@ -241,7 +241,7 @@ def m004_replace_guards(db: Database) -> None:
     from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
     from labeler.store.guards import expected_guards
 
-    guards = expected_guards()
+    guards = expected_guards(set(db.table_names()))  # the guards of tables later migrations make come with them
     for name in guards:
         db.execute(f"DROP TRIGGER IF EXISTS {name}")
     db.execute("ALTER TABLE runs ADD COLUMN rankings_sha256 TEXT")
@@ -289,6 +289,29 @@ def m005_event_chain(db: Database) -> None:
     for key, value in ((LOG_HEAD, link.hex()), (LOG_LENGTH, str(len(links)))):
         db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                    [key, value])
+
+
+@migrations()
+def m006_run_retirements(db: Database) -> None:
+    """Runs taken out of the default run sets of pool build, eval, coverage and compare.
+
+    A sealed run's row refuses UPDATE, so retirement is a row of its own, append-only
+    like the log: one per run, never changed. No foreign key: `runs import --replace`
+    deletes the run row, and a cascade would meet this table's delete guard; a
+    replaced run gets a new run_id (never one a retirement names), so it starts active.
+    """
+    from labeler.store.guards import expected_guards
+
+    db.execute(
+        """CREATE TABLE run_retirements (
+            run_id INTEGER PRIMARY KEY,
+            retired TEXT NOT NULL,
+            reason TEXT NOT NULL
+        )"""
+    )
+    for name, sql in expected_guards({"run_retirements"}).items():
+        if name.startswith("run_retirements_"):
+            db.execute(sql)
 
 
 SCHEMA_VERSION = len(migrations._migrations)

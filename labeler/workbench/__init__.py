@@ -5,13 +5,20 @@ user asked for, and returns a plain, JSON-ready result. The CLI formats it;
 the TUI shows it. Nothing here parses arguments or draws anything.
 """
 
-from labeler.workbench.corpus import chunk_corpus, derive_chunking, import_corpus, import_mapping, list_chunkings
+from labeler.workbench.corpus import (
+    chunk_corpus,
+    chunk_rows,
+    derive_chunking,
+    import_corpus,
+    import_mapping,
+    list_chunkings,
+)
 from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
 from labeler.workbench.labels import current_labels, judging_rate, pair_state, topic_labels, unit_space
 from labeler.workbench.pools import build_pool, list_pools
 from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
 from labeler.workbench.retrieve import retrieve_run
-from labeler.workbench.runs import import_run, list_runs
+from labeler.workbench.runs import export_run, import_run, list_runs, retire_run
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
 from labeler.workbench.snapshots import (
     create_snapshot,
@@ -30,11 +37,13 @@ __all__ = [
     "adjudicate",
     "build_pool",
     "chunk_corpus",
+    "chunk_rows",
     "create_snapshot",
     "current_labels",
     "derive_chunking",
     "diff_snapshots",
     "export_qrels",
+    "export_run",
     "import_corpus",
     "import_judgments",
     "import_mapping",
@@ -54,6 +63,7 @@ __all__ = [
     "queue",
     "queue_summary",
     "record_judgment",
+    "retire_run",
     "retrieve_run",
     "show_snapshot",
     "status",

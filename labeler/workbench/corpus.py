@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from labeler.chunking import ChunkHasher, chunk_document, validate_window
-from labeler.errors import ConflictError, LabelerError, UnknownIdError
+from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
 from labeler.formats.corpus import detect_corpus_format, read_corpus
 from labeler.formats.mappings import derive_mapping, read_mapping
 from labeler.ids import InvalidIdError, check_id
@@ -121,6 +121,19 @@ def derive_chunking(store: Store, path: str | Path, name: str, *, separator: str
                                _with_hashes(store, path, derive_mapping(path, separator)),
                                path=path, allow_unknown=allow_unknown)
     return _chunking_result(chunking)
+
+
+def chunk_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:
+    """`{"chunk_id", "doc_id", "start", "end", "text"}` for every chunk of a chunking, streamed.
+
+    For an outside chunk retriever: it indexes these texts and returns chunk ids that
+    `runs import --unit chunk:NAME` accepts. Raises `NotFoundError` before the first row
+    for an unknown chunking (it is looked up eagerly).
+    """
+    if store.chunking(name) is None:
+        raise NotFoundError(f"no chunking named {name!r} (see 'labeler corpus chunkings')")
+    rows = store.iter_chunk_texts(name)
+    return ({"chunk_id": c, "doc_id": d, "start": s, "end": e, "text": t} for c, d, s, e, t in rows)
 
 
 def list_chunkings(store: Store) -> list[dict[str, Any]]:

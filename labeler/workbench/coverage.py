@@ -20,7 +20,13 @@ from labeler.metrics import evaluate, merge_evaluations
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score, scored_topics
+from labeler.workbench.evaluation import (
+    aligned_labels,
+    aligned_rankings,
+    retired_runs,
+    runs_to_score,
+    scored_topics,
+)
 from labeler.workbench.labels import current_labels, judging_rate
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
@@ -105,6 +111,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
         "r_estimate_warning": DEPENDENCE_WARNING,
         "pool": repool_status(store),
         "runs_not_scored": not_scored,
+        "runs_retired": retired_runs(store, runs),
     }
     return result
 
@@ -216,6 +223,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
         "topics_grown": result["topics_grown"],
         "runs": result["runs"],
         "runs_not_scored": not_scored,
+        "runs_retired": retired_runs(store, runs),
         "ranking": {
             "measure": ranking["measure"],
             "before": ranking["before"],

@@ -100,6 +100,7 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
         "threshold": threshold,
         "runs": results,
         "runs_not_scored": not_scored,
+        "runs_retired": retired_runs(store, runs),
     }
     if stages:
         report["stages"] = stage_table(results, stages)
@@ -118,6 +119,9 @@ def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[lis
         return runs, []
     names, others = comparable_runs(store, space)
     if not names:
+        retired = retired_runs(store, runs)
+        if not others and retired:
+            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs with --runs")
         if not others:
             raise LabelerError("no runs: import runs with 'labeler runs import' first")
         raise LabelerError(f"no run ranks {space} units, so none can be scored on these labels "
@@ -125,15 +129,24 @@ def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[lis
     return names, others
 
 
+def retired_runs(store: Store, runs: list[str] | None) -> list[str]:
+    """The retired runs a default run set left out (none when the runs were named)."""
+    return [] if runs else list(store.retirements())
+
+
 def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
     """(runs that can be scored on labels of `space`, the others).
 
     Document labels score document runs and chunk runs (collapsed to their
     parents); chunk labels score only runs of the same chunking. This is the
-    default set of runs of eval, coverage, compare and the coverage screen.
+    default set of runs of eval, coverage, compare and the coverage screen;
+    retired runs are in neither list (`retired_runs` names them).
     """
     fits, others = [], []
+    retired = store.retirements()
     for run in store.runs():
+        if run.name in retired:
+            continue
         (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
     return fits, others
 

@@ -35,8 +35,11 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
         raise LabelerError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
-    names = runs or store.run_names()
+    retired = [] if runs else list(store.retirements())
+    names = runs or [name for name in store.run_names() if name not in retired]
     if not names:
+        if retired:
+            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs to pool with --runs")
         raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
     infos = [store.run(name) for name in names]
     for name in run_depths or {}:
@@ -88,7 +91,7 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
             store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return tally.report(info, previous, judging_rate(store))
+    return {**tally.report(info, previous, judging_rate(store)), "runs_retired": retired}
 
 
 def _pool_unit(infos, unit: str | None) -> Unit:

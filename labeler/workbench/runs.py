@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,44 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
     return run_result(store.run(name), lines=reader.line_count, replaced=exists)
 
 
+def export_run(store: Store, name: str) -> Iterator[str]:
+    """The run as 6-column TREC lines (`topic Q0 unit rank score tag`), tag = the run's name.
+
+    Rankings come in their stored (canonical) order, topics in natural order, and
+    each score as `repr(float)`, the shortest text that reads back to the same
+    float: importing the file again stores the same rankings (same digest).
+    Raises `NotFoundError` before the first line for an unknown run.
+    """
+    store.run(name)  # an unknown name fails here, not halfway through a written file
+    topics = sorted(store.run_topics(name), key=topic_sort_key)
+    return _trec_lines(store, name, topics)
+
+
+def _trec_lines(store: Store, name: str, topics: list[str]) -> Iterator[str]:
+    for ranking in store.iter_rankings(name, topics):
+        for unit, score, rank in zip(ranking.units, ranking.scores, ranking.ranks, strict=True):
+            yield f"{ranking.topic_id} Q0 {unit} {rank} {float(score)!r} {name}\n"
+
+
+def retire_run(store: Store, name: str, *, reason: str = "") -> dict[str, Any]:
+    """Take a run out of the default run sets of pool build, eval, coverage and compare.
+
+    The run is kept whole (its rankings, the pools it joined) and still used when named
+    (`--runs`); retirement is an append-only row, so it is recorded once and never undone.
+    """
+    with store.transaction():
+        newly = store.retire_run(name, retired=now(), reason=reason)
+    retired, why = store.retirements()[name]
+    return {"name": name, "retired": retired, "reason": why, "already_retired": not newly}
+
+
 def list_runs(store: Store) -> list[dict[str, Any]]:
-    return [run_result(info) for info in store.runs()]
+    retirements = store.retirements()
+    return [run_result(info, retired=_retired(retirements.get(info.name))) for info in store.runs()]
+
+
+def _retired(retirement: tuple[str, str] | None) -> dict[str, str] | None:
+    return {"time": retirement[0], "reason": retirement[1]} if retirement else None
 
 
 def parse_unit(text: str) -> Unit:
