@@ -50,9 +50,8 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
     info(f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
          f"{result['pairs']} pairs; {result['added']} new{since}, {result['added_judged']} of them already judged; "
          f"{result['unjudged']} left to judge.")
-    if result["effort_hours"] is not None:
-        info(f"At the team's {result['judgments_per_hour']} judgments per hour, that is about "
-             f"{result['effort_hours']} hours of judging.")
+    if result["unjudged"]:
+        info(f"About {result['effort_hours']} hours of judging left, {result['pace']['description']}.")
     retired_note(result)
     for run, count in result["params"].get("collapsed_chunks", {}).items():
         info(f"Run {run}: {count} chunks collapsed into their documents (first occurrence keeps the rank).")

@@ -35,7 +35,7 @@ def init(env: Env, scale: str | None, as_json: bool) -> None:
 @json_option
 @pass_env
 def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
-    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, review status."""
+    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status."""
     with env.store() as store:
         result = workbench.status(store, unit=unit, pool=pool)
     if as_json:
@@ -46,9 +46,12 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
             result["pool"] or "-", result["unit"]]])
     if result["topics"]:
         columns = ["pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
-        rows = [[topic, *(row[c] for c in columns), row["review_status"]] for topic, row in result["topics"].items()]
-        rows.append(["total", *(result["totals"][c] for c in columns), ""])
-        table(None, ["topic", *columns, "review status"], rows)
+        # the pool's pairs first (judged + unjudged = pool), then the labels outside it, never mixed
+        outside = ["outside", "outside_relevant"]
+        rows = [[topic, *(row[c] for c in columns + outside), row["review_status"]]
+                for topic, row in result["topics"].items()]
+        rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
+        table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)
     elif not result["runs"]:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 

@@ -191,13 +191,18 @@ class EventRows:
         return {row[0] for row in self.db.execute(
             f"SELECT target FROM events WHERE kind = 'retract' AND target IN ({marks})", ids)}
 
-    def human_effort(self) -> tuple[int, int]:
-        """(judgments, active milliseconds) of human grade events that measured their time."""
-        row = self.db.execute(
-            "SELECT count(*), coalesce(sum(active_ms), 0) FROM events "
-            "WHERE source = 'human' AND kind = 'grade' AND active_ms > 0"
-        ).fetchone()
-        return row[0], row[1]
+    def recent_active_ms(self, assessor: str | None = None, limit: int = 50) -> list[int]:
+        """Active milliseconds of the latest human grade events that measured their time, newest first.
+
+        One assessor's (`assessor`) or the team's; the judging pace is their median.
+        """
+        sql = "SELECT active_ms FROM events WHERE source = 'human' AND kind = 'grade' AND active_ms > 0"
+        params: list[object] = []
+        if assessor is not None:
+            sql += " AND assessor = ?"
+            params.append(assessor)
+        rows = self.db.execute(sql + " ORDER BY clock DESC, event_id DESC LIMIT ?", [*params, limit])
+        return [row[0] for row in rows]
 
     def unit_spaces(self) -> list[str]:
         """The unit spaces that have judgment events."""

@@ -14,7 +14,7 @@ from labeler.workbench.corpus import (
     list_chunkings,
 )
 from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
-from labeler.workbench.labels import current_labels, judging_rate, pair_state, topic_labels, unit_space
+from labeler.workbench.labels import current_labels, judging_pace, judging_rate, pair_state, topic_labels, unit_space
 from labeler.workbench.pools import build_pool, list_pools
 from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
 from labeler.workbench.retrieve import retrieve_run
@@ -50,6 +50,7 @@ __all__ = [
     "import_run",
     "import_topics",
     "init_workbench",
+    "judging_pace",
     "judging_rate",
     "list_chunkings",
     "list_pools",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from labeler.errors import LabelerError
 from labeler.judgments import PairState, derive_pair, derive_pairs
 from labeler.models import Unit
+from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
 
 
@@ -45,9 +46,12 @@ def pair_state(store: Store, unit: str, topic_id: str, unit_id: str) -> PairStat
     return derive_pair(topic_id, unit_id, store.pair_events(unit, topic_id, unit_id), changes.get(unit_id))
 
 
-def judging_rate(store: Store) -> float | None:
-    """The team's measured human judgments per hour of active time (None until measured)."""
-    count, active_ms = store.human_effort()
-    if count == 0 or active_ms == 0:
-        return None
-    return round(count / (active_ms / 3_600_000), 1)
+def judging_pace(store: Store, assessor: str | None = None) -> Pace:
+    """The median pace over the last `PACE_WINDOW` timed human judgments (one assessor's, or the team's)."""
+    return pace(store.recent_active_ms(assessor, PACE_WINDOW))
+
+
+def judging_rate(store: Store, assessor: str | None = None) -> float | None:
+    """The measured judgments per hour (the median pace), None until a judgment is timed."""
+    measured = judging_pace(store, assessor)
+    return measured.per_hour if measured.measured else None

@@ -7,9 +7,10 @@ from typing import Any
 from labeler.errors import LabelerError
 from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, Unit, topic_sort_key
+from labeler.pace import Pace
 from labeler.pooling import PoolEntry, collapse_to_documents, depth_pool, rrf_pool
 from labeler.store import Store
-from labeler.workbench.labels import judging_rate
+from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
 
 STRATEGIES = ("depth", "rrf")
@@ -91,7 +92,7 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
             store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return {**tally.report(info, previous, judging_rate(store)), "runs_retired": retired}
+    return {**tally.report(info, previous, judging_pace(store)), "runs_retired": retired}
 
 
 def _pool_unit(infos, unit: str | None) -> Unit:
@@ -142,7 +143,7 @@ class _Tally:
                 self.per_run[next(iter(runs))]["unique"] += 1
         self.pairs += len(entries)
 
-    def report(self, info: PoolInfo, previous: PoolInfo | None, rate: float | None) -> dict[str, Any]:
+    def report(self, info: PoolInfo, previous: PoolInfo | None, pace: Pace) -> dict[str, Any]:
         per_topic = self.per_topic
         added = sum(r["added"] for r in per_topic.values())
         added_judged = sum(r["added_judged"] for r in per_topic.values())
@@ -159,8 +160,11 @@ class _Tally:
             "added": added,
             "added_judged": added_judged,
             "unjudged": unjudged,
-            "judgments_per_hour": rate,
-            "effort_hours": round(unjudged / rate, 2) if rate else None,
+            # the median pace of the last timed judgments, else a default pace, and which one it is
+            "judgments_per_hour": pace.per_hour,
+            "effort_hours": round(unjudged / pace.per_hour, 2),
+            "pace": {"per_hour": pace.per_hour, "judgments": pace.judgments,
+                     "basis": "median" if pace.measured else "default", "description": pace.describe()},
             "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
             "per_run": self.per_run,
         }

@@ -9,6 +9,7 @@ tested directly and measured for latency without a terminal.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 from labeler.errors import LabelerError
@@ -26,6 +27,7 @@ from labeler.judgments import (
     derive_pair,
     review_status,
 )
+from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.store import Store
 from labeler.workbench.judging import mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
@@ -73,12 +75,22 @@ class Position:
 
 @dataclass
 class SessionStats:
+    """The session's judgments, and the assessor's last timed ones (newest last) for the pace."""
+
     judgments: int = 0
     active_ms: int = 0
+    recent: deque[int] = field(default_factory=lambda: deque(maxlen=PACE_WINDOW))
+
+    def timed(self, active_ms: int | None) -> None:
+        self.judgments += 1
+        self.active_ms += active_ms or 0
+        if active_ms and active_ms > 0:
+            self.recent.append(active_ms)
 
     @property
     def per_hour(self) -> float | None:
-        return round(self.judgments / (self.active_ms / 3_600_000), 1) if self.active_ms else None
+        """The median pace over the assessor's last `PACE_WINDOW` timed judgments, this session's included."""
+        return median_per_hour(self.recent)
 
 
 @dataclass
@@ -99,6 +111,10 @@ class JudgingSession:
     clock: ActiveClock = field(default_factory=ActiveClock)
     _queue: list[QueueItem] = field(default_factory=list)
     _topics: dict[str, list[str]] = field(default_factory=dict, repr=False)  # pool name -> its topics
+
+    def __post_init__(self) -> None:
+        # the pace carries over from the assessor's earlier sessions: one query, then kept in memory
+        self.stats.recent.extend(reversed(self.store.recent_active_ms(self.assessor, PACE_WINDOW)))
 
     # -- where to start ---------------------------------------------------------
 
@@ -152,8 +168,7 @@ class JudgingSession:
     def judge(self, grade: int) -> Event:
         """Commit a grade for the current pair, then move to the next one."""
         event = self._record(GRADE, grade=grade)
-        self.stats.judgments += 1
-        self.stats.active_ms += event.active_ms or 0
+        self.stats.timed(event.active_ms)
         self.advance()
         return event
 
@@ -179,6 +194,8 @@ class JudgingSession:
         event = undo(self.store, self.assessor)
         if event.kind == GRADE and self.stats.judgments:
             self.stats.judgments -= 1
+            if event.active_ms and self.stats.recent and self.stats.recent[-1] == event.active_ms:
+                self.stats.recent.pop()
         self.reopen(event.topic_id, event.unit_id)
         return event
 

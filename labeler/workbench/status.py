@@ -1,4 +1,10 @@
-"""Where the judging stands: per topic pool size, judged, unjudged, relevant, conflicts, review status."""
+"""Where the judging stands: per topic pool size, judged, unjudged, relevant, conflicts, review status.
+
+`judged`, `unjudged`, `relevant`, `skipped` and `unsure` count the pool's pairs, so that
+judged + unjudged = pool and relevant <= judged; labels outside the pool (imported, or from an
+older pool) are counted apart in `outside` and `outside_relevant`. `conflicts` counts every label,
+pooled or not: a disagreement needs adjudicating wherever it is.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
 
-TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts")
+TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
 
 
 def all_topic_ids(store: Store) -> list[str]:
@@ -66,25 +72,29 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     topic_ids = all_topic_ids(store)
     statuses = topic_review_statuses(store, labels={space: labels}, topics=topic_ids)
     topics: dict[str, dict[str, Any]] = {}
+    pooled: dict[str, set[str]] = {}
     for topic_id in topic_ids:
         # one topic's pooled units at a time (a primary-key seek): a pool of millions of pairs is never held
         units = store.pool_topic_units(info.name, topic_id) if info else set()
         row = dict.fromkeys(TOPIC_KEYS, 0)
         row["pool"] = len(units)
+        pooled[topic_id] = units
         for unit_id in units:
             state = labels.get((topic_id, unit_id))
             if state is not None and state.judged:
                 row["judged"] += 1
+                row["relevant"] += state.label >= threshold
             else:
                 row["unjudged"] += 1
                 if state is not None:
                     row["skipped"] += any(s == SKIP for s in state.states.values())
                     row["unsure"] += any(s == UNSURE for s in state.states.values())
         topics[topic_id] = row
-    for (topic_id, _), state in labels.items():
+    for (topic_id, unit_id), state in labels.items():
         row = topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0))
-        if state.judged and state.label >= threshold:
-            row["relevant"] += 1
+        if state.judged and unit_id not in pooled.get(topic_id, ()):
+            row["outside"] += 1
+            row["outside_relevant"] += state.label >= threshold
         if state.conflict:
             row["conflicts"] += 1
     for topic_id, row in topics.items():

@@ -21,7 +21,7 @@ from support import dump
 from labeler.models import topic_sort_key
 from labeler.pooling import depth_pool, rrf_pool
 from labeler.store import Store, connection
-from labeler.workbench import build_pool, current_labels, import_run, init_workbench, judging_rate, record_judgment
+from labeler.workbench import build_pool, current_labels, import_run, init_workbench, judging_pace, record_judgment
 from labeler.workbench import pools as pools_module
 
 # numeric order (1, 2, 3, 9, 10, ...) differs from text order (1, 10, 100, 11, ...): the report and the
@@ -68,10 +68,10 @@ def whole_pool_report(store: Store, pool, names, previous: str | None) -> dict:
             if len(set(entry.runs)) == 1:
                 per_run[entry.runs[0]]["unique"] += 1
     total = lambda key: sum(r[key] for r in per_topic.values())  # noqa: E731
-    rate = judging_rate(store)
+    rate = judging_pace(store).per_hour
     return {"previous": previous, "pairs": total("pairs"), "added": total("added"),
             "added_judged": total("added_judged"), "unjudged": total("unjudged"), "judgments_per_hour": rate,
-            "effort_hours": round(total("unjudged") / rate, 2) if rate else None,
+            "effort_hours": round(total("unjudged") / rate, 2),
             "per_topic": per_topic, "per_run": per_run}
 
 
