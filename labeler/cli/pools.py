@@ -46,6 +46,10 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
     if as_json:
         emit_json(result)
         return
+    if result["unit_from"]:
+        others = result["runs_left_out"]
+        left = f"; runs of other units left out: {', '.join(others)}" if others else ""
+        info(f"unit {result['unit']}, as the previous pool {result['unit_from']}{left}.")
     since = f" since {result['previous']}" if result["previous"] else ""
     info(f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
          f"{result['pairs']} pairs; {result['added']} new{since}, {result['added_judged']} of them already judged; "

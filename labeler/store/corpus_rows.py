@@ -83,6 +83,28 @@ class CorpusRows:
             chunk_ids, table="chunks", column="chunk_id", where="x.chunking_id = ?", params=(chunking_id,)
         )
 
+    def chunkings_holding(self, ids: Iterable[str]) -> dict[str, int]:
+        """Per chunking, how many of `ids` are its chunk ids (chunkings holding none left out).
+
+        For the unknown-ids error: ids a document import does not know are
+        often a chunk run imported without `--unit chunk:NAME`. One primary-key
+        seek per id and chunking, through the same temp table as `missing_ids`.
+        """
+        self.db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_TEMP_IDS} (id TEXT PRIMARY KEY) WITHOUT ROWID")
+        self.db.execute(f"DELETE FROM {_TEMP_IDS}")
+        self.db.conn.executemany(f"INSERT OR IGNORE INTO {_TEMP_IDS} (id) VALUES (?)", ((i,) for i in ids))
+        counts = {}
+        for chunking_id, name in self.db.execute("SELECT chunking_id, name FROM chunkings ORDER BY chunking_id"):
+            (count,) = self.db.execute(
+                f"SELECT COUNT(*) FROM {_TEMP_IDS} t WHERE EXISTS "
+                "(SELECT 1 FROM chunks x WHERE x.chunking_id = ? AND x.chunk_id = t.id)",
+                [chunking_id],
+            ).fetchone()
+            if count:
+                counts[name] = count
+        self.db.execute(f"DELETE FROM {_TEMP_IDS}")
+        return counts
+
     # -- chunkings ------------------------------------------------------------
 
     def _chunking_id(self, name: str) -> int:

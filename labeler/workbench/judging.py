@@ -27,6 +27,7 @@ from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, topic_labels, unit_space
 from labeler.workbench.setup import now
+from labeler.workbench.unknown import unknown_ids_advice
 
 UNDOABLE = (GRADE, SKIP, UNSURE, FLAG, NOTE, ADJUDICATE)
 
@@ -226,5 +227,5 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
     if missing:
         first = min((line for line in lines if line.unit_id in set(missing)), key=lambda l: l.line)
         raise UnknownIdError(f"{len(missing)} id(s) not in {where}, e.g. {', '.join(missing[:5])} "
-                             "(pass --allow-unknown to accept them)", path=path, line=first.line)
+                             + unknown_ids_advice(store, space, missing), path=path, line=first.line)
 

@@ -43,10 +43,22 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
             raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs to pool with --runs")
         raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
     infos = [store.run(name) for name in names]
+    pool_unit, unit_from = _pool_unit(infos, unit, store.pools())
+    left_out = []
+    if unit_from and not runs and pool_unit.kind == "chunk":
+        # the previous pool's chunk unit, over the default runs: the runs of other units cannot join it
+        left_out = [i.name for i in infos if i.unit != pool_unit]
+        infos = [i for i in infos if i.unit == pool_unit]
+        names = [i.name for i in infos]
+        if not infos:
+            raise LabelerError(f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
+                               "pass --unit, or name the runs with --runs")
+    for info in infos:
+        if pool_unit.kind == "chunk" and info.unit != pool_unit:
+            raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {pool_unit}")
     for name in run_depths or {}:
         if name not in names:
             raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
-    pool_unit = _pool_unit(infos, unit)
     space = str(pool_unit)
     previous = next((p for p in reversed(store.pools()) if p.unit == space), None)
     topics = sorted({t for info in infos for t in store.run_topics(info.name)}, key=topic_sort_key)
@@ -92,22 +104,29 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
             store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return {**tally.report(info, previous, judging_pace(store)), "runs_retired": retired}
+    return {**tally.report(info, previous, judging_pace(store)), "runs_retired": retired,
+            "unit_from": unit_from, "runs_left_out": left_out}
 
 
-def _pool_unit(infos, unit: str | None) -> Unit:
+def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
+    """The unit to pool at, and the previous pool it was taken from (None when given or shared by the runs).
+
+    `--unit` wins; runs that all rank one unit give it; runs of several units
+    follow the latest pool, which already said which unit this campaign
+    judges (a re-pool should not need `--unit` again); with no pool yet the
+    choice is the user's.
+    """
     if unit is not None:
         try:
-            chosen = Unit.parse(unit)
+            return Unit.parse(unit), None
         except ValueError as exc:
             raise LabelerError(str(exc)) from None
-        for info in infos:
-            if chosen.kind == "chunk" and info.unit != chosen:
-                raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {chosen}")
-        return chosen
     units = {info.unit for info in infos}
     if len(units) == 1:
-        return units.pop()
+        return units.pop(), None
+    if pools:
+        latest = pools[-1]
+        return Unit.parse(latest.unit), latest.name
     raise LabelerError(
         f"the runs rank different units ({', '.join(sorted(map(str, units)))}): pass --unit doc to pool "
         "chunks at document level, or pool each unit separately with --runs"

@@ -20,6 +20,7 @@ from labeler.ids import check_id
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.setup import Progress, now
+from labeler.workbench.unknown import unknown_ids_advice
 
 ID_CHECK_BATCH = 100_000
 
@@ -117,7 +118,7 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
             examples = sorted(missing_ids)[:5]
             raise UnknownIdError(
                 f"{len(missing_ids)} id(s) not in {where}, e.g. {', '.join(examples)} "
-                "(pass --allow-unknown to accept them)",
+                + unknown_ids_advice(store, str(parsed_unit), missing_ids),
                 path=path,
                 line=found[0] if found else None,
             )
