@@ -79,7 +79,7 @@ class Unit:
     chunking: str | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "Unit":
+    def parse(cls, text: str) -> Unit:
         """Read `doc` or `chunk:NAME`; raise ValueError for anything else."""
         if text == UNIT_DOC:
             return cls(UNIT_DOC)

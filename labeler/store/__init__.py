@@ -73,7 +73,7 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
