@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from full_workbench import build_full_workbench
 from support import CONFORMANCE, Cli
 
 from labeler.workbench import init_workbench
@@ -44,3 +45,12 @@ def conformance() -> Path:
     if not CONFORMANCE.exists():
         pytest.skip("../shared/conformance/trec_eval is not beside the checkout")
     return CONFORMANCE
+
+
+@pytest.fixture(scope="session")
+def full_bytes(tmp_path_factory) -> bytes:
+    """The demo workbench with a human judgment, a document change and a retired run: every guarded table has rows.
+
+    Built once per session for the guard and check tests (each takes a copy).
+    """
+    return build_full_workbench(tmp_path_factory.mktemp("full"))

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from full_workbench import build_full_workbench, copy_to
+from full_workbench import copy_to
 from support import Cli
 
 from labeler.store import Store
@@ -21,11 +21,6 @@ from labeler.store.schema import SCHEMA_VERSION
 from labeler.workbench.check import check_file
 
 GUARDED = (*IMMUTABLE_KEYS, "run_rankings")
-
-
-@pytest.fixture(scope="session")
-def full_bytes(tmp_path_factory) -> bytes:
-    return build_full_workbench(tmp_path_factory.mktemp("full"))
 
 
 @pytest.fixture

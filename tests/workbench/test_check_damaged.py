@@ -14,16 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from full_workbench import CHANGED_DOC, build_full_workbench, copy_to
+from full_workbench import CHANGED_DOC, copy_to
 
 from labeler.cli import cli
 from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION
-
-
-@pytest.fixture(scope="session")
-def full_bytes(tmp_path_factory) -> bytes:
-    return build_full_workbench(tmp_path_factory.mktemp("full"))
 
 
 @pytest.fixture
