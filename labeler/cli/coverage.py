@@ -101,6 +101,13 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     info(f"{old} -> {new} ({result['unit']}, {result['topics']} topics): {labels['added']} labels added, "
          f"{labels['changed']} changed, {labels['retracted']} retracted; "
          f"{len(result['topics_grown'])} topics' relevant sets grew.")
+    if result["reopened"]:
+        reopened = result["reopened"]
+        one = len(reopened) == 1
+        info(f"{len(reopened)} {'topic' if one else 'topics'} reviewed in {old} {'was' if one else 'were'} reopened by "
+             f"later pools (their {old} scores were over judgments the campaign later found incomplete).")
+        table("reopened since " + old, ["topic", "pools (units added)", f"status in {new}"],
+              [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()])
     if result["topics_grown"]:
         table("relevant sets that grew", ["topic", "before", "after"],
               [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()])

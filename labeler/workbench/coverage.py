@@ -28,6 +28,7 @@ from labeler.workbench.evaluation import (
     scored_topics,
 )
 from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
@@ -213,6 +214,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     ranking = result["ranking"]
+    reopened = reopened_between(store, before_info, after_info, before)
     return {
         "from": old,
         "to": new,
@@ -221,6 +223,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
         "topics": len(topics),
         "labels": result["labels"],
         "topics_grown": result["topics_grown"],
+        "reopened": {r.topic: r.to_dict() for r in reopened},
         "runs": result["runs"],
         "runs_not_scored": not_scored,
         "runs_retired": retired_runs(store, runs),
