@@ -21,7 +21,7 @@ from labeler.errors import LabelerError
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the overlap's choice of pairs.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME",
               help="Unit space whose latest pool gives the topics and the counts (default: the latest pool's).")
-@click.option("--by", default=default_assessor, show_default="LABELER_ASSESSOR or the login name",
+@click.option("--by", default=default_assessor, show_default="LABELER_ASSESSOR or the login name", metavar="NAME",
               callback=checked_id("name"), help="Who makes the assignment (recorded with it).")
 @click.option("--clear", is_flag=True, help="Unassign the --topics: anyone may judge them again.")
 @click.option("--list", "list_plan", is_flag=True, help="Show the plan and each assessor's progress.")
