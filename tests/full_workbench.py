@@ -1,7 +1,7 @@
 """A workbench with rows in every guarded table, built once per session and copied per test.
 
 The demo (corpus, topics, a chunking, retrieved runs, imported judgments, a
-snapshot, a pool) plus a human judgment, a document change and a retired run, so that every
+snapshot, a pool) plus a human judgment, a document change, a retired run and an assignment, so that every
 append-only table holds something to tamper with.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from labeler.store import Store
 from labeler.workbench import import_corpus, record_judgment, retire_run
+from labeler.workbench.assignments import assign
 from labeler.workbench.demo import build_demo
 
 CHANGED_DOC = "agri-001"
@@ -28,6 +29,7 @@ def build_full_workbench(folder: Path) -> bytes:
         changed.write_text(json.dumps({"id": CHANGED_DOC, "title": document.title, "text": document.text + " More."}))
         import_corpus(store, changed, update=True)
         retire_run(store, store.run_names()[-1], reason="a row in run_retirements")
+        assign(store, ["ann", "bob"], topics=["1"], overlap=0.2, by="tests")  # a row in assignments
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return db.read_bytes()

@@ -65,6 +65,7 @@ def cli(ctx: click.Context, db_path: str) -> None:
 def _register() -> None:
     from labeler.cli import (
         agreement,
+        assign,
         corpus,
         coverage,
         demo,
@@ -81,7 +82,7 @@ def _register() -> None:
     )
 
     for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage, team,
-                   agreement, demo):
+                   agreement, assign, demo):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -43,20 +43,24 @@ def _reasons(where: str, block: dict[str, Any]) -> list[str]:
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
 @click.option("--metric", type=click.Choice(METRICS), default="ordinal", show_default=True,
               help="Krippendorff's alpha distance between grades.")
+@click.option("--all-pairs", is_flag=True,
+              help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).")
 @json_option
 @pass_env
-def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, as_json: bool) -> None:
+def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, all_pairs: bool, as_json: bool) -> None:
     """How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha."""
     from labeler.workbench.agreement import agreement_report
 
     with env.store() as store:
-        result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric)
+        result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric, all_pairs=all_pairs)
     if as_json:
         emit_json(result)
         return
     scope = f"snapshot {result['snapshot']}'s topics, " if result["snapshot"] else ""
-    info(f"Agreement in {scope}{result['unit']}: {result['pairs_multi']} of {result['pairs_judged']} graded pairs "
-         f"were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
+    planned = (f", on the {result['planned_overlap']} planned overlap pairs (--all-pairs for every pair)"
+               if result["planned_overlap"] is not None else "")
+    info(f"Agreement in {scope}{result['unit']}{planned}: {result['pairs_multi']} of {result['pairs_judged']} "
+         f"graded pairs were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
          f"{result['scale']}, relevant from grade {result['threshold']}.")
     if result["pairs_multi"] == 0:
         info("Nothing to compare: have a second assessor grade some of the same pairs "

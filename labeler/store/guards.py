@@ -24,6 +24,7 @@ IMMUTABLE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "chunks": (("chunking_id", "chunk_id"),),
     "document_changes": (("change_id",),),
     "run_retirements": (("run_id",),),
+    "assignments": (("assignment_id",),),
 }
 """Tables whose rows never change once written, with every key a REPLACE could collide on."""
 

@@ -314,4 +314,32 @@ def m006_run_retirements(db: Database) -> None:
             db.execute(sql)
 
 
+@migrations()
+def m007_assignments(db: Database) -> None:
+    """Who is assigned which topic: events, the latest per topic wins, never updated.
+
+    A row with no assessor takes the topic out of the plan (`labeler assign --clear`).
+    `assessors` is the plan's assessor order (a JSON list): the second judge of a topic's
+    overlap pairs is the one after its assessor, so it is derived, never stored per pair.
+    """
+    from labeler.store.guards import expected_guards
+
+    db.execute(
+        """CREATE TABLE assignments (
+            assignment_id INTEGER PRIMARY KEY,
+            topic_id TEXT NOT NULL,
+            assessor TEXT,
+            assessors TEXT NOT NULL,
+            overlap REAL NOT NULL CHECK (overlap >= 0 AND overlap < 1),
+            seed INTEGER NOT NULL,
+            assigned TEXT NOT NULL,
+            assigned_by TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX assignments_by_topic ON assignments (topic_id, assignment_id)")
+    for name, sql in expected_guards({"assignments"}).items():
+        if name.startswith("assignments_"):
+            db.execute(sql)
+
+
 SCHEMA_VERSION = len(migrations._migrations)

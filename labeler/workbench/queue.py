@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from labeler.assignment import Plan, TopicAssignment, waiting_for
 from labeler.errors import LabelerError, NotFoundError
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.ordering import ORDERS, mtf_order, pool_order, random_order, rrf_order
 from labeler.store import Store
+from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
 
 
@@ -42,11 +44,13 @@ def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
 
 
 def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
-          pool: str | None = None) -> list[QueueItem]:
+          pool: str | None = None, plan: Plan | None = None) -> list[QueueItem]:
     """The topic's unjudged pool units for this assessor, in order; skipped and unsure ones last.
 
     Pairs in conflict wait for adjudication, not in the queue; stale pairs
-    (text changed since judged) are back in it.
+    (text changed since judged) are back in it. In an assigned topic only the
+    pairs this assessor must judge are queued (`labeler.assignment`): an overlap
+    pair stays until this assessor graded it, whoever else did.
     """
     if order not in ORDERS:
         raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
@@ -54,9 +58,14 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
     entries = store.pool_entries(info.name, topic_id).get(topic_id, {})
     if not entries:
         return []
+    if plan is None:
+        plan = current_plan(store)
+    assignment = plan.topics.get(topic_id)
+    if assignment is not None and assessor not in assignment.judges:
+        return []
     states = topic_labels(store, info.unit, topic_id)
     ordered = _ordered(order, topic_id, entries, states, store.scale().threshold, seed, info.runs)
-    waiting = [u for u in ordered if _waiting(states.get(u))]
+    waiting = [u for u in ordered if _waiting_for(assignment, assessor, u, states)]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
     first = set(now_)
     later = [u for u in waiting if u not in first]
@@ -68,10 +77,11 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
 
 def next_unit(store: Store, topic_id: str | None = None, *, assessor: str, order: str = "pool", seed: int = 0,
               pool: str | None = None) -> QueueItem | None:
-    """The next pair to judge: in the given topic, or the first topic with work left."""
-    topics = [topic_id] if topic_id is not None else pool_topics(store, pool)
+    """The next pair to judge: in the given topic, or the first topic with work left (the assessor's own first)."""
+    plan = current_plan(store)
+    topics = [topic_id] if topic_id is not None else plan.order_for(assessor, pool_topics(store, pool))
     for topic in topics:
-        items = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool)
+        items = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, plan=plan)
         if items:
             return items[0]
     return None
@@ -94,8 +104,15 @@ def queue_summary(store: Store, topic_id: str, *, assessor: str, order: str = "p
     }
 
 
-def _waiting(state: PairState | None) -> bool:
-    return state is None or (not state.judged and not state.conflict)
+def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str,
+                 states: dict[str, PairState]) -> bool:
+    """Still in this assessor's queue: any unjudged pair of an unassigned topic, else only theirs to judge."""
+    if assignment is None:
+        return waiting_for(states.get(unit_id), assessor, overlap=False)
+    overlap = assignment.is_overlap(unit_id)
+    if not overlap and assignment.assessor != assessor:
+        return False
+    return waiting_for(states.get(unit_id), assessor, overlap=overlap)
 
 
 def _ordered(order: str, topic_id: str, entries, states: dict[str, PairState], threshold: int, seed: int,

@@ -29,6 +29,7 @@ from labeler.judgments import (
 )
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.store import Store
+from labeler.workbench.assignments import current_plan
 from labeler.workbench.judging import mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
@@ -135,8 +136,11 @@ class JudgingSession:
         return list(self._topics[name])
 
     def first_unfinished_topic(self, after: str | None = None) -> str | None:
-        """The first topic (after `after`, wrapping) that is not reviewed and has work left."""
-        topics = self.topics()
+        """The first topic (after `after`, wrapping) that is not reviewed and has work left.
+
+        With assignments, the assessor's own topics come first, then the unassigned ones.
+        """
+        topics = current_plan(self.store).order_for(self.assessor, self.topics())
         if after in topics:
             index = topics.index(after) + 1
             topics = topics[index:] + topics[:index]

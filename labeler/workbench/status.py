@@ -13,6 +13,7 @@ from typing import Any
 from labeler.judgments import SKIP, UNSURE, PairState, review_status
 from labeler.models import topic_sort_key
 from labeler.store import Store
+from labeler.workbench.assignments import assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
@@ -100,6 +101,11 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     for topic_id, row in topics.items():
         row["review_status"] = statuses.get(topic_id, "unreviewed")
     totals = {key: sum(row[key] for row in topics.values()) for key in TOPIC_KEYS}
+    plan = current_plan(store)
+    per_assessor = {}
+    if plan:
+        per_assessor = {"assessors": assessor_progress(
+            store, plan, info, labels if info is not None and info.unit == space else None)}
     return {
         "path": str(store.path),
         "scale": store.scale().name,
@@ -116,4 +122,5 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
         ],
         "topics": {t: topics[t] for t in sorted(topics, key=topic_sort_key)},
         "totals": totals,
+        **per_assessor,
     }

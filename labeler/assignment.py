@@ -1,0 +1,122 @@
+"""Who judges what: topics dealt to assessors, and a planned overlap judged by two.
+
+The plan is derived from assignment events (the latest per topic wins), never
+from per-pair rows: whether a pair is an overlap pair is a keyed hash of
+(seed, topic, unit id) compared with the share, so a pair a later pool adds
+gets the same treatment as one already there, and nothing is stored per pair.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from labeler.judgments import PairState
+from labeler.models import topic_sort_key
+
+_SCALE = float(2**64)
+
+
+def overlap_draw(seed: int, topic_id: str, unit_id: str) -> float:
+    """A number in [0, 1) fixed by (seed, topic, unit): the pair is an overlap pair when it is below the share.
+
+    NUL separates the parts, which no id may hold, so ("1", "23") and ("12", "3") never collide.
+    """
+    digest = hashlib.blake2b(f"{seed}\0{topic_id}\0{unit_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / _SCALE
+
+
+def deal(topics: Sequence[str], assessors: Sequence[str]) -> dict[str, str]:
+    """`topic -> primary assessor`, round-robin over the topics in the order given."""
+    return {topic: assessors[i % len(assessors)] for i, topic in enumerate(topics)}
+
+
+@dataclass(frozen=True)
+class TopicAssignment:
+    """One topic's current assignment: its assessor, the plan's assessor order, overlap share and seed."""
+
+    topic_id: str
+    assessor: str
+    order: tuple[str, ...]  # the plan's assessors in the order given; the second judge is the next one
+    overlap: float
+    seed: int
+    assigned: str
+    assigned_by: str
+
+    @property
+    def second(self) -> str | None:
+        """Who judges the overlap pairs with the assessor: the next one in the plan's order (wrapping)."""
+        if self.overlap <= 0 or len(self.order) < 2 or self.assessor not in self.order:
+            return None
+        return self.order[(self.order.index(self.assessor) + 1) % len(self.order)]
+
+    @property
+    def judges(self) -> tuple[str, ...]:
+        second = self.second
+        return (self.assessor, second) if second else (self.assessor,)
+
+    def is_overlap(self, unit_id: str) -> bool:
+        return self.second is not None and overlap_draw(self.seed, self.topic_id, unit_id) < self.overlap
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The current assignments; an empty plan means everyone may judge everything (as before assignments)."""
+
+    topics: dict[str, TopicAssignment] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.topics)
+
+    def assigned(self, topic_id: str) -> tuple[str, ...]:
+        """The topic's judges (its assessor, and the second one when it has an overlap); () when unassigned."""
+        entry = self.topics.get(topic_id)
+        return entry.judges if entry else ()
+
+    def is_overlap(self, topic_id: str, unit_id: str) -> bool:
+        entry = self.topics.get(topic_id)
+        return entry is not None and entry.is_overlap(unit_id)
+
+    def judges(self, topic_id: str, unit_id: str) -> tuple[str, ...]:
+        """Who must judge this pair: () anyone (unassigned topic), (assessor,) or (assessor, second) if overlap."""
+        entry = self.topics.get(topic_id)
+        if entry is None:
+            return ()
+        return entry.judges if entry.is_overlap(unit_id) else (entry.assessor,)
+
+    def topics_for(self, assessor: str) -> list[str]:
+        """The topics where the assessor has pairs to judge (as its assessor or as second judge), natural order."""
+        return sorted((t for t, entry in self.topics.items() if assessor in entry.judges), key=topic_sort_key)
+
+    def assessors(self) -> list[str]:
+        """Everyone the plan names, in the order they first appear (topics in natural order)."""
+        names: dict[str, None] = {}
+        for topic in sorted(self.topics, key=topic_sort_key):
+            names.update(dict.fromkeys(self.topics[topic].judges))
+        return list(names)
+
+    def order_for(self, assessor: str, topics: Iterable[str]) -> list[str]:
+        """`topics` as the assessor should meet them: their own first, then unassigned ones; others' left out."""
+        topics = list(topics)
+        if not self:
+            return topics
+        mine = set(self.topics_for(assessor))
+        return [t for t in topics if t in mine] + [t for t in topics if t not in self.topics]
+
+
+def waiting_for(state: PairState | None, assessor: str, *, overlap: bool) -> bool:
+    """Whether the pair is still to be judged by this assessor.
+
+    A pair in conflict waits for adjudication, not for a judge. An ordinary pair is done once anyone
+    judged it; an overlap pair is done for a judge once *that* judge graded it (the second judgment
+    is the point of the overlap), or once it was adjudicated.
+    """
+    if state is None:
+        return True
+    if state.conflict:
+        return False
+    if overlap:
+        mine = state.grades.get(assessor)
+        return not state.adjudicated and (mine is None or mine < 0)
+    return not state.judged

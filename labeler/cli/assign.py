@@ -1,0 +1,82 @@
+"""`labeler assign`: deal topics to assessors, plan an overlap, clear, or list the plan."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
+from labeler.cli.output import emit_json, info, table
+from labeler.errors import LabelerError
+
+
+@click.command()
+@click.option("--assessors", default=None, metavar="A,B,...",
+              help="Assessors in order: topics are dealt round-robin; an overlap's second judge is the next one.")
+@click.option("--topics", default=None, metavar="T1,T2,...",
+              help="Topics to assign or clear (default: the latest pool's topics).")
+@click.option("--overlap", type=float, default=0.0, show_default=True, metavar="SHARE",
+              help="Share of each topic's pool pairs judged by two assessors, in [0, 1).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the overlap's choice of pairs.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Unit space whose latest pool gives the topics and the counts (default: the latest pool's).")
+@click.option("--by", default=default_assessor, show_default="LABELER_ASSESSOR or the login name", metavar="NAME",
+              callback=checked_id("name"), help="Who makes the assignment (recorded with it).")
+@click.option("--clear", is_flag=True, help="Unassign the --topics: anyone may judge them again.")
+@click.option("--list", "list_plan", is_flag=True, help="Show the plan and each assessor's progress.")
+@json_option
+@pass_env
+def assign(env: Env, assessors: str | None, topics: str | None, overlap: float, seed: int, unit: str | None,
+           by: str, clear: bool, list_plan: bool, as_json: bool) -> None:
+    """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
+    from labeler.workbench.assignments import assign as assign_topics
+    from labeler.workbench.assignments import clear_assignments, list_assignments, parse_names
+
+    if list_plan and (clear or assessors or topics):
+        raise LabelerError("lists the plan alone: leave out --assessors, --topics and --clear", path="--list")
+    if clear and assessors:
+        raise LabelerError("takes topics out of the plan: leave out --assessors", path="--clear")
+    if clear and not topics:
+        raise LabelerError("say which topics to unassign (--topics T1,T2)", path="--clear")
+    if not (list_plan or clear or assessors):
+        raise LabelerError("give the assessors (--assessors ann,bob), or --list, or --clear", path="--assessors")
+    topic_ids = parse_names(topics, "topic id", "--topics") if topics else None
+    names = parse_names(assessors, "assessor name", "--assessors") if assessors else []
+    with env.store() as store:
+        if list_plan:
+            result = list_assignments(store, unit=unit)
+        elif clear:
+            result = clear_assignments(store, topic_ids or [], by=by)
+        else:
+            result = assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+    if as_json:
+        emit_json(result)
+        return
+    if clear:
+        info(f"Unassigned {_topics(len(result['cleared']))}: {', '.join(result['cleared'])}.")
+        return
+    if not list_plan:
+        info(f"Assigned {_topics(len(result['assigned']))} to {', '.join(names)}"
+             + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else "."))
+    _show_plan(result)
+
+
+def _topics(count: int) -> str:
+    return "1 topic" if count == 1 else f"{count} topics"
+
+
+def _show_plan(result: dict[str, Any]) -> None:
+    if not result["topics"]:
+        info("No assignments: anyone may judge any topic ('labeler assign --assessors ann,bob').")
+        return
+    where = f" (pool {result['pool']}, {result['unit']})" if result["pool"] else " (no pool yet)"
+    table(f"per topic{where}", ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
+          [[topic, row["assessor"], row["second"] or "-", f"{row['overlap']:g}", row["pairs"], row["overlap_pairs"],
+            row["assigned_by"]] for topic, row in result["topics"].items()])
+    table("per assessor", ["assessor", "topics", "to judge", "judged", "remaining", "overlap"],
+          [[name, ", ".join(row["topics"]), row["to_judge"], row["judged"], row["remaining"], row["overlap"]]
+           for name, row in result["assessors"].items()])
+
+
+COMMANDS = [assign]

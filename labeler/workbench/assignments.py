@@ -1,0 +1,159 @@
+"""Assignments: deal topics to assessors, plan an overlap, and read the plan back.
+
+`current_plan` is what the queue, the judging session, `status` and `agreement`
+ask: who must judge a pair. Assigning is an event per topic (a later one
+supersedes it), so the plan's history stays in the workbench.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from labeler.assignment import Plan, TopicAssignment, deal, waiting_for
+from labeler.errors import LabelerError
+from labeler.ids import check_id
+from labeler.judgments import PairState
+from labeler.models import PoolInfo, topic_sort_key
+from labeler.store import Store
+from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.setup import now
+
+__all__ = ["Plan", "TopicAssignment", "assign", "assessor_progress", "clear_assignments", "current_plan",
+           "list_assignments", "space_pool"]
+
+
+def current_plan(store: Store) -> Plan:
+    """The assignments in force: each topic's latest assignment event (an empty plan when there is none)."""
+    return Plan(store.current_assignments())
+
+
+def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
+    """The latest pool of a unit space (`unit` None: the latest pool of all)."""
+    if unit is None:
+        return store.latest_pool()
+    space = unit_space(store, unit)
+    pools = [p for p in store.pools() if p.unit == space]
+    return pools[-1] if pools else None
+
+
+def parse_names(text: str, what: str, option: str) -> list[str]:
+    """A comma-separated list of ids, each checked by the id rule; duplicates refused."""
+    names = [part.strip() for part in text.split(",")]
+    for name in names:
+        check_id(name, what, path=option)
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise LabelerError(f"{what} {duplicates[0]!r} is given twice", path=option)
+    return names
+
+
+def _check_share(overlap: float, assessors: Sequence[str]) -> None:
+    if not (isinstance(overlap, (int, float)) and math.isfinite(overlap) and 0 <= overlap < 1):
+        raise LabelerError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", path="--overlap")
+    if overlap > 0 and len(assessors) < 2:
+        raise LabelerError("an overlap needs at least two assessors (--assessors ann,bob)", path="--overlap")
+
+
+def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> list[str]:
+    """The topics to assign: the ones given (each known to the workbench), else the pool's, natural order."""
+    info = space_pool(store, unit)
+    pooled = set(store.pool_topic_sizes(info.name)) if info else set()
+    if topics is None:
+        if info is None:
+            raise LabelerError("no pool yet to take the topics from: give them, or build a pool first",
+                               path="--topics")
+        return sorted(pooled, key=topic_sort_key)
+    known = store.topic_ids() | pooled | store.event_topics()
+    for topic in topics:
+        if topic not in known:
+            raise LabelerError(f"unknown topic {topic!r} (see 'labeler topics list')", path="--topics")
+    return list(topics)
+
+
+def assign(store: Store, assessors: Sequence[str], *, topics: Sequence[str] | None = None, overlap: float = 0.0,
+           seed: int = 0, unit: str | None = None, by: str = "unknown") -> dict[str, Any]:
+    """Deal the topics round-robin to the assessors (in their order) and record one event per topic.
+
+    Everything is checked before anything is written: a refused request changes nothing.
+    """
+    if not assessors:
+        raise LabelerError("give at least one assessor", path="--assessors")
+    for name in assessors:
+        check_id(name, "assessor name", path="--assessors")
+    _check_share(overlap, assessors)
+    chosen = _topics(store, topics, unit)
+    if not chosen:
+        raise LabelerError("no topics to assign", path="--topics")
+    dealt = deal(chosen, list(assessors))
+    when = now()
+    with store.transaction():
+        store.add_assignments((topic, dealt[topic], list(assessors), float(overlap), seed, when, by)
+                              for topic in chosen)
+    result = list_assignments(store, unit=unit)
+    result["assigned"] = chosen
+    return result
+
+
+def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown") -> dict[str, Any]:
+    """Take topics out of the plan (an event each): anyone may judge them again."""
+    plan = current_plan(store)
+    unassigned = [t for t in topics if t not in plan.topics]
+    if unassigned:
+        raise LabelerError(f"topic {unassigned[0]!r} is not assigned (see 'labeler assign --list')", path="--topics")
+    when = now()
+    with store.transaction():
+        store.add_assignments((topic, None, [], 0.0, 0, when, by) for topic in topics)
+    return {"cleared": list(topics)}
+
+
+def assessor_progress(store: Store, plan: Plan, info: PoolInfo | None,
+                      labels: dict[tuple[str, str], PairState] | None = None) -> dict[str, dict[str, Any]]:
+    """Per assessor of the plan: topics, pool pairs to judge, judged, remaining and overlap pairs among them.
+
+    "Judged" follows the queue: a pair is done for an assessor when it left their queue
+    (an overlap pair once they graded it, another once anyone did, a conflict once it waits
+    for adjudication); `remaining` is what their queue still holds.
+    """
+    if labels is None:
+        labels = current_labels(store, info.unit) if info else {}
+    progress = {name: {"topics": plan.topics_for(name), "to_judge": 0, "judged": 0, "remaining": 0, "overlap": 0}
+                for name in plan.assessors()}
+    if info is None:
+        return progress
+    for topic_id, entry in sorted(plan.topics.items(), key=lambda item: topic_sort_key(item[0])):
+        for unit_id in store.pool_topic_units(info.name, topic_id):
+            overlap = entry.is_overlap(unit_id)
+            state = labels.get((topic_id, unit_id))
+            for name in entry.judges if overlap else (entry.assessor,):
+                row = progress[name]
+                row["to_judge"] += 1
+                row["overlap"] += overlap
+                if waiting_for(state, name, overlap=overlap):
+                    row["remaining"] += 1
+                else:
+                    row["judged"] += 1
+    return progress
+
+
+def list_assignments(store: Store, *, unit: str | None = None) -> dict[str, Any]:
+    """The plan: per topic its judges, share, seed and overlap pairs in the pool; per assessor their progress."""
+    plan = current_plan(store)
+    info = space_pool(store, unit)
+    topics: dict[str, dict[str, Any]] = {}
+    for topic_id in sorted(plan.topics, key=topic_sort_key):
+        entry = plan.topics[topic_id]
+        units = store.pool_topic_units(info.name, topic_id) if info else set()
+        topics[topic_id] = {
+            "assessor": entry.assessor, "second": entry.second, "assessors": list(entry.judges),
+            "overlap": entry.overlap, "seed": entry.seed, "pairs": len(units),
+            "overlap_pairs": sum(entry.is_overlap(u) for u in units),
+            "assigned": entry.assigned, "assigned_by": entry.assigned_by,
+        }
+    return {
+        "pool": info.name if info else None,
+        "unit": info.unit if info else None,
+        "topics": topics,
+        "assessors": assessor_progress(store, plan, info),
+    }
