@@ -219,17 +219,3 @@ def derive_pairs(events: Iterable[Event], changes: Mapping[str, str] | None = No
         for pair, pair_events in by_pair.items()
     }
 
-
-def review_status(review_events: Iterable[Event], *, has_judgments: bool, has_relevant: bool) -> str:
-    """A topic's review status: the latest explicit mark, with `in_progress` derived.
-
-    `no_answer` with a relevant label (judged after the mark) needs a new review,
-    so it shows as `in_progress`.
-    """
-    marks = effective_events(e for e in review_events if e.kind == REVIEW)
-    mark = marks[-1].reason if marks else UNREVIEWED
-    if mark == NO_ANSWER and has_relevant:
-        return IN_PROGRESS
-    if mark == UNREVIEWED and has_judgments:
-        return IN_PROGRESS
-    return mark

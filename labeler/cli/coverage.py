@@ -38,6 +38,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
     k = result["depth"]
     info(f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
          f"{result['scored_topics']} scored topics.")
+    _reopened(result)
     rows = []
     for run, r in result["runs"].items():
         loro = r.get("loro") or {}
@@ -101,13 +102,14 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     info(f"{old} -> {new} ({result['unit']}, {result['topics']} topics): {labels['added']} labels added, "
          f"{labels['changed']} changed, {labels['retracted']} retracted; "
          f"{len(result['topics_grown'])} topics' relevant sets grew.")
-    if result["reopened"]:
-        reopened = result["reopened"]
+    if result["reopened_since"]:
+        reopened = result["reopened_since"]
         one = len(reopened) == 1
         info(f"{len(reopened)} {'topic' if one else 'topics'} reviewed in {old} {'was' if one else 'were'} reopened by "
              f"later pools (their {old} scores were over judgments the campaign later found incomplete).")
         table("reopened since " + old, ["topic", "pools (units added)", f"status in {new}"],
               [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()])
+    _reopened(result)
     if result["topics_grown"]:
         table("relevant sets that grew", ["topic", "before", "after"],
               [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()])
@@ -127,6 +129,13 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         info(f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
              "the new judgments found what the old ones missed.")
     _not_scored(result)
+
+
+def _reopened(result: dict) -> None:
+    """Name the reopened topics left out of the scored ones, with what reopened them."""
+    if result.get("reopened"):
+        info("Reopened, left out (their latest pool has unjudged units): " + ", ".join(
+            f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in result["reopened"].items()) + ".")
 
 
 def _not_scored(result: dict) -> None:

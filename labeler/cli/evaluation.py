@@ -22,6 +22,10 @@ def _denominators(run: dict) -> str:
         parts.append(f"{topics['not_in_run']} with no results (scored 0): {shown}")
     if topics["not_in_snapshot"]:
         parts.append(f"{topics['not_in_snapshot']} run topics not in the snapshot")
+    left_out = {t: r for t, r in topics.get("reopened", {}).items() if t not in topics.get("lower_bound", [])}
+    if left_out:
+        parts.append("reopened, not scored: " + ", ".join(
+            f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in left_out.items()))
     units = run["units"]
     if units.get("chunks_collapsed"):
         parts.append(f"{units['chunks_collapsed']} chunks collapsed to documents")
@@ -41,6 +45,8 @@ def _denominators(run: dict) -> str:
 @click.option("--unit", default=None, metavar="doc", help="Evaluate at document level (chunk runs and chunk labels).")
 @click.option("--include-unreviewed", is_flag=True,
               help="Also score topics not marked reviewed (when they have a relevant label).")
+@click.option("--include-reopened", is_flag=True,
+              help="Also score reopened topics (marked, but the latest pool holds unjudged units): lower bounds.")
 @click.option("--average", type=click.Choice(["reviewed", "trec_eval", "trec_eval_c"]), default="reviewed",
               show_default=True,
               help="Topics a mean is over: reviewed topics with relevant labels (labeler), or trec_eval's rule "
@@ -52,7 +58,7 @@ def _denominators(run: dict) -> str:
 @json_option
 @pass_env
 def eval_(env: Env, snapshot: str | None, runs: str | None, measures: str | None, per_query: bool, depth: int | None,
-          unit: str | None, include_unreviewed: bool, average: str, stages: str | None,
+          unit: str | None, include_unreviewed: bool, include_reopened: bool, average: str, stages: str | None,
           compare: tuple[str, str] | None, as_json: bool) -> None:
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
     from labeler.workbench.evaluation import compare_runs, evaluate_runs
@@ -60,7 +66,8 @@ def eval_(env: Env, snapshot: str | None, runs: str | None, measures: str | None
     with env.store() as store:
         if compare:
             result = compare_runs(store, compare[0], compare[1], snapshot=snapshot, measures=measures, depth=depth,
-                                  unit=unit, include_unreviewed=include_unreviewed)
+                                  unit=unit, include_unreviewed=include_unreviewed,
+                                  include_reopened=include_reopened)
             if as_json:
                 emit_json(result)
             else:
@@ -73,7 +80,8 @@ def eval_(env: Env, snapshot: str | None, runs: str | None, measures: str | None
         with progress_bar("runs scored") as progress:
             result = evaluate_runs(store, snapshot=snapshot, runs=names, measures=measures, per_query=per_query,
                                    depth=depth, unit=unit, include_unreviewed=include_unreviewed,
-                                   stages=stage_names, average=average, progress=progress)
+                                   include_reopened=include_reopened, stages=stage_names, average=average,
+                                   progress=progress)
     if as_json:
         emit_json(result)
         return
@@ -91,14 +99,22 @@ def _print_report(result: dict) -> None:
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
     for run in result["runs"]:
         info(f"{run['run']}: {_denominators(run)}.")
+        lower = run["topics"].get("lower_bound")
+        if lower:
+            detail = ", ".join(f"{t} ({run['topics']['reopened'][t]['unjudged']} unjudged)" for t in lower)
+            info(f"{run['run']}: the mean is a lower bound for the reopened topics {detail}: "
+                 "their pool units are not all judged.")
     retired_note(result)
     if result.get("runs_not_scored"):
         info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
              "score them at document level with --unit doc.")
-    pending = {reason for run in result["runs"] for reason in run["topics"]["excluded"]} & {"in_progress", "unreviewed"}
-    if pending and result.get("average") == "reviewed":
+    reasons = {reason for run in result["runs"] for reason in run["topics"]["excluded"]}
+    if reasons & {"in_progress", "unreviewed"} and result.get("average") == "reviewed":
         info("Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "
              "judging UI); --include-unreviewed scores judged topics anyway.")
+    if "reopened" in reasons and result.get("average") == "reviewed":
+        info("Reopened topics count again once their new pool units are judged ('labeler judge'); "
+             "--include-reopened scores them as they stand, as lower bounds.")
     recall_rows = []
     for run in result["runs"]:
         for k, r in run["recall"].items():

@@ -148,16 +148,18 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
 @click.argument("topic", callback=checked_id("topic id"))
 @click.argument("status", type=click.Choice(REVIEW_MARKS))
 @assessor_option
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Unit space the mark is for (default: the latest pool's, else doc).")
 @json_option
 @pass_env
-def mark(env: Env, topic: str, status: str, assessor: str, as_json: bool) -> None:
-    """Set a topic's review status: reviewed, no_answer (the corpus holds no answer) or unreviewed."""
+def mark(env: Env, topic: str, status: str, assessor: str, unit: str | None, as_json: bool) -> None:
+    """Set a topic's review status in one unit space: reviewed, no_answer (the corpus holds no answer) or unreviewed."""
     with env.store() as store:
-        result = workbench.mark_topic(store, topic, status, assessor=assessor)
+        result = workbench.mark_topic(store, topic, status, assessor=assessor, unit=unit)
     if as_json:
         emit_json(result)
         return
-    info(f"Topic {topic} marked {status}.")
+    info(f"Topic {topic} marked {status} ({result['unit']}).")
 
 
 COMMANDS = [judgments]

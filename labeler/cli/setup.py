@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
+from labeler.review import shown_status
 
 
 @click.command()
@@ -48,7 +49,7 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
         columns = ["pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
         # the pool's pairs first (judged + unjudged = pool), then the labels outside it, never mixed
         outside = ["outside", "outside_relevant"]
-        rows = [[topic, *(row[c] for c in columns + outside), row["review_status"]]
+        rows = [[topic, *(row[c] for c in columns + outside), shown_status(row["review_status"], row.get("reopened"))]
                 for topic, row in result["topics"].items()]
         rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
         table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)

@@ -10,6 +10,7 @@ from labeler import workbench
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.inert import visible_line
+from labeler.review import shown_status
 
 
 @click.group()
@@ -79,7 +80,8 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
     info(f"Message: {visible_line(result['message'])}; created {result['created']}.")
     topics = result["manifest"]["topics"]
     table(None, ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
-          [[t, r["labels"], r["relevant"], r["nonrelevant"], r["pooled_unjudged"], r["review_status"]]
+          [[t, r["labels"], r["relevant"], r["nonrelevant"], r["pooled_unjudged"],
+            shown_status(r["review_status"], r.get("reopened"))]
            for t, r in topics.items()])
 
 

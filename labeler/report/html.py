@@ -40,6 +40,11 @@ def render_report(data: dict[str, Any]) -> str:
                 f"<p class='note'>Workbench {escape(data['workbench'])}, unit {escape(coverage['unit'])}, "
                 f"{coverage['scored_topics']} scored topics, made {escape(data['created'])}. Every figure below is "
                 "computed on the labels of this snapshot; unjudged units count as not relevant.</p>"]
+    if coverage.get("reopened"):
+        sections.append("<p class='note'>Reopened topics, left out of the scored topics (their latest pool has "
+                        "units nobody judged since they were marked): "
+                        + ", ".join(f"{escape(str(t))} by {escape(str(r['pool']))} ({int(r['unjudged'])} unjudged)"
+                                    for t, r in coverage["reopened"].items()) + ".</p>")
 
     ks = [point["k"] for point in next((r["recall_curve"] for r in coverage["runs"].values() if r["recall_curve"]),
                                        [])]

@@ -8,6 +8,7 @@ what it added, what is left to judge and how long that takes at the team's pace.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -23,6 +24,7 @@ from labeler.workbench.batches import topic_batches
 from labeler.workbench.evaluation import (
     aligned_labels,
     aligned_rankings,
+    reopened_topics,
     retired_runs,
     runs_to_score,
     scored_topics,
@@ -107,6 +109,7 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
         "runs": report_runs,
         "topics": report_topics,
         "scored_topics": len(scored),
+        "reopened": reopened_topics(info),  # left out of the scored topics: their latest pool is not all judged
         "ranking": _ranking(bias),
         "loro": bias["summary"] if bias else None,
         "r_estimate_warning": DEPENDENCE_WARNING,
@@ -193,9 +196,11 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     after, _ = aligned_labels(store, after_info, unit)
     threshold = after_info.manifest["scale"]["threshold"]
     # both snapshots are scored on the topics the newer one scores, so a change is never a change of denominator
-    topics, _, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
+    topics, excluded, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
     if not topics:
-        raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on")
+        pending = Counter(excluded.values())
+        why = f" ({', '.join(f'{n} {reason}' for reason, n in sorted(pending.items()))})" if pending else ""
+        raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on{why}")
     try:
         wanted, rank_by = compare_measures(depth)
         parts: dict[str, tuple[list, list]] = {name: ([], []) for name in names}
@@ -221,9 +226,10 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
         "depth": depth,
         "unit": unit or after_info.unit,
         "topics": len(topics),
+        "reopened": reopened_topics(after_info),  # not compared: the newer snapshot's labels miss pool units
         "labels": result["labels"],
         "topics_grown": result["topics_grown"],
-        "reopened": {r.topic: r.to_dict() for r in reopened},
+        "reopened_since": {r.topic: r.to_dict() for r in reopened},
         "runs": result["runs"],
         "runs_not_scored": not_scored,
         "runs_retired": retired_runs(store, runs),

@@ -18,6 +18,7 @@ from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
 from labeler.metrics import DEFAULT_MEASURES, evaluate, merge_evaluations, paired_comparison, parse_measures
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
+from labeler.review import REOPENED
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.setup import Progress
@@ -28,7 +29,7 @@ AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
 def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] | None = None,
                   measures: str | None = None, per_query: bool = False, depth: int | None = None,
-                  unit: str | None = None, include_unreviewed: bool = False,
+                  unit: str | None = None, include_unreviewed: bool = False, include_reopened: bool = False,
                   stages: list[str] | None = None, average: str = "reviewed",
                   progress: Progress | None = None) -> dict[str, Any]:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
@@ -38,6 +39,9 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     or trec_eval's own, for reproducing its numbers: `trec_eval` (topics in both
     the labels and the run, review status ignored, a topic without relevant
     labels scores 0) and `trec_eval_c` (the same over every labelled topic, as `-c`).
+    A reopened topic (its space's latest pool holds units nobody judged since
+    the mark) is left out unless `include_reopened`; then its score is a lower
+    bound and it is listed in `lower_bound`.
     `progress(done, total)` is called after each run is scored.
     """
     if average not in AVERAGES:
@@ -52,12 +56,14 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     threshold = info.manifest["scale"]["threshold"]
     qrels, label_notes = aligned_labels(store, info, unit)
+    reopened = reopened_topics(info)
     results = []
     for name in names:
         run = store.run(name)
         ranked = set(store.run_topics(name))
         if average == "reviewed":
-            scored, excluded, not_in_snapshot = scored_topics(info, qrels, ranked, threshold, include_unreviewed)
+            scored, excluded, not_in_snapshot = scored_topics(info, qrels, ranked, threshold, include_unreviewed,
+                                                              include_reopened=include_reopened)
         else:
             scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, ranked, with_missing=average == "trec_eval_c")
         evaluation, run_notes = evaluate_in_batches(store, info, run, unit, qrels, parsed, scored, threshold, depth)
@@ -77,6 +83,9 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
                 "not_in_run": len(missing),
                 "not_in_run_topics": missing,
                 "not_in_snapshot": len(not_in_snapshot),
+                "reopened": {t: reopened[t] for t in sorted(reopened, key=topic_sort_key)
+                             if t in scored or excluded.get(t) == REOPENED},
+                "lower_bound": [t for t in scored if t in reopened],
             },
             "aggregate": evaluation.aggregate,
             "counts": evaluation.counts,
@@ -153,10 +162,11 @@ def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
 
 def compare_runs(store: Store, run_a: str, run_b: str, *, snapshot: str | None = None, measures: str | None = None,
                  depth: int | None = None, unit: str | None = None, include_unreviewed: bool = False,
-                 permutations: int = 10_000, seed: int = 0) -> dict[str, Any]:
+                 include_reopened: bool = False, permutations: int = 10_000, seed: int = 0) -> dict[str, Any]:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure."""
     report = evaluate_runs(store, snapshot=snapshot, runs=[run_a, run_b], measures=measures, per_query=True,
-                           depth=depth, unit=unit, include_unreviewed=include_unreviewed)
+                           depth=depth, unit=unit, include_unreviewed=include_unreviewed,
+                           include_reopened=include_reopened)
     first, second = report["runs"]
     comparisons = {}
     for measure in report["measures"]:
@@ -303,8 +313,13 @@ def _as_trec_eval(evaluation):
     return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
 
 
-def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool):
-    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover)."""
+def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool, *,
+                  include_reopened: bool = False):
+    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover).
+
+    A reopened topic is left out (reason `reopened`) unless `include_reopened`:
+    its labels miss units of the latest pool, so its score is only a lower bound.
+    """
     statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
     scored, excluded = [], {}
     for topic in sorted(set(statuses) | set(qrels), key=topic_sort_key):
@@ -312,6 +327,13 @@ def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_u
         relevant = any(g >= threshold for g in qrels.get(topic, {}).values())
         if status == NO_ANSWER:
             excluded[topic] = "no_answer"
+        elif status == REOPENED:
+            if not include_reopened:
+                excluded[topic] = REOPENED
+            elif not relevant:
+                excluded[topic] = "no_relevant"
+            else:
+                scored.append(topic)
         elif status != REVIEWED and not include_unreviewed:
             excluded[topic] = "in_progress" if status == IN_PROGRESS else "unreviewed"
         elif not relevant:
@@ -321,3 +343,9 @@ def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_u
     covered = set(scored) | set(excluded)
     not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
     return scored, excluded, not_in_snapshot
+
+
+def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:
+    """`{topic: {"pool", "unjudged"}}` for the snapshot's reopened topics, as its manifest recorded them."""
+    return {t: row.get("reopened") or {"pool": None, "unjudged": 0}
+            for t, row in info.manifest["topics"].items() if row.get("review_status") == REOPENED}

@@ -97,10 +97,16 @@ def undo(store: Store, assessor: str) -> Event:
     raise NotFoundError(f"nothing to undo for assessor {assessor!r}")
 
 
-def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str) -> dict[str, Any]:
-    """Set a topic's review status; `no_answer` is refused while the topic has a relevant label."""
+def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit: str | None = None) -> dict[str, Any]:
+    """Set a topic's review status in one unit space (the latest pool's by default, else `doc`).
+
+    A mark is a claim about the labels of one space: reviewing the documents
+    says nothing about a chunk pool. `no_answer` is refused while the topic has
+    a relevant label.
+    """
     check_id(topic_id, "topic id")
     _check_assessor(assessor)
+    space = unit_space(store, unit)
     if status not in REVIEW_MARKS:
         raise LabelerError(f"status must be one of {', '.join(REVIEW_MARKS)}, not {status!r}")
     if store.topic_count() and store.topic(topic_id) is None and topic_id not in store.event_topics():
@@ -113,8 +119,8 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str) -> di
                 "it cannot be marked no_answer"
             )
     with store.transaction():
-        store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, now(), reason=status, unit="doc"))
-    return {"topic": topic_id, "status": status}
+        store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, now(), reason=status, unit=space))
+    return {"topic": topic_id, "status": status, "unit": space}
 
 
 def relevant_units(store: Store, topic_id: str) -> list[str]:
@@ -175,7 +181,7 @@ def import_judgments(store: Store, path: str | Path, *, assessor: str, source: s
             for topic_id in topics:
                 status = REVIEWED if topic_id in with_relevant else NO_ANSWER
                 marks[topic_id] = status
-                store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit="doc"))
+                store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
     return {
         "path": str(path),
         "unit": space,

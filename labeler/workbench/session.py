@@ -16,16 +16,10 @@ from labeler.errors import LabelerError
 from labeler.judgments import (
     FLAG,
     GRADE,
-    IN_PROGRESS,
-    NO_ANSWER,
     NOTE,
-    REVIEW,
-    REVIEWED,
     SKIP,
     UNSURE,
     Event,
-    derive_pair,
-    review_status,
 )
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.store import Store
@@ -34,6 +28,7 @@ from labeler.workbench.judging import mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
 from labeler.workbench.reading import UnitText, unit_text
+from labeler.workbench.review import topic_review_state
 
 IDLE_CAP_SECONDS = 30.0
 
@@ -136,20 +131,17 @@ class JudgingSession:
         return list(self._topics[name])
 
     def first_unfinished_topic(self, after: str | None = None) -> str | None:
-        """The first topic (after `after`, wrapping) that is not reviewed and has work left.
+        """The first topic (after `after`, wrapping) with work left in the current pool, whatever its mark.
 
-        With assignments, the assessor's own topics come first, then the unassigned ones.
+        A reviewed topic whose pool gained unjudged units is reopened: it is
+        opened like any other, not skipped for its old mark. With assignments,
+        the assessor's own topics come first, then the unassigned ones.
         """
         topics = current_plan(self.store).order_for(self.assessor, self.topics())
         if after in topics:
             index = topics.index(after) + 1
             topics = topics[index:] + topics[:index]
-        # Only a topic with a review mark can be reviewed or no_answer; its status is read for it alone,
-        # as the all-topics statuses derive every label in the log (seconds with 500,000 events).
-        marked = {event.topic_id for event in self.store.review_events()}
         for topic in topics:
-            if topic in marked and topic_review_status(self.store, topic) in (REVIEWED, NO_ANSWER):
-                continue
             if self._load_queue(topic):
                 return topic
         return None
@@ -205,7 +197,7 @@ class JudgingSession:
 
     def mark_topic(self, status: str) -> QueueItem | None:
         """Mark the topic reviewed or no_answer and move to the next unfinished topic."""
-        mark_topic(self.store, self.topic_id, status, assessor=self.assessor)
+        mark_topic(self.store, self.topic_id, status, assessor=self.assessor, unit=self.unit)
         following = self.first_unfinished_topic(after=self.topic_id)
         if following is None:
             return self._show(None)
@@ -272,7 +264,8 @@ class JudgingSession:
         return "unjudged"
 
     def topic_status(self) -> str:
-        return topic_review_status(self.store, self.topic_id) if self.topic_id else ""
+        """The topic's status in the pool's unit space, as shown: `reopened by P2 (12 unjudged)`."""
+        return str(topic_review_state(self.store, self.topic_id, self.unit)) if self.topic_id else ""
 
     # -- internals ----------------------------------------------------------------
 
@@ -316,42 +309,11 @@ class JudgingSession:
         )
 
 
-def topic_review_status(store: Store, topic_id: str) -> str:
-    """`topic_review_statuses(store).get(topic_id, IN_PROGRESS)`, reading only this topic's events.
+def topic_review_status(store: Store, topic_id: str, unit: str | None = None) -> str:
+    """`topic_review_statuses(store, unit=unit).get(topic_id, IN_PROGRESS)`, reading only this topic's events.
 
     The judging screen shows it after every key. The all-topics version derives
-    every label in the log and counts the latest pool per topic, so its cost grows
-    with the workbench (~95 ms with a million pooled pairs); this one stays with
-    the topic's own events.
+    every label of the space and reads the pool of every topic, so its cost grows
+    with the workbench; this one stays with the topic's own events and pool units.
     """
-    threshold = store.scale().threshold
-    judged = relevant = has_events = False
-    for space in store.unit_spaces():
-        by_unit: dict[str, list[Event]] = {}
-        for event in store.topic_events(space, topic_id):
-            has_events = True
-            if event.kind != REVIEW:
-                by_unit.setdefault(event.unit_id, []).append(event)
-        if not by_unit:
-            continue
-        changes = store.change_times(space)
-        for unit_id, events in by_unit.items():
-            state = derive_pair(topic_id, unit_id, events, changes.get(unit_id))
-            if state.judged:
-                judged = True
-                if state.label >= threshold:
-                    relevant = True
-    reviews = store.review_events(topic_id)
-    if not (has_events or reviews) and not _known_topic(store, topic_id):
-        return IN_PROGRESS  # as for a topic missing from topic_review_statuses
-    return review_status(reviews, has_judgments=judged, has_relevant=relevant)
-
-
-def _known_topic(store: Store, topic_id: str) -> bool:
-    """Whether `topic_review_statuses` lists the topic: loaded, in the latest pool, or in the log."""
-    if store.topic(topic_id) is not None:
-        return True
-    latest = store.latest_pool()
-    if latest is not None and store.pool_topic_size(latest.name, topic_id) > 0:
-        return True
-    return topic_id in store.event_topics()
+    return topic_review_state(store, topic_id, unit).status

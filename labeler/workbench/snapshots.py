@@ -9,11 +9,14 @@ from typing import Any
 from labeler import __version__
 from labeler.errors import LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
+from labeler.judgments import UNREVIEWED
 from labeler.models import SnapshotInfo, Unit, topic_sort_key
+from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.review import topic_review_states
 from labeler.workbench.setup import now
-from labeler.workbench.status import topic_review_statuses
+from labeler.workbench.status import all_topic_ids
 
 
 def sha256_text(text: str) -> str:
@@ -45,7 +48,7 @@ def _freeze(store: Store, space: str, message: str, name: str,
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
     scale = store.scale()
-    statuses = topic_review_statuses(store, labels={space: current})
+    states = topic_review_states(store, space, labels=current, topics=all_topic_ids(store))
     per_topic: dict[str, dict[str, Any]] = {}
     for topic_id, _, grade, _ in labels:
         row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
@@ -56,9 +59,11 @@ def _freeze(store: Store, space: str, message: str, name: str,
             row["relevant"] += 1
         else:
             row["nonrelevant"] += 1
-    for topic_id in set(statuses) | set(per_topic):
-        per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
-        per_topic[topic_id]["review_status"] = statuses.get(topic_id, "unreviewed")
+    for topic_id in set(states) | set(per_topic):
+        row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
+        state = states.get(topic_id, ReviewState(UNREVIEWED))
+        row["review_status"] = state.status  # in the snapshot's space, with what reopened it
+        row["reopened"] = state.reopened
     parent = latest_snapshot_of(store, space)
     chunking = None
     if space.startswith("chunk:"):

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from labeler.judgments import SKIP, UNSURE, PairState, review_status
+from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import topic_sort_key
+from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.assignments import assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.review import topic_review_states
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
 
@@ -28,31 +30,20 @@ def all_topic_ids(store: Store) -> list[str]:
     return sorted(topics, key=topic_sort_key)
 
 
-def topic_review_statuses(store: Store, *, labels: dict[str, dict[tuple[str, str], PairState]] | None = None,
+def topic_review_statuses(store: Store, *, unit: str | None = None,
+                          labels: dict[str, dict[tuple[str, str], PairState]] | None = None,
                           topics: list[str] | None = None) -> dict[str, str]:
-    """Each topic's review status, with `in_progress` derived from its labels.
+    """Each topic's review status in one unit space (the latest pool's by default), as text.
 
-    A caller that has derived a unit space's labels already (`labels`: space ->
+    A caller that has derived the space's labels already (`labels`: space ->
     `current_labels(store, space)`) or the topic list (`topics`:
     `all_topic_ids(store)`) passes them, so they are not derived twice.
     """
-    threshold = store.scale().threshold
-    judged: set[str] = set()
-    relevant: set[str] = set()
-    for space in store.unit_spaces():
-        derived = labels[space] if labels is not None and space in labels else current_labels(store, space)
-        for (topic_id, _), state in derived.items():
-            if state.judged:
-                judged.add(topic_id)
-                if state.label >= threshold:
-                    relevant.add(topic_id)
-    reviews: dict[str, list] = {}
-    for event in store.review_events():
-        reviews.setdefault(event.topic_id, []).append(event)
-    return {
-        t: review_status(reviews.get(t, []), has_judgments=t in judged, has_relevant=t in relevant)
-        for t in (all_topic_ids(store) if topics is None else topics)
-    }
+    space = unit_space(store, unit)
+    derived = labels.get(space) if labels is not None else None
+    states = topic_review_states(store, space, labels=derived,
+                                 topics=all_topic_ids(store) if topics is None else topics)
+    return {t: state.status for t, state in states.items()}
 
 
 def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> dict[str, Any]:
@@ -71,7 +62,7 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     threshold = store.scale().threshold
     labels = current_labels(store, space)
     topic_ids = all_topic_ids(store)
-    statuses = topic_review_statuses(store, labels={space: labels}, topics=topic_ids)
+    states = topic_review_states(store, space, labels=labels, topics=topic_ids)
     topics: dict[str, dict[str, Any]] = {}
     pooled: dict[str, set[str]] = {}
     for topic_id in topic_ids:
@@ -99,7 +90,9 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
         if state.conflict:
             row["conflicts"] += 1
     for topic_id, row in topics.items():
-        row["review_status"] = statuses.get(topic_id, "unreviewed")
+        state = states.get(topic_id, ReviewState("unreviewed"))
+        row["review_status"] = state.status
+        row["reopened"] = state.reopened
     totals = {key: sum(row[key] for row in topics.values()) for key in TOPIC_KEYS}
     plan = current_plan(store)
     per_assessor = {}

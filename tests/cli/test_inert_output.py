@@ -87,6 +87,8 @@ def hostile(tmp_path_factory) -> Path:
         (["judgments", "add", T1, DOCS[1], "0", "--assessor", ANN1], ()),
         (["judgments", "add", T1, DOCS[1], "0", "--assessor", ANN2], ()),
         (["judgments", "adjudicate", T1, DOCS[0], "2", "--assessor", ANN1], ()),
+        (["judgments", "add", T1, DOCS[2], "0", "--assessor", ANN1], ()),  # T1's whole pool: not reopened
+        (["judgments", "add", T1, DOCS[3], "0", "--assessor", ANN1], ()),
         (["topics", "mark", T1, "reviewed"], (T1,)),
         (["snapshot", "create", "-m", MESSAGE1], ()),
         (["judgments", "add", T2, DOCS[3], "1", "--assessor", ANN1], ()),

@@ -30,6 +30,8 @@ def bench(run_cli, write):
         run_cli("topics", "mark", topic, "reviewed")
     run_cli("snapshot", "create", "-m", "one")
     run_cli("judgments", "import", write("q2", "1 0 d5 2\n2 0 d4 1\n2 0 d8 2\n"))
+    for topic in ("1", "2"):  # judged after the mark: in progress until marked again
+        run_cli("topics", "mark", topic, "reviewed")
     run_cli("snapshot", "create", "-m", "two")
     result = run_cli.json("runs", "retire", "c", "--reason", "imported by mistake")
     assert (result["name"], result["reason"], result["already_retired"]) == ("c", "imported by mistake", False)

@@ -56,6 +56,8 @@ def test_a_new_run_is_penalised_until_re_pooled(run_cli, write):
     repool = run_cli.json("coverage", "--depth", "5")["pool"]
     assert repool["pool"] == "P2" and repool["per_run"]["D"]["new_unjudged"] == 8
     judge_queue(run_cli)
+    for topic in TRUTH:  # reopened by P2, then judged after the mark: reviewed again
+        run_cli("topics", "mark", topic, "reviewed")
     run_cli("snapshot", "create", "-m", "after D")
 
     compare = run_cli.json("compare", "v1", "v2", "--depth", "5")
@@ -86,6 +88,8 @@ def test_html_report_is_standalone_with_its_charts(run_cli, write, tmp_path):
     run_cli("snapshot", "create", "-m", "v1")
     run_cli("pool", "build", "--depth", "5")
     judge_queue(run_cli)
+    for topic in TRUTH:
+        run_cli("topics", "mark", topic, "reviewed")
     run_cli("snapshot", "create", "-m", "v2")
     page = tmp_path / "report.html"
     result = run_cli.json("report", "--html", page, "--depth", "5")

@@ -132,7 +132,14 @@ def test_no_answer_is_refused_while_a_relevant_label_exists(pooled):
     pooled("topics", "mark", "2", "no_answer")
     pooled("topics", "mark", "1", "reviewed")
     topics = pooled.json("status")["topics"]
+    # topic 2's pool unit is unjudged: the mark does not hide it
+    assert topics["2"]["review_status"] == "reopened" and topics["2"]["reopened"] == {"pool": "P1", "unjudged": 1}
+    pooled("judgments", "add", "2", "a2-1", "0", "--assessor", "ann")  # judged after the mark
+    assert pooled.json("status")["topics"]["2"]["review_status"] == "in_progress"
+    pooled("topics", "mark", "2", "no_answer")
+    topics = pooled.json("status")["topics"]
     assert (topics["1"]["review_status"], topics["2"]["review_status"]) == ("reviewed", "no_answer")
+    assert topics["1"]["reopened"] is None
 
 
 def test_evaluation_only_import_marks_topics(run_cli, write):

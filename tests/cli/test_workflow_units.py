@@ -76,6 +76,7 @@ def judge_chunks_as_v1(chunked):
 def test_coverage_and_compare_on_chunk_labels_leave_document_runs_out_and_name_them(chunked):
     judge_chunks_as_v1(chunked)
     chunked("judgments", "add", "1", "d3#0", "1", "--assessor", "ann")
+    chunked("topics", "mark", "1", "reviewed", "--assessor", "ann")  # judged after the mark: marked again
     chunked("snapshot", "create", "-m", "v2")
 
     coverage = chunked.json("coverage", "--depth", "3")

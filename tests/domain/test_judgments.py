@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.judgments import Event, derive_pair, derive_pairs, review_status
+from labeler.judgments import Event, derive_pair, derive_pairs
 
 
 def ev(seq, kind="grade", assessor="ann", grade=None, *, target=None, time=None, reason=None, unit_id="d1", note=None):
@@ -56,22 +56,6 @@ def test_derive_pairs_groups_by_pair_and_ignores_review_events():
                                                                    reason="reviewed")]
     states = derive_pairs(events)
     assert {k: s.label for k, s in states.items()} == {("1", "d1"): 1, ("1", "d2"): 0}
-
-
-@pytest.mark.parametrize(
-    ("marks", "judged", "relevant", "status"),
-    [
-        ([], False, False, "unreviewed"),
-        ([], True, False, "in_progress"),  # judging started
-        (["reviewed"], True, True, "reviewed"),
-        (["no_answer"], True, False, "no_answer"),
-        (["no_answer"], True, True, "in_progress"),  # a relevant label after no_answer needs a new review
-        (["reviewed", "unreviewed"], True, True, "in_progress"),  # the latest mark wins
-    ],
-)
-def test_review_status(marks, judged, relevant, status):
-    events = [Event(f"r{i}", i, "1", None, "review", "ann", "t", reason=m) for i, m in enumerate(marks)]
-    assert review_status(events, has_judgments=judged, has_relevant=relevant) == status
 
 
 def test_the_log_follows_the_logical_clock_not_the_wall_clock():

@@ -24,3 +24,27 @@ def test_one_topic_status_equals_the_bulk_status(db_path):
         bulk = topic_review_statuses(store)
         for topic in ("1", "2", "3", "4", "5", "6"):
             assert topic_review_status(store, topic) == bulk.get(topic, IN_PROGRESS), topic
+
+
+def test_one_topic_state_equals_the_bulk_state_with_pools_and_spaces(db_path, tmp_path):
+    from labeler.workbench import build_pool, import_run
+    from labeler.workbench.review import topic_review_state, topic_review_states
+    from labeler.workbench.status import all_topic_ids
+
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"{t} Q0 u{t}-{r} {r} {9 - r} r\n" for t in ("1", "2", "3") for r in (1, 2)))
+    with Store(db_path) as store:
+        import_run(store, run, "r", allow_unknown=True)
+        build_pool(store, 2)
+        record_judgment(store, "1", "u1-1", assessor="ann", grade=2, allow_unknown=True)
+        mark_topic(store, "1", "reviewed", assessor="ann")  # one of two pool units unjudged: reopened
+        for unit in ("u2-1", "u2-2"):
+            record_judgment(store, "2", unit, assessor="ann", grade=0, allow_unknown=True)
+        mark_topic(store, "2", "no_answer", assessor="ann")
+        record_judgment(store, "3", "u3-1", assessor="ann", grade=1, allow_unknown=True)
+        bulk = topic_review_states(store, "doc", topics=all_topic_ids(store))
+        assert str(bulk["1"]) == "reopened by P1 (1 unjudged)"
+        assert (bulk["2"].status, bulk["3"].status) == ("no_answer", "in_progress")
+        for topic in ("1", "2", "3"):
+            assert topic_review_state(store, topic) == bulk[topic], topic
+            assert topic_review_status(store, topic, "doc") == bulk[topic].status

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from labeler.review import shown_status
 from labeler.tui.text import cell, plain
 
 
@@ -42,7 +43,7 @@ class TopicsScreen(Screen[str | None]):
         for topic_id, row in self.status["topics"].items():
             table.add_row(cell(topic_id), cell((self.titles.get(topic_id) or "")[:40]),
                           progress_bar(row["judged"], row["pool"]), row["relevant"], row["unjudged"], row["conflicts"],
-                          cell(row["review_status"]), key=topic_id)
+                          cell(shown_status(row["review_status"], row.get("reopened"))), key=topic_id)
         yield table
         yield Footer()
 

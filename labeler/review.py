@@ -1,0 +1,99 @@
+"""A topic's review status in one unit space, derived from its marks, its labels and the latest pool.
+
+A review mark (`reviewed`, `no_answer`) is a claim about the pool the assessor
+saw. It does not survive new work: when the latest pool of the same unit space
+holds units of the topic that nobody judged (a re-pool added them, or prior
+judgments were imported as reviewed before any pool), the topic is `reopened`
+by that pool; when it was judged again after the mark, it is `in_progress`.
+Marks belong to a unit space (`doc` or `chunk:NAME`): a topic reviewed at
+document level has no mark in a chunk pool's space.
+
+The rule is a pure function over plain values, so the all-topics statuses, the
+judging screen's one-topic status and the snapshot manifests agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from labeler.judgments import (
+    ADJUDICATE,
+    GRADE,
+    IN_PROGRESS,
+    NO_ANSWER,
+    REVIEW,
+    REVIEWED,
+    UNREVIEWED,
+    Event,
+    effective_events,
+    event_order,
+)
+
+REOPENED = "reopened"
+REVIEW_STATUSES = (UNREVIEWED, IN_PROGRESS, REVIEWED, NO_ANSWER, REOPENED)
+
+
+@dataclass(frozen=True)
+class ReviewState:
+    """A topic's status in one space; `pool` and `unjudged` say what reopened it."""
+
+    status: str
+    pool: str | None = None
+    unjudged: int = 0
+
+    def __str__(self) -> str:
+        """`reopened by P2 (12 unjudged)`, or the bare status: what every front end shows."""
+        if self.status == REOPENED:
+            return f"reopened by {self.pool} ({self.unjudged} unjudged)"
+        return self.status
+
+    @property
+    def reopened(self) -> dict[str, object] | None:
+        """The JSON form of what reopened the topic (`{"pool", "unjudged"}`), None when it is not reopened."""
+        return {"pool": self.pool, "unjudged": self.unjudged} if self.status == REOPENED else None
+
+
+def latest_mark(review_events: Iterable[Event]) -> Event | None:
+    """The mark in force (retracted marks do not count); None when there is none or it is `unreviewed`."""
+    marks = effective_events(e for e in review_events if e.kind == REVIEW)
+    if not marks or marks[-1].reason == UNREVIEWED:
+        return None
+    return marks[-1]
+
+
+def review_state(mark: Event | None, *, has_judgments: bool, has_relevant: bool, judged_after_mark: bool,
+                 pool: str | None = None, unjudged: int = 0) -> ReviewState:
+    """The status of one (topic, space).
+
+    `mark`: `latest_mark` of the space's review events; `has_judgments`,
+    `has_relevant`: the topic has a real label, a relevant one, in the space;
+    `judged_after_mark`: a grade or adjudication later in log order than the
+    mark; `pool`, `unjudged`: the space's latest pool and how many of the
+    topic's units in it are not judged.
+    """
+    if mark is None:
+        return ReviewState(IN_PROGRESS if has_judgments else UNREVIEWED)
+    if pool is not None and unjudged > 0:
+        return ReviewState(REOPENED, pool, unjudged)
+    if judged_after_mark:
+        return ReviewState(IN_PROGRESS)
+    if mark.reason == NO_ANSWER and has_relevant:
+        return ReviewState(IN_PROGRESS)  # a relevant label after no_answer needs a new review
+    return ReviewState(mark.reason)
+
+
+def judged_after(mark: Event | None, events: Iterable[Event]) -> bool:
+    """Whether a real grade or an adjudication comes after `mark` in log order (retracted ones do not count)."""
+    if mark is None:
+        return False
+    after = event_order(mark)
+    return any(e.kind in (GRADE, ADJUDICATE) and e.grade is not None and e.grade >= 0 and event_order(e) > after
+               for e in effective_events(events))
+
+
+def shown_status(status: str, reopened: dict | None) -> str:
+    """A status as front ends show it, from its JSON form (`review_status` and `reopened`)."""
+    if status == REOPENED and reopened:
+        return str(ReviewState(REOPENED, reopened.get("pool"), reopened.get("unjudged", 0)))
+    return status
