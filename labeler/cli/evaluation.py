@@ -91,6 +91,12 @@ def _print_report(result: dict) -> None:
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
     for run in result["runs"]:
         info(f"{run['run']}: {_denominators(run)}.")
+    judged = [m for m in measures if m.startswith("Judged@")]
+    if judged:
+        counts = sorted({run["judged_topics"] for run in result["runs"] if "judged_topics" in run})
+        over = " or ".join(map(str, counts)) or "0"
+        info(f"{', '.join(judged)}: the mean over the {over} scored topics, like every measure here "
+             "(labeler coverage gives it over all the topics the runs rank as well).")
     retired_note(result)
     if result.get("runs_not_scored"):
         info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
