@@ -36,9 +36,10 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
         emit_json(result)
         return
     k = result["depth"]
+    every, scored = _topics(result["judged_topics"]), _topics(result["scored_topics"], "scored ")
     info(f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
-         f"{result['scored_topics']} scored topics. Judged@{k} is given over all {result['judged_topics']} topics "
-         f"(the pool's view) and over the {result['scored_topics']} scored topics (the mean labeler eval prints).")
+         f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
+         "(the mean labeler eval prints).")
     rows = []
     for run, r in result["runs"].items():
         loro = r.get("loro") or {}
@@ -47,7 +48,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
                      r["unique"], r["unique_relevant"], _f(first["full"]) if first else "-",
                      _f(first["without"]) if first else "-", _f(first["drop"]) if first else "-"])
     measure = result["ranking"]["measure"] or "-"
-    table("per run", ["run", f"Judged@{k} over all {result['judged_topics']} topics",
+    table("per run", ["run", f"Judged@{k} over all {every}",
                       f"Judged@{k} over {result['scored_topics']} scored", "unjudged", "unjudged share", "unique",
                       "unique relevant", f"{measure} full", f"{measure} without its unique", "drop"], rows)
     low = [run for run, r in result["runs"].items() if r["judged"] is not None and r["judged"] < 0.9]
@@ -124,6 +125,11 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         info(f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
              "the new judgments found what the old ones missed.")
     _not_scored(result)
+
+
+def _topics(count: int, kind: str = "") -> str:
+    """`1 topic`, `43 scored topics`."""
+    return f"{count} {kind}topic{'' if count == 1 else 's'}"
 
 
 def effort_line(effort: dict) -> str:

@@ -95,7 +95,8 @@ def _print_report(result: dict) -> None:
     if judged:
         counts = sorted({run["judged_topics"] for run in result["runs"] if "judged_topics" in run})
         over = " or ".join(map(str, counts)) or "0"
-        info(f"{', '.join(judged)}: the mean over the {over} scored topics, like every measure here "
+        info(f"{', '.join(judged)}: the mean over the {over} scored topic{'' if counts == [1] else 's'}, "
+             "like every measure here "
              "(labeler coverage gives it over all the topics the runs rank as well).")
     retired_note(result)
     if result.get("runs_not_scored"):
