@@ -36,23 +36,26 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
         emit_json(result)
         return
     k = result["depth"]
+    every, scored = _topics(result["judged_topics"]), _topics(result["scored_topics"], "scored ")
     info(f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
-         f"{result['scored_topics']} scored topics.")
+         f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
+         "(the mean labeler eval prints).")
     _reopened(result)
     rows = []
     for run, r in result["runs"].items():
         loro = r.get("loro") or {}
         first = next(iter(loro.values()), None)
-        rows.append([run, _f(r["judged"], 3), r["unjudged"], _f(r["unjudged_share"], 3), r["unique"],
-                     r["unique_relevant"], _f(first["full"]) if first else "-", _f(first["without"]) if first else "-",
-                     _f(first["drop"]) if first else "-"])
+        rows.append([run, _f(r["judged"], 3), _f(r["judged_scored"], 3), r["unjudged"], _f(r["unjudged_share"], 3),
+                     r["unique"], r["unique_relevant"], _f(first["full"]) if first else "-",
+                     _f(first["without"]) if first else "-", _f(first["drop"]) if first else "-"])
     measure = result["ranking"]["measure"] or "-"
-    table("per run", ["run", f"Judged@{k}", "unjudged", "unjudged share", "unique", "unique relevant",
-                      f"{measure} full", f"{measure} without its unique", "drop"], rows)
+    table("per run", ["run", f"Judged@{k} over all {every}",
+                      f"Judged@{k} over {result['scored_topics']} scored", "unjudged", "unjudged share", "unique",
+                      "unique relevant", f"{measure} full", f"{measure} without its unique", "drop"], rows)
     low = [run for run, r in result["runs"].items() if r["judged"] is not None and r["judged"] < 0.9]
     if low:
-        info(f"Judged@{k} below 0.9 for {', '.join(low)}: their scores count unjudged units as not relevant "
-             "and are likely too low. Pool them and judge: labeler pool build --depth K.")
+        info(f"Judged@{k} over all topics below 0.9 for {', '.join(low)}: their scores count unjudged units as not "
+             "relevant and are likely too low. Pool them and judge: labeler pool build --depth K.")
     ranking = result["ranking"]
     if ranking.get("favoured"):
         info(f"The pool favours {', '.join(ranking['favoured'])}: their {measure} drops when the units only they "
@@ -66,12 +69,13 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
             "no" if r["r_unreliable"] else "yes", _f(r["saturation"], 3)] for t, r in result["topics"].items()])
     info(result["r_estimate_warning"])
     _not_scored(result)
+    info(effort_line(result["effort"]) + ".")
     pool = result["pool"]
     if pool:
         since = f" since {pool['previous']}" if pool["previous"] else ""
-        effort = (f"; about {pool['effort_hours']} hours at {pool['judgments_per_hour']} judgments/hour"
-                  if pool["effort_hours"] is not None else "")
-        info(f"Pool {pool['pool']}: {pool['unjudged']} pairs left to judge{effort}.")
+        pairs = f"{pool['unjudged']} pair{'' if pool['unjudged'] == 1 else 's'}"
+        info(f"Pool {pool['pool']}: {pairs} left to judge; about {pool['effort_hours']} hours "
+             f"{pool['pace']['description']}.")
         if pool["runs_not_pooled"]:
             info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
                  "found: labeler pool build --depth K.")
@@ -120,7 +124,8 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
             row.append(f"{_f(r['before'][measure], 3)} → {_f(r['after'][measure], 3)}")
         rows.append(row)
     first = next(iter(result["runs"].values()))
-    table("per run, before → after", ["run", *first["before"]], rows)
+    table(f"per run, before → after (means over the {result['judged_topics']} topics {new} scores, Judged@"
+          f"{result['depth']} too)", ["run", *first["before"]], rows)
     ranking = result["ranking"]
     info(f"Ranking by {ranking['measure']}: {' > '.join(ranking['before'])}  →  {' > '.join(ranking['after'])} "
          f"(Kendall's tau {_f(ranking['kendall_tau'], 3)}, tau_AP {_f(ranking['tau_ap'], 3)}).")
@@ -136,6 +141,18 @@ def _reopened(result: dict) -> None:
     if result.get("reopened"):
         info("Reopened, left out (their latest pool has unjudged units): " + ", ".join(
             f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in result["reopened"].items()) + ".")
+
+
+def _topics(count: int, kind: str = "") -> str:
+    """`1 topic`, `43 scored topics`."""
+    return f"{count} {kind}topic{'' if count == 1 else 's'}"
+
+
+def effort_line(effort: dict) -> str:
+    """`judging the N unjudged units of the top k takes about H h at 240/h, the median of ...` (no full stop)."""
+    units = f"{effort['unjudged']} unjudged unit{'' if effort['unjudged'] == 1 else 's'}"
+    return (f"Judging the {units} of the top {effort['depth']} takes about {effort['hours']} h "
+            f"{effort['pace']['description']}")
 
 
 def _not_scored(result: dict) -> None:

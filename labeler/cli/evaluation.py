@@ -104,6 +104,13 @@ def _print_report(result: dict) -> None:
             detail = ", ".join(f"{t} ({run['topics']['reopened'][t]['unjudged']} unjudged)" for t in lower)
             info(f"{run['run']}: the mean is a lower bound for the reopened topics {detail}: "
                  "their pool units are not all judged.")
+    judged = [m for m in measures if m.startswith("Judged@")]
+    if judged:
+        counts = sorted({run["judged_topics"] for run in result["runs"] if "judged_topics" in run})
+        over = " or ".join(map(str, counts)) or "0"
+        info(f"{', '.join(judged)}: the mean over the {over} scored topic{'' if counts == [1] else 's'}, "
+             "like every measure here "
+             "(labeler coverage gives it over all the topics the runs rank as well).")
     retired_note(result)
     if result.get("runs_not_scored"):
         info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "

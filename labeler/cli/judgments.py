@@ -144,6 +144,30 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
             r["grade"], r["reason"] or r["note"] or ""] for r in rows])
 
 
+@judgments.command()
+@click.option("--topic", default=None, callback=checked_id("topic id"), help="Only this topic's flags.")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Only this unit space (default: every one).")
+@json_option
+@pass_env
+def flagged(env: Env, topic: str | None, unit: str | None, as_json: bool) -> None:
+    """The flagged pairs: who flagged them, when, why, and their label now (a grade does not unlist a flag)."""
+    from labeler.cli.output import table
+    from labeler.workbench.flagged import flagged_pairs
+
+    with env.store() as store:
+        rows = flagged_pairs(store, topic=topic, unit=unit)
+    if as_json:
+        emit_json([r.to_json() for r in rows])
+        return
+    if not rows:
+        info("No flagged pairs" + (f" for topic {topic}" if topic else "") + ".")
+        return
+    table(f"{len(rows)} flag{'s' if len(rows) != 1 else ''}",
+          ["topic", "unit", "space", "flagged by", "time", "reason", "label now", "state"],
+          [[r.topic, r.unit_id, r.unit, r.assessor, r.time[:19], r.reason or r.note or "",
+            "-" if r.label is None else r.label, r.state] for r in rows])
+
+
 @topics.command()
 @click.argument("topic", callback=checked_id("topic id"))
 @click.argument("status", type=click.Choice(REVIEW_MARKS))

@@ -65,13 +65,19 @@ def render_report(data: dict[str, Any]) -> str:
                                [[run, *({p["k"]: p["macro"] for p in row["recall_curve"]}[x] for x in ks)]
                                 for run, row in coverage["runs"].items()]))
 
+    every, scored = coverage["judged_topics"], coverage["scored_topics"]
     sections.append(f"<h2 id='judged'>Judged@{k} per run</h2><figure>"
-                    + bar_chart(f"Judged@{k}", [(run, coverage["runs"][run]["judged"]) for run in runs],
-                                y_label=f"Judged@{k}")
-                    + "</figure>")
-    sections.append(_table(["run", f"Judged@{k}", "unjudged in top k", "unique units", "unique relevant"],
-                           [[run, r["judged"], r["unjudged"], r["unique"], r["unique_relevant"]]
-                            for run, r in coverage["runs"].items()]))
+                    + bar_chart(f"Judged@{k} over all {every} topics",
+                                [(run, coverage["runs"][run]["judged"]) for run in runs],
+                                y_label=f"Judged@{k} (all {every} topics)")
+                    + f"<figcaption>Judged@{k} of each run over all {every} topics (labelled or ranked by a run: "
+                    "the pool's view)</figcaption></figure>")
+    sections.append(_table(["run", f"Judged@{k} over all {every} topics", f"Judged@{k} over {scored} scored topics",
+                            "unjudged in top k", "unique units", "unique relevant"],
+                           [[run, r["judged"], r["judged_scored"], r["unjudged"], r["unique"], r["unique_relevant"]]
+                            for run, r in coverage["runs"].items()])
+                    + "<p class='note'>Over all topics, as <code>labeler coverage</code> reports the pool; over the "
+                    "scored topics, as <code>labeler eval</code> averages it.</p>")
 
     history = data["history"]
     if history["snapshots"]:
@@ -81,7 +87,11 @@ def render_report(data: dict[str, Any]) -> str:
         sections.append("<h2 id='history'>Coverage and scores across snapshots</h2><figure>"
                         + line_chart(f"Judged@{k} across snapshots", labels, judged_series, x_label="snapshot",
                                      y_label=f"Judged@{k}")
-                        + f"<figcaption>Judged@{k} of each run on every snapshot</figcaption></figure><figure>"
+                        + f"<figcaption>Judged@{k} of each run on every snapshot: the mean over that snapshot's "
+                          "topics with a relevant label, reviewed or not ("
+                        + escape(", ".join(f"{name}: {n}"
+                                           for name, n in zip(labels, history["judged_topics"], strict=True)))
+                        + " topics)</figcaption></figure><figure>"
                         + line_chart(f"R@{k} across snapshots", labels, recall_series, x_label="snapshot",
                                      y_label=f"R@{k} (macro)")
                         + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure><p class='note'>A run whose coverage rises from one snapshot to the next was "

@@ -183,6 +183,18 @@ class EventRows:
         rows = self.db.execute(sql + " ORDER BY clock DESC, event_id DESC LIMIT ?", [*params, limit])
         return [Event(*row) for row in rows]
 
+    def kind_events(self, kind: str, unit: str | None = None, topic_id: str | None = None) -> list[Event]:
+        """Every event of one kind (e.g. every flag), of one unit space and topic if given, in local order."""
+        sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
+        params: list = [kind]
+        if unit is not None:
+            sql += " AND unit = ?"
+            params.append(unit)
+        if topic_id is not None:
+            sql += " AND topic_id = ?"
+            params.append(topic_id)
+        return [Event(*row) for row in self.db.execute(sql + " ORDER BY seq", params)]
+
     def retracted_ids(self, event_ids: Iterable[str]) -> set[str]:
         ids = list(event_ids)
         if not ids:

@@ -115,6 +115,8 @@ class LabelerApp(SavingApp):
                             else "Write the latest snapshot as TREC qrels to a new file", self.action_export)
         yield SystemCommand("Adjudication", "Settle pairs whose assessors disagree", self.action_adjudication)
         yield SystemCommand("History", "Your last decisions; reopen one", self.action_history)
+        yield SystemCommand("Flagged pairs", "Every standing flag with the pair's label now; open one to judge",
+                            self.action_flagged)
         yield SystemCommand("Coverage", "Judged@k per run, the recall curve, what the last re-pool added",
                             self.action_coverage)
         yield from super().get_system_commands(screen)
@@ -170,6 +172,18 @@ class LabelerApp(SavingApp):
                 self._refresh_judging()
 
         self.push_screen(HistoryScreen(recent_decisions(self.store, self.session.assessor)), chosen)
+
+    def action_flagged(self) -> None:
+        from labeler.tui.screens.flagged import FlaggedScreen
+        from labeler.workbench.flagged import flagged_pairs
+
+        def chosen(pair: tuple[str, str] | None) -> None:
+            if pair:
+                self.session.reopen(*pair)
+                self._refresh_judging()
+
+        unit = self.session.unit
+        self.push_screen(FlaggedScreen(flagged_pairs(self.store, unit=unit), unit), chosen)
 
     def action_snapshots(self) -> None:
         from labeler.tui.screens.snapshots import SnapshotsScreen

@@ -19,6 +19,7 @@ from labeler.coverage.compare import compare_evaluations, compare_measures
 from labeler.errors import LabelerError
 from labeler.metrics import evaluate, merge_evaluations
 from labeler.models import topic_sort_key
+from labeler.pace import Pace
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.evaluation import (
@@ -29,7 +30,7 @@ from labeler.workbench.evaluation import (
     runs_to_score,
     scored_topics,
 )
-from labeler.workbench.labels import current_labels, judging_rate
+from labeler.workbench.labels import current_labels, judging_pace
 from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
@@ -73,9 +74,15 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     judged, bias = figures["judged"], figures["bias"]
     estimates, saturation = figures["estimates"], figures["saturation"]
     report_runs = {}
+    scored_order = [t for t in topics if t in scored]
     for name, row in judged["runs"].items():
         entry = {
+            # Judged@k over every topic (the pool's view), and over the scored topics (what `eval` averages)
             "judged": row["judged"],
+            "judged_over": "all",
+            "judged_topics": len(topics),
+            "judged_scored": mean_of([row["judged_per_topic"][t] for t in scored_order]),
+            "judged_scored_topics": len(scored_order),
             "unjudged": row["unjudged"],
             "unjudged_share": row["unjudged_share"],
             "unique": row["unique"],
@@ -110,6 +117,9 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
         "topics": report_topics,
         "scored_topics": len(scored),
         "reopened": reopened_topics(info),  # left out of the scored topics: their latest pool is not all judged
+        "judged_over": "all",
+        "judged_topics": len(topics),
+        "effort": top_k_effort(report_topics, depth, judging_pace(store)),
         "ranking": _ranking(bias),
         "loro": bias["summary"] if bias else None,
         "r_estimate_warning": DEPENDENCE_WARNING,
@@ -118,6 +128,24 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
         "runs_retired": retired_runs(store, runs),
     }
     return result
+
+
+def mean_of(values: list[float]) -> float | None:
+    """The mean, None for no values (as `judged_summary` gives for no topics)."""
+    return sum(values) / len(values) if values else None
+
+
+def pace_json(pace: Pace) -> dict[str, Any]:
+    """The pace an estimate used, as `pool build` reports it."""
+    return {"per_hour": pace.per_hour, "judgments": pace.judgments,
+            "basis": "median" if pace.measured else "default", "description": pace.describe()}
+
+
+def top_k_effort(topics: dict[str, dict[str, Any]], depth: int, pace: Pace) -> dict[str, Any]:
+    """What judging the unjudged units of the runs' top k (their depth-k pool) takes, at the team's pace."""
+    unjudged = sum(row["pool"] - row["judged"] for row in topics.values())
+    return {"depth": depth, "unjudged": unjudged, "hours": round(unjudged / pace.per_hour, 2),
+            "pace": pace_json(pace)}
 
 
 def _ranking(bias: dict[str, Any] | None) -> dict[str, Any]:
@@ -164,7 +192,7 @@ def repool_status(store: Store) -> dict[str, Any] | None:
                 stats["unjudged"] += unjudged
                 stats["new"] += new
                 stats["new_unjudged"] += new and unjudged
-    rate = judging_rate(store)
+    pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return {
         "pool": latest.name,
@@ -172,8 +200,10 @@ def repool_status(store: Store) -> dict[str, Any] | None:
         "previous": previous.name if previous else None,
         "unit": latest.unit,
         "unjudged": unjudged_total,
-        "judgments_per_hour": rate,
-        "effort_hours": round(unjudged_total / rate, 2) if rate else None,
+        # the median pace of the last timed judgments, else the default pace, and which one it is
+        "judgments_per_hour": pace.per_hour,
+        "effort_hours": round(unjudged_total / pace.per_hour, 2),
+        "pace": pace_json(pace),
         "per_run": per_run,
         "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
     }
@@ -227,6 +257,9 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
         "unit": unit or after_info.unit,
         "topics": len(topics),
         "reopened": reopened_topics(after_info),  # not compared: the newer snapshot's labels miss pool units
+        # Judged@k, like every measure here, is a mean over the topics the newer snapshot scores (as in eval)
+        "judged_over": "scored",
+        "judged_topics": len(topics),
         "labels": result["labels"],
         "topics_grown": result["topics_grown"],
         "reopened_since": {r.topic: r.to_dict() for r in reopened},

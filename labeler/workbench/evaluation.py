@@ -94,6 +94,8 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
             "status": "ok" if scored else "no topics to score",
             "units": notes,
         }
+        if any(m.family == "Judged" for m in parsed):  # the topic set `labeler coverage` labels as well
+            result["judged_over"], result["judged_topics"] = "scored", len(scored)
         if per_query:
             result["per_query"] = evaluation.per_query
         results.append(result)

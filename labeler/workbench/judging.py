@@ -207,13 +207,23 @@ def _check_grade(store: Store, grade: int | None) -> None:
 
 
 def _check_known(store: Store, space: str, topic_id: str, unit_id: str) -> None:
-    if store.topic_count() and store.topic(topic_id) is None:
-        raise UnknownIdError(f"no topic {topic_id!r} in the workbench (pass --allow-unknown to accept it)")
+    """Refuse an unknown topic or unit; a unit id that another chunking holds names `--unit chunk:NAME` first.
+
+    Following a bare `--allow-unknown` would store a chunk id as a document id (as runs and
+    qrels imports warn, via `unknown_ids_advice`).
+    """
+    topics = store.topic_count()
+    if topics and store.topic(topic_id) is None:
+        raise UnknownIdError(f"topic {topic_id!r} is not in the workbench, which holds {topics} "
+                             f"topic{'' if topics == 1 else 's'} (see 'labeler topics list'; "
+                             "pass --allow-unknown to accept it)")
     if space == "doc":
         if store.document_count() and store.missing_documents([unit_id]):
-            raise UnknownIdError(f"no document {unit_id!r} in the corpus (pass --allow-unknown to accept it)")
+            raise UnknownIdError(f"no document {unit_id!r} in the corpus "
+                                 + unknown_ids_advice(store, space, [unit_id], accept="it"))
     elif store.missing_chunks(space.split(":", 1)[1], [unit_id]):
-        raise UnknownIdError(f"no chunk {unit_id!r} in {space} (pass --allow-unknown to accept it)")
+        raise UnknownIdError(f"no chunk {unit_id!r} in {space} " + unknown_ids_advice(store, space, [unit_id],
+                                                                                      accept="it"))
 
 
 def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None:

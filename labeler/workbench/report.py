@@ -17,7 +17,10 @@ from labeler.workbench.setup import now
 def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
     """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
     coverage = coverage_report(store, snapshot=snapshot, depth=depth)
-    history: dict[str, Any] = {"snapshots": [], "judged": {}, "recall": {}}
+    # Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label, reviewed
+    # or not (so early snapshots draw too): `judged_topics` counts them, the page says so
+    history: dict[str, Any] = {"snapshots": [], "judged": {}, "recall": {}, "judged_over": "labelled",
+                               "judged_topics": []}
     for info in store.snapshots():
         if info.unit != coverage["unit"]:
             continue
@@ -27,6 +30,7 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn
         history["snapshots"].append(info.name)
+        history["judged_topics"].append(max((run["topics"]["scored"] for run in result["runs"]), default=0))
         for run in result["runs"]:
             history["judged"].setdefault(run["run"], []).append(run["aggregate"][f"Judged@{depth}"])
             history["recall"].setdefault(run["run"], []).append(run["aggregate"][f"R@{depth}"])

@@ -49,7 +49,7 @@ def test_a_new_run_is_penalised_until_re_pooled(run_cli, write):
     assert round(coverage["runs"]["D"]["judged"], 6) == 0.2 and coverage["runs"]["D"]["unjudged"] == 8
     assert coverage["runs"]["A"]["judged"] == 1.0
     text = run_cli("coverage", "--depth", "5").stderr
-    assert "Judged@5 below 0.9 for D" in text
+    assert "Judged@5 over all topics below 0.9 for D" in text
 
     p2 = run_cli.json("pool", "build", "--depth", "5")
     assert p2["added"] == 8 and p2["per_run"]["D"]["unique"] == 8

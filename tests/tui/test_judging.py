@@ -265,10 +265,19 @@ async def test_coverage_screen_matches_the_cli(judging_db):
         screen = await open_coverage(app, pilot)
         table = screen.query_one("#runs")
         shown = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1:] for i in range(table.row_count)}
+        header = [str(column.label) for column in table.columns.values()]
+        summary = str(screen.query_one("#summary").render())
     expected = json.loads(CliRunner().invoke(cli, ["--db", str(judging_db), "coverage", "--snapshot", "current",
                                                    "--depth", "4", "--no-loro", "--json"]).stdout)
     row = expected["runs"]["bm25"]
-    assert shown["bm25"] == [f"{row['judged']:.3f}", row["unjudged"], row["unique"], row["unique_relevant"]]
+    # Judged@k over every topic and over the scored ones, each labelled with its count (1 scored: topic 1)
+    assert header[1:3] == ["Judged@4 (all 3)", "Judged@4 (1 scored)"]
+    assert shown["bm25"] == [f"{row['judged']:.3f}", f"{row['judged_scored']:.3f}", row["unjudged"], row["unique"],
+                             row["unique_relevant"]]
+    effort = expected["effort"]
+    assert (f"Judging the {effort['unjudged']} unjudged units of the top 4 takes about {effort['hours']} h "
+            f"{effort['pace']['description']}." in summary)
+    assert expected["pool"]["pace"]["description"] in summary and "timed" in effort["pace"]["description"]
     assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]
 
 

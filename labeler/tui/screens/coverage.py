@@ -15,6 +15,10 @@ from labeler.store import Store
 from labeler.tui.text import cell, error_message, plain, shown, spark
 
 
+def _f(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
 class CoverageScreen(Screen[None]):
     """Computed in a worker on its own connection; shows the same figures as `labeler coverage --snapshot current`."""
 
@@ -60,18 +64,25 @@ class CoverageScreen(Screen[None]):
         self.result = result
         k = result["depth"]
         pool = result["pool"] or {}
-        effort = (f", about {pool['effort_hours']} h at {pool['judgments_per_hour']}/h"
+        effort = (f", about {pool['effort_hours']} h {pool['pace']['description']}"
                   if pool.get("effort_hours") is not None else "")
+        top = result["effort"]
         self.query_one("#summary", Static).update(plain(
             f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
-            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
+            f"with relevant labels. Judged@{k} over all {result['judged_topics']} topics and over the "
+            f"{result['scored_topics']} scored ones (the mean labeler eval prints). "
+            f"Judging the {top['unjudged']} unjudged units of the top {k} takes about {top['hours']} h "
+            f"{top['pace']['description']}. "
+            f"Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
             + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
                "see labeler coverage --unit doc." if result.get("runs_not_scored") else "")))
         runs = self.query_one("#runs", DataTable)
         runs.clear(columns=True)
-        runs.add_columns("run", f"Judged@{k}", "unjudged in top k", "unique", "unique relevant")
+        runs.add_columns("run", f"Judged@{k} (all {result['judged_topics']})",
+                         f"Judged@{k} ({result['scored_topics']} scored)", "unjudged in top k", "unique",
+                         "unique relevant")
         for run, row in result["runs"].items():
-            runs.add_row(cell(run), f"{row['judged']:.3f}" if row["judged"] is not None else "-", row["unjudged"],
+            runs.add_row(cell(run), _f(row["judged"]), _f(row["judged_scored"]), row["unjudged"],
                          row["unique"], row["unique_relevant"], key=run)
         curve = Text("Recall@k (macro) for k = ")
         first = next((r["recall_curve"] for r in result["runs"].values() if r["recall_curve"]), [])

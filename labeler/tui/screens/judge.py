@@ -48,6 +48,7 @@ class JudgeScreen(Screen):
         Binding("d", "topic_done", "Topic done", show=False),
         Binding("x", "no_answer", "No answer", show=False),
         Binding("h", "history", "History"),
+        Binding("F", "flagged", "Flagged pairs", key_display="F", show=False),
         Binding("t", "topics", "Topics"),
         Binding("a", "adjudicate", "Adjudicate", show=False),
         Binding("c", "coverage", "Coverage", show=False),
@@ -254,6 +255,9 @@ class JudgeScreen(Screen):
 
     def action_history(self) -> None:
         self.app.action_history()
+
+    def action_flagged(self) -> None:
+        self.app.action_flagged()
 
     def action_topics(self) -> None:
         self.app.action_topics()

@@ -1,0 +1,62 @@
+"""`F`: the flagged pairs of the session's unit space, with their label now; Enter opens one to judge."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label
+
+from labeler.tui.text import cell
+from labeler.workbench.flagged import FlaggedPair
+
+
+class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
+    """Returns (topic, unit id) of the flagged pair to open on the judging screen, or None.
+
+    The rows are `labeler.workbench.flagged.flagged_pairs` (what `labeler judgments flagged`
+    prints): a flag stays listed after the pair is graded, with the grade beside it.
+    """
+
+    DEFAULT_CSS = """
+    FlaggedScreen { align: center middle; }
+    FlaggedScreen > Vertical { width: 100; height: auto; max-height: 80%; border: round $accent;
+                               background: $surface; padding: 1 2; }
+    FlaggedScreen DataTable { height: auto; max-height: 20; }
+    """
+    BINDINGS = [Binding("escape,F", "close", "Close"), Binding("enter", "open_pair", "Open")]
+
+    def __init__(self, flags: list[FlaggedPair], unit: str) -> None:
+        super().__init__()
+        self.flags = flags
+        self.unit = unit
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            count = len(self.flags)
+            yield Label(f"{count} flagged pair{'' if count == 1 else 's'} ({self.unit}). Enter opens one to judge; "
+                        "Escape closes." if count else f"No flagged pairs ({self.unit}). Escape closes.",
+                        markup=False)
+            table = DataTable(cursor_type="row", zebra_stripes=True)
+            table.add_columns("topic", "unit", "flagged by", "time", "reason", "label now", "state")
+            for flag in self.flags:
+                table.add_row(cell(flag.topic), cell(flag.unit_id), cell(flag.assessor),
+                              flag.time[:16].replace("T", " "), cell(flag.reason or flag.note or ""),
+                              "-" if flag.label is None else str(flag.label),
+                              flag.state)
+            yield table
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self._open(event.cursor_row)
+
+    def action_open_pair(self) -> None:
+        self._open(self.query_one(DataTable).cursor_row)
+
+    def _open(self, row: int) -> None:
+        if 0 <= row < len(self.flags):
+            flag = self.flags[row]
+            self.dismiss((flag.topic, flag.unit_id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

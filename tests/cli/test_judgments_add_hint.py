@@ -1,0 +1,52 @@
+"""`judgments add` with one unknown id: a chunk id names `--unit chunk:NAME`; an unknown topic says so plainly."""
+
+from __future__ import annotations
+
+import pytest
+from badinput.badinput_support import Unchanged, assert_no_crash, invoke
+
+CORPUS = "d1\t" + " ".join(f"w{i}" for i in range(10)) + "\n"  # chunks of 5 words: d1#0 d1#1
+TOPICS = "1\tfirst\n2\tsecond\n"
+
+
+@pytest.fixture
+def chunked(run_cli, write, db_path):
+    run_cli("corpus", "import", write("c.tsv", CORPUS))
+    run_cli("topics", "import", write("t.tsv", TOPICS))
+    run_cli("corpus", "chunk", "--name", "w5", "--size", "5")
+    return db_path
+
+
+def _refused(result, fragment: str) -> str:
+    assert_no_crash(result)
+    assert result.exit_code == 1 and result.stdout == "", result.stdout + result.stderr
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert fragment in result.stderr, result.stderr
+    return result.stderr
+
+
+def test_a_chunk_id_given_as_a_document_names_its_chunking_first(chunked):
+    with Unchanged(chunked):
+        result = invoke(chunked, ["judgments", "add", "1", "d1#1", "2", "--assessor", "ann"])
+    message = _refused(result, "no document 'd1#1' in the corpus (pass --unit chunk:w5: chunking 'w5' holds it;")
+    assert message.index("--unit chunk:w5") < message.index("--allow-unknown")
+
+
+def test_the_suggested_unit_records_the_judgment(chunked, run_cli):
+    run_cli("judgments", "add", "1", "d1#1", "2", "--assessor", "ann", "--unit", "chunk:w5")
+    (event,) = run_cli.json("judgments", "log")
+    assert (event["unit"], event["unit_id"], event["grade"]) == ("chunk:w5", "d1#1", 2)
+
+
+def test_an_id_nobody_holds_keeps_the_allow_unknown_advice(chunked):
+    with Unchanged(chunked):
+        result = invoke(chunked, ["judgments", "add", "1", "zz", "2", "--assessor", "ann"])
+    message = _refused(result, "no document 'zz' in the corpus (pass --allow-unknown to accept it)")
+    assert "--unit" not in message
+
+
+def test_an_unknown_topic_is_named_as_a_topic(chunked):
+    with Unchanged(chunked):
+        result = invoke(chunked, ["judgments", "add", "9", "d1#1", "2", "--assessor", "ann"])
+    message = _refused(result, "topic '9' is not in the workbench, which holds 2 topics")
+    assert "labeler topics list" in message and "document" not in message

@@ -1,0 +1,53 @@
+"""The flagged screen (`F`, or the palette): a flag stays listed after grading, and Enter opens the pair."""
+
+from __future__ import annotations
+
+from judging_support import events, grades, palette
+from textual.widgets import DataTable
+
+from labeler.tui import make_app
+from labeler.tui.screens.flagged import FlaggedScreen
+
+SIZE = (140, 40)
+
+
+def current(app):
+    return app.session.current.unit_id if app.session.current else None
+
+
+def rows(app) -> list[list[str]]:
+    table = app.screen.query_one(DataTable)
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_a_flagged_then_graded_pair_is_listed_with_its_grade_and_opens(judging_db):
+    app = make_app(judging_db, assessor="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        assert current(app) == "d1"
+        await pilot.press("f", "2")  # flag d1, then grade it: the session moves on to d2
+        await pilot.pause()
+        assert current(app) == "d2"
+        await pilot.press("F")
+        await pilot.pause()
+        assert isinstance(app.screen, FlaggedScreen)
+        (row,) = rows(app)
+        assert row[:3] == ["1", "d1", "ann"] and row[5:] == ["2", "judged"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FlaggedScreen)
+        assert current(app) == "d1"
+    assert [e.kind for e in events(judging_db)] == ["flag", "grade"]
+    assert grades(judging_db) == {("1", "d1"): 2}
+
+
+async def test_the_palette_opens_it_and_an_undone_flag_is_gone(judging_db):
+    app = make_app(judging_db, assessor="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "f", "ctrl+z")  # two flags, the second undone
+        await pilot.pause()
+        await palette(pilot, "Flagged pairs")
+        assert isinstance(app.screen, FlaggedScreen)
+        assert [r[:2] for r in rows(app)] == [["1", "d1"]]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, FlaggedScreen)
