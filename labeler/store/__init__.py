@@ -15,6 +15,7 @@ from typing import Any
 from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.check_rows import CheckRows
+from labeler.store.claim_rows import ClaimRows
 from labeler.store.connection import (
     check_version,
     connect,
@@ -34,7 +35,8 @@ from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
 
 
-class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows, MergeRows):
+class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows, MergeRows,
+            ClaimRows):
     """A labeler workbench file."""
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):
