@@ -149,6 +149,7 @@ def claim_pair(store: Store, assessor: str, topic_id: str, unit_id: str, *, leas
     space = unit_space(store, unit)
     now_ms = epoch_ms(utc_now(now))
     with store.transaction():
+        store.drop_expired_claims(now_ms)
         holders = store.live_claims(space, now_ms, topic_id).get((topic_id, unit_id), set())
         if holders - {assessor} and not _shared_pair(store, topic_id, unit_id):
             return None
