@@ -102,3 +102,9 @@ def test_parallel_next_processes_never_get_the_same_unit(pooled, db_path):
                                 text=True) for who in ("ann", "bob")]
     handed = [tuple(p) for worker in workers for p in json.loads(worker.communicate(timeout=300)[0])]
     assert sorted(handed) == [("1", "d1"), ("1", "d2"), ("1", "d3"), ("2", "d3")]
+
+
+def test_judge_refuses_a_lease_of_zero_before_opening(pooled, db_path):
+    with Unchanged(db_path):
+        result = invoke(db_path, ["judge", "--assessor", "ann", "--lease", "0"])
+    assert_refused(result, "--lease", None, "positive number of minutes")
