@@ -80,9 +80,10 @@ def _register() -> None:
         team,
         topics,
     )
+    from labeler.cli import next as next_unit
 
-    for module in (setup, corpus, topics, runs, pools, judgments, queue, judge, snapshots, evaluation, coverage, team,
-                   agreement, assign, demo):
+    for module in (setup, corpus, topics, runs, pools, judgments, queue, next_unit, judge, snapshots, evaluation,
+                   coverage, team, agreement, assign, demo):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, assessor_option, pass_env
+from labeler.cli.next import lease_option
 from labeler.ordering import ORDERS
 
 
@@ -15,11 +16,12 @@ from labeler.ordering import ORDERS
               help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
+@lease_option
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option("--served", is_flag=True, hidden=True,
               help="A browser session of labeler serve: write no file, offer exports as downloads.")
 @pass_env
-def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, pool: str | None,
+def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, pool: str | None, lease,
           ask_assessor: bool, served: bool) -> None:
     """Judge the pool's unjudged units in the terminal UI (one key per grade)."""
     from labeler.tui import make_app
@@ -27,7 +29,7 @@ def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, poo
 
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     app = make_app(env.db_path, assessor=assessor, topic=topic, order=order, seed=seed, pool=pool,
-                   ask_assessor=ask_assessor, served=served)
+                   ask_assessor=ask_assessor, served=served, lease=lease)
     app.run()
 
 

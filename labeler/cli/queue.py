@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from labeler import workbench
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.ordering import ORDERS
@@ -22,26 +21,22 @@ from labeler.ordering import ORDERS
 @pass_env
 def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, pool: str | None, limit: int,
           as_json: bool) -> None:
-    """The next units to judge for a topic, in the chosen order."""
+    """The next units to judge for a topic, in the chosen order (units another assessor holds are left out)."""
+    from labeler.workbench.claims import queue_view
+
     with env.store() as store:
-        if topic is None:
-            item = workbench.next_unit(store, assessor=assessor, order=order, seed=seed, pool=pool)
-            if item is None:
-                result = {"topic": None, "order": order, "seed": seed if order == "random" else None,
-                          "remaining": 0, "next": []}
-            else:
-                topic = item.topic_id
-        if topic is not None:
-            result = workbench.queue_summary(store, topic, assessor=assessor, order=order, seed=seed, pool=pool,
-                                             limit=limit)
+        result = queue_view(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, limit=limit)
+    topic = result["topic"]
+    held = result["held_by_others"]
+    held_note = f" ({held} unit(s) held by other assessors)" if held else ""
     if as_json:
         emit_json(result)
         return
     if not result["next"]:
-        info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + ".")
+        info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + held_note + ".")
         return
-    info(f"Topic {result['topic']}: {result['remaining']} unit(s) to judge ({order} order).")
-    table(None, ["#", "unit", "later"], [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
-
+    info(f"Topic {result['topic']}: {result['remaining']} unit(s) to judge ({order} order){held_note}.")
+    table(None, ["#", "unit", "later"],
+          [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
 
 COMMANDS = [queue]

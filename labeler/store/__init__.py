@@ -16,6 +16,7 @@ from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.assignment_rows import AssignmentRows
 from labeler.store.check_rows import CheckRows
+from labeler.store.claim_rows import ClaimRows
 from labeler.store.connection import (
     check_version,
     connect,
@@ -36,7 +37,7 @@ from labeler.store.topic_rows import TopicRows
 
 
 class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows, MergeRows,
-            AssignmentRows):
+            AssignmentRows, ClaimRows):
     """A labeler workbench file."""
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):

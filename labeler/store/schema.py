@@ -342,4 +342,26 @@ def m007_assignments(db: Database) -> None:
             db.execute(sql)
 
 
+@migrations()
+def m008_claims(db: Database) -> None:
+    """Who is being shown which pair, until when: the leases that keep two assessors off the same unit.
+
+    Not a log, and so not guarded: a claim is renewed (replaced) while a screen
+    shows its pair and deleted when the pair is judged or left. It is local
+    state, like a lock: `merge` never reads it and `backup` empties it in the
+    copy. Times are epoch milliseconds, UTC (`labeler.workbench.claims`).
+    """
+    db.execute(
+        """CREATE TABLE claims (
+            unit TEXT NOT NULL,
+            topic_id TEXT NOT NULL,
+            unit_id TEXT NOT NULL,
+            assessor TEXT NOT NULL,
+            claimed INTEGER NOT NULL,
+            lease_until INTEGER NOT NULL,
+            PRIMARY KEY (unit, topic_id, unit_id, assessor)
+        ) WITHOUT ROWID"""
+    )
+
+
 SCHEMA_VERSION = len(migrations._migrations)

@@ -12,11 +12,12 @@ from labeler.workbench.session import JudgingSession
 
 
 def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, order: str = "pool", seed: int = 0,
-             pool: str | None = None, ask_assessor: bool = False, served: bool = False):
+             pool: str | None = None, ask_assessor: bool = False, served: bool = False, lease=None):
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
     `served`: a browser session of `labeler serve`, which writes no file on the server (exports and
-    screenshots are downloads); Textual's web driver is also taken as this.
+    screenshots are downloads); Textual's web driver is also taken as this. `lease` (a timedelta,
+    default 15 minutes): how long the pair shown stays the assessor's without a key (labeler.workbench.claims).
 
     Raises `LabelerError` (no pool, unknown topic, bad order) before any screen is drawn.
     """
@@ -30,7 +31,9 @@ def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, or
     check_id(assessor, "assessor name")
     store = Store(db_path)
     try:
-        session = JudgingSession(store, assessor, order=order, seed=seed, pool=pool)
+        from labeler.workbench.claims import DEFAULT_LEASE
+
+        session = JudgingSession(store, assessor, order=order, seed=seed, pool=pool, lease=lease or DEFAULT_LEASE)
         session.start(topic)
     except BaseException:
         store.close()

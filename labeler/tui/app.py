@@ -78,6 +78,7 @@ class LabelerApp(SavingApp):
             if name is None or not is_valid_id(name):  # Escape: ask again, nothing is recorded without a name
                 self.push_screen(ask(), named)
                 return
+            self.session.close()  # the pair opened before the name was known is not this assessor's
             self.session.assessor = name
             self.session.start(self.start_topic)
             self.push_screen(JudgeScreen(self.session))
@@ -90,6 +91,10 @@ class LabelerApp(SavingApp):
 
     def on_unmount(self) -> None:
         gc_policy.release()
+        try:
+            self.session.close()  # quitting lets the pair shown go, undecided
+        except LabelerError:
+            pass  # the workbench cannot be written (read-only, full): the lease ends by itself
         self.store.close()
 
     @property

@@ -30,6 +30,8 @@ from labeler.workbench.setup import now
 from labeler.workbench.unknown import unknown_ids_advice
 
 UNDOABLE = (GRADE, SKIP, UNSURE, FLAG, NOTE, ADJUDICATE)
+RELEASING = (GRADE, SKIP, UNSURE, ADJUDICATE)
+"""Decisions that end the assessor's claim on the pair; a flag or a note keeps them on it."""
 
 
 def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str, grade: int | None = None,
@@ -68,6 +70,8 @@ def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str,
         seed=seed, pool=pool, unit=space,
     )
     with store.transaction():
+        if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
+            store.delete_claim(space, topic_id, unit_id, assessor)
         return store.append_event(event)
 
 

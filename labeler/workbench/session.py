@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from labeler.errors import LabelerError
 from labeler.judgments import (
@@ -23,8 +25,10 @@ from labeler.judgments import (
 )
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.store import Store
+from labeler.store.connection import WorkbenchWriteError
 from labeler.workbench.assignments import current_plan
-from labeler.workbench.judging import mark_topic, record_judgment, undo
+from labeler.workbench.claims import DEFAULT_LEASE, check_lease, claim_pair, free_items, held_by_others, utc_now
+from labeler.workbench.judging import RELEASING, mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
 from labeler.workbench.reading import UnitText, unit_text
@@ -105,10 +109,17 @@ class JudgingSession:
     stats: SessionStats = field(default_factory=SessionStats)
     visited: list[tuple[str, str]] = field(default_factory=list)  # (topic, unit) in the order shown
     clock: ActiveClock = field(default_factory=ActiveClock)
+    lease: timedelta = DEFAULT_LEASE  # how long the pair shown stays this assessor's without a key (claims)
+    now: Callable[[], datetime] = utc_now  # the claims' clock (tests drive it)
+    held: int = 0  # pairs of the last queue(s) looked at that other assessors hold (left out)
+    notice: str | None = None  # what the screen should say once (a lease lost, a pair held by another)
     _queue: list[QueueItem] = field(default_factory=list)
     _topics: dict[str, list[str]] = field(default_factory=dict, repr=False)  # pool name -> its topics
+    _claimed: tuple[str, str] | None = field(default=None, repr=False)  # the pair this session holds a lease on
+    _renewed: datetime | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        check_lease(self.lease)
         # the pace carries over from the assessor's earlier sessions: one query, then kept in memory
         self.stats.recent.extend(reversed(self.store.recent_active_ms(self.assessor, PACE_WINDOW)))
 
@@ -141,9 +152,13 @@ class JudgingSession:
         if after in topics:
             index = topics.index(after) + 1
             topics = topics[index:] + topics[:index]
+        held = 0
         for topic in topics:
-            if self._load_queue(topic):
+            found = self._load_queue(topic)
+            held += self.held
+            if found:
                 return topic
+        self.held = held  # nothing free anywhere: how many pairs other assessors hold
         return None
 
     def open_topic(self, topic_id: str) -> QueueItem | None:
@@ -211,7 +226,9 @@ class JudgingSession:
         return self._show(self._queue[0] if self._queue else None)
 
     def next_pair(self) -> QueueItem | None:
-        """Move past the current pair without a decision (it stays in the queue)."""
+        """Move past the current pair without a decision (it stays in the queue, and is released)."""
+        if self.current is not None:
+            self._load_queue(self.topic_id)  # pairs whose lease ended are back, pairs others took are out
         if not self._queue or self.current is None:
             return self.current
         units = [item.unit_id for item in self._queue]
@@ -236,6 +253,9 @@ class JudgingSession:
         if topic_id != self.topic_id:
             self.topic_id = topic_id
         self._load_queue(topic_id)
+        if (topic_id, unit_id) in held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id):
+            self.notice = f"{unit_id} is held by another assessor: it is not shown."
+            return self._show(self._queue[0] if self._queue else None)
         for item in self._queue:
             if item.unit_id == unit_id:
                 return self._show(item)
@@ -244,6 +264,66 @@ class JudgingSession:
         item = QueueItem(topic_id, unit_id, self.unit, self.pool_info.name, 0, False,
                          entry.best_rank if entry else 0, entry.contributors if entry else ())
         return self._show(item)
+
+    # -- claims --------------------------------------------------------------------
+
+    def keep_claim(self, *, force: bool = False) -> bool:
+        """Renew the lease on the pair shown (at most every `renew_every`, unless `force`).
+
+        False when the lease was lost (it ended and another assessor took the pair): the
+        session has then moved to the next free pair and says so in `notice`.
+        """
+        if self.current is None or self._claimed is None:
+            return True
+        moment = self.now()
+        if not force and self._renewed is not None and moment - self._renewed < self.renew_every:
+            return True
+        topic_id, unit_id = self._claimed
+        try:
+            renewed = claim_pair(self.store, self.assessor, topic_id, unit_id, lease=self.lease, unit=self.unit,
+                                 now=moment)
+        except WorkbenchWriteError:
+            return True  # cannot be written now; the next renewal tries again
+        if renewed is not None:
+            self._renewed = moment
+            return True
+        self._claimed = None
+        self.notice = f"Your lease on {unit_id} ended and another assessor has it now: moved on."
+        self.advance()
+        return False
+
+    @property
+    def renew_every(self) -> timedelta:
+        """Keys renew the lease at most this often (a write per key would cost the judging latency)."""
+        return min(self.lease / 6, timedelta(seconds=30))
+
+    def close(self) -> None:
+        """Quitting: let the pair shown go, undecided."""
+        self._release()
+
+    def _release(self) -> None:
+        if self._claimed is not None:
+            from labeler.workbench.claims import release
+
+            pair, self._claimed = self._claimed, None
+            try:
+                release(self.store, self.assessor, *pair, unit=self.unit)
+            except WorkbenchWriteError:
+                pass  # cannot be written now: the lease ends by itself
+
+    def _claim(self, item: QueueItem) -> bool:
+        """Claim the pair about to be shown; False when another assessor took it since the queue was read."""
+        pair = (item.topic_id, item.unit_id)
+        if self._claimed is not None and self._claimed != pair:
+            self._release()  # moving on leaves the previous pair undecided: free for the others
+        moment = self.now()
+        try:
+            if claim_pair(self.store, self.assessor, *pair, lease=self.lease, unit=item.unit, now=moment) is None:
+                return False
+        except WorkbenchWriteError:
+            return True  # a read-only or full workbench: shown unclaimed; the judgment's write will say why
+        self._claimed, self._renewed = pair, moment
+        return True
 
     # -- what the screen shows ----------------------------------------------------
 
@@ -271,13 +351,25 @@ class JudgingSession:
 
     def _load_queue(self, topic_id: str | None) -> list[QueueItem]:
         if topic_id is None:
-            self._queue = []
+            self._queue, self.held = [], 0
         else:
-            self._queue = queue(self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed,
-                                pool=self.pool_info.name)
+            items = queue(self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed,
+                          pool=self.pool_info.name)
+            held = held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id) if items else set()
+            self._queue, self.held = free_items(items, held)
         return self._queue
 
     def _show(self, item: QueueItem | None) -> QueueItem | None:
+        claimed = item is None
+        for _ in range(len(self._queue) + 1):  # another session may take the pair between the read and the claim
+            if item is None or (claimed := self._claim(item)):
+                break
+            self._load_queue(item.topic_id)
+            item = self._queue[0] if self._queue else None
+        if not claimed:
+            item = None  # every pair was taken as it was read: show none rather than one held by another
+        if item is None:
+            self._release()
         self.current = item
         self.clock.restart()
         if item is None:
@@ -302,11 +394,15 @@ class JudgingSession:
         active_ms = self.clock.stop()
         if keep_clock:
             active_ms = None
-        return record_judgment(
+        pair = (self.current.topic_id, self.current.unit_id)
+        event = record_judgment(
             self.store, self.current.topic_id, self.current.unit_id, assessor=self.assessor, grade=grade,
             kind=kind, unit=self.unit, reason=reason, note=note, active_ms=active_ms, order=self.order,
             seed=self.seed if self.order == "random" else None, pool=self.pool_info.name, allow_unknown=True,
         )
+        if kind in RELEASING and self._claimed == pair:
+            self._claimed = None  # the judgment released the claim, in its own transaction
+        return event
 
 
 def topic_review_status(store: Store, topic_id: str, unit: str | None = None) -> str:

@@ -80,9 +80,33 @@ class JudgeScreen(Screen):
         self.query_one(Rubric).show(self.scale)
         self.refresh_unit()
         self.call_after_refresh(gc_policy.settle)  # the screen is drawn: the rest of the session is keys
+        # the pair shown stays claimed while it is shown (labeler.workbench.claims)
+        self.set_interval(self.session.lease.total_seconds() / 3, lambda: self.keep_claim(force=True))
 
     def on_key(self, event: events.Key) -> None:
         self.session.clock.touch()
+        if not self.keep_claim():
+            # the pair the key was meant for went to another assessor: the key must not act on the next one
+            event.prevent_default()
+            event.stop()
+
+    def keep_claim(self, *, force: bool = False) -> bool:
+        """Renew the lease on the pair shown; if it was lost to another assessor, show where the session went."""
+        kept = True
+
+        def renew() -> None:
+            nonlocal kept
+            kept = self.session.keep_claim(force=force)
+
+        self._attempt(renew)
+        if not kept:
+            self.refresh_unit()
+        return kept
+
+    def _notice(self) -> None:
+        if self.session.notice:
+            self.notify(self.session.notice, severity="warning", markup=False)
+            self.session.notice = None
 
     # -- drawing ------------------------------------------------------------------
 
@@ -100,6 +124,7 @@ class JudgeScreen(Screen):
             view.show(session.view, terms)
             self.query_one(Provenance).show(session.current.contributors)
         self.refresh_status()
+        self._notice()
 
     def refresh_status(self) -> None:
         session, item = self.session, self.session.current
@@ -125,6 +150,13 @@ class JudgeScreen(Screen):
 
     def _empty_message(self) -> str:
         topic = self.session.topic_id
+        held = self.session.held
+        if held:
+            units = f"{held} unit{'s' if held != 1 else ''}"
+            where = f" in topic {topic}" if topic is not None else ""
+            return (f"Nothing free to judge{where}: {units} held by other assessors.\n\n"
+                    "• they come back when judged, left, or when their lease ends\n"
+                    "• →: next unfinished topic   • t: pick a topic")
         if topic is None:
             return ("Nothing left to judge in this pool: every topic is done.\n\n"
                     "• ctrl+p: create a snapshot, export qrels\n"
@@ -206,7 +238,9 @@ class JudgeScreen(Screen):
         if self.session.current is None:
             following = self.session.first_unfinished_topic(after=self.session.topic_id)
             if following is None:
-                self.notify("Every topic is done.", markup=False)
+                held = self.session.held
+                self.notify(f"Nothing free: {held} unit{'s' if held != 1 else ''} held by other assessors." if held
+                            else "Every topic is done.", markup=False)
                 return
             self.session.open_topic(following)
         else:

@@ -1,0 +1,68 @@
+"""`labeler next`: claim the next unit for scripts and remote clients (the judging screen claims the same way)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import click
+
+from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.output import emit_json, info
+from labeler.errors import LabelerError
+from labeler.ids import check_id
+from labeler.ordering import ORDERS
+
+
+def lease_minutes(ctx: click.Context, param: click.Parameter, value: object) -> timedelta:
+    """`--lease MINUTES`: a positive number of minutes, else `Error: --lease: reason` (exit 1, nothing written)."""
+    try:
+        minutes = float(str(value))
+    except ValueError:
+        minutes = float("nan")
+    if not minutes > 0 or minutes == float("inf"):
+        raise LabelerError(f"the lease must be a positive number of minutes, not {value!r}", path="--lease")
+    return timedelta(minutes=minutes)
+
+
+lease_option = click.option("--lease", default="15", show_default=True, callback=lease_minutes, metavar="MINUTES",
+                            help="How long the unit stays yours without a judgment (minutes).")
+
+
+def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return None if value is None else check_id(value, "topic id", path="--topic")
+
+
+@click.command("next")
+@assessor_option
+@click.option("--topic", default=None, callback=_topic, help="Topic (default: topics in natural order).")
+@lease_option
+@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True,
+              help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--pool", default=None, help="Pool version (default: the latest).")
+@json_option
+@pass_env
+def next_(env: Env, assessor: str, topic: str | None, lease: timedelta, order: str, seed: int, pool: str | None,
+          as_json: bool) -> None:
+    """Claim the next unit to judge and print it; asking again gives the same unit until it is judged."""
+    from labeler.workbench.claims import claim_next, next_summary
+    from labeler.workbench.queue import current_pool
+    from labeler.workbench.reading import unit_text
+
+    with env.store() as store:
+        space = current_pool(store, pool).unit
+        claim = claim_next(store, assessor, topic=topic, lease=lease, order=order, seed=seed, pool=pool)
+        title = unit_text(store, claim.unit_space, claim.unit).title if claim else ""
+    result = next_summary(claim, topic=topic, unit_space=space)
+    if as_json:
+        emit_json(result)
+        return
+    if claim is None:
+        info("Nothing left to judge" + (f" in topic {topic}" if topic else "") + " that is not held by another "
+             "assessor.")
+        return
+    info(f"Topic {claim.topic} {claim.unit_space} {claim.unit} ({claim.position} of {claim.remaining} left), "
+         f"yours until {claim.lease_until}: {title or '(no title)'}")
+
+
+COMMANDS = [next_]

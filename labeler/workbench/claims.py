@@ -1,0 +1,213 @@
+"""Claims with leases: a pair shown to one assessor is not shown to another until it is judged or let go.
+
+Two annotators on one workbench used to be handed the same next unit. Now the
+pair an assessor is shown is claimed for a lease (15 minutes unless asked
+otherwise), renewed while it is shown, and released by its judgment, by moving
+on, or by the lease's end: a lease whose time has ended is no claim, so a
+closed laptop returns its pair to the others by itself. Each claim is decided
+in one write transaction (`BEGIN IMMEDIATE`), so two processes never get the
+same pair.
+
+An assessor's own claims never stand in their way: asking again gives the same
+pair until it is judged, and two terminals of one person share their claims.
+
+Times are stored as epoch milliseconds (UTC) and shown as UTC ISO 8601, like
+the log's times (`labeler.workbench.setup.now`). Every function takes `now`
+(an aware datetime) so that tests drive time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from labeler.assignment import Plan
+from labeler.errors import LabelerError
+from labeler.ids import check_id
+from labeler.store import Store
+from labeler.workbench.assignments import current_plan
+from labeler.workbench.labels import unit_space
+from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
+
+DEFAULT_LEASE = timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The pair an assessor was given, where it sits in what is left for them, and until when it is theirs."""
+
+    topic: str
+    unit: str
+    unit_space: str
+    position: int  # 1-based, in the topic's queue for this assessor (pairs held by others left out)
+    remaining: int  # pairs left for this assessor in the topic, this one included
+    lease_until: str  # UTC ISO 8601
+    overlap: bool  # an overlap pair: its other judge may hold it too
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _shared_pair(plan: Plan, topic: str, unit_id: str) -> bool:
+    """Whether two assessors may hold the pair at once: a planned overlap pair, claimed by each of its judges.
+
+    The queue already offers an overlap pair only to its two judges (`labeler.assignment`), so a
+    second claim on it can only be the other judge's.
+    """
+    return plan.is_overlap(topic, unit_id)
+
+
+def utc_now(now: datetime | None = None) -> datetime:
+    return now if now is not None else datetime.now(timezone.utc)
+
+
+def epoch_ms(moment: datetime) -> int:
+    return int(round(moment.timestamp() * 1000))
+
+
+def iso_time(ms: int) -> str:
+    """Epoch milliseconds as UTC ISO 8601 with microseconds (the log's format)."""
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="microseconds")
+
+
+def check_lease(lease: timedelta, where: str | None = None) -> timedelta:
+    if not isinstance(lease, timedelta) or lease <= timedelta(0):
+        raise LabelerError(f"a lease must be a positive time, not {lease}", path=where)
+    return lease
+
+
+def held_by_others(store: Store, unit: str, assessor: str, now: datetime | None = None,
+                   topic_id: str | None = None) -> set[tuple[str, str]]:
+    """The pairs of a unit space another assessor holds a live lease on (overlap pairs left out)."""
+    held = store.live_claims(unit, epoch_ms(utc_now(now)), topic_id)
+    plan = current_plan(store) if held else Plan()
+    return {pair for pair, who in held.items() if who - {assessor} and not _shared_pair(plan, *pair)}
+
+
+def free_items(items: list[QueueItem], held: set[tuple[str, str]]) -> tuple[list[QueueItem], int]:
+    """A queue without the pairs held by others, renumbered from 1, and how many were left out."""
+    free = [item for item in items if (item.topic_id, item.unit_id) not in held]
+    return [replace(item, position=i) for i, item in enumerate(free, 1)], len(items) - len(free)
+
+
+def free_queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
+               pool: str | None = None, now: datetime | None = None) -> tuple[list[QueueItem], int]:
+    """What this assessor would be shown of a topic (`queue` less the pairs held by others), and how many are held."""
+    items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
+    if not items:
+        return [], 0
+    return free_items(items, held_by_others(store, items[0].unit, assessor, now, topic_id))
+
+
+def claim_next(store: Store, assessor: str, *, topic: str | None = None, lease: timedelta = DEFAULT_LEASE,
+               order: str = "pool", seed: int = 0, pool: str | None = None,
+               now: datetime | None = None) -> Claim | None:
+    """Claim the assessor's next pair: their own live claim if one is still waiting, else the first free one.
+
+    Topics in natural order (the assessor's assigned ones first, then unassigned ones; or the one
+    given), each in the queue's order;
+    None when nothing is left that nobody else holds.
+    """
+    check_id(assessor, "assessor name")
+    if topic is not None:
+        check_id(topic, "topic id")
+    check_lease(lease)
+    moment = utc_now(now)
+    now_ms = epoch_ms(moment)
+    info = current_pool(store, pool)
+    with store.transaction():
+        store.drop_expired_claims(now_ms)
+        held = held_by_others(store, info.unit, assessor, moment)
+        plan = current_plan(store)
+        topics = [topic] if topic is not None else plan.order_for(assessor, pool_topics(store, info.name))
+        chosen = _own_claim(store, assessor, topics, held, order, seed, info, now_ms)
+        if chosen is None:
+            chosen = _first_free(store, assessor, topics, held, order, seed, info.name)
+        if chosen is None:
+            return None
+        item, items = chosen
+        lease_until = now_ms + int(lease.total_seconds() * 1000)
+        store.put_claim(info.unit, item.topic_id, item.unit_id, assessor, now_ms, lease_until)
+    return Claim(item.topic_id, item.unit_id, info.unit, item.position, len(items), iso_time(lease_until),
+                 _shared_pair(plan, item.topic_id, item.unit_id))
+
+
+def _own_claim(store, assessor, topics, held, order, seed, info, now_ms):
+    mine = {(t, u) for t, u, _ in store.assessor_claims(assessor, info.unit, now_ms)}
+    for topic in [t for t in topics if any(t == mt for mt, _ in mine)]:
+        items, _ = free_items(queue(store, topic, assessor=assessor, order=order, seed=seed, pool=info.name), held)
+        for item in items:
+            if (topic, item.unit_id) in mine:
+                return item, items
+    return None
+
+
+def _first_free(store, assessor, topics, held, order, seed, pool):
+    for topic in topics:
+        items, _ = free_items(queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool), held)
+        if items:
+            return items[0], items
+    return None
+
+
+def claim_pair(store: Store, assessor: str, topic_id: str, unit_id: str, *, lease: timedelta = DEFAULT_LEASE,
+               unit: str | None = None, now: datetime | None = None) -> str | None:
+    """Claim (or renew) one pair for the assessor; the lease's end (ISO), or None when another assessor holds it."""
+    check_lease(lease)
+    space = unit_space(store, unit)
+    now_ms = epoch_ms(utc_now(now))
+    with store.transaction():
+        store.drop_expired_claims(now_ms)
+        holders = store.live_claims(space, now_ms, topic_id).get((topic_id, unit_id), set())
+        if holders - {assessor} and not _shared_pair(current_plan(store), topic_id, unit_id):
+            return None
+        lease_until = now_ms + int(lease.total_seconds() * 1000)
+        store.put_claim(space, topic_id, unit_id, assessor, now_ms, lease_until)
+    return iso_time(lease_until)
+
+
+def renew(store: Store, assessor: str, topic_id: str, unit_id: str, lease: timedelta = DEFAULT_LEASE, *,
+          unit: str | None = None, now: datetime | None = None) -> str | None:
+    """Extend the assessor's lease on a pair (taking it again if it ended and nobody else took it).
+
+    None when another assessor holds it now: the lease ended and the pair went to them.
+    """
+    return claim_pair(store, assessor, topic_id, unit_id, lease=lease, unit=unit, now=now)
+
+
+def release(store: Store, assessor: str, topic_id: str, unit_id: str, *, unit: str | None = None) -> bool:
+    """Let the pair go (the assessor moved on or quit, undecided); False when they held no claim on it."""
+    space = unit_space(store, unit)
+    with store.transaction():
+        return store.delete_claim(space, topic_id, unit_id, assessor)
+
+
+def next_summary(claim: Claim | None, *, topic: str | None, unit_space: str) -> dict[str, Any]:
+    """`labeler next --json`: the claim, or the nothing-left shape with the same keys."""
+    if claim is not None:
+        return claim.to_dict()
+    return {"topic": topic, "unit": None, "unit_space": unit_space, "position": None, "remaining": 0,
+            "lease_until": None, "overlap": False}
+
+
+def queue_view(store: Store, topic_id: str | None, *, assessor: str, order: str = "pool", seed: int = 0,
+               pool: str | None = None, limit: int = 20, now: datetime | None = None) -> dict[str, Any]:
+    """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
+    topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
+    items: list[QueueItem] = []
+    held = 0
+    for topic in topics:
+        items, held_here = free_queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, now=now)
+        held += held_here
+        if items or topic_id is not None:
+            topic_id = topic
+            break
+    return {
+        "topic": topic_id,
+        "order": order,
+        "seed": seed if order == "random" else None,
+        "remaining": len(items),
+        "held_by_others": held,
+        "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
+    }

@@ -1,0 +1,110 @@
+"""`labeler next` and `labeler queue` with claims: what a script is handed, and what it is not."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from badinput.badinput_support import Unchanged, assert_refused, invoke
+
+NEXT_KEYS = ["topic", "unit", "unit_space", "position", "remaining", "lease_until", "overlap"]
+RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
+
+
+@pytest.fixture
+def pooled(run_cli, write):
+    titles = {"d1": "Maize pests", "d2": "Stored grain", "d3": "Milk fever"}
+    run_cli("corpus", "import", write("c.jsonl", "".join(json.dumps({"id": k, "title": t, "text": t}) + "\n"
+                                                          for k, t in titles.items())))
+    run_cli("runs", "import", write("r.run", RUN), "--name", "bm25")
+    run_cli("pool", "build", "--depth", "3")
+    return run_cli
+
+
+def test_next_json_shape_claims_and_keeps(pooled):
+    ann = pooled.json("next", "--assessor", "ann")
+    assert list(ann) == NEXT_KEYS
+    assert ann["topic"] == "1" and ann["unit"] == "d1" and ann["unit_space"] == "doc"
+    assert ann["position"] == 1 and ann["remaining"] == 3 and ann["overlap"] is False
+    assert ann["lease_until"].endswith("+00:00")
+    bob = pooled.json("next", "--assessor", "bob", "--lease", "1")
+    assert (bob["unit"], bob["position"], bob["remaining"]) == ("d2", 1, 2)
+    assert pooled.json("next", "--assessor", "ann")["unit"] == "d1"  # asking again: the same unit
+    pooled("judgments", "add", "1", "d1", "2", "--assessor", "ann")
+    assert pooled.json("next", "--assessor", "ann")["unit"] == "d3"
+
+
+def test_next_text_names_the_pair_the_lease_and_the_title(pooled):
+    result = pooled("next", "--assessor", "ann")
+    out = result.stdout + result.stderr
+    assert "1" in out and "d1" in out and "Maize pests" in out and "until" in out
+
+
+def test_next_when_nothing_is_left(pooled):
+    for assessor in ("a", "b", "c"):
+        pooled("next", "--assessor", assessor, "--topic", "1")
+    result = pooled.json("next", "--assessor", "bob", "--topic", "1")
+    assert result == {"topic": "1", "unit": None, "unit_space": "doc", "position": None, "remaining": 0,
+                      "lease_until": None, "overlap": False}
+    assert pooled.json("next", "--assessor", "bob")["unit"] == "d3"  # topic 2's d3: only its topic-1 pair is held
+    assert pooled.json("next", "--assessor", "cy")["unit"] is None
+    assert pooled.json("next", "--assessor", "cy")["topic"] is None
+
+
+def test_queue_leaves_out_units_held_by_others(pooled):
+    pooled("next", "--assessor", "ann")
+    bob = pooled.json("queue", "--assessor", "bob")
+    assert bob["held_by_others"] == 1 and [n["unit"] for n in bob["next"]] == ["d2", "d3"]
+    assert [n["position"] for n in bob["next"]] == [1, 2] and bob["remaining"] == 2
+    ann = pooled.json("queue", "--assessor", "ann")
+    assert ann["held_by_others"] == 0 and [n["unit"] for n in ann["next"]] == ["d1", "d2", "d3"]
+    text = pooled("queue", "--assessor", "bob")
+    assert "1 unit(s) held by other assessors" in text.stdout + text.stderr
+
+
+@pytest.mark.parametrize(("args", "where", "fragment"), [
+    (["--lease", "0"], "--lease", "positive number of minutes"),
+    (["--lease", "-3"], "--lease", "positive number of minutes"),
+    (["--lease", "soon"], "--lease", "positive number of minutes"),
+    (["--assessor", "ann bob"], "--assessor", "assessor name"),
+    (["--assessor", "ann\nbob"], "--assessor", "assessor name"),
+    (["--topic", "1\t2"], "--topic", "topic id"),
+])
+def test_bad_input_is_refused_and_changes_nothing(pooled, db_path, args, where, fragment):
+    base = ["next", "--assessor", "ann"]
+    with Unchanged(db_path):
+        result = invoke(db_path, [*base, *args])
+    assert_refused(result, where, None, fragment)
+
+
+def test_parallel_next_processes_never_get_the_same_unit(pooled, db_path):
+    """`labeler next` then `judgments add`, in two processes at once: every unit handed out once."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    script = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from labeler.cli import cli\n"
+        "db, who = sys.argv[1], sys.argv[2]\n"
+        "seen = []\n"
+        "while True:\n"
+        "    r = CliRunner().invoke(cli, ['--db', db, 'next', '--assessor', who, '--json'])\n"
+        "    got = json.loads(r.stdout)\n"
+        "    if got['unit'] is None: break\n"
+        "    seen.append([got['topic'], got['unit']])\n"
+        "    CliRunner().invoke(cli, ['--db', db, 'judgments', 'add', got['topic'], got['unit'], '1',"
+        " '--assessor', who])\n"
+        "print(json.dumps(seen))\n"
+    )
+    workers = [subprocess.Popen([sys.executable, "-c", script, str(db_path), who], stdout=subprocess.PIPE, env=env,
+                                text=True) for who in ("ann", "bob")]
+    handed = [tuple(p) for worker in workers for p in json.loads(worker.communicate(timeout=300)[0])]
+    assert sorted(handed) == [("1", "d1"), ("1", "d2"), ("1", "d3"), ("2", "d3")]
+
+
+def test_judge_refuses_a_lease_of_zero_before_opening(pooled, db_path):
+    with Unchanged(db_path):
+        result = invoke(db_path, ["judge", "--assessor", "ann", "--lease", "0"])
+    assert_refused(result, "--lease", None, "positive number of minutes")
