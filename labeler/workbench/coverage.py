@@ -33,6 +33,7 @@ from labeler.workbench.evaluation import (
 from labeler.workbench.labels import current_labels, judging_pace
 from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
+from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
@@ -50,7 +51,10 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     """
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
-    info = current_snapshot(store, space) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
+    if snapshot == CURRENT:
+        info = current_snapshot(store, space)
+    else:
+        info = as_of_pools(store, resolve_snapshot(store, snapshot))
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     infos = [store.run(name) for name in names]
     qrels, _ = aligned_labels(store, info, unit)
@@ -216,7 +220,7 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     `progress(done, total)` is called after each batch of topics is scored.
     """
     before_info = resolve_snapshot(store, old)
-    after_info = resolve_snapshot(store, new)
+    after_info = as_of_pools(store, resolve_snapshot(store, new))
     if unit is None and before_info.unit != after_info.unit:
         raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
                            "compare them at document level with --unit doc")

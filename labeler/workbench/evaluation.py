@@ -22,6 +22,7 @@ from labeler.review import REOPENED
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.setup import Progress
+from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
@@ -46,7 +47,7 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     """
     if average not in AVERAGES:
         raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
-    info = resolve_snapshot(store, snapshot)
+    info = as_of_pools(store, resolve_snapshot(store, snapshot))
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     try:
         parsed = parse_measures(measures or DEFAULT_MEASURES)

@@ -131,8 +131,10 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None, allo
                     default_unit: str | None = None) -> dict[str, Any]:
     """Freeze the current labels of one unit space as `vN`, with its manifest.
 
-    The space is chosen by `snapshot_space`. Labels identical to the parent's
-    (same space, same qrels hash) make no new version unless `allow_unchanged`:
+    The space is chosen by `snapshot_space`. Labels and review statuses identical
+    to the parent's (same space, same qrels hash, every topic's status the same) make
+    no new version unless `allow_unchanged` (a topic marked reviewed since, or reopened
+    by a pool, is a change: it decides what eval scores):
     the result then has `new: false` and names the existing snapshot (`created` stays its timestamp).
     """
     if not message.strip():
@@ -141,7 +143,7 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None, allo
     # read the log before taking the write lock, so annotators are not kept waiting while labels are derived
     labels, manifest = _freeze(store, space, message, "", current)
     parent = latest_snapshot_of(store, space)
-    if parent is not None and parent.sha256 == manifest["sha256"] and not allow_unchanged:
+    if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
         return {**_summary(parent), "new": False, "unchanged_since": parent.name}
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
@@ -150,6 +152,17 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None, allo
                             manifest, manifest["sha256"])
         store.insert_snapshot(snapshot_id, info, labels)
     return {**_summary(info), "new": True, "unchanged_since": None}
+
+
+def _same_content(parent: dict[str, Any], manifest: dict[str, Any]) -> bool:
+    """Whether a new snapshot would say what its parent says: the same labels and the same statuses."""
+    if parent.get("sha256") != manifest["sha256"]:
+        return False
+
+    def statuses(m: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+        return {t: (row.get("review_status"), row.get("reopened")) for t, row in m.get("topics", {}).items()}
+
+    return statuses(parent) == statuses(manifest)
 
 
 def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:

@@ -173,7 +173,7 @@ def test_three_rounds_three_assessors(tmp_path):
     compared = cli.json("compare", "v1", "v3")
     assert set(compared["reopened_since"]) == set(TOPICS)
     assert "C" in str(compared["ranking"]["gained"])
-    assert compared["runs"]["C"]["recall"]["R@10"]["change"] > 0
+    assert compared["runs"]["C"]["recall"]["R@10"]["change"]["macro"] > 0
     text = cli("compare", "v1", "v3").stdout
     assert "reopened" in text and "C" in text
 
