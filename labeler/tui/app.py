@@ -47,6 +47,11 @@ class LabelerApp(SavingApp):
     """
 
     TITLE = "labeler"
+    # Notifications float above the judging screen's last lines (footer, status bar and, on a small
+    # terminal, the rubric line: up to five), never over them, whichever screen is on top.
+    CSS = """
+    ToastRack { margin-bottom: 5; }
+    """
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
 
     def __init__(self, db_path: str | Path, session: JudgingSession, *, ask_assessor: bool = False,
