@@ -6,6 +6,7 @@ import click
 
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.wording import plural
 
 
 def _f(value, digits: int = 4) -> str:
@@ -70,7 +71,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
         since = f" since {pool['previous']}" if pool["previous"] else ""
         effort = (f"; about {pool['effort_hours']} hours at {pool['judgments_per_hour']} judgments/hour"
                   if pool["effort_hours"] is not None else "")
-        info(f"Pool {pool['pool']}: {pool['unjudged']} pairs left to judge{effort}.")
+        info(f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge{effort}.")
         if pool["runs_not_pooled"]:
             info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
                  "found: labeler pool build --depth K.")
@@ -98,9 +99,10 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         emit_json(result)
         return
     labels = result["labels"]
-    info(f"{old} -> {new} ({result['unit']}, {result['topics']} topics): {labels['added']} labels added, "
+    info(f"{old} -> {new} ({result['unit']}, {plural(result['topics'], 'topic')}): "
+         f"{plural(labels['added'], 'label')} added, "
          f"{labels['changed']} changed, {labels['retracted']} retracted; "
-         f"{len(result['topics_grown'])} topics' relevant sets grew.")
+         f"relevant sets grew in {plural(len(result['topics_grown']), 'topic')}.")
     if result["topics_grown"]:
         table("relevant sets that grew", ["topic", "before", "after"],
               [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()])
@@ -151,8 +153,8 @@ def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bo
     if as_json:
         emit_json(result)
         return
-    info(f"Wrote {result['path']} ({result['bytes']} bytes): snapshot {result['snapshot']}, "
-         f"{len(result['runs'])} runs, {len(result['snapshots_drawn'])} snapshots drawn.")
+    info(f"Wrote {result['path']} ({plural(result['bytes'], 'byte')}): snapshot {result['snapshot']}, "
+         f"{plural(len(result['runs']), 'run')}, {plural(len(result['snapshots_drawn']), 'snapshot')} drawn.")
 
 
 COMMANDS.append(report)

@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.ordering import ORDERS
+from labeler.wording import plural
 
 
 @click.command()
@@ -40,7 +41,7 @@ def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, poo
     if not result["next"]:
         info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + ".")
         return
-    info(f"Topic {result['topic']}: {result['remaining']} unit(s) to judge ({order} order).")
+    info(f"Topic {result['topic']}: {plural(result['remaining'], 'unit')} to judge ({order} order).")
     table(None, ["#", "unit", "later"], [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
 
 

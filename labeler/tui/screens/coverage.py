@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 
 from labeler.store import Store
 from labeler.tui.text import cell, error_message, plain, shown, spark
+from labeler.wording import plural
 
 
 class CoverageScreen(Screen[None]):
@@ -63,8 +64,9 @@ class CoverageScreen(Screen[None]):
         effort = (f", about {pool['effort_hours']} h at {pool['judgments_per_hour']}/h"
                   if pool.get("effort_hours") is not None else "")
         self.query_one("#summary", Static).update(plain(
-            f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
-            f"with relevant labels. Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
+            f" Current labels ({result['unit']}), top {k} of each run; "
+            f"{plural(result['scored_topics'], 'reviewed topic')} with relevant labels. "
+            f"Pool {pool.get('pool', '-')}: {plural(pool.get('unjudged', 0), 'pair')} to judge{effort}."
             + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
                "see labeler coverage --unit doc." if result.get("runs_not_scored") else "")))
         runs = self.query_one("#runs", DataTable)
