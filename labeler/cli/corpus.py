@@ -11,6 +11,7 @@ from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
 from labeler.inert import inert_json, visible_line
+from labeler.wording import plural
 from labeler.workbench.corpus import check_chunking_name
 
 chunking_name = checked_id("chunking name", check_chunking_name)
@@ -35,7 +36,7 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
         emit_json(result)
         return
     info(f"{result['path']} ({result['format']}): {result['added']} added, {result['unchanged']} unchanged, "
-         f"{result['updated']} updated; {result['documents']} documents in the workbench.")
+         f"{result['updated']} updated; {plural(result['documents'], 'document')} in the workbench.")
     for name in result["stale_chunkings"]:
         info(f"Chunking {name!r} was cut from text that has since changed: make a new chunking.")
 
@@ -126,8 +127,8 @@ def _print_chunking(result: dict, as_json: bool) -> None:
         emit_json(result)
         return
     params = " ".join(f"{k}={v}" for k, v in sorted(result["params"].items()))
-    info(f"Chunking {result['name']!r} ({result['kind']}, {params}): {result['chunks']} chunks "
-         f"of {result['documents']} documents; hash {result['hash'][:12]}.")
+    info(f"Chunking {result['name']!r} ({result['kind']}, {params}): {plural(result['chunks'], 'chunk')} "
+         f"of {plural(result['documents'], 'document')}; hash {result['hash'][:12]}.")
 
 
 COMMANDS = [corpus]

@@ -6,6 +6,7 @@ import click
 
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.wording import agrees, plural
 
 
 def _f(value, digits: int = 4) -> str:
@@ -73,8 +74,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
     pool = result["pool"]
     if pool:
         since = f" since {pool['previous']}" if pool["previous"] else ""
-        pairs = f"{pool['unjudged']} pair{'' if pool['unjudged'] == 1 else 's'}"
-        info(f"Pool {pool['pool']}: {pairs} left to judge; about {pool['effort_hours']} hours "
+        info(f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; about {pool['effort_hours']} hours "
              f"{pool['pace']['description']}.")
         if pool["runs_not_pooled"]:
             info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
@@ -103,13 +103,13 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         emit_json(result)
         return
     labels = result["labels"]
-    info(f"{old} -> {new} ({result['unit']}, {result['topics']} topics): {labels['added']} labels added, "
+    info(f"{old} -> {new} ({result['unit']}, {plural(result['topics'], 'topic')}): "
+         f"{plural(labels['added'], 'label')} added, "
          f"{labels['changed']} changed, {labels['retracted']} retracted; "
-         f"{len(result['topics_grown'])} topics' relevant sets grew.")
+         f"relevant sets grew in {plural(len(result['topics_grown']), 'topic')}.")
     if result["reopened_since"]:
         reopened = result["reopened_since"]
-        one = len(reopened) == 1
-        info(f"{len(reopened)} {'topic' if one else 'topics'} reviewed in {old} {'was' if one else 'were'} reopened by "
+        info(f"{plural(len(reopened), 'topic')} reviewed in {old} {agrees(len(reopened), 'was', 'were')} reopened by "
              f"later pools (their {old} scores were over judgments the campaign later found incomplete).")
         table("reopened since " + old, ["topic", "pools (units added)", f"status in {new}"],
               [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()])
@@ -184,8 +184,8 @@ def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bo
     if as_json:
         emit_json(result)
         return
-    info(f"Wrote {result['path']} ({result['bytes']} bytes): snapshot {result['snapshot']}, "
-         f"{len(result['runs'])} runs, {len(result['snapshots_drawn'])} snapshots drawn.")
+    info(f"Wrote {result['path']} ({plural(result['bytes'], 'byte')}): snapshot {result['snapshot']}, "
+         f"{plural(len(result['runs']), 'run')}, {plural(len(result['snapshots_drawn']), 'snapshot')} drawn.")
 
 
 COMMANDS.append(report)

@@ -6,6 +6,7 @@ import click
 
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.wording import plural
 
 
 def _fmt(value) -> str:
@@ -14,21 +15,21 @@ def _fmt(value) -> str:
 
 def _denominators(run: dict) -> str:
     topics = run["topics"]
-    parts = [f"{topics['scored']} topics scored"]
+    parts = [f"{plural(topics['scored'], 'topic')} scored"]
     if topics["excluded"]:
         parts.append("excluded: " + ", ".join(f"{n} {reason}" for reason, n in topics["excluded"].items()))
     if topics["not_in_run"]:
         shown = ", ".join(topics["not_in_run_topics"][:8]) + (" ..." if topics["not_in_run"] > 8 else "")
         parts.append(f"{topics['not_in_run']} with no results (scored 0): {shown}")
     if topics["not_in_snapshot"]:
-        parts.append(f"{topics['not_in_snapshot']} run topics not in the snapshot")
+        parts.append(f"{plural(topics['not_in_snapshot'], 'run topic')} not in the snapshot")
     left_out = {t: r for t, r in topics.get("reopened", {}).items() if t not in topics.get("lower_bound", [])}
     if left_out:
         parts.append("reopened, not scored: " + ", ".join(
             f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in left_out.items()))
     units = run["units"]
     if units.get("chunks_collapsed"):
-        parts.append(f"{units['chunks_collapsed']} chunks collapsed to documents")
+        parts.append(f"{plural(units['chunks_collapsed'], 'chunk')} collapsed to documents")
     if units.get("lower_bound"):
         parts.append(f"document grades from chunk labels, {units['partial_documents']} partly judged (lower bound)")
     return "; ".join(parts)

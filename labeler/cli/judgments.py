@@ -11,6 +11,7 @@ from labeler.cli.reading import reading_options
 from labeler.cli.topics import topics
 from labeler.judgments import REVIEW_MARKS
 from labeler.ordering import ORDERS
+from labeler.wording import plural
 
 
 @click.group()
@@ -82,12 +83,13 @@ def import_(env: Env, path: str, assessor: str, source: str, model: str | None, 
     if as_json:
         emit_json(result)
         return
-    info(f"{result['path']}: {result['judgments']} judgments recorded for {result['topics']} topics "
+    info(f"{result['path']}: {plural(result['judgments'], 'judgment')} recorded for "
+         f"{plural(result['topics'], 'topic')} "
          f"({result['relevant']} relevant, {result['pooled_unjudged']} pooled-unjudged), "
          f"{result['unchanged']} unchanged; unit {result['unit']}, assessor {result['assessor']}.")
     if result["marked"]:
         counts = {s: sum(1 for v in result["marked"].values() if v == s) for s in set(result["marked"].values())}
-        info("Marked " + ", ".join(f"{n} topic(s) {s}" for s, n in sorted(counts.items())) + ".")
+        info("Marked " + ", ".join(f"{plural(n, 'topic')} {s}" for s, n in sorted(counts.items())) + ".")
 
 
 @judgments.command()

@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 from labeler.errors import LabelerError
+from labeler.wording import plural
 
 
 @click.group()
@@ -52,13 +53,15 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
         info(f"unit {result['unit']}, as the previous pool {result['unit_from']}{left}.")
     since = f" since {result['previous']}" if result["previous"] else ""
     info(f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
-         f"{result['pairs']} pairs; {result['added']} new{since}, {result['added_judged']} of them already judged; "
+         f"{plural(result['pairs'], 'pair')}; {result['added']} new{since}, "
+         f"{result['added_judged']} of them already judged; "
          f"{result['unjudged']} left to judge.")
     if result["unjudged"]:
         info(f"About {result['effort_hours']} hours of judging left, {result['pace']['description']}.")
     retired_note(result)
     for run, count in result["params"].get("collapsed_chunks", {}).items():
-        info(f"Run {run}: {count} chunks collapsed into their documents (first occurrence keeps the rank).")
+        info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents "
+             "(first occurrence keeps the rank).")
     table("per topic", ["topic", "pairs", "added", "already judged", "unjudged"],
           [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()])
     table("per run", ["run", "pairs", "unique"], [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()])

@@ -7,6 +7,7 @@ import click
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.ordering import ORDERS
+from labeler.wording import plural
 
 
 @click.command()
@@ -35,7 +36,7 @@ def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, poo
     if not result["next"]:
         info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + held_note + ".")
         return
-    info(f"Topic {result['topic']}: {result['remaining']} unit(s) to judge ({order} order){held_note}.")
+    info(f"Topic {result['topic']}: {plural(result['remaining'], 'unit')} to judge ({order} order){held_note}.")
     table(None, ["#", "unit", "later"],
           [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
 

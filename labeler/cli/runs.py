@@ -9,6 +9,7 @@ from labeler.cli.context import Env, checked_id, force_option, json_option, pass
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
 from labeler.models import STAGES
+from labeler.wording import plural
 from labeler.workbench.retrieve import retrieve_run
 
 
@@ -41,11 +42,11 @@ def import_(env: Env, path: str, name: str, unit: str, stage: str, dedupe: str, 
     if as_json:
         emit_json(result)
         return
-    info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}): {result['entries']} results for "
-         f"{result['topics']} topics, depth up to {result['depth']}"
+    info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}): {plural(result['entries'], 'result')} for "
+         f"{plural(result['topics'], 'topic')}, depth up to {result['depth']}"
          f"{' (replaced)' if result['replaced'] else ''}.")
     if result["policies"].get("duplicates_dropped"):
-        info(f"{result['policies']['duplicates_dropped']} duplicate id(s) dropped (kept the first occurrence).")
+        info(f"{plural(result['policies']['duplicates_dropped'], 'duplicate id')} dropped (kept the first occurrence).")
 
 
 @runs.command("retrieve")
@@ -82,10 +83,11 @@ def retrieve(env: Env, retriever: str, name: str, unit: str, depth: int, topic_i
         emit_json(result)
         return
     info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}) by {result['retriever']}: "
-         f"{result['entries']} results for {result['topics']} topics, depth up to {result['depth']}"
+         f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}, depth up to {result['depth']}"
          f"{' (replaced)' if result['replaced'] else ''}.")
     if result["topics_without_results"]:
-        info(f"No results for topic(s) {', '.join(result['topics_without_results'])}.")
+        info(f"No results for {'topic' if len(result['topics_without_results']) == 1 else 'topics'} "
+             f"{', '.join(result['topics_without_results'])}.")
 
 
 def _param(item: str) -> tuple[str, object]:
@@ -151,7 +153,7 @@ def export(env: Env, name: str, output: str | None, force: bool) -> None:
         lines = workbench.export_run(store, name)
         if output:
             written = write_output(output, lines, workbench=env.db_path, force=force)
-            info(f"Wrote run {name!r} to {output} ({written.bytes} bytes).")
+            info(f"Wrote run {name!r} to {output} ({plural(written.bytes, 'byte')}).")
             return
         for line in lines:
             click.echo(line, nl=False)

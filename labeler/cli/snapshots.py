@@ -11,6 +11,7 @@ from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
+from labeler.wording import agrees, plural
 
 
 @click.group()
@@ -19,8 +20,8 @@ def snapshot() -> None:
 
 
 def _print_summary(result: dict) -> None:
-    info(f"Snapshot {result['snapshot']} ({result['unit']}): {result['labels']} labels over {result['topics']} "
-         f"topics; parent {result['parent'] or '-'}; sha256 {result['sha256']}.")
+    info(f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')} over "
+         f"{plural(result['topics'], 'topic')}; parent {result['parent'] or '-'}; sha256 {result['sha256']}.")
 
 
 @snapshot.command()
@@ -45,7 +46,7 @@ def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_j
         return
     _print_summary(result)
     if conflicts:
-        info(f"{len(conflicts)} pair(s) in conflict were left out: "
+        info(f"{plural(len(conflicts), 'pair')} in conflict {agrees(len(conflicts), 'was', 'were')} left out: "
              + ", ".join(f"{t}/{u}" for t, u in conflicts[:10]) + (" ..." if len(conflicts) > 10 else "")
              + " (resolve with 'labeler judgments adjudicate').")
 
@@ -150,12 +151,13 @@ def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str
         result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
     if output:
         write_output(output, result["text"], workbench=env.db_path, force=force)
-        info(f"Wrote {result['labels']} labels of snapshot {result['snapshot']} to {output}.")
+        info(f"Wrote {plural(result['labels'], 'label')} of snapshot {result['snapshot']} to {output}.")
     else:
         click.echo(result["text"], nl=False)
     partial = result["partial_documents"]
     if partial:
-        info(f"{len(partial)} document(s) have unjudged chunks: their grade is a lower bound "
+        info(f"{plural(len(partial), 'document')} {agrees(len(partial), 'has', 'have')} unjudged chunks: "
+             f"{agrees(len(partial), 'its', 'their')} grade is a lower bound "
              f"(e.g. {', '.join(f'{t}/{d}' for t, d in partial[:5])}).")
 
 

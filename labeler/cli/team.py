@@ -11,6 +11,7 @@ from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
 from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
+from labeler.wording import agrees, plural
 
 
 @click.command()
@@ -34,16 +35,17 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
     if as_json:
         emit_json(result)
         return
-    info(f"{result['source']} ({result['format']}): {result['events']} events, {result['added']} added, "
+    info(f"{result['source']} ({result['format']}): {plural(result['events'], 'event')}, {result['added']} added, "
          f"{result['already_present']} already here" + (f"; assessors {', '.join(result['assessors'])}"
                                                          if result["assessors"] else "") + ".")
     if result["future"]:
         first = result["future"][0]
-        info(f"{len(result['future'])} event(s) dated in the future were merged (--allow-future), e.g. "
+        info(f"{plural(len(result['future']), 'event')} dated in the future "
+             f"{agrees(len(result['future']), 'was', 'were')} merged (--allow-future), e.g. "
              f"{first['event_id']} at {first['time']}: this workbench's clock now runs past them, and other "
              "workbenches merging its log will need --allow-future too.")
     if result["new_conflicts"]:
-        info(f"{len(result['new_conflicts'])} pair(s) now in conflict: settle them with 'labeler judgments "
+        info(f"{plural(len(result['new_conflicts']), 'pair')} now in conflict: settle them with 'labeler judgments "
              "adjudicate' or the adjudication screen (a).")
     if result["unknown_topics"]:
         info(f"Events for topics this workbench does not know: {', '.join(result['unknown_topics'][:10])}.")
@@ -62,7 +64,7 @@ def check(env: Env, as_json: bool) -> None:
         emit_json(result)
     else:
         table(None, ["check", "result", "detail"],
-              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else f"{c['problems']} problem(s)"]
+              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else plural(c['problems'], 'problem')]
                for c in result["checks"]])
         for finding in result["findings"]:
             click.echo(f"FAILED {visible_line(finding)}")
@@ -87,7 +89,7 @@ def export_log(env: Env, output: str | None, force: bool) -> None:
         if output:
             with open_output(output, workbench=env.db_path, force=force) as handle:
                 count = sum(1 for line in lines(store) if handle.write(line))
-            info(f"Wrote {count} events to {output}.")
+            info(f"Wrote {plural(count, 'event')} to {output}.")
         else:
             for line in lines(store):
                 sys.stdout.write(line)
@@ -109,8 +111,8 @@ def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(result)
     else:
-        info(f"Backed up to {result['path']} ({result['bytes']} bytes, {result['events']} events, "
-             f"{result['snapshots']} snapshots); check {'ok' if result['ok'] else 'FAILED'}.")
+        info(f"Backed up to {result['path']} ({plural(result['bytes'], 'byte')}, {plural(result['events'], 'event')}, "
+             f"{plural(result['snapshots'], 'snapshot')}); check {'ok' if result['ok'] else 'FAILED'}.")
     if not result["ok"]:
         sys.exit(1)
 

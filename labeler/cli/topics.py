@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
+from labeler.wording import plural
 
 
 @click.group()
@@ -29,7 +30,7 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
         emit_json(result)
         return
     info(f"{result['path']}: {result['added']} added, {result['unchanged']} unchanged, {result['updated']} updated; "
-         f"{result['topics']} topics in the workbench.")
+         f"{plural(result['topics'], 'topic')} in the workbench.")
 
 
 @topics.command("list")

@@ -96,6 +96,32 @@ def known_families() -> str:
     )
 
 
+# trec_eval's names (as `-m` takes them and its output prints them), in the spelling used here:
+# a name copied from trec_eval output is the commonest unknown measure.
+_TREC_EVAL = [
+    (re.compile(r"^P_(\d+)$", re.IGNORECASE), "P@{}"),
+    (re.compile(r"^recall_(\d+)$", re.IGNORECASE), "R@{}"),
+    (re.compile(r"^ndcg_cut_(\d+)$", re.IGNORECASE), "nDCG@{}"),
+    (re.compile(r"^map_cut_(\d+)$", re.IGNORECASE), "AP@{}"),
+    (re.compile(r"^success_(\d+)$", re.IGNORECASE), "Success@{}"),
+    (re.compile(r"^recip_rank$", re.IGNORECASE), "RR"),
+    (re.compile(r"^ndcg$", re.IGNORECASE), "nDCG"),
+    (re.compile(r"^map$", re.IGNORECASE), "AP"),
+    (re.compile(r"^bpref$", re.IGNORECASE), "Bpref"),
+    (re.compile(r"^infAP$", re.IGNORECASE), "infAP"),
+    (re.compile(r"^R-?prec$", re.IGNORECASE), "Rprec"),
+]
+
+
+def trec_eval_suggestion(text: str) -> str | None:
+    """labeler's name for a trec_eval measure name (`P_10` -> `P@10`, `recip_rank` -> `RR`), or None."""
+    for pattern, spelling in _TREC_EVAL:
+        match = pattern.match(text)
+        if match:
+            return spelling.format(*match.groups())
+    return None
+
+
 def parse_measure(name: str) -> Measure:
     """Parse one name such as `nDCG@10` or `T(alpha=0.3)@5`; ValueError says what is wrong."""
     if not isinstance(name, str):
@@ -104,6 +130,10 @@ def parse_measure(name: str) -> Measure:
     match = _NAME.match(text)
     family = _BY_UPPER.get(match.group("family").upper()) if match else None
     if match is None or family is None:
+        suggestion = trec_eval_suggestion(text)
+        if suggestion is not None:
+            raise ValueError(f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
+                             f"for it; measures here are named as in ir_measures)")
         raise ValueError(f"unknown measure {text!r}; known measures: {known_families()}")
     cutoff_rule, param_name, param_default = _FAMILIES[family]
 

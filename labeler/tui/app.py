@@ -21,6 +21,7 @@ from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.tui.text import error_message, shown_lines
+from labeler.wording import plural
 from labeler.workbench.session import JudgingSession
 
 ORDER_LABELS = {
@@ -47,6 +48,11 @@ class LabelerApp(SavingApp):
     """
 
     TITLE = "labeler"
+    # Notifications float above the judging screen's last lines (footer, status bar and, on a small
+    # terminal, the rubric line: up to five), never over them, whichever screen is on top.
+    CSS = """
+    ToastRack { margin-bottom: 5; }
+    """
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
 
     def __init__(self, db_path: str | Path, session: JudgingSession, *, ask_assessor: bool = False,
@@ -242,8 +248,8 @@ class LabelerApp(SavingApp):
             # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
             result = create_snapshot(store, message, default_unit=self.session.unit)
         if result["new"]:
-            text = (f"Snapshot {result['snapshot']} ({result['unit']}): {result['labels']} labels, "
-                    f"{result['conflicts_left_out']} conflicts left out.")
+            text = (f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')}, "
+                    f"{plural(result['conflicts_left_out'], 'conflict')} left out.")
         else:
             text = f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made."
         self.call_from_thread(self.notify, text, markup=False)
@@ -261,7 +267,8 @@ class LabelerApp(SavingApp):
         with Store(self.db_path) as store:
             result = export_qrels(store)
         write_output(path, result["text"], workbench=self.db_path, force=force)
-        self.call_from_thread(self.notify, f"Wrote {result['labels']} labels of {result['snapshot']} to {path}.",
+        self.call_from_thread(self.notify,
+                              f"Wrote {plural(result['labels'], 'label')} of {result['snapshot']} to {path}.",
                               markup=False)
         return result
 
@@ -273,7 +280,8 @@ class LabelerApp(SavingApp):
             result = export_qrels(store)
         filename = f"qrels-{result['snapshot']}.txt"
         if self.call_from_thread(self.offer_download, result["text"], filename, "text/plain", "qrels"):
-            self.call_from_thread(self.notify, f"Downloading {result['labels']} labels of {result['snapshot']} "
+            self.call_from_thread(self.notify, f"Downloading {plural(result['labels'], 'label')} of "
+                                               f"{result['snapshot']} "
                                                f"as {filename}.", markup=False)
         return result
 

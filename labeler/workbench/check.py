@@ -19,6 +19,7 @@ from labeler.store.check_rows import APPEND_ONLY_TABLES, reference_triggers
 from labeler.store.connection import CONTENT_ERRORS, damage_reason
 from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION, migrations
+from labeler.wording import plural
 from labeler.workbench.snapshots import verify_snapshots
 
 MAX_FINDINGS = 1000
@@ -62,19 +63,21 @@ def check_workbench(store: Store) -> dict[str, Any]:
                 "REPLACE; sealed runs too")
     add("judgment log", lambda: [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
         + [f"malformed event {e}" for e in store.malformed_events()] + list(store.log_chain_problems()),
-        lambda: f"{store.event_count()} events consistent, their chain unbroken")
+        lambda: f"{plural(store.event_count(), 'event')} consistent, their chain unbroken")
     add("grade scale", store.scale_problems, lambda: f"scale {store.scale().name} matches its recorded SHA-256")
     add("grades", lambda: store.grades_off_scale(store.scale().values),
         lambda: "every grade in the log and the snapshots is on the scale")
     add("snapshot hashes", lambda: _snapshot_problems(store),
-        lambda: f"{len(store.snapshots())} snapshots verified")
+        lambda: f"{plural(len(store.snapshots()), 'snapshot')} verified")
     add("snapshot labels", store.snapshot_label_problems,
         lambda: "every snapshot label agrees with the event that decided it")
-    add("chunkings", store.chunking_mismatches, lambda: f"{len(store.chunkings())} chunkings match their hashes")
+    add("chunkings", store.chunking_mismatches,
+        lambda: plural(len(store.chunkings()), "chunking matches its hash", "chunkings match their hashes"))
     add("documents", store.document_hash_mismatches,
-        lambda: f"{store.document_count()} documents match their hashes")
+        lambda: plural(store.document_count(), "document matches its hash", "documents match their hashes"))
     add("runs", lambda: store.run_entry_mismatches() + store.run_digest_mismatches(),
-        lambda: f"{len(store.run_names())} runs complete, rankings match their digests")
+        lambda: plural(len(store.run_names()), "run complete, its rankings match their digest",
+                       "runs complete, rankings match their digests"))
     return _result(store.path, checks)
 
 

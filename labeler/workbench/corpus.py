@@ -13,6 +13,7 @@ from labeler.formats.mappings import derive_mapping, read_mapping
 from labeler.ids import InvalidIdError, check_id
 from labeler.models import Chunk, Chunking, Document, content_hash
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 
 BATCH = 1000
@@ -193,7 +194,7 @@ def _store_chunking(store: Store, name: str, kind: str, params: dict[str, Any], 
                 missing = store.missing_documents({c.doc_id for _, c in pending})
                 if missing:
                     raise UnknownIdError(
-                        f"{len(missing)} parent document(s) not in the corpus, e.g. {', '.join(missing[:5])} "
+                        f"{plural(len(missing), 'parent document')} not in the corpus, e.g. {', '.join(missing[:5])} "
                         "(pass --allow-unknown to accept them)",
                         path=path,
                         line=first_line.get(missing[0]),

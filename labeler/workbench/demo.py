@@ -16,6 +16,7 @@ from typing import Any
 import labeler
 from labeler.errors import LabelerError
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.corpus import chunk_corpus, import_corpus
 from labeler.workbench.judging import import_judgments
 from labeler.workbench.pools import build_pool
@@ -60,23 +61,24 @@ def build_demo(folder: Path, say: Callable[[str, str], None]) -> dict[str, Any]:
     say(f"{prefix} init", "a new workbench with the default 0-3 scale (relevant from 1)")
     with Store(db) as store:
         result = import_corpus(store, sample / "corpus.jsonl")
-        say(f"{prefix} corpus import {sample / 'corpus.jsonl'}", f"{result['added']} documents")
+        say(f"{prefix} corpus import {sample / 'corpus.jsonl'}", plural(result['added'], 'document'))
         result = import_topics(store, sample / "topics.jsonl")
-        say(f"{prefix} topics import {sample / 'topics.jsonl'}", f"{result['added']} topics")
+        say(f"{prefix} topics import {sample / 'topics.jsonl'}", plural(result['added'], 'topic'))
         result = chunk_corpus(store, "w100", size=100, overlap=20)
         say(f"{prefix} corpus chunk --name w100 --size 100 --overlap 20",
-            f"{result['chunks']} chunks of {result['documents']} documents")
+            f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}")
         for name, retriever, unit, depth, stage in DEMO_RUNS:
             result = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
             say(f"{prefix} runs retrieve --retriever {retriever} --name {name} --unit {unit} --depth {depth} "
-                f"--stage {stage}", f"{result['entries']} results for {result['topics']} topics")
+                f"--stage {stage}", f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}")
         result = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")
         say(f"{prefix} judgments import {sample / 'prior.qrels'} --assessor prior --reviewed",
-            f"{result['judgments']} earlier judgments of {result['topics']} topics")
+            f"{plural(result['judgments'], 'earlier judgment')} of {plural(result['topics'], 'topic')}")
         result = create_snapshot(store, "prior judgments", unit="doc")
-        say(f"{prefix} snapshot create -m 'prior judgments'", f"{result['snapshot']}: {result['labels']} labels")
+        say(f"{prefix} snapshot create -m 'prior judgments'",
+            f"{result['snapshot']}: {plural(result['labels'], 'label')}")
         result = build_pool(store, 10, unit="doc")
         say(f"{prefix} pool build --depth 10 --unit doc",
-            f"{result['pool']}: {result['pairs']} pairs, {result['added_judged']} already judged, "
+            f"{result['pool']}: {plural(result['pairs'], 'pair')}, {result['added_judged']} already judged, "
             f"{result['unjudged']} to judge")
     return {"db": str(db), "folder": str(folder)}

@@ -47,12 +47,12 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
     """
     if average not in AVERAGES:
         raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
-    info = as_of_pools(store, resolve_snapshot(store, snapshot))
-    names, not_scored = runs_to_score(store, runs, unit or info.unit)
-    try:
+    try:  # first: a misspelt measure is said before anything slower can fail
         parsed = parse_measures(measures or DEFAULT_MEASURES)
     except ValueError as exc:
-        raise LabelerError(str(exc)) from None
+        raise LabelerError(str(exc), path="--measures") from None
+    info = as_of_pools(store, resolve_snapshot(store, snapshot))
+    names, not_scored = runs_to_score(store, runs, unit or info.unit)
     if depth is not None and depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     threshold = info.manifest["scale"]["threshold"]

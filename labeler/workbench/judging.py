@@ -25,6 +25,7 @@ from labeler.judgments import (
 )
 from labeler.models import topic_sort_key
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.labels import current_labels, topic_labels, unit_space
 from labeler.workbench.setup import now
 from labeler.workbench.unknown import unknown_ids_advice
@@ -119,7 +120,7 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
         relevant = relevant_units(store, topic_id)
         if relevant:
             raise ConflictError(
-                f"topic {topic_id!r} has {len(relevant)} relevant label(s) (e.g. {relevant[0]}): "
+                f"topic {topic_id!r} has {plural(len(relevant), 'relevant label')} (e.g. {relevant[0]}): "
                 "it cannot be marked no_answer"
             )
     with store.transaction():
@@ -246,6 +247,6 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         where = space
     if missing:
         first = min((line for line in lines if line.unit_id in set(missing)), key=lambda l: l.line)
-        raise UnknownIdError(f"{len(missing)} id(s) not in {where}, e.g. {', '.join(missing[:5])} "
+        raise UnknownIdError(f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
                              + unknown_ids_advice(store, space, missing), path=path, line=first.line)
 

@@ -21,6 +21,7 @@ from labeler.ids import check_id, is_valid_id
 from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
 from labeler.retrievers.registry import BUILTINS, ChosenRetriever, make_retriever
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.runs import parse_unit, run_result
 from labeler.workbench.setup import Progress, now
 
@@ -97,7 +98,7 @@ def _chosen_topics(store: Store, wanted: Iterable[str] | None) -> list[Topic]:
     by_id = {topic.topic_id: topic for topic in every}
     unknown = [t for t in wanted if t not in by_id]
     if unknown:
-        raise UnknownIdError(f"{len(unknown)} topic(s) not in the workbench: {', '.join(unknown[:5])}"
+        raise UnknownIdError(f"{plural(len(unknown), 'topic')} not in the workbench: {', '.join(unknown[:5])}"
                              f"{' ...' if len(unknown) > 5 else ''} (see 'labeler topics list')")
     return sorted((by_id[t] for t in wanted), key=lambda topic: topic_sort_key(topic.topic_id))
 
@@ -178,7 +179,8 @@ def _command_blocks(store: Store, chosen: ChosenRetriever, topics: list[Topic], 
     stray = sorted((b for b in blocks if b.topic_id not in asked), key=lambda b: b.first_line)
     if stray:
         raise UnknownIdError(f"topic {stray[0].topic_id!r} was not asked for (the command was given "
-                             f"{len(asked)} topic(s) on stdin)", path=command.output_name, line=stray[0].first_line)
+                             f"{plural(len(asked), 'topic')} on stdin)", path=command.output_name,
+                             line=stray[0].first_line)
     return sorted(blocks, key=lambda b: topic_sort_key(b.topic_id))
 
 
@@ -202,7 +204,7 @@ def _check_units(store: Store, unit: Unit, rankings: list[Ranking], retriever: s
     missing = store.missing_chunks(unit.chunking, ids) if unit.kind == "chunk" else store.missing_documents(ids)
     if missing:
         where = f"chunking {unit.chunking!r}" if unit.kind == "chunk" else "the corpus"
-        raise UnknownIdError(f"retriever {retriever!r} returned {len(missing)} id(s) not in {where}, "
+        raise UnknownIdError(f"retriever {retriever!r} returned {plural(len(missing), 'id')} not in {where}, "
                              f"e.g. {', '.join(missing[:5])}", path=source)
 
 

@@ -19,6 +19,7 @@ from labeler.formats.runs import (
 from labeler.ids import check_id
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 from labeler.workbench.unknown import unknown_ids_advice
 
@@ -105,7 +106,7 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
         if unknown_topics:
             first = sorted(unknown_topics, key=topic_sort_key)
             raise UnknownIdError(
-                f"{len(first)} topic(s) not in the workbench: {', '.join(first[:5])}"
+                f"{plural(len(first), 'topic')} not in the workbench: {', '.join(first[:5])}"
                 f"{' ...' if len(first) > 5 else ''} (import them with 'labeler topics import', "
                 "or pass --allow-unknown)",
                 path=path,
@@ -117,7 +118,7 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
             found = reader.first_line_with_unit(missing_ids)
             examples = sorted(missing_ids)[:5]
             raise UnknownIdError(
-                f"{len(missing_ids)} id(s) not in {where}, e.g. {', '.join(examples)} "
+                f"{plural(len(missing_ids), 'id')} not in {where}, e.g. {', '.join(examples)} "
                 + unknown_ids_advice(store, str(parsed_unit), missing_ids),
                 path=path,
                 line=found[0] if found else None,

@@ -108,6 +108,7 @@ class JudgingSession:
     position: Position | None = None
     stats: SessionStats = field(default_factory=SessionStats)
     visited: list[tuple[str, str]] = field(default_factory=list)  # (topic, unit) in the order shown
+    _back: int | None = None  # while going back with `previous_pair`: the index in `visited` shown
     clock: ActiveClock = field(default_factory=ActiveClock)
     lease: timedelta = DEFAULT_LEASE  # how long the pair shown stays this assessor's without a key (claims)
     now: Callable[[], datetime] = utc_now  # the claims' clock (tests drive it)
@@ -236,20 +237,27 @@ class JudgingSession:
         return self._show(self._queue[index % len(self._queue)])
 
     def previous_pair(self) -> QueueItem | None:
-        """Back to the pair shown before this one (judged or not), to look again or re-judge."""
-        if self.current is None and self.visited:
-            return self.reopen(*self.visited[-1])
-        if self.current is not None:
-            here = (self.current.topic_id, self.current.unit_id)
-            earlier = [pair for pair in self.visited if pair != here]
-            if here in self.visited:
-                earlier = self.visited[: self.visited.index(here)]
-            if earlier:
-                return self.reopen(*earlier[-1])
-        return self.current
+        """Back exactly one position in the order the pairs were shown (judged or not), to look again or re-judge.
+
+        `visited` is left as it is while going back: moving a pair to its end (as showing it
+        once did) made a second step back return to the pair just left.
+        """
+        if self.current is None:
+            if self.visited:
+                self._back = len(self.visited) - 1
+                return self._reopen(*self.visited[-1], remember=False)
+            return None
+        here = self._back if self._back is not None else len(self.visited) - 1
+        if here <= 0:
+            return self.current
+        self._back = here - 1
+        return self._reopen(*self.visited[self._back], remember=False)
 
     def reopen(self, topic_id: str, unit_id: str) -> QueueItem | None:
-        """Show a particular pair (from history, undo or going back), even if it is judged."""
+        """Show a particular pair (from history or undo), even if it is judged."""
+        return self._reopen(topic_id, unit_id)
+
+    def _reopen(self, topic_id: str, unit_id: str, *, remember: bool = True) -> QueueItem | None:
         if topic_id != self.topic_id:
             self.topic_id = topic_id
         self._load_queue(topic_id)
@@ -258,12 +266,12 @@ class JudgingSession:
             return self._show(self._queue[0] if self._queue else None)
         for item in self._queue:
             if item.unit_id == unit_id:
-                return self._show(item)
+                return self._show(item, remember=remember)
         entries = self.store.pool_entries(self.pool_info.name, topic_id).get(topic_id, {})
         entry = entries.get(unit_id)
         item = QueueItem(topic_id, unit_id, self.unit, self.pool_info.name, 0, False,
                          entry.best_rank if entry else 0, entry.contributors if entry else ())
-        return self._show(item)
+        return self._show(item, remember=remember)
 
     # -- claims --------------------------------------------------------------------
 
@@ -359,7 +367,8 @@ class JudgingSession:
             self._queue, self.held = free_items(items, held)
         return self._queue
 
-    def _show(self, item: QueueItem | None) -> QueueItem | None:
+    def _show(self, item: QueueItem | None, *, remember: bool = True) -> QueueItem | None:
+        """Make `item` the current pair, claimed for the lease; `remember`: add it to `visited` (not when stepping back)."""
         claimed = item is None
         for _ in range(len(self._queue) + 1):  # another session may take the pair between the read and the claim
             if item is None or (claimed := self._claim(item)):
@@ -370,22 +379,29 @@ class JudgingSession:
             item = None  # every pair was taken as it was read: show none rather than one held by another
         if item is None:
             self._release()
+        if remember and self._back is not None and self.current is not None:
+            # leaving a pair reached by going back: it was shown again, so one step back returns to it
+            self._remember((self.current.topic_id, self.current.unit_id))
         self.current = item
         self.clock.restart()
         if item is None:
             self.view = None
             self.position = None
+            self._back = None
             return None
         self.topic_id = item.topic_id
         self.view = unit_text(self.store, item.unit, item.unit_id)
         total = self.store.pool_topic_size(self.pool_info.name, item.topic_id)
         remaining = len(self._queue)
         self.position = Position(total - remaining + 1 if remaining else total, total, remaining)
-        pair = (item.topic_id, item.unit_id)
-        if pair in self.visited:
-            self.visited.remove(pair)
-        self.visited.append(pair)
+        if remember:
+            self._back = None
+            self._remember((item.topic_id, item.unit_id))
         return item
+
+    def _remember(self, pair: tuple[str, str]) -> None:
+        if not self.visited or self.visited[-1] != pair:  # the same pair again (a flag, a reload) is one position
+            self.visited.append(pair)
 
     def _record(self, kind: str, *, grade: int | None = None, reason: str | None = None, note: str | None = None,
                 keep_clock: bool = False) -> Event:

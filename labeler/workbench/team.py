@@ -38,6 +38,7 @@ from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
 from labeler.store.merge_rows import read_errors
+from labeler.wording import agrees, plural
 from labeler.workbench.labels import current_labels
 from labeler.workbench.setup import now
 
@@ -161,7 +162,8 @@ def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any,
             if len(differing) < 5:
                 differing.append(shown_id(doc_id))
     if count:
-        raise ConflictError(f"{count} document(s) have the same id but another text there than here "
+        raise ConflictError(f"{plural(count, 'document')} {agrees(count, 'has', 'have')} the same id but another text "
+                            "there than here "
                             f"(e.g. {', '.join(differing)}): their judgments are about other text "
                             "(import the same corpus into both workbenches first)", path=path)
 

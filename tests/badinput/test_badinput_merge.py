@@ -205,7 +205,7 @@ def test_a_document_with_the_same_id_and_other_text_is_refused(tmp_path):
     other = other_workbench(theirs, ["corpus", "import", theirs / "c.jsonl"])
     with Unchanged(db):
         assert_refused(invoke(db, ["merge", other]), other, None,
-                       "1 document(s) have the same id but another text there than here (e.g. 'd2')")
+                       "1 document has the same id but another text there than here (e.g. 'd2')")
 
 
 def hostile(folder: Path, sql: str) -> Path:

@@ -80,7 +80,7 @@ def test_unknown_topics_are_refused_once_topics_are_loaded(run_cli, write, db_pa
     run_cli("topics", "import", write("topics.tsv", "1\tfirst topic\n"))
     before = dump(db_path)
     result = run_cli("runs", "import", write("r.txt", GOOD), "--name", "r", expect=1)
-    assert "r.txt:3: 1 topic(s) not in the workbench: 2" in result.stderr
+    assert "r.txt:3: 1 topic not in the workbench: 2" in result.stderr
     assert dump(db_path) == before
     assert run_cli.json("runs", "import", write("r.txt", GOOD), "--name", "r", "--allow-unknown")["topics"] == 2
 
@@ -89,7 +89,7 @@ def test_unknown_documents_are_listed_with_count_and_first_line(run_cli, write, 
     run_cli("corpus", "import", write("c.tsv", "d1\tone\nd2\ttwo\n"))
     before = dump(db_path)
     result = run_cli("runs", "import", write("r.txt", GOOD + "2 Q0 d9 2 0.5 t\n"), "--name", "r", expect=1)
-    assert "r.txt:3: 2 id(s) not in the corpus, e.g. d3, d9" in result.stderr
+    assert "r.txt:3: 2 ids not in the corpus, e.g. d3, d9" in result.stderr
     assert dump(db_path) == before
 
 

@@ -154,7 +154,7 @@ def test_mapping_import_checks_parents_and_offsets(run_cli, write, db_path):
     with Store(db_path) as store:
         assert store.chunk("ext", "d1#b").hash is not None
     bad = run_cli("corpus", "mapping", "import", write("m2.tsv", "x#1\tdX\n"), "--name", "ext2", expect=1)
-    assert "m2.tsv:1: 1 parent document(s) not in the corpus, e.g. dX" in bad.stderr
+    assert "m2.tsv:1: 1 parent document not in the corpus, e.g. dX" in bad.stderr
     past = run_cli("corpus", "mapping", "import", write("m3.tsv", "d1#z\td1\t0\t999\n"), "--name", "ext3", expect=1)
     assert "m3.tsv:1: chunk 'd1#z' ends at 999, past the end of document 'd1'" in past.stderr
     assert [c["name"] for c in run_cli.json("corpus", "chunkings")] == ["ext"]

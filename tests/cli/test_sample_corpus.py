@@ -63,4 +63,4 @@ def test_hand_made_runs_and_prior_qrels_import(loaded, write):
     prior = loaded.json("judgments", "import", SAMPLE / "prior.qrels", "--assessor", "prior")
     assert prior["judgments"] == len((SAMPLE / "prior.qrels").read_text().splitlines())
     unknown = loaded("runs", "import", write("bad.run", "1 Q0 no-such-doc 1 1 x\n"), "--name", "bad", expect=1)
-    assert "bad.run:1: 1 id(s) not in the corpus, e.g. no-such-doc" in unknown.stderr
+    assert "bad.run:1: 1 id not in the corpus, e.g. no-such-doc" in unknown.stderr

@@ -23,7 +23,7 @@ def test_a_chunk_run_without_unit_suggests_the_chunking_that_holds_its_ids(chunk
     path = write("chunk.run", CHUNK_RUN)
     with Unchanged(chunked):
         result = invoke(chunked, ["runs", "import", path, "--name", "c"])
-    assert_refused(result, path, 1, "3 id(s) not in the corpus")
+    assert_refused(result, path, 1, "3 ids not in the corpus")
     message = result.stderr
     assert "(pass --unit chunk:w5: chunking 'w5' holds 3 of the 3;" in message
     assert message.index("--unit chunk:w5") < message.index("--allow-unknown")
@@ -39,7 +39,7 @@ def test_truly_unknown_ids_keep_the_allow_unknown_advice(chunked, write):
     path = write("unknown.run", UNKNOWN_RUN)
     result = invoke(chunked, ["runs", "import", path, "--name", "u"])
     # one chunk id of three unknown: not mostly chunks, so no --unit advice
-    assert_refused(result, path, 2, "3 id(s) not in the corpus, e.g. d1#0, elsewhere, nowhere "
+    assert_refused(result, path, 2, "3 ids not in the corpus, e.g. d1#0, elsewhere, nowhere "
                                     "(pass --allow-unknown to accept them)")
     assert "--unit" not in result.stderr
 

@@ -88,7 +88,7 @@ def test_conflicts_are_left_out_until_adjudicated(pooled):
     pooled("judgments", "add", "1", "a1-1", "0", "--assessor", "bob")
     assert pooled.json("status")["topics"]["1"]["conflicts"] == 1
     result = pooled("snapshot", "create", "-m", "with a conflict")
-    assert "1 pair(s) in conflict were left out: 1/a1-1" in result.stderr
+    assert "1 pair in conflict was left out: 1/a1-1" in result.stderr
     assert pooled.json("snapshot", "show")["manifest"]["conflicts_left_out"] == [["1", "a1-1"]]
     pooled("judgments", "adjudicate", "1", "a1-1", "1", "--assessor", "cat")
     pooled("snapshot", "create", "-m", "settled")
@@ -128,7 +128,7 @@ def test_no_answer_is_refused_while_a_relevant_label_exists(pooled):
     pooled("pool", "build", "--depth", "1")
     pooled("judgments", "add", "1", "a1-1", "2", "--assessor", "ann")
     result = pooled("topics", "mark", "1", "no_answer", expect=1)
-    assert "topic '1' has 1 relevant label(s)" in result.stderr
+    assert "topic '1' has 1 relevant label " in result.stderr
     pooled("topics", "mark", "2", "no_answer")
     pooled("topics", "mark", "1", "reviewed")
     topics = pooled.json("status")["topics"]

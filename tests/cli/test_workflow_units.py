@@ -41,7 +41,7 @@ def test_chunk_level_pool_and_lifting_labels_to_documents(chunked):
     lifted = chunked("export", "qrels", "--unit", "doc")
     assert lifted.stdout == "1 0 d1 3\n1 0 d2 0\n"
     # d1 has an unjudged chunk (d1#2) and d2 one (d2#1): their grades are lower bounds
-    assert "2 document(s) have unjudged chunks" in lifted.stderr
+    assert "2 documents have unjudged chunks" in lifted.stderr
     assert chunked.json("snapshot", "show")["manifest"]["chunking"]["name"] == "w2"
 
 

@@ -107,3 +107,18 @@ def test_importing_the_metrics_loads_no_sql_cli_or_ui():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("P_10", "P@10"), ("ndcg_cut_10", "nDCG@10"), ("recall_100", "R@100"), ("recip_rank", "RR"),
+     ("map_cut_5", "AP@5"), ("success_1", "Success@1"), ("R-prec", "Rprec")],
+)
+def test_trec_eval_names_are_refused_with_ours_suggested(typed, meant):
+    with pytest.raises(ValueError, match=re.escape(f"unknown measure {typed!r}: did you mean {meant}?")):
+        parse_measure(typed)
+    assert parse_measure(meant).canonical == meant  # what is suggested is accepted
+
+
+def test_map_stays_accepted_as_ir_measures_spells_it():
+    assert parse_measure("map").family == "AP"

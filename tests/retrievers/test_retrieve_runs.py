@@ -87,7 +87,7 @@ def test_names_are_immutable_unless_replaced(hand_cli, db_path):
 def test_the_plain_output_says_what_was_made(hand_cli):
     result = hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--depth", "1")
     assert "Run 'r' (doc, candidate) by ql: 4 results for 4 topics, depth up to 1." in result.stderr
-    assert "No results for topic(s) 5." in result.stderr
+    assert "No results for topic 5." in result.stderr
 
 
 def test_progress_is_reported_per_topic(hand_cli, db_path):

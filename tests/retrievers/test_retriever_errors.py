@@ -9,7 +9,7 @@ from support import dump
 @pytest.mark.parametrize(("args", "message"), [
     # (arguments after `runs retrieve`, what stderr says)
     (("--retriever", "nope"), "unknown retriever 'nope': choose one of fts5, bm25s, ql"),
-    (("--retriever", "ql", "--topics", "1,77"), "1 topic(s) not in the workbench: 77"),
+    (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77"),
     (("--retriever", "ql", "--topics", ","), "--topics names no topic"),
     (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
     (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),

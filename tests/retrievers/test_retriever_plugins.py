@@ -58,7 +58,7 @@ def test_the_example_script_works_as_a_command(hand_cli, corpus_file, stored_uni
     ("print('1 Q0 d1 1 high t')", "bad.py':1: score 'high' is not a number"),
     ("pass", "empty run: no result lines"),
     ("print('1 Q0 d1 1 1 t'); print('1 Q0 d1 2 0.5 t')", "bad.py':2: duplicate id 'd1' in the ranking of topic '1'"),
-    ("print('1 Q0 nope 1 1 t')", "returned 1 id(s) not in the corpus, e.g. nope"),
+    ("print('1 Q0 nope 1 1 t')", "returned 1 id not in the corpus, e.g. nope"),
     ("print('99 Q0 d1 1 1 t')", "bad.py':1: topic '99' was not asked for"),
 ])
 def test_a_failing_command_or_a_bad_run_is_refused_naming_the_command(hand_cli, write, db_path, script, message):

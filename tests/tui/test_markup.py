@@ -351,7 +351,7 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
         await palette(pilot, "Create snapshot")
         await pilot.press(*MESSAGE, "enter")
         await app.workers.wait_for_complete()
-        await assert_notified(pilot, "Snapshot v1 (doc): 1 labels, 0 conflicts left out.")
+        await assert_notified(pilot, "Snapshot v1 (doc): 1 label, 0 conflicts left out.")
         await pilot.press("1")
         await palette(pilot, "Snapshots")
         assert isinstance(app.screen, SnapshotsScreen)

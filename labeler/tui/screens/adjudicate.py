@@ -1,4 +1,7 @@
-"""Adjudication: conflicting labels side by side, with assessors and notes; a grade key settles one."""
+"""Adjudication: conflicting labels side by side, with assessors and notes, above the unit's text.
+
+A grade key settles the selected conflict.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +14,18 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.tui.text import cell, shown, shown_lines
+from labeler.tui.text import cell, query_terms, shown, shown_lines
+from labeler.tui.widgets.unit_view import UnitView
 
 
 class AdjudicationScreen(Screen[None]):
+    """The unit's text is shown as the judging screen shows it (inert, highlighted): settling needs reading it."""
+
+    DEFAULT_CSS = """
+    AdjudicationScreen #conflicts { height: auto; max-height: 30%; }
+    AdjudicationScreen #detail { height: auto; max-height: 40%; }
+    AdjudicationScreen #unit { height: 1fr; border-top: solid $primary; }
+    """
     BINDINGS = [Binding("escape", "close", "Back")]
 
     def __init__(self, scale) -> None:
@@ -30,6 +41,7 @@ class AdjudicationScreen(Screen[None]):
         yield DataTable(cursor_type="row", zebra_stripes=True, id="conflicts")
         with VerticalScroll(id="detail"):
             yield Static("", id="detail-text")
+        yield UnitView(id="unit")  # under the grades, as wide as they are: a grades table wrapped in half a screen
         yield Footer()
 
     def on_mount(self) -> None:
@@ -59,7 +71,9 @@ class AdjudicationScreen(Screen[None]):
         detail = self.query_one("#detail-text", Static)
         if item is None:
             detail.update("No conflicts: every pair judged by several assessors agrees.")
+            self.query_one(UnitView).show(None, [], message="No unit to read.")
             return
+        self.show_text(item)
         # a Rich Table reads str titles and cells as markup: user data goes in as Text
         table = Table(title=Text(f"Topic {shown(item['topic'])}, {shown(item['unit_id'])}", style="table.title"),
                       expand=True)
@@ -74,6 +88,14 @@ class AdjudicationScreen(Screen[None]):
                           g["time"][:19], Text(shown_lines(g["note"] or "")))
         notes = "\n".join(f"{shown(n['assessor'])}: {shown_lines(n['note'])}" for n in item["notes"])
         detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
+
+    def show_text(self, item: dict) -> None:
+        from labeler.workbench.reading import unit_text
+
+        store = self.app.store
+        topic = store.topic(item["topic"])
+        self.query_one(UnitView).show(unit_text(store, item["unit"], item["unit_id"]),
+                                      query_terms(topic.title) if topic else [])
 
     def action_settle(self, grade: int) -> None:
         from labeler.workbench import adjudicate

@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 
 from labeler.store import Store
 from labeler.tui.text import cell, error_message, plain, shown, spark
+from labeler.wording import plural
 
 
 def _f(value: float | None) -> str:
@@ -68,12 +69,13 @@ class CoverageScreen(Screen[None]):
                   if pool.get("effort_hours") is not None else "")
         top = result["effort"]
         self.query_one("#summary", Static).update(plain(
-            f" Current labels ({result['unit']}), top {k} of each run; {result['scored_topics']} reviewed topics "
-            f"with relevant labels. Judged@{k} over all {result['judged_topics']} topics and over the "
-            f"{result['scored_topics']} scored ones (the mean labeler eval prints). "
-            f"Judging the {top['unjudged']} unjudged units of the top {k} takes about {top['hours']} h "
+            f" Current labels ({result['unit']}), top {k} of each run; "
+            f"{plural(result['scored_topics'], 'reviewed topic')} with relevant labels. "
+            f"Judged@{k} over all {plural(result['judged_topics'], 'topic')} and over the "
+            f"{result['scored_topics']} scored (the mean labeler eval prints). "
+            f"Judging the {plural(top['unjudged'], 'unjudged unit')} of the top {k} takes about {top['hours']} h "
             f"{top['pace']['description']}. "
-            f"Pool {pool.get('pool', '-')}: {pool.get('unjudged', 0)} pairs to judge{effort}."
+            f"Pool {pool.get('pool', '-')}: {plural(pool.get('unjudged', 0), 'pair')} to judge{effort}."
             + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
                "see labeler coverage --unit doc." if result.get("runs_not_scored") else "")))
         runs = self.query_one("#runs", DataTable)

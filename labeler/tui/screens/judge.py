@@ -8,8 +8,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from labeler.errors import LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
@@ -17,7 +18,7 @@ from labeler.tui import gc_policy
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
 from labeler.tui.widgets.status_bar import StatusBar
-from labeler.tui.widgets.topic_card import Provenance, Rubric, TopicCard
+from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.session import JudgingSession
 
@@ -25,11 +26,23 @@ from labeler.workbench.session import JudgingSession
 class JudgeScreen(Screen):
     """One key judges, commits and advances; the next unit is ready when the key is pressed."""
 
+    # `compact` (set on resize, below COMPACT_WIDTH x COMPACT_HEIGHT): the rubric on one line under the
+    # panes instead of below the topic card, where it scrolled out of view; a narrower topic card; a
+    # chunk's document title above the text, which is scrolled to the chunk. (Notifications are kept
+    # above the status bar by the app's CSS.)
     DEFAULT_CSS = """
     JudgeScreen #panes { height: 1fr; }
     JudgeScreen #left { width: 38%; min-width: 30; border-right: solid $primary; }
     JudgeScreen #right { width: 1fr; }
+    JudgeScreen #rubric-line { display: none; height: auto; max-height: 2; padding: 0 1; background: $boost; }
+    JudgeScreen #unit-title { display: none; height: 1; padding: 0 1; text-style: bold; background: $boost; }
+    JudgeScreen.compact #left { width: 30%; min-width: 22; }
+    JudgeScreen.compact #rubric { display: none; }
+    JudgeScreen.compact #rubric-line { display: block; }
+    JudgeScreen.compact #unit-title.chunk { display: block; }
     """
+    COMPACT_WIDTH = 100
+    COMPACT_HEIGHT = 30
 
     BINDINGS = [
         Binding("s", "skip", "Skip", tooltip="Judge later: the pair comes back at the end of the queue"),
@@ -59,11 +72,16 @@ class JudgeScreen(Screen):
         super().__init__()
         self.session = session
         self.scale = session.store.scale()
+        self._screen_bindings = self._bindings
+        self._bindings = self._with_grades(show=True)
+        self.latencies: list[float] = []
+
+    def _with_grades(self, *, show: bool) -> BindingsMap:
+        """The screen's keys with one per grade, first in the footer (`show`: in the footer at all)."""
         grades = BindingsMap()
         for grade in self.scale.grades:
-            grades.bind(str(grade.value), f"grade({grade.value})", shown(grade.label))
-        self._bindings = BindingsMap.merge([grades, self._bindings])  # grade keys first in the footer
-        self.latencies: list[float] = []
+            grades.bind(str(grade.value), f"grade({grade.value})", shown(grade.label), show=show)
+        return BindingsMap.merge([grades, self._screen_bindings])
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -72,12 +90,15 @@ class JudgeScreen(Screen):
                 yield Rubric(id="rubric")
                 yield Provenance(id="provenance")
             with Vertical(id="right"):
+                yield Static(id="unit-title")
                 yield UnitView(id="unit")
+        yield RubricLine(id="rubric-line")
         yield StatusBar(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Rubric).show(self.scale)
+        self.query_one(RubricLine).show(self.scale)
         self.refresh_unit()
         self.call_after_refresh(gc_policy.settle)  # the screen is drawn: the rest of the session is keys
         # the pair shown stays claimed while it is shown (labeler.workbench.claims)
@@ -108,6 +129,16 @@ class JudgeScreen(Screen):
             self.notify(self.session.notice, severity="warning", markup=False)
             self.session.notice = None
 
+    def on_resize(self, event: events.Resize) -> None:
+        compact = event.size.width < self.COMPACT_WIDTH or event.size.height < self.COMPACT_HEIGHT
+        if compact == self.has_class("compact"):
+            return
+        self.set_class(compact, "compact")
+        # compact: the rubric line shows the grade keys, so the footer has room for skip, undo, help...
+        self._bindings = self._with_grades(show=not compact)
+        self.query_one(Footer).compact = compact
+        self.refresh_bindings()
+
     # -- drawing ------------------------------------------------------------------
 
     def refresh_unit(self) -> None:
@@ -118,6 +149,11 @@ class JudgeScreen(Screen):
         self.query_one(TopicCard).show(topic_id, topic, session.topic_status())
         terms = query_terms(topic.title) if topic else []
         view = self.query_one(UnitView)
+        title = self.query_one("#unit-title", Static)
+        chunk = session.current is not None and session.view.is_chunk
+        title.set_class(chunk, "chunk")
+        title.update(Content(shown(f"{session.view.doc_id or '-'}: {session.view.title or '(no title)'}"))
+                     if chunk else "")
         if session.current is None:
             view.show(None, terms, message=self._empty_message())
         else:

@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from labeler.review import shown_status
 from labeler.tui.text import cell, plain
+from labeler.wording import plural
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> Text:
@@ -37,7 +38,7 @@ class TopicsScreen(Screen[str | None]):
         totals = self.status["totals"]
         yield Static(plain(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
                              f"{totals['pool']} judged, {totals['relevant']} relevant, "
-                             f"{totals['conflicts']} conflicts"), id="summary")
+                             f"{plural(totals['conflicts'], 'conflict')}"), id="summary")
         table = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_columns("topic", "title", "progress", "relevant", "left", "conflicts", "review status")
         for topic_id, row in self.status["topics"].items():

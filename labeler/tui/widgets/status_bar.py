@@ -9,8 +9,10 @@ from labeler.tui.text import shown
 
 
 class StatusBar(Static):
+    """One line, two when the fields do not fit (a chunk on 80 columns): assessor and order, last, stay in view."""
+
     DEFAULT_CSS = """
-    StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
+    StatusBar { height: auto; max-height: 2; background: $panel; color: $text; padding: 0 1; }
     """
 
     def show(self, fields: list[tuple[str, str]]) -> None:

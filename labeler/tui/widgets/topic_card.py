@@ -58,6 +58,20 @@ class Rubric(Static):
         self.update(text)
 
 
+class RubricLine(Static):
+    """The rubric of a small terminal: grade keys and labels on one line (two if they must), no definitions."""
+
+    def show(self, scale: GradeScale) -> None:
+        text = Text()
+        for index, grade in enumerate(scale.grades):
+            if index:
+                text.append(" ")
+            marker = "*" if grade.value >= scale.threshold else ""  # * relevant, as in the full rubric
+            text.append(f" {grade.value}{marker} ", style="bold reverse")
+            text.append(f" {shown(grade.label)}")
+        self.update(text)
+
+
 class Provenance(Static):
     """Which runs brought the pair, at which rank: hidden unless asked for (it biases assessors)."""
 

@@ -26,6 +26,7 @@ from labeler.tui.text import (
     term_counts,
     visible_range,
 )
+from labeler.wording import plural
 from labeler.workbench.reading import UnitText
 
 TITLE = ".unit-view--title"  # component classes, styled in UnitView's CSS
@@ -117,7 +118,7 @@ class UnitView(VerticalScroll):
         head: list[str | Content | tuple[str, str]] = [(title, TITLE), "\n\n"]
         self._head = [title, ""]
         if view.is_chunk and start > 0:
-            note = f"… {start} characters before (+ to widen)"
+            note = f"… {plural(start, 'character')} before (+ to widen)"
             head += [(note, NOTE), "\n"]
             self._head.append(note)
         extra = set(self.extra_terms)
@@ -125,7 +126,7 @@ class UnitView(VerticalScroll):
                                  for index, part in enumerate(self.parts))
         tail: list[str | tuple[str, str]] = ["\n"]  # a blank line closes the text, as a paragraph's margin did
         if view.is_chunk and end < len(view.text):
-            tail = ["\n\n", (f"… {len(view.text) - end} characters after (+ to widen)", NOTE)]
+            tail = ["\n\n", (f"… {plural(len(view.text) - end, 'character')} after (+ to widen)", NOTE)]
         if current is not None:
             self._target = (current.paragraph, current.start)
         elif view.span is not None:
