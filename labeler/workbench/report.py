@@ -17,8 +17,8 @@ from labeler.workbench.setup import now
 def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
     """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
     coverage = coverage_report(store, snapshot=snapshot, depth=depth)
-    # Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label, reviewed
-    # or not (so early snapshots draw too): `judged_topics` counts them, the page says so
+    # Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label, reviewed,
+    # reopened by a later pool or not (so early snapshots draw too): `judged_topics` counts them, the page says so
     history: dict[str, Any] = {"snapshots": [], "judged": {}, "recall": {}, "judged_over": "labelled",
                                "judged_topics": []}
     for info in store.snapshots():
@@ -26,7 +26,7 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
             continue
         try:
             result = evaluate_runs(store, snapshot=info.name, measures=f"Judged@{depth} R@{depth}",
-                                   include_unreviewed=True)
+                                   include_unreviewed=True, include_reopened=True)
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn
         history["snapshots"].append(info.name)
