@@ -26,6 +26,7 @@ from labeler.judgments import (
     REVIEWED,
     UNREVIEWED,
     Event,
+    derive_pair,
     effective_events,
     event_order,
 )
@@ -84,12 +85,32 @@ def review_state(mark: Event | None, *, has_judgments: bool, has_relevant: bool,
 
 
 def judged_after(mark: Event | None, events: Iterable[Event]) -> bool:
-    """Whether a real grade or an adjudication comes after `mark` in log order (retracted ones do not count)."""
+    """Whether the topic's labels changed after `mark`: a later real grade or adjudication that made a label.
+
+    A later grade counts when its pair had no label at the mark, now has another
+    label than it had then, or is now in conflict. A grade that agrees with the
+    label the pair already had does not: that is the second judge of a planned
+    overlap pair (`labeler assign --overlap`) confirming what the topic's assessor
+    marked done, and it must not send the topic back to `in_progress`.
+    Retracted events do not count.
+    """
     if mark is None:
         return False
     after = event_order(mark)
-    return any(e.kind in (GRADE, ADJUDICATE) and e.grade is not None and e.grade >= 0 and event_order(e) > after
-               for e in effective_events(events))
+    by_unit: dict[str | None, list[Event]] = {}
+    for event in events:
+        if event.kind != REVIEW:
+            by_unit.setdefault(event.unit_id, []).append(event)
+    for unit_id, pair_events in by_unit.items():
+        if unit_id is None or not any(
+                e.kind in (GRADE, ADJUDICATE) and e.grade is not None and e.grade >= 0 and event_order(e) > after
+                for e in effective_events(pair_events)):
+            continue
+        then = derive_pair(mark.topic_id, unit_id, [e for e in pair_events if event_order(e) <= after])
+        now = derive_pair(mark.topic_id, unit_id, pair_events)
+        if now.conflict or not then.judged or then.label != now.label:
+            return True
+    return False
 
 
 def shown_status(status: str, reopened: dict | None) -> str:

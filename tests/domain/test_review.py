@@ -44,11 +44,15 @@ def test_reopened_says_by_which_pool_and_how_many():
 def test_judged_after_counts_real_grades_after_the_mark_and_not_retracted_ones():
     mark = marks("reviewed")[0]  # clock 10
 
-    def grade(event_id, clock, grade=1, kind="grade"):
-        return Event(event_id, 0, "1", "d1", kind, "ann", "t", grade=grade, clock=clock)
+    def grade(event_id, clock, grade=1, kind="grade", assessor="ann"):
+        return Event(event_id, 0, "1", "d1", kind, assessor, "t", grade=grade, clock=clock)
 
     assert not judged_after(mark, [grade("g1", 5)])
-    assert judged_after(mark, [grade("g1", 5), grade("g2", 15)])
+    assert judged_after(mark, [grade("g1", 5), grade("g2", 15, grade=2)])  # the label changed after the mark
+    assert judged_after(mark, [grade("g2", 15)])  # a pair that had no label at the mark
+    # the second judge of an overlap pair agreeing with the label does not reopen the review; disagreeing does
+    assert not judged_after(mark, [grade("g1", 5), grade("b1", 15, assessor="bob")])
+    assert judged_after(mark, [grade("g1", 5), grade("b1", 15, grade=0, assessor="bob")])
     assert not judged_after(mark, [grade("g2", 15, grade=-1)])  # pooled, not judged
     undo = Event("x", 0, "1", "d1", "retract", "ann", "t", target="g2", clock=16)
     assert not judged_after(mark, [grade("g2", 15), undo])
