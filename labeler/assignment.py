@@ -89,6 +89,15 @@ class Plan:
         """The topics where the assessor has pairs to judge (as its assessor or as second judge), natural order."""
         return sorted((t for t, entry in self.topics.items() if assessor in entry.judges), key=topic_sort_key)
 
+    def own_topics(self, assessor: str) -> list[str]:
+        """The topics the assessor is the assessor of (not only second judge on), natural order."""
+        return sorted((t for t, entry in self.topics.items() if entry.assessor == assessor), key=topic_sort_key)
+
+    def second_on(self, assessor: str) -> list[str]:
+        """The topics where the assessor only judges the overlap pairs, natural order."""
+        return sorted((t for t, entry in self.topics.items()
+                       if entry.second == assessor and entry.assessor != assessor), key=topic_sort_key)
+
     def assessors(self) -> list[str]:
         """Everyone the plan names, in the order they first appear (topics in natural order)."""
         names: dict[str, None] = {}
@@ -97,12 +106,14 @@ class Plan:
         return list(names)
 
     def order_for(self, assessor: str, topics: Iterable[str]) -> list[str]:
-        """`topics` as the assessor should meet them: their own first, then unassigned ones; others' left out."""
+        """`topics` as the assessor should meet them: their own first, then those where they judge the
+        overlap pairs, then unassigned ones; others' left out."""
         topics = list(topics)
         if not self:
             return topics
-        mine = set(self.topics_for(assessor))
-        return [t for t in topics if t in mine] + [t for t in topics if t not in self.topics]
+        own, second = set(self.own_topics(assessor)), set(self.second_on(assessor))
+        return ([t for t in topics if t in own] + [t for t in topics if t in second]
+                + [t for t in topics if t not in self.topics])
 
 
 def waiting_for(state: PairState | None, assessor: str, *, overlap: bool) -> bool:

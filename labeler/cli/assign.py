@@ -74,8 +74,9 @@ def _show_plan(result: dict[str, Any]) -> None:
     table(f"per topic{where}", ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
           [[topic, row["assessor"], row["second"] or "-", f"{row['overlap']:g}", row["pairs"], row["overlap_pairs"],
             row["assigned_by"]] for topic, row in result["topics"].items()])
-    table("per assessor", ["assessor", "topics", "to judge", "judged", "remaining", "overlap"],
-          [[name, ", ".join(row["topics"]), row["to_judge"], row["judged"], row["remaining"], row["overlap"]]
+    table("per assessor", ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
+          [[name, ", ".join(row["topics"]), ", ".join(row["second_on"]), row["to_judge"], row["judged"],
+            row["remaining"], row["overlap"]]
            for name, row in result["assessors"].items()])
 
 

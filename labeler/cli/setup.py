@@ -54,9 +54,10 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
         rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
         table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)
     if result.get("assessors"):
-        table("per assessor (assignments)", ["assessor", "topics", "to judge", "judged", "remaining", "overlap"],
-              [[name, ", ".join(row["topics"]), row["to_judge"], row["judged"], row["remaining"], row["overlap"]]
-               for name, row in result["assessors"].items()])
+        table("per assessor (assignments)",
+              ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
+              [[name, ", ".join(row["topics"]), ", ".join(row["second_on"]), row["to_judge"], row["judged"],
+                row["remaining"], row["overlap"]] for name, row in result["assessors"].items()])
     elif not result["runs"]:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 

@@ -110,7 +110,8 @@ def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown
 
 def assessor_progress(store: Store, plan: Plan, info: PoolInfo | None,
                       labels: dict[tuple[str, str], PairState] | None = None) -> dict[str, dict[str, Any]]:
-    """Per assessor of the plan: topics, pool pairs to judge, judged, remaining and overlap pairs among them.
+    """Per assessor of the plan: their topics, the topics where they judge the overlap pairs (`second_on`),
+    pool pairs to judge, judged, remaining and overlap pairs among them.
 
     "Judged" follows the queue: a pair is done for an assessor when it left their queue
     (an overlap pair once they graded it, another once anyone did, a conflict once it waits
@@ -118,7 +119,8 @@ def assessor_progress(store: Store, plan: Plan, info: PoolInfo | None,
     """
     if labels is None:
         labels = current_labels(store, info.unit) if info else {}
-    progress = {name: {"topics": plan.topics_for(name), "to_judge": 0, "judged": 0, "remaining": 0, "overlap": 0}
+    progress = {name: {"topics": plan.own_topics(name), "second_on": plan.second_on(name),
+                       "to_judge": 0, "judged": 0, "remaining": 0, "overlap": 0}
                 for name in plan.assessors()}
     if info is None:
         return progress

@@ -47,8 +47,8 @@ def test_list_json_shape(pooled):
     assert (row["assessor"], row["second"], row["assessors"], row["overlap"], row["seed"], row["pairs"]) == (
         "ann", "bob", ["ann", "bob"], 0.25, 4, 20)
     ann = listed["assessors"]["ann"]
-    assert set(ann) == {"topics", "to_judge", "judged", "remaining", "overlap"}
-    assert ann["topics"] == ["1", "2", "3", "10"]  # her own two, and bob's as his overlap's second judge
+    assert set(ann) == {"topics", "second_on", "to_judge", "judged", "remaining", "overlap"}
+    assert (ann["topics"], ann["second_on"]) == (["1", "3"], ["2", "10"])  # her own two; bob's as second judge
     overlap_of = {t: r["overlap_pairs"] for t, r in listed["topics"].items()}
     assert ann["to_judge"] == 40 + overlap_of["2"] + overlap_of["10"]
     assert ann["overlap"] == sum(overlap_of.values())
@@ -63,8 +63,8 @@ def test_status_shows_each_assessors_work(pooled):
     pooled("judgments", "add", "2", "d2-1", "1", "--assessor", "bob")
     result = pooled.json("status")
     assert result["assessors"] == {
-        "ann": {"topics": ["1", "3"], "to_judge": 40, "judged": 0, "remaining": 40, "overlap": 0},
-        "bob": {"topics": ["2", "10"], "to_judge": 40, "judged": 1, "remaining": 39, "overlap": 0},
+        "ann": {"topics": ["1", "3"], "second_on": [], "to_judge": 40, "judged": 0, "remaining": 40, "overlap": 0},
+        "bob": {"topics": ["2", "10"], "second_on": [], "to_judge": 40, "judged": 1, "remaining": 39, "overlap": 0},
     }
     assert "per assessor" in pooled("status").output
 

@@ -64,3 +64,14 @@ def test_waiting_for(grades, conflict, overlap, expected):
     label = next(iter(grades.values())) if grades and not conflict else None
     state = PairState("1", "u", label=label, conflict=conflict, grades=grades)
     assert waiting_for(state, "ann", overlap=overlap) is expected
+
+
+def test_an_assessor_meets_their_own_topics_before_those_they_are_second_judge_on():
+    from labeler.assignment import Plan, TopicAssignment
+
+    order = ("ann", "bob")
+    plan = Plan({t: TopicAssignment(t, a, order, 0.3, 1, "t", "lead") for t, a in (("1", "ann"), ("2", "bob"),
+                                                                                   ("3", "ann"))})
+    assert plan.own_topics("bob") == ["2"] and plan.second_on("bob") == ["1", "3"]
+    assert plan.order_for("bob", ["1", "2", "3", "4"]) == ["2", "1", "3", "4"]  # own, second judge, unassigned
+    assert plan.order_for("ann", ["1", "2", "3", "4"]) == ["1", "3", "2", "4"]
