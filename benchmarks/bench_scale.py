@@ -23,7 +23,9 @@ alone; the time is taken inside the child around the labeler call):
 topics, corpus (`import_corpus`), chunking (`chunk_corpus`, 30 words, no
 overlap), runs (`import_run` of every file, unit ids checked against the
 corpus), the pool (`build_pool`, depth `--pool-depth`), judgments
-(`import_judgments(..., reviewed=True)` and `create_snapshot`). On that
+(`import_judgments(..., reviewed=True)` and `create_snapshot`; the pool holds more than the
+qrels, so those topics are `reopened`, and the measuring tasks pass `include_reopened=True` to score
+them all, as before issue 13). On that
 workbench it measures `status`, `evaluate_runs` (one run with four measures,
 and all runs with the default measures), `coverage_report`, and the judging UI
 (`make_app` driven by Textual's Pilot: `--judgments` grade keys in a row; the
@@ -381,7 +383,8 @@ def task_eval_one(args: dict) -> dict:
     from labeler.workbench.evaluation import evaluate_runs
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "eval_one", lambda: evaluate_runs(store, runs=["r00"], measures=EVAL_MEASURES))
+        report, seconds = timed(args, "eval_one", lambda: evaluate_runs(store, runs=["r00"], measures=EVAL_MEASURES,
+                                                                     include_reopened=True))
     run = report["runs"][0]
     return {"seconds": seconds, "items": run["topics"]["scored"], "values": run["aggregate"],
             "peak_rss_mb": peak_rss_mb()}
@@ -392,7 +395,7 @@ def task_eval_all(args: dict) -> dict:
     from labeler.workbench.evaluation import evaluate_runs
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "eval_all", lambda: evaluate_runs(store))
+        report, seconds = timed(args, "eval_all", lambda: evaluate_runs(store, include_reopened=True))
     return {"seconds": seconds, "items": len(report["runs"]), "measures": report["measures"],
             "topics": report["runs"][0]["topics"]["scored"], "peak_rss_mb": peak_rss_mb()}
 
@@ -402,7 +405,7 @@ def task_coverage(args: dict) -> dict:
     from labeler.workbench.coverage import coverage_report
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "coverage", lambda: coverage_report(store))
+        report, seconds = timed(args, "coverage", lambda: coverage_report(store, include_reopened=True))
     judged = {name: row["judged"] for name, row in report["runs"].items()}
     return {"seconds": seconds, "items": len(report["topics"]), "judged_at_10": judged,
             "scored_topics": report["scored_topics"], "peak_rss_mb": peak_rss_mb()}

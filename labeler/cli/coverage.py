@@ -21,10 +21,12 @@ def _f(value, digits: int = 4) -> str:
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
+@click.option("--include-reopened", is_flag=True,
+              help="Count reopened topics among the scored ones, as they stand (lower bounds), as eval does.")
 @json_option
 @pass_env
 def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit: str | None, measures: str | None,
-             no_loro: bool, as_json: bool) -> None:
+             no_loro: bool, include_reopened: bool, as_json: bool) -> None:
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
@@ -32,7 +34,7 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(store, snapshot=snapshot, depth=depth, runs=names, unit=unit, measures=wanted,
-                                 loro=not no_loro, progress=progress)
+                                 loro=not no_loro, progress=progress, include_reopened=include_reopened)
     if as_json:
         emit_json(result)
         return
@@ -74,8 +76,8 @@ def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit:
     pool = result["pool"]
     if pool:
         since = f" since {pool['previous']}" if pool["previous"] else ""
-        info(f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; about {pool['effort_hours']} hours "
-             f"{pool['pace']['description']}.")
+        info(f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; "
+             f"about {pool['effort_hours']} hours {pool['pace']['description']}.")
         if pool["runs_not_pooled"]:
             info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
                  "found: labeler pool build --depth K.")

@@ -39,8 +39,12 @@ from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snaps
 
 def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
                     unit: str | None = None, measures: list[str] | None = None,
-                    loro: bool = True, progress: Progress | None = None, space: str | None = None) -> dict[str, Any]:
+                    loro: bool = True, progress: Progress | None = None, space: str | None = None,
+                    include_reopened: bool = False) -> dict[str, Any]:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
+
+    The scored topics (leave-one-run-out, Judged@k over scored topics) leave reopened
+    topics out, as `eval` does, unless `include_reopened` (their scores are lower bounds).
 
     The runs are read a batch of topics at a time (`topic_batches`) and
     reduced to per-topic rows by `labeler.coverage.CoverageBatches`, so memory
@@ -60,7 +64,8 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
     topics = sorted(set(qrels) | {t for name in names for t in store.run_topics(name)}, key=topic_sort_key)
-    scored = set(scored_topics(info, qrels, {}, threshold, include_unreviewed=False)[0])
+    scored = set(scored_topics(info, qrels, {}, threshold, include_unreviewed=False,
+                               include_reopened=include_reopened)[0])
     try:
         batches = CoverageBatches(names, depth=depth, threshold=threshold,
                                   loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None)

@@ -46,6 +46,9 @@ def test_eval_on_an_old_snapshot_leaves_out_what_a_later_pool_reopened(tmp_path,
     assert "1 by P2 (2 unjudged)" in shown.stdout + shown.stderr
     lower = cli.json("eval", "--measures", "R@2", "--include-reopened")["runs"][0]["topics"]
     assert lower["scored"] == 2 and lower["lower_bound"] == ["1"]
+    coverage = cli.json("coverage", "--depth", "2", "--no-loro")
+    assert (coverage["scored_topics"], set(coverage["reopened"])) == (1, {"1"})
+    assert cli.json("coverage", "--depth", "2", "--no-loro", "--include-reopened")["scored_topics"] == 2
     # the stored snapshot is as it was frozen
     manifest = cli.json("snapshot", "show", "v1")["manifest"]
     assert manifest["topics"]["1"]["review_status"] == "reviewed"
