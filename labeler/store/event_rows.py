@@ -140,6 +140,17 @@ class EventRows:
         )
         return [Event(*row) for row in rows]
 
+    def latest_label_clocks(self, unit: str) -> dict[str, int]:
+        """Per topic of one unit space, the logical clock of its latest grade or adjudication.
+
+        Lets the all-topics review statuses skip reading a topic's events when nothing
+        was judged after its mark (one grouped scan instead of one query per topic).
+        """
+        rows = self.db.execute(
+            "SELECT topic_id, MAX(clock) FROM events WHERE unit = ? AND kind IN ('grade', 'adjudicate') "
+            "GROUP BY topic_id", [unit])
+        return {topic: clock for topic, clock in rows if clock is not None}
+
     def unit_events(self, unit: str) -> Iterator[Event]:
         """Every pair event in one unit space, in log order, streamed."""
         cursor = self.db.conn.cursor()

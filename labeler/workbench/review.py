@@ -21,8 +21,12 @@ def latest_pool_in(store: Store, space: str) -> PoolInfo | None:
 
 
 def topic_review_states(store: Store, space: str, *, labels: dict[tuple[str, str], PairState] | None = None,
-                        topics: list[str]) -> dict[str, ReviewState]:
-    """Each topic's state in `space`; `labels` is `current_labels(store, space)` when the caller has it."""
+                        topics: list[str], unjudged: dict[str, int] | None = None) -> dict[str, ReviewState]:
+    """Each topic's state in `space`; `labels` is `current_labels(store, space)` when the caller has it.
+
+    `unjudged`: each topic's count of unjudged units in the space's latest pool, when the caller
+    counted them already (`labeler status` does), so the pool is not read twice.
+    """
     threshold = store.scale().threshold
     if labels is None:
         labels = current_labels(store, space)
@@ -39,14 +43,23 @@ def topic_review_states(store: Store, space: str, *, labels: dict[tuple[str, str
             reviews.setdefault(event.topic_id, []).append(event)
     pool = latest_pool_in(store, space)
     states = {}
+    counts = unjudged
+    label_clocks: dict[str, int] | None = None
     for topic_id in topics:
         mark = latest_mark(reviews.get(topic_id, []))
-        unjudged, after = 0, False
+        missing, after = 0, False
         if mark is not None:  # only a mark can be reopened or judged after: the others need no pool or events
-            unjudged = _unjudged(store, pool, topic_id, lambda u, t=topic_id: labels.get((t, u)))
-            after = judged_after(mark, store.topic_events(space, topic_id))
+            if counts is not None:
+                missing = counts.get(topic_id, 0) if pool is not None else 0
+            else:
+                missing = _unjudged(store, pool, topic_id, lambda u, t=topic_id: labels.get((t, u)))
+            if not missing:  # a reopened topic is reopened whatever was judged after its mark
+                if label_clocks is None:
+                    label_clocks = store.latest_label_clocks(space)
+                if label_clocks.get(topic_id, -1) >= (mark.clock or 0):  # something was graded at or after it
+                    after = judged_after(mark, store.topic_events(space, topic_id))
         states[topic_id] = review_state(mark, has_judgments=topic_id in judged, has_relevant=topic_id in relevant,
-                                        judged_after_mark=after, pool=pool.name if pool else None, unjudged=unjudged)
+                                        judged_after_mark=after, pool=pool.name if pool else None, unjudged=missing)
     return states
 
 

@@ -16,7 +16,7 @@ from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.assignments import assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
-from labeler.workbench.review import topic_review_states
+from labeler.workbench.review import latest_pool_in, topic_review_states
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
 
@@ -46,6 +46,16 @@ def topic_review_statuses(store: Store, *, unit: str | None = None,
     return {t: state.status for t, state in states.items()}
 
 
+def _count_outside(row: dict[str, Any], labelled, units: set[str], threshold: int) -> None:
+    """Add a topic's labels outside the pool (`outside`, `outside_relevant`) and its conflicts to its row."""
+    for unit_id, state in labelled:
+        if state.judged and unit_id not in units:
+            row["outside"] += 1
+            row["outside_relevant"] += state.label >= threshold
+        if state.conflict:
+            row["conflicts"] += 1
+
+
 def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> dict[str, Any]:
     """The workbench's contents and, per topic, the judging progress on the pool (latest by default).
 
@@ -62,15 +72,16 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     threshold = store.scale().threshold
     labels = current_labels(store, space)
     topic_ids = all_topic_ids(store)
-    states = topic_review_states(store, space, labels=labels, topics=topic_ids)
+    by_topic: dict[str, list[tuple[str, PairState]]] = {}  # references into `labels`, for the outside counts
+    for (topic_id, unit_id), state in labels.items():
+        by_topic.setdefault(topic_id, []).append((unit_id, state))
     topics: dict[str, dict[str, Any]] = {}
-    pooled: dict[str, set[str]] = {}
     for topic_id in topic_ids:
-        # one topic's pooled units at a time (a primary-key seek): a pool of millions of pairs is never held
+        # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
+        # millions of pairs is never held
         units = store.pool_topic_units(info.name, topic_id) if info else set()
         row = dict.fromkeys(TOPIC_KEYS, 0)
         row["pool"] = len(units)
-        pooled[topic_id] = units
         for unit_id in units:
             state = labels.get((topic_id, unit_id))
             if state is not None and state.judged:
@@ -81,14 +92,15 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
                 if state is not None:
                     row["skipped"] += any(s == SKIP for s in state.states.values())
                     row["unsure"] += any(s == UNSURE for s in state.states.values())
+        _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
         topics[topic_id] = row
-    for (topic_id, unit_id), state in labels.items():
-        row = topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0))
-        if state.judged and unit_id not in pooled.get(topic_id, ()):
-            row["outside"] += 1
-            row["outside_relevant"] += state.label >= threshold
-        if state.conflict:
-            row["conflicts"] += 1
+    for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
+        _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
+    # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
+    latest = latest_pool_in(store, space)
+    counted = info is not None and latest is not None and latest.name == info.name
+    states = topic_review_states(store, space, labels=labels, topics=topic_ids,
+                                 unjudged={t: row["unjudged"] for t, row in topics.items()} if counted else None)
     for topic_id, row in topics.items():
         state = states.get(topic_id, ReviewState("unreviewed"))
         row["review_status"] = state.status
