@@ -8,8 +8,7 @@ from dataclasses import dataclass
 import click
 
 from labeler.ids import check_id
-from labeler.store import Store
-from labeler.workbench import open_workbench
+from labeler.workbench import Store, open_workbench
 
 
 @dataclass

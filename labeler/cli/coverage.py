@@ -178,11 +178,12 @@ COMMANDS = [coverage, compare]
 def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bool, as_json: bool) -> None:
     """A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias."""
     from labeler.outputs import check_output
+    from labeler.report import render_report
     from labeler.workbench.report import write_report
 
     check_output(html_path, workbench=env.db_path, force=force)  # before the report is computed
     with env.store() as store:
-        result = write_report(store, html_path, snapshot=snapshot, depth=depth, force=force)
+        result = write_report(store, html_path, render=render_report, snapshot=snapshot, depth=depth, force=force)
     if as_json:
         emit_json(result)
         return

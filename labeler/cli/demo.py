@@ -49,9 +49,12 @@ def demo(folder: str | None, no_tui: bool) -> None:
 
 
 def _run(db: str, args: list[str]) -> None:
-    """Run one labeler command in-process, the way the user would type it."""
-    from labeler.cli import cli
+    """Run one labeler command in-process, the way the user would type it.
 
+    The root command comes from the running click context rather than an import of `labeler.cli`,
+    which imports this module: the package and its commands do not import each other.
+    """
+    cli = click.get_current_context().find_root().command
     try:
         cli.main(args=["--db", db, *args], prog_name="labeler", standalone_mode=False)
     except SystemExit as exit_:  # a command that reports a failed check exits 1; the demo goes on

@@ -133,8 +133,10 @@ def adjudicate(env: Env, topic: str, unit_id: str, grade: int, assessor: str, no
 @pass_env
 def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
     """The latest events of the judgment log."""
+    from labeler.workbench.reading import recent_events
+
     with env.store() as store:
-        events = store.recent_events(assessor, limit=limit)
+        events = recent_events(store, assessor, limit=limit)
     rows = [_event_json(e) for e in events]
     if as_json:
         emit_json(rows)

@@ -36,7 +36,7 @@ def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_j
     """Freeze the current labels as the next version (v1, v2, ...); conflicts are listed and left out."""
     with env.store() as store:
         result = workbench.create_snapshot(store, message, unit=unit, allow_unchanged=allow_unchanged)
-        conflicts = store.snapshot(result["snapshot"]).manifest["conflicts_left_out"] if result["new"] else []
+        conflicts = workbench.conflicts_left_out(store, result["snapshot"]) if result["new"] else []
     if as_json:
         emit_json(result)
         return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labeler.store import Store
+from labeler.workbench import open_workbench
 from labeler.workbench.session import JudgingSession
 
 
@@ -29,7 +29,7 @@ def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, or
     if order not in ORDERS:
         raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
     check_id(assessor, "assessor name")
-    store = Store(db_path)
+    store = open_workbench(db_path)
     try:
         from labeler.workbench.claims import DEFAULT_LEASE
 

@@ -15,13 +15,13 @@ from textual.worker import Worker, WorkerState
 from labeler.errors import LabelerError
 from labeler.ids import id_problem, is_valid_id, shown_id
 from labeler.ordering import ORDERS
-from labeler.store import Store
 from labeler.tui import gc_policy
 from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.tui.text import error_message, shown_lines
 from labeler.wording import plural
+from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
 
 ORDER_LABELS = {
@@ -137,8 +137,9 @@ class LabelerApp(SavingApp):
     def action_topics(self) -> None:
         from labeler.tui.screens.topics import TopicsScreen
         from labeler.workbench import status
+        from labeler.workbench.topics import topic_titles
 
-        titles = {t.topic_id: t.title for t in self.store.topics()}
+        titles = topic_titles(self.store)
         current = status(self.store, pool=self.session.pool_info.name)
 
         def chosen(topic_id: str | None) -> None:
@@ -203,8 +204,9 @@ class LabelerApp(SavingApp):
 
     def action_adjudication(self) -> None:
         from labeler.tui.screens.adjudicate import AdjudicationScreen
+        from labeler.workbench.setup import grade_scale
 
-        self.push_screen(AdjudicationScreen(self.store.scale()), lambda _: self._refresh_judging())
+        self.push_screen(AdjudicationScreen(grade_scale(self.store)), lambda _: self._refresh_judging())
 
     def action_show_help_panel(self) -> None:
         """The palette's "Keys": the help screen `?` opens, not Textual's key panel.
@@ -244,7 +246,7 @@ class LabelerApp(SavingApp):
     def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> dict:
         from labeler.workbench import create_snapshot
 
-        with Store(self.db_path) as store:
+        with open_workbench(self.db_path) as store:
             # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
             result = create_snapshot(store, message, default_unit=self.session.unit)
         if result["new"]:
@@ -264,7 +266,7 @@ class LabelerApp(SavingApp):
 
         if self.served:
             raise LabelerError("a browser session writes no file on the server: the export is a download")
-        with Store(self.db_path) as store:
+        with open_workbench(self.db_path) as store:
             result = export_qrels(store)
         write_output(path, result["text"], workbench=self.db_path, force=force)
         self.call_from_thread(self.notify,
@@ -276,7 +278,7 @@ class LabelerApp(SavingApp):
     def download_qrels(self) -> dict:
         from labeler.workbench import export_qrels
 
-        with Store(self.db_path) as store:
+        with open_workbench(self.db_path) as store:
             result = export_qrels(store)
         filename = f"qrels-{result['snapshot']}.txt"
         if self.call_from_thread(self.offer_download, result["text"], filename, "text/plain", "qrels"):

@@ -3,8 +3,13 @@
 Each function takes an open `Store` (or a path, for `init`), does one thing a
 user asked for, and returns a plain, JSON-ready result. The CLI formats it;
 the TUI shows it. Nothing here parses arguments or draws anything.
+
+`Store` is re-exported as the handle the front ends hold: they open it with
+`open_workbench`, pass it to the use cases and close it, and call none of its
+methods (the import-linter contracts in pyproject.toml forbid them `labeler.store`).
 """
 
+from labeler.store import Store
 from labeler.workbench.corpus import (
     chunk_corpus,
     chunk_rows,
@@ -21,6 +26,7 @@ from labeler.workbench.retrieve import retrieve_run
 from labeler.workbench.runs import export_run, import_run, list_runs, retire_run
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
 from labeler.workbench.snapshots import (
+    conflicts_left_out,
     create_snapshot,
     diff_snapshots,
     export_qrels,
@@ -34,10 +40,12 @@ from labeler.workbench.topics import import_topics, list_topics
 __all__ = [
     "Progress",
     "QueueItem",
+    "Store",
     "adjudicate",
     "build_pool",
     "chunk_corpus",
     "chunk_rows",
+    "conflicts_left_out",
     "create_snapshot",
     "current_labels",
     "derive_chunking",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.judgments import ADJUDICATE, GRADE, RETRACT, effective_events
+from labeler.judgments import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
@@ -55,6 +55,11 @@ def unit_text(store: Store, unit: str, unit_id: str) -> UnitText:
     spans = tuple((c.start, c.end) for c in siblings if c.start is not None and c.end is not None)
     span = (chunk.start, chunk.end) if chunk.start is not None and chunk.end is not None else None
     return UnitText(unit, unit_id, chunk.doc_id, document.title, document.text, span, spans)
+
+
+def recent_events(store: Store, assessor: str | None = None, *, limit: int = 20) -> list[Event]:
+    """The latest events of the log, newest first, undone ones included (`labeler judgments log`)."""
+    return store.recent_events(assessor, limit=limit)
 
 
 def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -1,13 +1,18 @@
-"""`labeler report --html PATH`: gathers coverage and the history of snapshots for the HTML page."""
+"""`labeler report --html PATH`: gathers coverage and the history of snapshots for the HTML page.
+
+Drawing the page is presentation (`labeler/report/`, above this layer): the front end hands
+`write_report` its renderer, so the workbench gathers and writes under the output rule but never
+imports HTML or SVG code.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.outputs import check_output, write_output
-from labeler.report import render_report
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
 from labeler.workbench.evaluation import evaluate_runs
@@ -41,12 +46,13 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
     return {"workbench": str(store.path), "created": now()[:19], "coverage": coverage, "history": history}
 
 
-def write_report(store: Store, path: str | Path, *, snapshot: str | None = None, depth: int = 10,
-                 force: bool = False) -> dict[str, Any]:
-    """Render the page and write it under the output rule (labeler/outputs.py): a new file unless `force`."""
+def write_report(store: Store, path: str | Path, *, render: Callable[[dict[str, Any]], str],
+                 snapshot: str | None = None, depth: int = 10, force: bool = False) -> dict[str, Any]:
+    """Render the page with `render` (given `report_data`) and write it under the output rule
+    (labeler/outputs.py): a new file unless `force`."""
     check_output(path, workbench=store.path, force=force)
     data = report_data(store, snapshot=snapshot, depth=depth)
-    text = render_report(data)
+    text = render(data)
     written = write_output(path, text, workbench=store.path, force=force)
     return {"path": str(path), "snapshot": data["coverage"]["snapshot"], "bytes": written.bytes,
             "snapshots_drawn": data["history"]["snapshots"], "runs": list(data["coverage"]["runs"])}

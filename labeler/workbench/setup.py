@@ -9,7 +9,7 @@ from typing import Any
 
 from labeler import __version__
 from labeler.errors import ConflictError
-from labeler.scales import load_scale
+from labeler.scales import GradeScale, load_scale
 from labeler.store import Store
 from labeler.store.connection import environment_error  # noqa: F401 - for the front ends' error lines
 from labeler.store.schema import SCHEMA_VERSION
@@ -26,6 +26,11 @@ def now() -> str:
 def open_workbench(path: str | Path) -> Store:
     """An existing workbench, upgraded if an older labeler made it."""
     return Store(path)
+
+
+def grade_scale(store: Store) -> GradeScale:
+    """The workbench's grade scale: the keys, labels and relevance threshold a front end shows."""
+    return store.scale()
 
 
 def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]:

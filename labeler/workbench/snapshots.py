@@ -184,6 +184,11 @@ def list_snapshots(store: Store) -> list[dict[str, Any]]:
     return [_summary(s) for s in store.snapshots()]
 
 
+def conflicts_left_out(store: Store, name: str) -> list[list[str]]:
+    """The (topic, unit) pairs a snapshot left out because assessors disagreed, as its manifest lists them."""
+    return store.snapshot(name).manifest["conflicts_left_out"]
+
+
 def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
     """A snapshot's summary and manifest, its topics in natural order (the stored JSON has them as text)."""
     info = resolve_snapshot(store, name)

@@ -7,6 +7,7 @@ from typing import Any
 
 from labeler.errors import ConflictError
 from labeler.formats.topics import read_topics
+from labeler.models import Topic
 from labeler.store import Store
 from labeler.workbench.setup import now
 
@@ -47,3 +48,13 @@ def import_topics(store: Store, path: str | Path, *, update: bool = False) -> di
 def list_topics(store: Store) -> list[dict[str, Any]]:
     return [{"topic": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative}
             for t in store.topics()]
+
+
+def topic_titles(store: Store) -> dict[str, str]:
+    """Each topic's title by id, in id order: what the TUI's topic list shows beside each topic."""
+    return {t.topic_id: t.title for t in store.topics()}
+
+
+def find_topic(store: Store, topic_id: str) -> Topic | None:
+    """One topic, or None when the workbench has no such topic (a judgment may name a topic not imported)."""
+    return store.topic(topic_id)

@@ -91,9 +91,10 @@ class AdjudicationScreen(Screen[None]):
 
     def show_text(self, item: dict) -> None:
         from labeler.workbench.reading import unit_text
+        from labeler.workbench.topics import find_topic
 
         store = self.app.store
-        topic = store.topic(item["topic"])
+        topic = find_topic(store, item["topic"])
         self.query_one(UnitView).show(unit_text(store, item["unit"], item["unit_id"]),
                                       query_terms(topic.title) if topic else [])
 

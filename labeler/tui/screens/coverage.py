@@ -11,7 +11,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from labeler.store import Store
 from labeler.tui.text import cell, error_message, plain, shown, spark
 from labeler.wording import plural
 
@@ -47,9 +46,10 @@ class CoverageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path, depth: int, unit: str) -> None:
+        from labeler.workbench import open_workbench
         from labeler.workbench.coverage import coverage_report
 
-        with Store(db_path) as store:
+        with open_workbench(db_path) as store:
             # the session's labels, over the runs they can score; the others are named (runs_not_scored)
             result = coverage_report(store, snapshot="current", depth=depth, loro=False, space=unit)
         self.app.call_from_thread(self.show, result)

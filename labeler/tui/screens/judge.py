@@ -21,6 +21,8 @@ from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.setup import grade_scale
+from labeler.workbench.topics import find_topic
 
 
 class JudgeScreen(Screen):
@@ -71,7 +73,7 @@ class JudgeScreen(Screen):
     def __init__(self, session: JudgingSession) -> None:
         super().__init__()
         self.session = session
-        self.scale = session.store.scale()
+        self.scale = grade_scale(session.store)
         self._screen_bindings = self._bindings
         self._bindings = self._with_grades(show=True)
         self.latencies: list[float] = []
@@ -145,7 +147,7 @@ class JudgeScreen(Screen):
         """Show the session's current pair: topic card, text, provenance, status bar."""
         session = self.session
         topic_id = session.topic_id
-        topic = session.store.topic(topic_id) if topic_id else None
+        topic = find_topic(session.store, topic_id) if topic_id else None
         self.query_one(TopicCard).show(topic_id, topic, session.topic_status())
         terms = query_terms(topic.title) if topic else []
         view = self.query_one(UnitView)
