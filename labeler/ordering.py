@@ -7,16 +7,115 @@ next. Keeping them apart lets one pool be judged under a budget in any order
 samples) and lets orders be compared on the same pool by relevant found per
 judgment, without the order ever changing what the pool is. Every function
 here returns the full, deterministic order of unit ids for one topic.
+
+The orders an assessor can choose are a registry: `@judging_order(name, ...)` on
+one function taking an `OrderInput` is all a new order needs. The queue, the
+CLI's `--order` choices and help, the TUI palette and the docs check read the
+registry, so none of them names an order.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
+from labeler.judgments import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
+from labeler.wording import alternatives
 
-ORDERS = ("pool", "rrf", "mtf", "random")
+
+@dataclass(frozen=True)
+class OrderInput:
+    """Everything an order may look at for one topic: one signature for every order.
+
+    `entries` is the topic's pool (unit -> entry); `states` the pairs' derived
+    states and `threshold` the scale's relevance cut-off, so an order that
+    learns from labels (MTF) sees them; `seed` is the user's seed (used by
+    seeded orders only); `run_order` the pool's fixed run order, for ties
+    between runs.
+    """
+
+    topic_id: str
+    entries: Mapping[str, PoolEntry]
+    states: Mapping[str, PairState]
+    threshold: int
+    seed: int
+    run_order: tuple[str, ...]
+
+    def relevant(self) -> dict[str, bool]:
+        """Judged units -> whether their label reaches the threshold (unjudged units are absent)."""
+        return {unit: state.label >= self.threshold for unit, state in self.states.items()
+                if state.judged and state.label is not None}
+
+
+OrderFunction = Callable[[OrderInput], list[str]]
+
+
+@dataclass(frozen=True)
+class JudgingOrder:
+    """A registered order: its `--order` name, the words the front ends show, and its function.
+
+    `label` names it in a list ("Move-to-Front"); `doc` says what comes first,
+    shown next to the name in the TUI's order picker; `seeded` orders ask for
+    and record a seed.
+    """
+
+    name: str
+    label: str
+    doc: str
+    function: OrderFunction
+    seeded: bool = False
+
+
+_ORDERS: dict[str, JudgingOrder] = {}
+
+
+def judging_order(name: str, *, label: str, doc: str, seeded: bool = False) -> Callable[[OrderFunction], OrderFunction]:
+    """Register the decorated function as the judging order `name` (refused if the name is taken)."""
+
+    def register(function: OrderFunction) -> OrderFunction:
+        if name in _ORDERS:
+            raise ValueError(f"judging order {name!r} is already registered")
+        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded)
+        return function
+
+    return register
+
+
+def unregister_order(name: str) -> None:
+    """Remove a registered order (for tests that register a toy one)."""
+    del _ORDERS[name]
+
+
+def order_names() -> tuple[str, ...]:
+    """The registered orders' names, in registration order (the built-in ones first)."""
+    return tuple(_ORDERS)
+
+
+def judging_orders() -> tuple[JudgingOrder, ...]:
+    return tuple(_ORDERS.values())
+
+
+def get_order(name: str) -> JudgingOrder:
+    """The registered order `name`; KeyError if there is none (callers check `order_names()` first)."""
+    return _ORDERS[name]
+
+
+def is_seeded(name: str | None) -> bool:
+    """Whether the order `name` uses a seed (an unknown or missing name does not)."""
+    order = _ORDERS.get(name) if name is not None else None
+    return order is not None and order.seeded
+
+
+def orders_help() -> str:
+    """'pool rank, RRF score, Move-to-Front, or seeded random': the registered labels as one phrase."""
+    return alternatives([order.label for order in _ORDERS.values()])
+
+
+def arrange(name: str, given: OrderInput) -> list[str]:
+    """The topic's units in the registered order `name`."""
+    return _ORDERS[name].function(given)
 
 
 def pool_order(entries: Mapping[str, PoolEntry]) -> list[str]:
@@ -135,3 +234,36 @@ def mtf_next(
         seen.add(unit)
     rest = sorted(set(pool) - seen - set(judged))
     return rest[0] if rest else None
+
+
+def _run_rankings(entries: Mapping[str, PoolEntry], run_order: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each run's ranking restricted to the pool, best first, in the pool's run order."""
+    rankings: dict[str, list[tuple[int, str]]] = {}
+    for unit_id, entry in entries.items():
+        for run, rank in entry.contributors:
+            rankings.setdefault(run, []).append((rank, unit_id))
+    return {run: [u for _, u in sorted(rankings[run])] for run in run_order if run in rankings}
+
+
+# The built-in orders. Registration order is the order the CLI and the TUI list them in.
+
+
+@judging_order("pool", label="pool rank", doc="best rank first")
+def _by_pool_rank(given: OrderInput) -> list[str]:
+    return pool_order(given.entries)
+
+
+@judging_order("rrf", label="RRF score", doc="highest fused score first")
+def _by_rrf(given: OrderInput) -> list[str]:
+    return rrf_order(given.entries)
+
+
+@judging_order("mtf", label="Move-to-Front", doc="Move-to-Front (stay on runs that find relevant units)")
+def _by_mtf(given: OrderInput) -> list[str]:
+    # Move-to-Front breaks ties between runs by a fixed order: the pool's run order.
+    return mtf_order(_run_rankings(given.entries, given.run_order), given.relevant())
+
+
+@judging_order("random", label="seeded random", doc="seeded shuffle", seeded=True)
+def _by_seed(given: OrderInput) -> list[str]:
+    return random_order(given.topic_id, given.entries.keys(), given.seed)

@@ -11,16 +11,22 @@ set of runs is `{run_name: rankings}` whose insertion order is the fixed run
 order used wherever runs tie. Pools are `{topic_id: {unit_id: PoolEntry}}`
 with topics in `topic_sort_key` order and units by id, so equal inputs give
 equal pools; topics with no pooled unit are left out.
+
+The strategies `labeler pool build --strategy` offers are a registry:
+`@pooling_strategy(name, doc=..., records=...)` on one function taking the
+runs and a `PoolRequest` is all a new strategy needs; the build service and
+the CLI's choices and help read it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
 from labeler.models import topic_sort_key
+from labeler.wording import alternatives
 
 RRF_K = 60
 
@@ -260,3 +266,81 @@ def unique_contribution_counts(pool: PoolView, runs: Iterable[str] | None = None
     """run -> number of pooled pairs only that run contributed."""
     unique = unique_contributions(pool, runs)
     return {run: sum(len(units) for units in topics.values()) for run, topics in unique.items()}
+
+
+@dataclass(frozen=True)
+class PoolRequest:
+    """What `pool build` was asked for, the same for every strategy; each uses the fields it needs.
+
+    `depth` is the depth k of depth pooling or the pool size N per topic of
+    RRF; `run_depths` are per-run depth overrides; `rrf_k` the RRF constant.
+    """
+
+    depth: int
+    run_depths: Mapping[str, int]
+    rrf_k: int = RRF_K
+
+
+PoolFunction = Callable[[Runs, PoolRequest], Pool]
+
+
+@dataclass(frozen=True)
+class PoolingStrategy:
+    """A registered strategy: its `--strategy` name, what it takes (for `--help`), its function.
+
+    `records` names the `PoolRequest` fields, beyond depth and run depths,
+    that are stored in the pool's params, so a pool says how it was made.
+    """
+
+    name: str
+    doc: str
+    function: PoolFunction
+    records: tuple[str, ...] = ()
+
+    def params(self, request: PoolRequest) -> dict[str, object]:
+        return {field: getattr(request, field) for field in self.records}
+
+
+_STRATEGIES: dict[str, PoolingStrategy] = {}
+
+
+def pooling_strategy(name: str, *, doc: str, records: tuple[str, ...] = ()) -> Callable[[PoolFunction], PoolFunction]:
+    """Register the decorated function as the pooling strategy `name` (refused if the name is taken)."""
+
+    def register(function: PoolFunction) -> PoolFunction:
+        if name in _STRATEGIES:
+            raise ValueError(f"pooling strategy {name!r} is already registered")
+        _STRATEGIES[name] = PoolingStrategy(name, doc, function, records)
+        return function
+
+    return register
+
+
+def unregister_strategy(name: str) -> None:
+    """Remove a registered strategy (for tests that register a toy one)."""
+    del _STRATEGIES[name]
+
+
+def strategy_names() -> tuple[str, ...]:
+    """The registered strategies' names, in registration order (the built-in ones first)."""
+    return tuple(_STRATEGIES)
+
+
+def get_strategy(name: str) -> PoolingStrategy:
+    """The registered strategy `name`; KeyError if there is none (callers check `strategy_names()` first)."""
+    return _STRATEGIES[name]
+
+
+def strategies_help() -> str:
+    """'union of each run's top k, or the top N by reciprocal rank fusion': the registered docs as one phrase."""
+    return alternatives([strategy.doc for strategy in _STRATEGIES.values()])
+
+
+@pooling_strategy("depth", doc="union of each run's top k")
+def _by_depth(runs: Runs, request: PoolRequest) -> Pool:
+    return depth_pool(runs, request.depth, request.run_depths or None)
+
+
+@pooling_strategy("rrf", doc="the top N by reciprocal rank fusion", records=("rrf_k",))
+def _by_rrf(runs: Runs, request: PoolRequest) -> Pool:
+    return rrf_pool(runs, request.depth, request.rrf_k)

@@ -17,3 +17,8 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 def agrees(count: int, one: str, many: str) -> str:
     """The verb that agrees with `count`: `agrees(1, "has", "have")` is "has"."""
     return one if count == 1 else many
+
+
+def alternatives(words: list[str]) -> str:
+    """Choices as a phrase: `alternatives(["a", "b", "c"])` is "a, b, or c" (one word alone, as is)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])}, or {words[-1]}"

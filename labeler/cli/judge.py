@@ -6,14 +6,13 @@ import click
 
 from labeler.cli.context import Env, assessor_option, pass_env
 from labeler.cli.next import lease_option
-from labeler.ordering import ORDERS
+from labeler.cli.registry_options import order_option
 
 
 @click.command()
 @assessor_option
 @click.option("--topic", default=None, help="Start on this topic (default: the first unfinished one).")
-@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True,
-              help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
+@order_option()
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @lease_option
@@ -37,7 +36,7 @@ def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, poo
 @click.option("--host", default="localhost", show_default=True,
               help="Address to listen on. Keep localhost and reach it over SSH (see docs/team.md).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
-@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True, help="Judging order.")
+@order_option()
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @pass_env

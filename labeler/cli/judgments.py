@@ -8,9 +8,9 @@ from labeler import workbench
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info
 from labeler.cli.reading import reading_options
+from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
 from labeler.judgments import REVIEW_MARKS
-from labeler.ordering import ORDERS
 from labeler.wording import plural
 
 
@@ -39,7 +39,7 @@ def _event_json(event) -> dict:
               help="Who made the judgment.")
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
-@click.option("--order", default=None, type=click.Choice(ORDERS), help="The judging order the unit came from (recorded).")
+@order_option(default=None, help="The judging order the unit came from (recorded).")
 @click.option("--seed", default=None, type=int, help="The random order's seed (recorded).")
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
 @json_option

@@ -8,9 +8,9 @@ import click
 
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info
+from labeler.cli.registry_options import order_option
 from labeler.errors import LabelerError
 from labeler.ids import check_id
-from labeler.ordering import ORDERS
 
 
 def lease_minutes(ctx: click.Context, param: click.Parameter, value: object) -> timedelta:
@@ -36,8 +36,7 @@ def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @assessor_option
 @click.option("--topic", default=None, callback=_topic, help="Topic (default: topics in natural order).")
 @lease_option
-@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True,
-              help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
+@order_option()
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @json_option

@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.registry_options import strategy_option
 from labeler.errors import LabelerError
 from labeler.wording import plural
 
@@ -29,8 +30,7 @@ def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
 @pool.command()
 @click.option("--depth", required=True, type=int, help="Depth k (depth strategy) or pool size per topic N (rrf).")
 @click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
-@click.option("--strategy", type=click.Choice(["depth", "rrf"]), default="depth", show_default=True,
-              help="Membership: union of each run's top k, or the top N by reciprocal rank fusion.")
+@strategy_option()
 @click.option("--unit", default=None, metavar="doc|chunk:NAME",
               help="Pool at this unit; 'doc' pools chunk runs at document level.")
 @click.option("--run-depth", "run_depths", multiple=True, metavar="RUN=K", help="Per-run depth override (repeatable).")

@@ -6,15 +6,14 @@ import click
 
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
-from labeler.ordering import ORDERS
+from labeler.cli.registry_options import order_option
 from labeler.wording import plural
 
 
 @click.command()
 @click.option("--topic", default=None, help="Topic (default: the first topic with work left).")
 @assessor_option
-@click.option("--order", type=click.Choice(ORDERS), default="pool", show_default=True,
-              help="Judging order: pool rank, RRF score, Move-to-Front, or seeded random.")
+@order_option()
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @click.option("--limit", default=20, show_default=True, type=int, help="How many units to list.")

@@ -16,8 +16,8 @@ from typing import Any
 
 from labeler.metrics import denominators as d
 from labeler.metrics.denominators import Qrels, Rankings
-from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
-from labeler.metrics.standard import NATIVE_FAMILIES, checked_standard_scores
+from labeler.metrics.names import Measure, measure_family, parse_measures, standard_families
+from labeler.metrics.standard import checked_standard_scores
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
     ranked = {topic: d.topic_ranking(rankings, topic, depth) for topic in ordered}
     relevant = {topic: d.relevant_units(grades[topic], threshold) for topic in ordered}
 
-    standard = [m for m in wanted if m.family in STANDARD_FAMILIES | NATIVE_FAMILIES]
+    standard = [m for m in wanted if m.family in standard_families()]
     # The inputs are checked above and the rankings cut at depth: the checked entry points do not redo it.
     from_library = (checked_standard_scores(grades, ranked, standard, ordered, threshold)
                     if standard else {topic: {} for topic in ordered})
@@ -146,21 +146,11 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
 
 
 def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:
-    """One topic's value for a measure computed in `denominators`."""
-    family, k = measure.family, measure.cutoff
-    if family == "R":
-        return d.recall_at_k(ranking, relevant, k)
-    if family == "AnyHit":
-        return d.any_hit_at_k(ranking, relevant, k)
-    if family == "AllHit":
-        return d.all_hit_at_k(ranking, relevant, k)
-    if family == "T":
-        return d.t_at_k(ranking, relevant, k, measure.alpha)
-    if family == "F":
-        return d.f_at_k(ranking, relevant, k, measure.alpha)
-    if family == "Fe":
-        return d.fe_at_k(ranking, relevant, k, measure.alpha)
-    raise ValueError(f"no implementation for measure {measure.name!r}")
+    """One topic's value for a measure computed here: the registered family's function (labeler.metrics.names)."""
+    compute = measure_family(measure.family).compute
+    if compute is None:
+        raise ValueError(f"no implementation for measure {measure.name!r}")
+    return compute(measure, ranking, relevant)
 
 
 def _mean(values: Iterable[float]) -> float | None:

@@ -6,46 +6,126 @@ families labeler adds from the seeds (`AnyHit@k`, `AllHit@k`, `T@k`, `F@k`,
 `Fe@k`, `RBP(p=0.8)`). The relevance threshold is not part of a name: it comes
 from the grade scale of the labels being scored, once for every measure, so a
 report can never mix thresholds (trec_eval's `-l` works the same way).
+
+The families are a registry (`register_family`): one `MeasureFamily` says how
+its name is typed (cutoff, parameter, aliases), which code computes it, and,
+for the seeds' measures, the function that does. Parsing, the list of known
+measures in error messages and `evaluate` read it, so a new seed measure is
+one function plus one registration.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-# family -> (cutoff rule, the parameter it takes or None, that parameter's default)
-# cutoff rule: "required", "optional" or "none".
-_FAMILIES: dict[str, tuple[str, str | None, float | None]] = {
-    "P": ("required", None, None),
-    "R": ("required", None, None),
-    "nDCG": ("optional", None, None),
-    "AP": ("optional", None, None),
-    "RR": ("optional", None, None),
-    "Rprec": ("none", None, None),
-    "Bpref": ("none", None, None),
-    "infAP": ("none", None, None),
-    "Success": ("required", None, None),
-    "Judged": ("required", None, None),
-    "AnyHit": ("required", None, None),
-    "AllHit": ("required", None, None),
-    "T": ("required", "alpha", 0.5),
-    "F": ("required", "alpha", 0.5),
-    "Fe": ("required", "alpha", 0.5),
-    "RBP": ("none", "p", 0.8),
-}
+from labeler.metrics import denominators as d
 
-# Spellings ir_measures also accepts, mapped to the family they name.
-_ALIASES = {"MAP": "AP", "MRR": "RR", "RPREC": "Rprec", "PRECISION": "P", "RECALL": "R"}
-_BY_UPPER = {family.upper(): family for family in _FAMILIES} | _ALIASES
+# One topic's value of a seed measure: (measure, ranking cut at depth, relevant units) -> value, or
+# None where it is undefined (no relevant unit), which leaves the topic out of the mean.
+SeedFunction = Callable[["Measure", list[str], frozenset[str]], "float | None"]
 
-# Measures that need |relevant| in their formula: undefined (None) for a topic
-# with no relevant unit, and such topics are left out of their means
-# (seeds: "exclude queries with zero relevant documents ... rather than scoring them zero").
-RECALL_FAMILY = frozenset({"R", "AnyHit", "AllHit", "F"})
+_PLACEHOLDERS = {"alpha": "a", "p": "p"}
 
-# Measures computed by ir_measures (pytrec_eval backend), i.e. by trec_eval's own code.
-STANDARD_FAMILIES = frozenset({"P", "nDCG", "AP", "RR", "Rprec", "Bpref", "infAP", "Success"})
+
+@dataclass(frozen=True)
+class MeasureFamily:
+    """One measure family: how its names are typed and which code computes it.
+
+    `cutoff` is "required", "optional" or "none"; `param` the one parameter it
+    takes (`alpha`, `p`) and `default` its value; `aliases` other spellings
+    (ir_measures accepts `MAP` for AP). `backend` says who computes it:
+    "standard" (trec_eval's code via ir_measures, or `labeler.metrics.standard`
+    natively), "rbp" (RBP, with its residual) or "seed" (`compute`).
+    `recall`: undefined for a topic with no relevant unit.
+    """
+
+    name: str
+    cutoff: str = "required"
+    param: str | None = None
+    default: float | None = None
+    aliases: tuple[str, ...] = ()
+    backend: str = "seed"
+    recall: bool = False
+    compute: SeedFunction | None = None
+
+    @property
+    def spelling(self) -> str:
+        """How the family is typed, for messages: `P@k`, `nDCG[@k]`, `T[(alpha=a)]@k`, `RBP[(p=p)]`."""
+        text = self.name
+        if self.param is not None:
+            text += f"[({self.param}={_PLACEHOLDERS.get(self.param, self.param[0])})]"
+        return text + {"required": "@k", "optional": "[@k]", "none": ""}[self.cutoff]
+
+
+_FAMILIES: dict[str, MeasureFamily] = {}
+
+
+def register_family(family: MeasureFamily) -> MeasureFamily:
+    """Add a family to the registry (refused if its name or an alias is taken, or a seed family has no function)."""
+    taken = {spelling.upper() for f in _FAMILIES.values() for spelling in (f.name, *f.aliases)}
+    clash = [spelling for spelling in (family.name, *family.aliases) if spelling.upper() in taken]
+    if clash:
+        raise ValueError(f"measure family {clash[0]!r} is already registered")
+    if family.cutoff not in ("required", "optional", "none"):
+        raise ValueError(f"measure family {family.name!r}: cutoff must be required, optional or none")
+    if family.backend == "seed" and family.compute is None:
+        raise ValueError(f"measure family {family.name!r} is computed here but has no function")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def unregister_family(name: str) -> None:
+    """Remove a registered family (for tests that register a toy one)."""
+    del _FAMILIES[name]
+
+
+def measure_family(name: str) -> MeasureFamily:
+    """The registered family `name` (as `Measure.family` holds it); KeyError if there is none."""
+    return _FAMILIES[name]
+
+
+def standard_families() -> frozenset[str]:
+    """The families `labeler.metrics.standard` computes (trec_eval's code, RR@k and Judged@k)."""
+    return frozenset(name for name, family in _FAMILIES.items() if family.backend == "standard")
+
+
+def _family_named(text: str) -> str | None:
+    """The family a typed name means, case-insensitively, aliases included."""
+    upper = text.upper()
+    for family in _FAMILIES.values():
+        if upper in (spelling.upper() for spelling in (family.name, *family.aliases)):
+            return family.name
+    return None
+
+
+def _seed(function: Callable[..., float | None], *, alpha: bool = False) -> SeedFunction:
+    """A `denominators` function of (ranking, relevant, k[, alpha]) as a `SeedFunction`."""
+    if alpha:
+        return lambda measure, ranking, relevant: function(ranking, relevant, measure.cutoff, measure.alpha)
+    return lambda measure, ranking, relevant: function(ranking, relevant, measure.cutoff)
+
+
+for _family in (
+    MeasureFamily("P", aliases=("PRECISION",), backend="standard"),
+    MeasureFamily("R", aliases=("RECALL",), recall=True, compute=_seed(d.recall_at_k)),
+    MeasureFamily("nDCG", cutoff="optional", backend="standard"),
+    MeasureFamily("AP", cutoff="optional", aliases=("MAP",), backend="standard"),
+    MeasureFamily("RR", cutoff="optional", aliases=("MRR",), backend="standard"),
+    MeasureFamily("Rprec", cutoff="none", aliases=("RPREC",), backend="standard"),
+    MeasureFamily("Bpref", cutoff="none", backend="standard"),
+    MeasureFamily("infAP", cutoff="none", backend="standard"),
+    MeasureFamily("Success", backend="standard"),
+    MeasureFamily("Judged", backend="standard"),
+    MeasureFamily("AnyHit", recall=True, compute=_seed(d.any_hit_at_k)),
+    MeasureFamily("AllHit", recall=True, compute=_seed(d.all_hit_at_k)),
+    MeasureFamily("T", param="alpha", default=0.5, compute=_seed(d.t_at_k, alpha=True)),
+    MeasureFamily("F", param="alpha", default=0.5, recall=True, compute=_seed(d.f_at_k, alpha=True)),
+    MeasureFamily("Fe", param="alpha", default=0.5, compute=_seed(d.fe_at_k, alpha=True)),
+    MeasureFamily("RBP", cutoff="none", param="p", default=0.8, backend="rbp"),
+):
+    register_family(_family)
 
 DEFAULT_MEASURES = ("P@10", "R@10", "R@100", "nDCG@10", "AP", "RR", "Judged@10", "AnyHit@10", "AllHit@10")
 
@@ -85,15 +165,12 @@ class Measure:
     @property
     def recall_family(self) -> bool:
         """True when the measure is undefined for a topic with no relevant unit."""
-        return self.family in RECALL_FAMILY
+        return _FAMILIES[self.family].recall
 
 
 def known_families() -> str:
     """The accepted families as one line for error messages."""
-    return ", ".join(
-        ["P@k", "R@k", "nDCG[@k]", "AP[@k]", "RR[@k]", "Rprec", "Bpref", "infAP", "Success@k", "Judged@k",
-         "AnyHit@k", "AllHit@k", "T[(alpha=a)]@k", "F[(alpha=a)]@k", "Fe[(alpha=a)]@k", "RBP[(p=p)]"]
-    )
+    return ", ".join(family.spelling for family in _FAMILIES.values())
 
 
 # trec_eval's names (as `-m` takes them and its output prints them), in the spelling used here:
@@ -128,14 +205,15 @@ def parse_measure(name: str) -> Measure:
         raise ValueError(f"a measure name must be text, not {name!r}")
     text = name.strip()
     match = _NAME.match(text)
-    family = _BY_UPPER.get(match.group("family").upper()) if match else None
+    family = _family_named(match.group("family")) if match else None
     if match is None or family is None:
         suggestion = trec_eval_suggestion(text)
         if suggestion is not None:
             raise ValueError(f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
                              f"for it; measures here are named as in ir_measures)")
         raise ValueError(f"unknown measure {text!r}; known measures: {known_families()}")
-    cutoff_rule, param_name, param_default = _FAMILIES[family]
+    chosen = _FAMILIES[family]
+    cutoff_rule, param_name, param_default = chosen.cutoff, chosen.param, chosen.default
 
     cutoff = None
     raw_cutoff = match.group("cutoff")

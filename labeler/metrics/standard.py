@@ -52,9 +52,8 @@ from labeler.metrics.denominators import (
     topic_grades,
     topic_ranking,
 )
-from labeler.metrics.names import STANDARD_FAMILIES, Measure, parse_measures
+from labeler.metrics.names import Measure, parse_measures, standard_families
 
-NATIVE_FAMILIES = frozenset({"Judged"})
 # the ir_measures families that count a unit relevant from `rel=threshold` (trec_eval -l)
 _BINARY_FAMILIES = frozenset({"P", "AP", "RR", "Rprec", "Bpref", "infAP", "Success"})
 
@@ -108,7 +107,7 @@ def standard_scores(qrels: Qrels, rankings: Rankings, measures: Iterable[Measure
     check_threshold(threshold)
     depth = check_depth(depth)
     ordered = check_topics(topics)
-    unsupported = [m.name for m in wanted if m.family not in STANDARD_FAMILIES | NATIVE_FAMILIES]
+    unsupported = [m.name for m in wanted if m.family not in standard_families()]
     if unsupported:
         raise ValueError(f"not a trec_eval measure: {', '.join(unsupported)}")
 

@@ -21,13 +21,11 @@ def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, or
 
     Raises `LabelerError` (no pool, unknown topic, bad order) before any screen is drawn.
     """
-    from labeler.errors import LabelerError
     from labeler.ids import check_id
-    from labeler.ordering import ORDERS
     from labeler.tui.app import LabelerApp
+    from labeler.workbench.queue import check_order
 
-    if order not in ORDERS:
-        raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+    check_order(order)
     check_id(assessor, "assessor name")
     store = open_workbench(db_path)
     try:

@@ -14,7 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from labeler.errors import LabelerError
 from labeler.ids import id_problem, is_valid_id, shown_id
-from labeler.ordering import ORDERS
+from labeler.ordering import get_order, judging_orders, orders_help
 from labeler.tui import gc_policy
 from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
@@ -24,12 +24,10 @@ from labeler.wording import plural
 from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
 
-ORDER_LABELS = {
-    "pool": "pool: best rank first",
-    "rrf": "rrf: highest fused score first",
-    "mtf": "mtf: Move-to-Front (stay on runs that find relevant units)",
-    "random": "random: seeded shuffle",
-}
+
+def order_choices() -> list[tuple[str, str]]:
+    """The order picker's rows, read from the registry (labeler.ordering) each time it opens."""
+    return [(order.name, f"{order.name}: {order.doc}") for order in judging_orders()]
 
 
 def assessor_problem(name: str) -> str | None:
@@ -118,7 +116,7 @@ class LabelerApp(SavingApp):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("Switch topic", "Pick another topic to judge", self.action_topics)
-        yield SystemCommand("Change order", "Judging order: pool, RRF, Move-to-Front, random", self.action_order)
+        yield SystemCommand("Change order", f"Judging order: {orders_help()}", self.action_order)
         yield SystemCommand("Create snapshot", "Freeze the current labels as the next version",
                             self.action_create_snapshot)
         yield SystemCommand("Snapshots", "List, create and diff snapshots", self.action_snapshots)
@@ -156,23 +154,23 @@ class LabelerApp(SavingApp):
         def chosen(order: str | None) -> None:
             if order is None:
                 return
-            if order == "random":
+            if get_order(order).seeded:
                 def seeded(seed: str | None) -> None:
                     if seed is not None:
                         if not seed.lstrip("-").isdigit():
                             self.notify("The seed must be an integer.", severity="error", markup=False)
                             return
-                        self.session.set_order("random", int(seed))
+                        self.session.set_order(order, int(seed))
                         self._refresh_judging()
-                        self.notify(f"Order: random, seed {seed}.", markup=False)
+                        self.notify(f"Order: {order}, seed {seed}.", markup=False)
 
-                self.push_screen(TextPrompt("Seed for the random order:", value=str(self.session.seed)), seeded)
+                self.push_screen(TextPrompt(f"Seed for the {order} order:", value=str(self.session.seed)), seeded)
                 return
             self.session.set_order(order)
             self._refresh_judging()
             self.notify(f"Order: {order}.", markup=False)
 
-        self.push_screen(ChoicePrompt("Judging order", [(o, ORDER_LABELS[o]) for o in ORDERS]), chosen)
+        self.push_screen(ChoicePrompt("Judging order", order_choices()), chosen)
 
     def action_history(self) -> None:
         from labeler.tui.screens.history import HistoryScreen

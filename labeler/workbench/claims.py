@@ -25,6 +25,7 @@ from typing import Any
 from labeler.assignment import Plan
 from labeler.errors import LabelerError
 from labeler.ids import check_id
+from labeler.ordering import is_seeded
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import unit_space
@@ -206,7 +207,7 @@ def queue_view(store: Store, topic_id: str | None, *, assessor: str, order: str 
     return {
         "topic": topic_id,
         "order": order,
-        "seed": seed if order == "random" else None,
+        "seed": seed if is_seeded(order) else None,
         "remaining": len(items),
         "held_by_others": held,
         "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],

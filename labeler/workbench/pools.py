@@ -8,12 +8,11 @@ from labeler.errors import LabelerError
 from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, Unit, topic_sort_key
 from labeler.pace import Pace
-from labeler.pooling import PoolEntry, collapse_to_documents, depth_pool, rrf_pool
+from labeler.pooling import PoolEntry, PoolRequest, collapse_to_documents, get_strategy, strategy_names
 from labeler.store import Store
 from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
 
-STRATEGIES = ("depth", "rrf")
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 
 
@@ -32,8 +31,8 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
     write lock is taken only for the final copy (all or nothing), never while
     computing, so annotators keep judging meanwhile.
     """
-    if strategy not in STRATEGIES:
-        raise LabelerError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if strategy not in strategy_names():
+        raise LabelerError(f"strategy must be one of {', '.join(strategy_names())}, not {strategy!r}")
     if depth < 1:
         raise LabelerError(f"--depth must be at least 1, not {depth}")
     retired = [] if runs else list(store.retirements())
@@ -64,6 +63,7 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
     topics = sorted({t for info in infos for t in store.run_topics(info.name)}, key=topic_sort_key)
     changes = store.change_times(space)
     collapsed = dict.fromkeys(names, 0)
+    chosen, request = get_strategy(strategy), PoolRequest(depth, run_depths or {}, rrf_k)
     tally = _Tally(names)
     batch: list[PoolEntry] = []
     with store.pool_staging():
@@ -76,10 +76,7 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
                     units, count = collapse_to_documents(units, parents)
                     collapsed[info.name] += count
                 rankings[info.name] = {topic_id: units}
-            if strategy == "depth":
-                pooled = depth_pool(rankings, depth, run_depths or None)
-            else:
-                pooled = rrf_pool(rankings, depth, rrf_k)
+            pooled = chosen.function(rankings, request)
             entries = list(pooled.get(topic_id, {}).values())
             if entries:
                 # this topic's labels and previous units only: indexed reads, not whole-pool dicts
@@ -93,9 +90,7 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
                 progress(done, len(topics))
         store.stage_pool_entries(batch)
         batch.clear()
-        params: dict[str, Any] = {"run_depths": run_depths or {}}
-        if strategy == "rrf":
-            params["rrf_k"] = rrf_k
+        params: dict[str, Any] = {"run_depths": run_depths or {}, **chosen.params(request)}
         if pool_unit.kind == "doc" and any(i.unit.kind == "chunk" for i in infos):
             params["collapsed_chunks"] = {n: c for n, c in collapsed.items() if c}
         with store.transaction():

@@ -1,7 +1,7 @@
 """What to judge next: the queue of a topic's unjudged pool units, in a chosen order.
 
-Membership comes from the pool; the order is a separate choice (pool rank,
-RRF score, Move-to-Front, seeded random) recorded with each judgment. The UI
+Membership comes from the pool; the order is a separate choice (one of the
+orders registered in `labeler.ordering`) recorded with each judgment. The UI
 and scripts share `queue` and `next_unit`, so they never disagree.
 """
 
@@ -14,7 +14,7 @@ from labeler.assignment import Plan, TopicAssignment, waiting_for
 from labeler.errors import LabelerError, NotFoundError
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
-from labeler.ordering import ORDERS, mtf_order, pool_order, random_order, rrf_order
+from labeler.ordering import OrderInput, arrange, is_seeded, order_names
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
@@ -43,6 +43,12 @@ def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
     return latest
 
 
+def check_order(order: str) -> None:
+    """Refuse an order that is not registered (labeler.ordering), naming the ones that are."""
+    if order not in order_names():
+        raise LabelerError(f"order must be one of {', '.join(order_names())}, not {order!r}")
+
+
 def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
           pool: str | None = None, plan: Plan | None = None) -> list[QueueItem]:
     """The topic's unjudged pool units for this assessor, in order; skipped and unsure ones last.
@@ -52,8 +58,7 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
     pairs this assessor must judge are queued (`labeler.assignment`): an overlap
     pair stays until this assessor graded it, whoever else did.
     """
-    if order not in ORDERS:
-        raise LabelerError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+    check_order(order)
     info = current_pool(store, pool)
     entries = store.pool_entries(info.name, topic_id).get(topic_id, {})
     if not entries:
@@ -64,7 +69,7 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
     if assignment is not None and assessor not in assignment.judges:
         return []
     states = topic_labels(store, info.unit, topic_id)
-    ordered = _ordered(order, topic_id, entries, states, store.scale().threshold, seed, info.runs)
+    ordered = arrange(order, OrderInput(topic_id, entries, states, store.scale().threshold, seed, info.runs))
     waiting = [u for u in ordered if _waiting_for(assignment, assessor, u, states)]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
     first = set(now_)
@@ -98,7 +103,7 @@ def queue_summary(store: Store, topic_id: str, *, assessor: str, order: str = "p
     return {
         "topic": topic_id,
         "order": order,
-        "seed": seed if order == "random" else None,
+        "seed": seed if is_seeded(order) else None,
         "remaining": len(items),
         "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
     }
@@ -113,21 +118,3 @@ def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str
     if not overlap and assignment.assessor != assessor:
         return False
     return waiting_for(states.get(unit_id), assessor, overlap=overlap)
-
-
-def _ordered(order: str, topic_id: str, entries, states: dict[str, PairState], threshold: int, seed: int,
-             run_order: tuple[str, ...]) -> list[str]:
-    if order == "pool":
-        return pool_order(entries)
-    if order == "rrf":
-        return rrf_order(entries)
-    if order == "random":
-        return random_order(topic_id, entries.keys(), seed)
-    rankings: dict[str, list[tuple[int, str]]] = {}
-    for unit_id, entry in entries.items():
-        for run, rank in entry.contributors:
-            rankings.setdefault(run, []).append((rank, unit_id))
-    # Move-to-Front breaks ties between runs by a fixed order: the pool's run order.
-    run_lists = {run: [u for _, u in sorted(rankings[run])] for run in run_order if run in rankings}
-    judged = {u: s.label >= threshold for u, s in states.items() if s.judged}
-    return mtf_order(run_lists, judged)

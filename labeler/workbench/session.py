@@ -23,6 +23,7 @@ from labeler.judgments import (
     UNSURE,
     Event,
 )
+from labeler.ordering import is_seeded
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
@@ -414,7 +415,7 @@ class JudgingSession:
         event = record_judgment(
             self.store, self.current.topic_id, self.current.unit_id, assessor=self.assessor, grade=grade,
             kind=kind, unit=self.unit, reason=reason, note=note, active_ms=active_ms, order=self.order,
-            seed=self.seed if self.order == "random" else None, pool=self.pool_info.name, allow_unknown=True,
+            seed=self.seed if is_seeded(self.order) else None, pool=self.pool_info.name, allow_unknown=True,
         )
         if kind in RELEASING and self._claimed == pair:
             self._claimed = None  # the judgment released the claim, in its own transaction

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 
 from labeler.errors import LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
+from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
@@ -182,7 +183,7 @@ class JudgeScreen(Screen):
             ("left", str(position.remaining) if position else "0"),
             ("", f"{rate:g}/h" if rate else "–/h"),
             ("", session.assessor),
-            ("order", session.order if session.order != "random" else f"random:{session.seed}"),
+            ("order", f"{session.order}:{session.seed}" if is_seeded(session.order) else session.order),
         ]
         bar.show(fields)
 

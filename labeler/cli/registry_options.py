@@ -1,0 +1,63 @@
+"""Click options whose choices and help are read from a registry each time they are used.
+
+A registry (judging orders in `labeler.ordering`, pooling strategies in
+`labeler.pooling`) is the one list of what a user may choose. Reading it when
+click parses or prints help, not when the command is defined, means an entry
+registered after import (a plugin, a test's toy order) is a valid choice and
+appears in `--help` with no edit here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from labeler.ordering import order_names, orders_help
+from labeler.pooling import strategies_help, strategy_names
+
+
+class RegistryChoice(click.Choice):
+    """A `click.Choice` over `names()`, asked again every time the choices are read."""
+
+    def __init__(self, names: Callable[[], Sequence[str]]) -> None:
+        self._names = names
+        super().__init__(())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(self._names())
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        """click.Choice.__init__ assigns the choices once; the registry is the list, so that is ignored."""
+
+
+class RegistryOption(click.Option):
+    """A `click.Option` whose help text is `live_help()`, so it can name the registry's entries."""
+
+    def __init__(self, *args: Any, live_help: Callable[[], str], **kwargs: Any) -> None:
+        self._live_help = live_help
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def help(self) -> str:
+        return self._live_help()
+
+    @help.setter
+    def help(self, value: Any) -> None:
+        """click.Option.__init__ assigns the help once; `live_help` replaces it."""
+
+
+def order_option(*, default: str | None = "pool", help: str | None = None) -> Callable[[Any], Any]:
+    """`--order`, one of the registered judging orders; the help names them unless `help` is given."""
+    return click.option("--order", cls=RegistryOption, type=RegistryChoice(order_names), default=default,
+                        show_default=default is not None,
+                        live_help=(lambda: help) if help else (lambda: f"Judging order: {orders_help()}."))
+
+
+def strategy_option() -> Callable[[Any], Any]:
+    """`--strategy`, one of the registered pooling strategies, each described in the help."""
+    return click.option("--strategy", cls=RegistryOption, type=RegistryChoice(strategy_names), default="depth",
+                        show_default=True, live_help=lambda: f"Membership: {strategies_help()}.")

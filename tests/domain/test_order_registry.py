@@ -1,0 +1,208 @@
+"""A judging order is one function plus one registration: every front end then offers it.
+
+The toy order below ("reverse": the pool order backwards) is registered by the
+test itself and must show up, with no other edit, in `labeler judge --help`,
+`labeler queue --help`, the TUI's order picker (reached through the command
+palette) and `labeler queue --order reverse`; then it is unregistered. The same
+holds for pooling strategies and `labeler pool build --strategy`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from textual.widgets import OptionList
+
+from labeler.cli import cli
+from labeler.ordering import (
+    OrderInput,
+    judging_order,
+    judging_orders,
+    order_names,
+    pool_order,
+    unregister_order,
+)
+from labeler.pooling import PoolRequest, Runs, depth_pool, pooling_strategy, strategy_names, unregister_strategy
+from labeler.store import Store
+from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+CORPUS = "".join(json.dumps({"id": f"d{i}", "title": f"t{i}", "text": f"text {i}"}) + "\n" for i in range(1, 5))
+RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n"
+
+
+@pytest.fixture
+def reverse():
+    """The toy order, registered for one test: one function and one registration."""
+
+    @judging_order("reverse", label="reversed pool rank", doc="worst rank first")
+    def reverse_order(given: OrderInput) -> list[str]:
+        return pool_order(given.entries)[::-1]
+
+    yield "reverse"
+    unregister_order("reverse")
+
+
+@pytest.fixture
+def workbench(tmp_path):
+    """One topic, four documents, one run, a depth-4 pool: pool order d1 d2 d3 d4."""
+    db = tmp_path / "wb.db"
+    init_workbench(db)
+    (tmp_path / "corpus.jsonl").write_text(CORPUS)
+    (tmp_path / "topics.tsv").write_text("1\tmaize\tmaize?\tmaize.\n")
+    (tmp_path / "run.txt").write_text(RUN)
+    with Store(db) as store:
+        import_corpus(store, tmp_path / "corpus.jsonl")
+        import_topics(store, tmp_path / "topics.tsv")
+        import_run(store, tmp_path / "run.txt", "bm25")
+        build_pool(store, 4)
+    return db
+
+
+def run(db, *args):
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def test_the_built_in_orders_are_registered_in_their_listed_order():
+    assert order_names() == ("pool", "rrf", "mtf", "random")
+    assert [o.name for o in judging_orders() if o.seeded] == ["random"]
+
+
+def test_a_name_cannot_be_registered_twice():
+    with pytest.raises(ValueError, match="already registered"):
+        judging_order("pool", label="x", doc="x")(lambda given: [])
+    with pytest.raises(ValueError, match="already registered"):
+        pooling_strategy("depth", doc="x")(lambda runs, request: {})
+
+
+@pytest.mark.parametrize("command", [["judge"], ["queue"], ["next"], ["serve"], ["judgments", "add"]])
+def test_a_registered_order_is_a_choice_in_every_order_option(reverse, command):
+    text = CliRunner().invoke(cli, [*command, "--help"]).output
+    assert "[pool|rrf|mtf|random|reverse]" in text
+
+
+@pytest.mark.parametrize("command", ["judge", "queue"])
+def test_a_registered_order_is_named_in_the_help_text(reverse, command):
+    text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+    assert "seeded random, or reversed pool rank." in text
+
+
+def test_the_help_text_is_read_from_the_registry_not_frozen():
+    from labeler.cli.queue import queue
+
+    [order] = [param for param in queue.params if param.name == "order"]
+    assert order.help == "Judging order: pool rank, RRF score, Move-to-Front, or seeded random."
+    assert "reverse" not in CliRunner().invoke(cli, ["queue", "--help"]).output
+
+
+def test_queue_uses_a_registered_order(workbench, reverse):
+    result = run(workbench, "queue", "--assessor", "ann", "--topic", "1", "--order", "reverse", "--json")
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert [item["unit"] for item in shown["next"]] == ["d4", "d3", "d2", "d1"]
+    assert (shown["order"], shown["seed"]) == ("reverse", None)
+
+
+def test_an_unregistered_order_is_refused_again(workbench, reverse):
+    unregister_order("reverse")
+    result = CliRunner().invoke(cli, ["--db", str(workbench), "queue", "--assessor", "ann", "--order", "reverse"])
+    assert result.exit_code == 2 and "'reverse' is not one of 'pool', 'rrf', 'mtf', 'random'" in result.output
+    judging_order("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
+
+
+async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(workbench, reverse):
+    from labeler.tui import make_app
+    from labeler.tui.screens.prompt import ChoicePrompt
+
+    app = make_app(workbench, assessor="ann")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Change order")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoicePrompt)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels[-1] == "reverse: worst rank first"
+        options.highlighted = len(labels) - 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.order == "reverse"
+        assert app.session.current.unit_id == "d4"
+        await pilot.press("1")
+        await pilot.pause()
+    with Store(workbench) as store:
+        [event] = [e for e in store.recent_events(limit=10) if e.kind == "grade"]
+    assert (event.unit_id, event.order, event.seed) == ("d4", "reverse", None)
+
+
+# -- pooling strategies ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def shallow():
+    """A toy strategy: each run's top 1, whatever the depth asked for."""
+
+    @pooling_strategy("shallow", doc="each run's top unit")
+    def shallow_pool(runs: Runs, request: PoolRequest):
+        return depth_pool(runs, 1)
+
+    yield "shallow"
+    unregister_strategy("shallow")
+
+
+def test_the_built_in_strategies_are_registered():
+    assert strategy_names() == ("depth", "rrf")
+
+
+def test_a_registered_strategy_is_a_choice_and_builds_a_pool(workbench, shallow):
+    text = " ".join(CliRunner().invoke(cli, ["pool", "build", "--help"]).output.split())
+    assert "[depth|rrf|shallow]" in text
+    assert "reciprocal rank fusion, or each run's top unit." in text
+    result = run(workbench, "pool", "build", "--depth", "3", "--strategy", "shallow", "--json")
+    assert result.exit_code == 0, result.output
+    built = json.loads(result.output)
+    assert (built["strategy"], built["pairs"], built["params"]) == ("shallow", 1, {"run_depths": {}})
+
+
+def test_rrf_still_records_its_constant(workbench):
+    built = json.loads(run(workbench, "pool", "build", "--depth", "2", "--strategy", "rrf", "--rrf-k", "10",
+                           "--json").output)
+    assert built["params"] == {"run_depths": {}, "rrf_k": 10}
+
+
+# -- the docs list exactly the registered orders and strategies -----------------------------------
+
+
+def option_rows(text: str, option: str) -> list[set[str]]:
+    """The choice sets of every `| --option a\\|b |` table row and `[--option a|b]` synopsis in a doc."""
+    opt = re.escape(option)
+    found = re.findall(rf"^\| `{opt} ([a-z|\\]+)`", text, re.M) + re.findall(rf"\[{opt} ([a-z|]+)\]", text)
+    return [set(choices.replace("\\", "").split("|")) for choices in found]
+
+
+@pytest.mark.parametrize("doc", ["cli.md", "tui.md"])
+def test_the_docs_list_exactly_the_registered_orders(doc):
+    rows = option_rows((DOCS / doc).read_text(), "--order")
+    assert rows, f"docs/{doc} lists no --order choices"
+    for row in rows:
+        assert row == set(order_names()), f"docs/{doc} lists --order {sorted(row)}, the registry {order_names()}"
+
+
+def test_the_guide_and_tui_doc_describe_every_registered_order():
+    guide = (DOCS / "guide.md").read_text().split("## Judging order", 1)[1].split("\n## ", 1)[0]
+    tui = (DOCS / "tui.md").read_text().split("## Changing the order", 1)[1].split("\n## ", 1)[0]
+    for name in order_names():
+        assert f"| `{name}`" in guide, f"docs/guide.md's judging order table has no row for {name}"
+        assert f"`{name}`" in tui, f"docs/tui.md's 'Changing the order' does not describe {name}"
+
+
+def test_the_cli_doc_lists_exactly_the_registered_strategies():
+    rows = option_rows((DOCS / "cli.md").read_text(), "--strategy")
+    assert rows == [set(strategy_names())]
