@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 from full_workbench import build_full_workbench
-from support import CONFORMANCE, Cli
-
-from labeler.workbench import init_workbench
+from support import CONFORMANCE, Cli, new_workbench
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    """An initialised, empty workbench with the default scale."""
-    path = tmp_path / "wb.db"
-    init_workbench(path)
-    return path
+    """An initialised, empty workbench with the default scale (a copy of the session's template)."""
+    return new_workbench(tmp_path / "wb.db")
 
 
 @pytest.fixture
