@@ -20,6 +20,31 @@ def events(db, kind=None):
     return [e for e in reversed(rows) if kind is None or e.kind == kind]
 
 
+async def answer_prompt(pilot, text: str) -> None:
+    """Type `text` into the text prompt that is opening, then Enter.
+
+    Pilot's press() waits between keys only until the process *looks* idle (its CPU time
+    stops advancing), which a process starved by a busy machine also does: keys typed right
+    after the key that opens a prompt then reached the screen below it (a snapshot message
+    lost its first letters, and its `d` and space ran that screen's diff and mark). So wait
+    until the prompt's input has the focus, and check what it holds before submitting.
+    """
+    from textual.widgets import Input
+
+    from labeler.tui.screens.prompt import TextPrompt
+
+    app = pilot.app
+    for _ in range(500):
+        if isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input):
+            break
+        await pilot.pause(0.01)
+    assert isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input), "no text prompt opened"
+    field = app.focused
+    await pilot.press(*text)
+    assert field.value == text, f"the prompt holds {field.value!r}"
+    await pilot.press("enter")
+
+
 async def palette(pilot, command: str) -> None:
     """Run a command palette entry by typing its name (what an annotator does with ctrl+p)."""
     await pilot.press("ctrl+p")
