@@ -19,7 +19,7 @@ from labeler.workbench import init_workbench
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_corpus"
 SHARED = ROOT.parent / "shared"
-CONFORMANCE = SHARED / "conformance" / "trec_eval"
+CONFORMANCE = ROOT / "tests" / "conformance" / "trec_eval"  # NIST's files, with their LICENSE.md
 
 
 class Cli:
