@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from full_workbench import build_full_workbench
 from support import CONFORMANCE, Cli, new_workbench
+
+RAM_FOLDER = Path("/dev/shm")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path plugin reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    """Put every test's tmp_path on a RAM file system when the machine has one (Linux's /dev/shm).
+
+    A workbench commits with `PRAGMA synchronous = FULL`: every write transaction waits for an
+    fsync, about 1 ms on this disk and nothing on tmpfs. The product keeps its durability; only
+    where the tests' files live changes. An explicit `--basetemp` wins (to keep and inspect a
+    failed test's files); the folder is removed when the session ends.
+    """
+    if config.option.basetemp is not None or not (RAM_FOLDER.is_dir() and os.access(RAM_FOLDER, os.W_OK)):
+        return
+    folder = tempfile.mkdtemp(prefix="labeler-tests-", dir=RAM_FOLDER)
+    config.option.basetemp = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture
