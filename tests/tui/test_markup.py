@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from judging_support import answer_prompt, events, grades, palette
+from judging_support import answer_prompt, events, grades, palette, until
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -369,7 +369,10 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
         assert [(row[0], row[-2]) for row in cells[1:]] == [("v1", squeezed(MESSAGE)),
                                                            ("v2", squeezed(f"{MESSAGE} two"))]
         await pilot.press("space", "down", "d")
-        assert_shows(app.screen.query_one("#diff-text", Static), f"topic {T1}: + {D2} = 1")
+        diff = app.screen.query_one("#diff-text", Static)
+        # The new text is laid out (its height) on a later refresh: wait for it rather than read a half-drawn line.
+        await until(pilot, lambda: squeezed(f"topic {T1}: + {D2} = 1") in squeezed(drawn(diff)), "the diff drawn")
+        assert_shows(diff, f"topic {T1}: + {D2} = 1")
         assert app.is_running
     with Store(markup_db) as store:
         assert [s.message for s in store.snapshots()] == [MESSAGE, f"{MESSAGE} two"]
