@@ -2,21 +2,38 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from full_workbench import build_full_workbench
-from support import CONFORMANCE, Cli
+from support import CONFORMANCE, Cli, new_workbench
 
-from labeler.workbench import init_workbench
+RAM_FOLDER = Path("/dev/shm")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path plugin reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    """Put every test's tmp_path on a RAM file system when the machine has one (Linux's /dev/shm).
+
+    A workbench commits with `PRAGMA synchronous = FULL`: every write transaction waits for an
+    fsync, about 1 ms on this disk and nothing on tmpfs. The product keeps its durability; only
+    where the tests' files live changes. An explicit `--basetemp` wins (to keep and inspect a
+    failed test's files); the folder is removed when the session ends.
+    """
+    if config.option.basetemp is not None or not (RAM_FOLDER.is_dir() and os.access(RAM_FOLDER, os.W_OK)):
+        return
+    folder = tempfile.mkdtemp(prefix="labeler-tests-", dir=RAM_FOLDER)
+    config.option.basetemp = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    """An initialised, empty workbench with the default scale."""
-    path = tmp_path / "wb.db"
-    init_workbench(path)
-    return path
+    """An initialised, empty workbench with the default scale (a copy of the session's template)."""
+    return new_workbench(tmp_path / "wb.db")
 
 
 @pytest.fixture
@@ -42,8 +59,7 @@ def run_cli(db_path: Path) -> Cli:
 
 @pytest.fixture
 def conformance() -> Path:
-    if not CONFORMANCE.exists():
-        pytest.skip("../shared/conformance/trec_eval is not beside the checkout")
+    """trec_eval's own test files, kept in tests/conformance/trec_eval (so every clone runs these tests)."""
     return CONFORMANCE
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from support import new_workbench
 
 from labeler.pace import DEFAULT_PER_HOUR, PACE_WINDOW, median_per_hour, pace
 from labeler.store import Store
-from labeler.workbench import init_workbench, judging_pace, judging_rate, record_judgment
+from labeler.workbench import judging_pace, judging_rate, record_judgment
 
 
 def test_median_worked_by_hand():
@@ -36,7 +37,7 @@ def test_nothing_timed_is_the_default_pace():
 
 @pytest.fixture
 def store(tmp_path):
-    init_workbench(tmp_path / "w.db")
+    new_workbench(tmp_path / "w.db")
     with Store(tmp_path / "w.db") as store:
         yield store
 

@@ -12,8 +12,7 @@ import json
 
 import pytest
 from badinput_support import Unchanged, assert_refused, command, invoke, settled_files
-
-from labeler.workbench import init_workbench
+from support import new_workbench
 
 LONG = "d" * 513
 FORGED = "d1 3\n2 0 forged"  # the issue's forgery: one label that exports as two qrels lines
@@ -143,7 +142,7 @@ def test_the_issues_forged_qrels_line_never_reaches_an_export(tmp_path):
     """`judgments add 1 $'d1 3\\n2 0 forged' 3` was accepted: one label in the snapshot, two lines in its qrels."""
     (tmp_path / "forgery").mkdir()
     db = tmp_path / "forgery" / "wb.db"
-    init_workbench(db)
+    new_workbench(db)
     assert invoke(db, ["judgments", "add", "1", "d1", "2", "--assessor", "ann"]).exit_code == 0
     settled_files(db)
     with Unchanged(db):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from badinput_support import Unchanged, assert_no_crash, assert_refused, invoke
+from support import new_workbench
 
 from labeler.workbench import init_workbench
 
@@ -200,7 +201,7 @@ def test_a_document_with_the_same_id_and_other_text_is_refused(tmp_path):
     (ours / "c.jsonl").write_text('{"id": "d1", "text": "apples"}\n{"id": "d2", "text": "pears"}\n')
     (theirs / "c.jsonl").write_text('{"id": "d1", "text": "apples"}\n{"id": "d2", "text": "plums"}\n')
     db = ours / "wb.db"
-    init_workbench(db)
+    new_workbench(db)
     assert invoke(db, ["corpus", "import", ours / "c.jsonl"]).exit_code == 0
     other = other_workbench(theirs, ["corpus", "import", theirs / "c.jsonl"])
     with Unchanged(db):

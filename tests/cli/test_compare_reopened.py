@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from support import Cli
-
-from labeler.workbench import init_workbench
+from support import Cli, new_workbench
 
 
 def _run(name: str, rankings: dict[str, list[str]]) -> str:
@@ -13,7 +11,7 @@ def _run(name: str, rankings: dict[str, list[str]]) -> str:
 
 def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     db = tmp_path / "wb.db"
-    init_workbench(db)
+    new_workbench(db)
     cli = Cli(db)
     cli("runs", "import", write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d1", "d5"]})), "--name", "a",
         "--allow-unknown")

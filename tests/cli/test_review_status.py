@@ -100,13 +100,11 @@ def test_marks_belong_to_a_unit_space(run_cli, write):
 
 
 def test_a_merged_mark_keeps_its_unit_space(tmp_path, write):
-    from support import Cli
-
-    from labeler.workbench import init_workbench
+    from support import Cli, new_workbench
 
     benches = []
     for name in ("a", "b"):
-        init_workbench(tmp_path / f"{name}.db")
+        new_workbench(tmp_path / f"{name}.db")
         bench = Cli(tmp_path / f"{name}.db")
         bench("corpus", "import", write("c.tsv", "d1\tone two three four five six\n"))
         bench("corpus", "chunk", "--name", "w3", "--size", "3")

@@ -6,9 +6,7 @@ new version: the statuses decide what eval scores, so "unchanged" must mean both
 
 from __future__ import annotations
 
-from support import Cli
-
-from labeler.workbench import init_workbench
+from support import Cli, new_workbench
 
 
 def _run(name: str, rankings: dict[str, list[str]]) -> str:
@@ -17,7 +15,7 @@ def _run(name: str, rankings: dict[str, list[str]]) -> str:
 
 def _campaign(tmp_path, write) -> Cli:
     db = tmp_path / "wb.db"
-    init_workbench(db)
+    new_workbench(db)
     cli = Cli(db)
     cli("runs", "import", write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d5", "d6"]})), "--name", "a",
         "--allow-unknown")

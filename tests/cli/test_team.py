@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import Cli, dump
+from support import Cli, dump, new_workbench
 
 from labeler.store import Store
-from labeler.workbench import current_labels, init_workbench
+from labeler.workbench import current_labels
 
 
 def workbench(tmp_path: Path, name: str) -> Cli:
     db = tmp_path / f"{name}.db"
-    init_workbench(db)
+    new_workbench(db)
     return Cli(db)
 
 
@@ -134,7 +134,7 @@ print("done", flush=True)
 @pytest.mark.slow
 def test_eight_annotators_at_once_lose_nothing(tmp_path):
     db = tmp_path / "shared.db"
-    init_workbench(db)
+    new_workbench(db)
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     procs = [subprocess.Popen([sys.executable, str(script), str(db), f"a{n}"], stdout=subprocess.PIPE,
@@ -154,7 +154,7 @@ def test_a_copy_taken_mid_write_opens_consistently(tmp_path):
     import shutil
 
     db = tmp_path / "busy.db"
-    init_workbench(db)
+    new_workbench(db)
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     proc = subprocess.Popen([sys.executable, str(script), str(db), "w"], stdout=subprocess.PIPE, text=True)

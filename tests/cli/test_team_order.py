@@ -6,19 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
-from support import Cli, dump
+from support import Cli, dump, new_workbench
 
 import labeler.workbench.judging as judging
 from labeler.judgments import clock_from_time
 from labeler.store import Store
-from labeler.workbench import current_labels, init_workbench
+from labeler.workbench import current_labels
 
 WRONG_CLOCK = "2099-01-01T00:00:00.000000+00:00"
 
 
 def workbench(tmp_path: Path, name: str) -> Cli:
     db = tmp_path / f"{name}.db"
-    init_workbench(db)
+    new_workbench(db)
     return Cli(db)
 
 

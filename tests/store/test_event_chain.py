@@ -6,13 +6,14 @@ import sqlite3
 from contextlib import closing
 
 from sqlite_utils import Database
+from support import new_workbench
 
 from labeler.store import Store
 from labeler.store.connection import APPLICATION_ID
 from labeler.store.digests import event_link
 from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH
 from labeler.store.schema import migrations
-from labeler.workbench import init_workbench, record_judgment
+from labeler.workbench import record_judgment
 from labeler.workbench.check import check_workbench
 
 
@@ -46,7 +47,7 @@ def test_an_older_log_is_linked_on_upgrade_and_checks(tmp_path):
 def test_each_link_covers_the_previous_link_and_every_field(tmp_path):
     """Recomputed by hand from the stored fields: one link per event, each over the one before."""
     db = tmp_path / "wb.db"
-    init_workbench(db)
+    new_workbench(db)
     with Store(db) as store:
         for unit, grade in (("d1", 2), ("d2", 0)):
             record_judgment(store, "1", unit, assessor="ann", grade=grade, allow_unknown=True)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
+from support import new_workbench
 
 from labeler.store import Store
 from labeler.workbench import (
@@ -11,7 +16,6 @@ from labeler.workbench import (
     import_corpus,
     import_run,
     import_topics,
-    init_workbench,
 )
 
 DOCS = {
@@ -33,22 +37,38 @@ RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d6 3 7 r\n1 Q0 d4 4 6 r\n" \
       "3 Q0 d5 1 9 r\n3 Q0 d4 2 8 r\n"
 
 
-@pytest.fixture
-def judging_db(tmp_path):
-    """A workbench with a depth-4 document pool: topic 1 has d1 d2 d6 d4 (in that order)."""
-    db = tmp_path / "judge.db"
-    init_workbench(db)
-    corpus = tmp_path / "corpus.jsonl"
-    import json
+def _write_inputs(folder: Path) -> None:
+    corpus = "".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in DOCS.items())
+    (folder / "corpus.jsonl").write_text(corpus)
+    (folder / "topics.tsv").write_text(TOPICS)
+    (folder / "run.txt").write_text(RUN)
 
-    corpus.write_text("".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in DOCS.items()))
-    (tmp_path / "topics.tsv").write_text(TOPICS)
-    (tmp_path / "run.txt").write_text(RUN)
+
+@pytest.fixture(scope="session")
+def judging_template(tmp_path_factory) -> Path:
+    """The judging workbench, built once per session and settled (no -wal or -shm) for copying."""
+    folder = tmp_path_factory.mktemp("judging-template")
+    db = new_workbench(folder / "judge.db")
+    _write_inputs(folder)
     with Store(db) as store:
-        import_corpus(store, corpus)
-        import_topics(store, tmp_path / "topics.tsv")
-        import_run(store, tmp_path / "run.txt", "bm25")
+        import_corpus(store, folder / "corpus.jsonl")
+        import_topics(store, folder / "topics.tsv")
+        import_run(store, folder / "run.txt", "bm25")
         build_pool(store, 4)
+    Store(db).close()  # the last connection checkpoints the WAL and removes its files
+    assert sorted(p.name for p in folder.glob("judge.db*")) == ["judge.db"]
+    return db
+
+
+@pytest.fixture
+def judging_db(tmp_path, judging_template):
+    """A workbench with a depth-4 document pool: topic 1 has d1 d2 d6 d4 (in that order).
+
+    Each test gets its own copy of the session's template, beside the input files it was built from.
+    """
+    _write_inputs(tmp_path)
+    db = tmp_path / "judge.db"
+    shutil.copyfile(judging_template, db)
     return db
 
 

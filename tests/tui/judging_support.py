@@ -20,11 +20,62 @@ def events(db, kind=None):
     return [e for e in reversed(rows) if kind is None or e.kind == kind]
 
 
+async def answer_prompt(pilot, text: str) -> None:
+    """Type `text` into the text prompt that is opening, then Enter.
+
+    Pilot's press() waits between keys only until the process *looks* idle (its CPU time
+    stops advancing), which a process starved by a busy machine also does: keys typed right
+    after the key that opens a prompt then reached the screen below it (a snapshot message
+    lost its first letters, and its `d` and space ran that screen's diff and mark). So wait
+    until the prompt's input has the focus, and check what it holds before submitting.
+    """
+    from textual.widgets import Input
+
+    from labeler.tui.screens.prompt import TextPrompt
+
+    app = pilot.app
+    for _ in range(500):
+        if isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input):
+            break
+        await pilot.pause(0.01)
+    assert isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input), "no text prompt opened"
+    field = app.focused
+    await pilot.press(*text)
+    assert field.value == text, f"the prompt holds {field.value!r}"
+    await pilot.press("enter")
+
+
+async def until(pilot, condition, what: str, tries: int = 1000) -> None:
+    """Let the app run until `condition()` holds (a state to wait for, not a guessed delay)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    assert condition(), f"never: {what}"
+
+
 async def palette(pilot, command: str) -> None:
-    """Run a command palette entry by typing its name (what an annotator does with ctrl+p)."""
+    """Run a command palette entry by its name, as an annotator does with ctrl+p, the name and Enter.
+
+    The name goes into the palette's input at once (typing it key by key cost ~2 s a command,
+    one search per key), and Enter waits until the palette offers that command first; keys
+    sent before the palette had the focus would have reached the judging screen (see
+    `answer_prompt`).
+    """
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    app = pilot.app
     await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*command)
-    await pilot.pause(0.3)
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
+                "the command palette opened")
+    app.focused.value = command
+    commands = app.screen.query_one(CommandList)
+
+    def offered_first() -> bool:
+        if commands.highlighted is None or not commands.option_count:
+            return False
+        return str(commands.get_option_at_index(commands.highlighted).prompt).startswith(command)
+
+    await until(pilot, offered_first, f"the palette offered {command!r} first")
     await pilot.press("enter")
     await pilot.pause()

@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import new_workbench
 from svg_text import screen_lines
 
 from labeler.store import Store
 from labeler.tui import make_app
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, init_workbench
+from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
 
 NARRATIVE = " ".join(["A relevant document names a pest of maize and a way to control it in the field."] * 8)
 LONG_TEXT = "\n\n".join(f"Paragraph {i} about maize farming, seasons, soils and the pests that follow the crop "
@@ -24,7 +25,7 @@ GRADES = ["0", "not relevant", "1*", "related", "2*", "highly relevant", "3*", "
 def long_db(tmp_path):
     """A topic with a long narrative, a long document and a chunk pool on a chunk deep inside it."""
     db = tmp_path / "long.db"
-    init_workbench(db)
+    new_workbench(db)
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(json.dumps({"id": "d7", "title": "Long maize history", "text": LONG_TEXT}) + "\n"
                       + json.dumps({"id": "d8", "title": "Short", "text": "Maize."}) + "\n")

@@ -12,6 +12,7 @@ import json
 
 import pytest
 from rich.text import Text
+from support import new_workbench
 from test_markup import assert_notified, drawn, squeezed, table_cells
 from textual.content import Content
 from textual.widgets import DataTable, Static
@@ -33,7 +34,6 @@ from labeler.workbench import (
     import_corpus,
     import_run,
     import_topics,
-    init_workbench,
     record_judgment,
 )
 
@@ -55,7 +55,7 @@ MESSAGE = f"round {OSC} {CSI}"
 @pytest.fixture
 def escapes_db(tmp_path):
     db = tmp_path / "escapes.db"
-    init_workbench(db)
+    new_workbench(db)
     (tmp_path / "corpus.jsonl").write_text(
         json.dumps({"id": D1, "title": DOC_TITLE, "text": DOC_TEXT}) + "\n"
         + json.dumps({"id": D2, "title": "Plain", "text": f"Weevils {CSI} damage stored maize."}) + "\n")

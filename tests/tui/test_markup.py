@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from judging_support import events, grades, palette
+from judging_support import answer_prompt, events, grades, palette, until
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -203,13 +203,16 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
 
         await pilot.press("f")
         await assert_notified(pilot, f"Flagged {D1} for review.")
-        await pilot.press("n", *NOTE, "enter")
+        await pilot.press("n")
+        await answer_prompt(pilot, NOTE)
         await assert_notified(pilot, "Note saved.")
-        await pilot.press("slash", *"[/b] [x] maize", "enter")
+        await pilot.press("slash")
+        await answer_prompt(pilot, "[/b] [x] maize")
         await pilot.pause()
         assert any("[/b]: 0" in toast and "[x]: 0" in toast for toast in toasts(app)), toasts(app)
 
-        await pilot.press("u", *REASON, "enter")
+        await pilot.press("u")
+        await answer_prompt(pilot, REASON)
         assert current(app) == D2
         assert_shows(screen.query_one("#unit-body", Static), f"Stored {LINK} grain", "Weevils [/b] damage")
         await pilot.press("1", "backspace")
@@ -328,9 +331,12 @@ async def test_the_topics_screen_lists_ids_and_titles_as_they_are(markup_db):
 async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("n", *NOTE, "enter", "2")
+        await pilot.press("n")
+        await answer_prompt(pilot, NOTE)
+        await pilot.press("2")
         app.session.flag(FLAG_REASON)  # the UI's `f` gives none; `labeler judgments` can
-        await pilot.press("u", *REASON, "enter")
+        await pilot.press("u")
+        await answer_prompt(pilot, REASON)
         await pilot.press("h")
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert [row[1:] for row in cells[1:]] == [
@@ -349,20 +355,24 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("2")
         await palette(pilot, "Create snapshot")
-        await pilot.press(*MESSAGE, "enter")
+        await answer_prompt(pilot, MESSAGE)
         await app.workers.wait_for_complete()
         await assert_notified(pilot, "Snapshot v1 (doc): 1 label, 0 conflicts left out.")
         await pilot.press("1")
         await palette(pilot, "Snapshots")
         assert isinstance(app.screen, SnapshotsScreen)
-        await pilot.press("c", *f"{MESSAGE} two", "enter")
+        await pilot.press("c")
+        await answer_prompt(pilot, f"{MESSAGE} two")
         await app.workers.wait_for_complete()
         await pilot.pause()
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert [(row[0], row[-2]) for row in cells[1:]] == [("v1", squeezed(MESSAGE)),
                                                            ("v2", squeezed(f"{MESSAGE} two"))]
         await pilot.press("space", "down", "d")
-        assert_shows(app.screen.query_one("#diff-text", Static), f"topic {T1}: + {D2} = 1")
+        diff = app.screen.query_one("#diff-text", Static)
+        # The new text is laid out (its height) on a later refresh: wait for it rather than read a half-drawn line.
+        await until(pilot, lambda: squeezed(f"topic {T1}: + {D2} = 1") in squeezed(drawn(diff)), "the diff drawn")
+        assert_shows(diff, f"topic {T1}: + {D2} = 1")
         assert app.is_running
     with Store(markup_db) as store:
         assert [s.message for s in store.snapshots()] == [MESSAGE, f"{MESSAGE} two"]

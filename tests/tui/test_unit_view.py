@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import new_workbench
 from textual.content import Content
 from textual.geometry import Region
 
@@ -12,7 +13,7 @@ from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.text import CHUNK_STYLE
 from labeler.tui.widgets.unit_view import UnitView, line_of_offset
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, init_workbench
+from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
 
 SIZE = (140, 40)
 FILLER = "Rain fell on the fields again and the farmers waited for the soil to dry before they went out."
@@ -31,7 +32,7 @@ def long_text() -> str:
 def many_db(tmp_path):
     """Topic 1 (maize pests) pools 24 documents of 1 to 8 paragraphs, then 'long' (long_text())."""
     db = tmp_path / "many.db"
-    init_workbench(db)
+    new_workbench(db)
     docs = {f"m{i:02d}": "\n\n".join(f"Part {j} of m{i:02d}. {FILLER}" for j in range(1 + i % 8)) for i in range(24)}
     docs["long"] = long_text()
     (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"id": k, "title": f"Doc {k}", "text": x}) + "\n"

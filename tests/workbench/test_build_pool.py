@@ -16,12 +16,12 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import dump
+from support import dump, new_workbench
 
 from labeler.models import topic_sort_key
 from labeler.pooling import depth_pool, rrf_pool
 from labeler.store import Store, connection
-from labeler.workbench import build_pool, current_labels, import_run, init_workbench, judging_pace, record_judgment
+from labeler.workbench import build_pool, current_labels, import_run, judging_pace, record_judgment
 from labeler.workbench import pools as pools_module
 
 # numeric order (1, 2, 3, 9, 10, ...) differs from text order (1, 10, 100, 11, ...): the report and the
@@ -106,7 +106,7 @@ def scenarios(draw):
 def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts(scenario):
     with tempfile.TemporaryDirectory() as folder, mock.patch.object(pools_module, "STAGE_BATCH", scenario["batch"]):
         db = Path(folder) / "wb.db"
-        init_workbench(db)
+        new_workbench(db)
         with Store(db) as store:
             import_runs(store, Path(folder), scenario["runs"])
             judge(store, scenario["before"])

@@ -7,10 +7,11 @@ import multiprocessing
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from support import new_workbench
 
 from labeler.errors import LabelerError
 from labeler.store import Store
-from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench, record_judgment
+from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.claims import claim_next, free_queue, release, renew
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
@@ -22,7 +23,7 @@ RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n" \
 def make_workbench(tmp_path):
     """8 pool pairs: topic 1 d1 d2 d3 d4, topic 2 d3 d4, topic 10 d5 d4."""
     db = tmp_path / "claims.db"
-    init_workbench(db)
+    new_workbench(db)
     (tmp_path / "corpus.jsonl").write_text("".join(
         json.dumps({"id": f"d{i}", "title": f"Title {i}", "text": f"text {i}"}) + "\n" for i in range(1, 6)))
     (tmp_path / "topics.tsv").write_text("1\tone\n2\ttwo\n10\tten\n")
@@ -135,7 +136,7 @@ def _claim_and_judge(db, assessor, start, queue):
 
 def test_parallel_processes_never_get_the_same_pair(tmp_path):
     db = tmp_path / "many.db"
-    init_workbench(db)
+    new_workbench(db)
     lines = (f"{t} Q0 x{d} {d} {100 - d} r\n" for t in (1, 2, 3) for d in range(1, 21))
     (tmp_path / "many.txt").write_text("".join(lines))
     with Store(db) as store:
