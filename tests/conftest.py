@@ -12,6 +12,7 @@ from full_workbench import build_full_workbench
 from support import CONFORMANCE, Cli, new_workbench
 
 RAM_FOLDER = Path("/dev/shm")
+RAM_FOLDER_NEEDS = 2 * 1024**3  # the suite's files at their largest, with room: a 64 MB container /dev/shm is not used
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path plugin reads --basetemp
@@ -24,6 +25,8 @@ def pytest_configure(config: pytest.Config) -> None:
     failed test's files); the folder is removed when the session ends.
     """
     if config.option.basetemp is not None or not (RAM_FOLDER.is_dir() and os.access(RAM_FOLDER, os.W_OK)):
+        return
+    if shutil.disk_usage(RAM_FOLDER).free < RAM_FOLDER_NEEDS:
         return
     folder = tempfile.mkdtemp(prefix="labeler-tests-", dir=RAM_FOLDER)
     config.option.basetemp = folder
