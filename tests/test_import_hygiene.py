@@ -26,7 +26,8 @@ def test_domain_modules_import_no_ui_cli_or_sql(module):
 
 def test_the_services_do_not_load_the_front_ends():
     # click may come in through sqlite-utils (its own CLI); the UI and our CLI must not.
-    code = "import sys, labeler.workbench; print([m for m in ('textual', 'labeler.cli', 'labeler.tui') if m in sys.modules])"
+    code = ("import sys, labeler.workbench; "
+            "print([m for m in ('textual', 'labeler.cli', 'labeler.tui') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

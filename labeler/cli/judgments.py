@@ -39,7 +39,8 @@ def _event_json(event) -> dict:
               help="Who made the judgment.")
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
-@click.option("--order", default=None, type=click.Choice(ORDERS), help="The judging order the unit came from (recorded).")
+@click.option("--order", default=None, type=click.Choice(ORDERS),
+              help="The judging order the unit came from (recorded).")
 @click.option("--seed", default=None, type=int, help="The random order's seed (recorded).")
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
 @json_option
@@ -70,7 +71,8 @@ def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, ki
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--reviewed", is_flag=True,
               help="Mark the imported topics reviewed (no_answer where none is relevant).")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Unit space of the qrels (default: latest pool's).")
 @click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
 @json_option
 @pass_env

@@ -60,9 +60,12 @@ def _column_chunk(text: str, path: Path, number: int) -> Chunk:
         )
     chunk_id, doc_id = (
         clean_id(value, what, path=path, line=number, error=MappingFormatError)
-        for value, what in zip(fields, ("chunk id", "document id"))
+        for value, what in zip(fields[:2], ("chunk id", "document id"), strict=True)
     )
-    offsets = [_column_offset(value, name, path, number) for value, name in zip(fields[2:], ("start", "end"))]
+    offsets = [
+        _column_offset(value, name, path, number)
+        for value, name in zip(fields[2:], ("start", "end"), strict=False)
+    ]
     return _chunk(chunk_id, doc_id, *(offsets or [None, None]), path=path, line=number)
 
 

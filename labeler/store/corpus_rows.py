@@ -34,7 +34,8 @@ class CorpusRows:
     def replace_document(self, document: Document, old_hash: str, import_id: str, changed: str, source: str) -> None:
         """Update a document's content and record the change (judgments of the old text get re-queued)."""
         self.db.execute(
-            "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ? WHERE doc_id = ?",
+            "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ?"
+            " WHERE doc_id = ?",
             [document.title, document.text, document.hash, json.dumps(document.extra, sort_keys=True),
              import_id, changed, document.doc_id],
         )
@@ -60,7 +61,9 @@ class CorpusRows:
 
     # -- id checks ------------------------------------------------------------
 
-    def missing_ids(self, ids: Iterable[str], *, table: str, column: str, where: str = "", params: tuple = ()) -> list[str]:
+    def missing_ids(
+        self, ids: Iterable[str], *, table: str, column: str, where: str = "", params: tuple = ()
+    ) -> list[str]:
         """The ids not present in `table.column` (sorted), using a temp table join."""
         self.db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_TEMP_IDS} (id TEXT PRIMARY KEY) WITHOUT ROWID")
         self.db.execute(f"DELETE FROM {_TEMP_IDS}")
@@ -156,7 +159,8 @@ class CorpusRows:
     def insert_chunks(self, chunking_id: int, chunks: Iterable[tuple[int, Chunk]]) -> None:
         """Chunks with their ordinal inside the parent document."""
         self.db.conn.executemany(
-            "INSERT INTO chunks (chunking_id, chunk_id, doc_id, ordinal, start, end, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunks (chunking_id, chunk_id, doc_id, ordinal, start, end, hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             ((chunking_id, c.chunk_id, c.doc_id, ordinal, c.start, c.end, c.hash) for ordinal, c in chunks),
         )
 
@@ -169,7 +173,8 @@ class CorpusRows:
 
     def chunks_of(self, chunking: str, doc_id: str) -> list[Chunk]:
         rows = self.db.execute(
-            "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
+            "SELECT chunk_id, doc_id, start, end, hash FROM chunks"
+            " WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
             [self._chunking_id(chunking), doc_id],
         ).fetchall()
         return [Chunk(*row) for row in rows]

@@ -25,13 +25,15 @@ class RunRows:
 
     def runs(self) -> list[RunInfo]:
         rows = self.db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id ORDER BY r.run_id"
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id"
+            " ORDER BY r.run_id"
         ).fetchall()
         return [_run_info(row) for row in rows]
 
     def run(self, name: str) -> RunInfo:
         row = self.db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id WHERE r.name = ?",
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id"
+            " WHERE r.name = ?",
             [name],
         ).fetchone()
         if not row:

@@ -246,7 +246,7 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         missing = store.missing_chunks(space.split(":", 1)[1], ids)
         where = space
     if missing:
-        first = min((line for line in lines if line.unit_id in set(missing)), key=lambda l: l.line)
+        first = min((line for line in lines if line.unit_id in set(missing)), key=lambda entry: entry.line)
         raise UnknownIdError(f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
                              + unknown_ids_advice(store, space, missing), path=path, line=first.line)
 
