@@ -50,13 +50,6 @@ class GradeScale:
     def values(self) -> tuple[int, ...]:
         return tuple(g.value for g in self.grades)
 
-    @property
-    def max_grade(self) -> int:
-        return max(self.values)
-
-    def is_relevant(self, grade: int) -> bool:
-        return grade >= self.threshold
-
     def label(self, grade: int) -> str:
         for g in self.grades:
             if g.value == grade:

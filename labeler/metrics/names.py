@@ -39,11 +39,6 @@ _FAMILIES: dict[str, tuple[str, str | None, float | None]] = {
 _ALIASES = {"MAP": "AP", "MRR": "RR", "RPREC": "Rprec", "PRECISION": "P", "RECALL": "R"}
 _BY_UPPER = {family.upper(): family for family in _FAMILIES} | _ALIASES
 
-# Measures that need |relevant| in their formula: undefined (None) for a topic
-# with no relevant unit, and such topics are left out of their means
-# (seeds: "exclude queries with zero relevant documents ... rather than scoring them zero").
-RECALL_FAMILY = frozenset({"R", "AnyHit", "AllHit", "F"})
-
 # Measures computed by ir_measures (pytrec_eval backend), i.e. by trec_eval's own code.
 STANDARD_FAMILIES = frozenset({"P", "nDCG", "AP", "RR", "Rprec", "Bpref", "infAP", "Success"})
 
@@ -81,11 +76,6 @@ class Measure:
         if self.cutoff is not None:
             text += f"@{self.cutoff}"
         return text
-
-    @property
-    def recall_family(self) -> bool:
-        """True when the measure is undefined for a topic with no relevant unit."""
-        return self.family in RECALL_FAMILY
 
 
 def known_families() -> str:

@@ -56,9 +56,6 @@ class CorpusRows:
             for row in rows:
                 yield Document(row[0], row[1], row[2], json.loads(row[3]))
 
-    def document_hashes(self, doc_ids: list[str]) -> dict[str, str]:
-        return {doc_id: value[0] for doc_id, value in self.existing_documents(doc_ids).items()}
-
     # -- id checks ------------------------------------------------------------
 
     def missing_ids(
