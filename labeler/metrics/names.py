@@ -153,9 +153,9 @@ def parse_measure(name: str) -> Measure:
             value = float(match.group("value"))
         except ValueError:
             raise ValueError(f"measure {text!r}: {param_name} must be a number") from None
-    if param_name == "alpha" and not 0.0 <= value <= 1.0:
+    if param_name == "alpha" and value is not None and not 0.0 <= value <= 1.0:
         raise ValueError(f"measure {text!r}: alpha must be between 0 and 1")
-    if param_name == "p" and not 0.0 < value < 1.0:
+    if param_name == "p" and value is not None and not 0.0 < value < 1.0:
         raise ValueError(f"measure {text!r}: p must be strictly between 0 and 1")
 
     return Measure(
@@ -169,7 +169,9 @@ def parse_measure(name: str) -> Measure:
 
 def _split(text: str) -> list[str]:
     """Split on whitespace and commas outside parentheses (`T(alpha=0.3)@5, RBP(p=0.9)`)."""
-    tokens, current, depth = [], [], 0
+    tokens: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1
