@@ -131,7 +131,7 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
 def relevant_units(store: Store, topic_id: str) -> list[str]:
     """Units with a relevant label for a topic, in any unit space."""
     threshold = store.scale().threshold
-    found = []
+    found: list[str] = []
     for space in store.unit_spaces():
         found.extend(u for u, state in topic_labels(store, space, topic_id).items()
                      if state.label is not None and state.label >= threshold)
