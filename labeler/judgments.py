@@ -181,7 +181,7 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
             state.states[event.assessor] = event.kind
         elif event.kind == NOTE and event.note:
             state.notes.append((event.assessor, event.note))
-    state.grades = {assessor: e.grade for assessor, e in latest_grade.items()}
+    state.grades = {assessor: e.grade for assessor, e in latest_grade.items() if e.grade is not None}
     real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
     if adjudication is not None:
         state.adjudicated = True

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from labeler.judgments import (
     ADJUDICATE,
@@ -81,6 +82,7 @@ def review_state(mark: Event | None, *, has_judgments: bool, has_relevant: bool,
         return ReviewState(IN_PROGRESS)
     if mark.reason == NO_ANSWER and has_relevant:
         return ReviewState(IN_PROGRESS)  # a relevant label after no_answer needs a new review
+    assert mark.reason is not None  # a review event always names its status (judgment_log checks it)
     return ReviewState(mark.reason)
 
 
@@ -113,7 +115,7 @@ def judged_after(mark: Event | None, events: Iterable[Event]) -> bool:
     return False
 
 
-def shown_status(status: str, reopened: dict | None) -> str:
+def shown_status(status: str, reopened: dict[str, Any] | None) -> str:
     """A status as front ends show it, from its JSON form (`review_status` and `reopened`)."""
     if status == REOPENED and reopened:
         return str(ReviewState(REOPENED, reopened.get("pool"), reopened.get("unjudged", 0)))

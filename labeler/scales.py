@@ -50,13 +50,6 @@ class GradeScale:
     def values(self) -> tuple[int, ...]:
         return tuple(g.value for g in self.grades)
 
-    @property
-    def max_grade(self) -> int:
-        return max(self.values)
-
-    def is_relevant(self, grade: int) -> bool:
-        return grade >= self.threshold
-
     def label(self, grade: int) -> str:
         for g in self.grades:
             if g.value == grade:
@@ -71,7 +64,7 @@ class GradeScale:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GradeScale":
+    def from_dict(cls, data: dict[str, Any]) -> GradeScale:
         grades = tuple(
             Grade(int(g["grade"]), str(g["label"]), str(g.get("definition", ""))) for g in data["grades"]
         )
@@ -102,7 +95,8 @@ PRESETS: dict[str, GradeScale] = {
         (
             Grade(0, "irrelevant", "Has nothing to do with the query."),
             Grade(1, "related", "Seems related to the query but does not answer it."),
-            Grade(2, "highly relevant", "Has some answer for the query, but it may be unclear or hidden among extraneous information."),
+            Grade(2, "highly relevant",
+                  "Has some answer for the query, but it may be unclear or hidden among extraneous information."),
             Grade(3, "perfectly relevant", "Is dedicated to the query and contains the exact answer."),
         ),
         threshold=2,

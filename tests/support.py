@@ -32,7 +32,9 @@ class Cli:
     def __call__(self, *args: str, expect: int | None = 0):
         result = self.runner.invoke(cli, ["--db", str(self.db), *map(str, args)], catch_exceptions=False)
         if expect is not None:
-            assert result.exit_code == expect, f"exit {result.exit_code}\nstdout:{result.stdout}\nstderr:{result.stderr}"
+            assert result.exit_code == expect, (
+                f"exit {result.exit_code}\nstdout:{result.stdout}\nstderr:{result.stderr}"
+            )
         return result
 
     def json(self, *args: str):

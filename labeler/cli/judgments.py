@@ -70,7 +70,8 @@ def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, ki
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--reviewed", is_flag=True,
               help="Mark the imported topics reviewed (no_answer where none is relevant).")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's).")
+@click.option("--unit", default=None, metavar="doc|chunk:NAME",
+              help="Unit space of the qrels (default: latest pool's).")
 @click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
 @json_option
 @pass_env

@@ -64,7 +64,8 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
              "(first occurrence keeps the rank).")
     table("per topic", ["topic", "pairs", "added", "already judged", "unjudged"],
           [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()])
-    table("per run", ["run", "pairs", "unique"], [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()])
+    table("per run", ["run", "pairs", "unique"],
+          [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()])
 
 
 @pool.command("list")

@@ -41,7 +41,7 @@ class RegistryOption(click.Option):
         self._live_help = live_help
         super().__init__(*args, **kwargs)
 
-    @property  # type: ignore[override]
+    @property
     def help(self) -> str:
         return self._live_help()
 

@@ -84,7 +84,7 @@ def check_can_listen(host: str, port: int) -> None:
             try:
                 sock.bind(address)
             except OSError as error:
-                raise _listen_error(host, port, address[0], error) from None
+                raise _listen_error(host, port, str(address[0]), error) from None
 
 
 class OfflineServer(Server):

@@ -61,7 +61,8 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
+    table(None,
+          ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
           [[s["snapshot"], s["created"][:19], s["unit"], s["labels"], s["topics"], s["conflicts_left_out"],
             s["parent"] or "-", s["message"], s["sha256"][:12]] for s in result])
 

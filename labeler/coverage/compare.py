@@ -54,7 +54,8 @@ def _topics_grown(before: QrelsByTopic, after: QrelsByTopic, threshold: int) -> 
 
 def _score(evaluation: Evaluation) -> tuple[dict[str, float | None], dict[str, Any]]:
     """({measure: mean}, {R@k measure: recall report}) of one run on one qrels."""
-    recall = {m.name: evaluation.recall[m.cutoff] for m in evaluation.measures if m.family == "R"}
+    recall = {m.name: evaluation.recall[m.cutoff] for m in evaluation.measures
+              if m.family == "R" and m.cutoff is not None}
     return dict(evaluation.aggregate), recall
 
 

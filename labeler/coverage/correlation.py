@@ -124,8 +124,8 @@ def compare_rankings(reference: Mapping[str, float | None], other: Mapping[str, 
     or None}.
     """
     common = [system for system in reference if reference[system] is not None and other.get(system) is not None]
-    first = {system: reference[system] for system in common}
-    second = {system: other[system] for system in common}
+    first = {system: score for system in common if (score := reference[system]) is not None}
+    second = {system: score for system in common if (score := other[system]) is not None}
     ranked_first, ranked_second = rank_systems(first), rank_systems(second)
     tau = kendall_tau(first, second) if common else None
     return {

@@ -22,7 +22,7 @@ def json_type(value: Any) -> str:
         return json.dumps(value)
     if isinstance(value, (int, float)):
         return "a number"
-    names = {dict: "an object", list: "an array", str: "a string"}
+    names: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
     return names.get(type(value), type(value).__name__)
 
 

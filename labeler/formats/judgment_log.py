@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from labeler.errors import FormatError
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
@@ -112,7 +112,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     if clock is None:
         clock = clock_from_time(time)
     grade = _integer(row, "grade", low=INT64_MIN)
-    fields = {
+    fields: dict[str, Any] = {  # by name: _fits_its_kind checks them together
         "topic_id": _id(row, "topic_id"),
         "unit_id": _id(row, "unit_id", optional=True),
         "assessor": _id(row, "assessor"),
@@ -189,6 +189,14 @@ def _duration(microseconds: int) -> str:
     return f"{seconds:.0f} s"
 
 
+@overload
+def _id(row: Mapping[str, Any], name: str, *, optional: Literal[False] = False) -> str: ...
+
+
+@overload
+def _id(row: Mapping[str, Any], name: str, *, optional: bool) -> str | None: ...
+
+
 def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | None:
     value = row.get(name)
     if value is None and optional:
@@ -208,7 +216,7 @@ def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: s
 
 def _unit(value: Any, rules: LogRules) -> str:
     if value == "doc":
-        return value
+        return "doc"
     if isinstance(value, str) and value.startswith("chunk:"):
         name = value[len("chunk:"):]
         if id_problem(name) is None and name in rules.chunkings:

@@ -26,13 +26,16 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from labeler.errors import FormatError
 from labeler.paths import require_regular_file
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -115,7 +118,7 @@ def is_gzip(path: str | Path) -> bool:
 class _HashingReader:
     """The compressed side of a gzip file: hashes and counts what the decompressor reads."""
 
-    def __init__(self, raw: BinaryIO, digest):
+    def __init__(self, raw: BinaryIO, digest: _Hash):
         self.raw = raw
         self.digest = digest
         self.consumed = 0
@@ -130,7 +133,11 @@ class _HashingReader:
         return self.raw.tell()
 
 
-class _Lines(itertools.chain):
+_Batches = Generator[Iterator[tuple[int, str]], None, int]
+"""Batches of numbered lines; the generator returns the number of the last line read."""
+
+
+class _Lines(itertools.chain[tuple[int, str]]):
     """A chain of line batches that can be closed, like the generator it stands for."""
 
     close: Callable[[], None]
@@ -159,16 +166,16 @@ class TextLines:
             return self.size
         return min(self._raw.tell(), self.size)
 
-    def __iter__(self) -> Iterator[tuple[int, str]]:
+    def __iter__(self) -> _Lines:
         # The lines of each block come out of a C iterator (zip over a list), chained in C: a line
         # costs no Python frame here, only a block does. `close()` stops the read, as for a generator.
         self.sha256 = None
         batches = self._batches()
-        lines = _Lines.from_iterable(batches)
+        lines = cast(_Lines, _Lines.from_iterable(batches))  # a classmethod: it builds the subclass
         lines.close = batches.close
         return lines
 
-    def _batches(self) -> Iterator[Iterator[tuple[int, str]]]:
+    def _batches(self) -> Generator[Iterator[tuple[int, str]], None, None]:
         """The file's lines, one batch per block; the hash is final when the last batch is consumed."""
         raw = self._raw = _open_regular(self.path, self.error)
         digest = hashlib.sha256()
@@ -193,7 +200,7 @@ class TextLines:
         finally:
             raw.close()
 
-    def _plain(self, raw: BinaryIO, digest) -> Iterator[bytes]:
+    def _plain(self, raw: BinaryIO, digest: _Hash) -> Iterator[bytes]:
         size = self._block_size()
         while block := raw.read(size):
             digest.update(block)
@@ -210,7 +217,7 @@ class TextLines:
         total = 0
         pieces: list[bytes] = []
         gathered = 0
-        with gzip.GzipFile(fileobj=source) as stream:  # type: ignore[arg-type]
+        with gzip.GzipFile(fileobj=source) as stream:  # type: ignore[call-overload]  # reads like a file, not one
             while True:
                 try:
                     piece = stream.read1(size - gathered)
@@ -240,7 +247,7 @@ class TextLines:
         # A line that lies wholly inside one block is at most block - 1 bytes, so within the limit.
         return min(BLOCK_SIZE, self.limits.max_line_bytes + 1)
 
-    def _split(self, blocks: Iterator[bytes]) -> Iterator[Iterator[tuple[int, str]]]:
+    def _split(self, blocks: Iterator[bytes]) -> Generator[Iterator[tuple[int, str]], None, int]:
         """Batches of lines of the decompressed blocks; returns the number of lines read."""
         limit = self.limits.max_line_bytes
         number = 0
@@ -282,7 +289,7 @@ class TextLines:
             number = yield from self._lines(data + (b"\x00\n" if final_cr else b"\n"), number, final_cr=final_cr)
         return number
 
-    def _lines(self, data: bytes, number: int, *, final_cr: bool = False) -> Iterator[Iterator[tuple[int, str]]]:
+    def _lines(self, data: bytes, number: int, *, final_cr: bool = False) -> _Batches:
         """The lines of `data` (whole lines, each ending in LF), numbered after `number`, as one batch;
         on an error, a batch of the lines before it, then the error."""
         try:
@@ -328,7 +335,7 @@ class TextLines:
         return self.error(f"{what}: {exc}", path=self.path, line=line)
 
 
-def data_lines(lines: TextLines, *, comments: bool = True) -> Iterator[tuple[int, str]]:
+def data_lines(lines: TextLines, *, comments: bool = True) -> Generator[tuple[int, str], None, None]:
     """Non-blank lines, skipping `#` comment lines (a `#` only at the start of a line).
 
     A `#` anywhere else is data: MS MARCO v2.1 segment ids contain one.

@@ -60,10 +60,14 @@ def _column_chunk(text: str, path: Path, number: int) -> Chunk:
         )
     chunk_id, doc_id = (
         clean_id(value, what, path=path, line=number, error=MappingFormatError)
-        for value, what in zip(fields, ("chunk id", "document id"))
+        for value, what in zip(fields[:2], ("chunk id", "document id"), strict=True)
     )
-    offsets = [_column_offset(value, name, path, number) for value, name in zip(fields[2:], ("start", "end"))]
-    return _chunk(chunk_id, doc_id, *(offsets or [None, None]), path=path, line=number)
+    offsets = [
+        _column_offset(value, name, path, number)
+        for value, name in zip(fields[2:], ("start", "end"), strict=False)
+    ]
+    start, end = offsets or (None, None)
+    return _chunk(chunk_id, doc_id, start, end, path=path, line=number)
 
 
 def _column_offset(value: str, name: str, path: Path, number: int) -> int:
@@ -82,7 +86,7 @@ def _json_chunk(text: str, path: Path, number: int) -> Chunk:
             raise MappingFormatError(f"expected a {what} key ({expected}), found none", path=path, line=number)
         ids.append(clean_id(record[key], what, path=path, line=number, error=MappingFormatError))
     offsets = [_json_offset(record.get(name), name, path, number) for name in ("start", "end")]
-    return _chunk(*ids, *offsets, path=path, line=number)
+    return _chunk(ids[0], ids[1], *offsets, path=path, line=number)
 
 
 def _json_offset(value: Any, name: str, path: Path, number: int) -> int | None:

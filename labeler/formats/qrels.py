@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labeler.errors import QrelsFormatError
 from labeler.formats.fields import column_id, integer_field, split_fields
@@ -74,7 +75,7 @@ def qrels_topic_key(topic_id: str) -> tuple[int, int, str]:
     return (0, int(topic_id), "") if topic_id.isdigit() else (1, 0, topic_id)
 
 
-def qrels_sort_key(topic_id: str, unit_id: str) -> tuple:
+def qrels_sort_key(topic_id: str, unit_id: str) -> tuple[Any, ...]:
     return (*qrels_topic_key(topic_id), unit_id)
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from labeler.errors import RunFormatError
 from labeler.formats.fields import (
@@ -161,7 +162,10 @@ class RunReader:
         count = 0
         block: RunBlock | None = None
         current = None
-        add_unit = add_score = add_rank = None
+        # bound to the current block's lists when its first line is read (every block starts with one)
+        add_unit: Callable[[str], None]
+        add_score: Callable[[float], None]
+        add_rank: Callable[[int], None]
         for number, line in self.lines:
             if line.startswith("#"):
                 continue
@@ -285,7 +289,7 @@ TOPIC_KEYS = ("topic", "qid", "query_id", "topic_id")
 UNIT_KEYS = ("unit", "docno", "doc_id", "docid", "chunk_id", "id")
 
 
-def _jsonl_ids(row: dict, path: Path, line: int) -> tuple[str, str]:
+def _jsonl_ids(row: dict[str, Any], path: Path, line: int) -> tuple[str, str]:
     """The topic and unit ids of a JSONL result, under any of their usual key names."""
     found = []
     for keys, what in ((TOPIC_KEYS, "topic id"), (UNIT_KEYS, "unit id")):

@@ -147,7 +147,8 @@ def _tsv_topic(fields: list[str], path: Path, number: int) -> Topic:
     topic_id = clean_id(fields[0], "topic id", path=path, line=number, error=TopicFormatError)
     if not fields[1]:
         raise TopicFormatError(f"topic {topic_id} has an empty title", path=path, line=number)
-    return Topic(topic_id, *fields[1:])
+    title, description, narrative = (*fields[1:], "", "")[:3]
+    return Topic(topic_id, title, description, narrative)
 
 
 # -- TREC ------------------------------------------------------------------

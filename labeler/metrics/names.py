@@ -162,11 +162,6 @@ class Measure:
             text += f"@{self.cutoff}"
         return text
 
-    @property
-    def recall_family(self) -> bool:
-        """True when the measure is undefined for a topic with no relevant unit."""
-        return _FAMILIES[self.family].recall
-
 
 def known_families() -> str:
     """The accepted families as one line for error messages."""
@@ -241,9 +236,9 @@ def parse_measure(name: str) -> Measure:
             value = float(match.group("value"))
         except ValueError:
             raise ValueError(f"measure {text!r}: {param_name} must be a number") from None
-    if param_name == "alpha" and not 0.0 <= value <= 1.0:
+    if param_name == "alpha" and value is not None and not 0.0 <= value <= 1.0:
         raise ValueError(f"measure {text!r}: alpha must be between 0 and 1")
-    if param_name == "p" and not 0.0 < value < 1.0:
+    if param_name == "p" and value is not None and not 0.0 < value < 1.0:
         raise ValueError(f"measure {text!r}: p must be strictly between 0 and 1")
 
     return Measure(
@@ -257,7 +252,9 @@ def parse_measure(name: str) -> Measure:
 
 def _split(text: str) -> list[str]:
     """Split on whitespace and commas outside parentheses (`T(alpha=0.3)@5, RBP(p=0.9)`)."""
-    tokens, current, depth = [], [], 0
+    tokens: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char == "(":
             depth += 1

@@ -94,7 +94,8 @@ def render_report(data: dict[str, Any]) -> str:
                         + " topics)</figcaption></figure><figure>"
                         + line_chart(f"R@{k} across snapshots", labels, recall_series, x_label="snapshot",
                                      y_label=f"R@{k} (macro)")
-                        + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure><p class='note'>A run whose coverage rises from one snapshot to the next was "
+                        + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure>"
+                        "<p class='note'>A run whose coverage rises from one snapshot to the next was "
                         "being scored against judgments that had not looked at what it found.</p>")
 
     loro = coverage.get("loro")

@@ -60,8 +60,8 @@ def line_chart(title: str, x_labels: list[str], series: list[tuple[str, list[flo
             parts.append(f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2"{dash} '
                          f'points="{" ".join(points)}"><title>{escape(name)}</title></polyline>')
         for point in points:
-            x, y = point.split(",")
-            parts.append(f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}"><title>{escape(name)}</title></circle>')
+            cx, cy = point.split(",")
+            parts.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="{colour}"><title>{escape(name)}</title></circle>')
         legend_y = TOP + 14 + 16 * index
         parts.append(f'<line x1="{WIDTH - RIGHT + 10}" y1="{legend_y - 4}" x2="{WIDTH - RIGHT + 30}" '
                      f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"{dash}/>')

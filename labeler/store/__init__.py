@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+
+from sqlite_utils import Database
 
 from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
 from labeler.scales import PRESETS, GradeScale
@@ -69,7 +72,7 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
         elif version < _schema_version():
             upgrade(self.db)
 
-    def damage_as_error(self):
+    def damage_as_error(self) -> AbstractContextManager[None]:
         """Inside: what a damaged file raises becomes `DamagedWorkbenchError` naming this file."""
         return damage_as_error(self.path)
 
@@ -82,7 +85,7 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def transaction(self):
+    def transaction(self) -> AbstractContextManager[Database]:
         """A write transaction: everything inside commits together or not at all."""
         return write_transaction(self.db)
 
@@ -110,11 +113,13 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
 
     def has_labels(self) -> bool:
         """True once any judgment has been recorded (the scale can no longer change)."""
-        return self.db.execute("SELECT EXISTS (SELECT 1 FROM events)").fetchone()[0] == 1
+        return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM events)").fetchone()[0])
 
     def counts(self) -> dict[str, Any]:
         """How much the workbench holds, for `status`."""
-        one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        def one(sql: str) -> int:
+            return int(self.db.execute(sql).fetchone()[0])
+
         return {
             "documents": one("SELECT count(*) FROM documents"),
             "chunkings": one("SELECT count(*) FROM chunkings"),

@@ -6,10 +6,10 @@ import json
 from collections.abc import Iterable
 
 from labeler.assignment import TopicAssignment
+from labeler.store.rows import Rows
 
 
-class AssignmentRows:
-    db: object
+class AssignmentRows(Rows):
 
     def add_assignments(self, rows: Iterable[tuple[str, str | None, list[str], float, int, str, str]]) -> int:
         """Append `(topic, assessor or None to clear, plan order, overlap, seed, time, by)` rows; how many."""

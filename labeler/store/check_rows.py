@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 
 from sqlite_utils import Database
 
@@ -16,6 +17,7 @@ from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
+from labeler.store.rows import Rows
 
 APPEND_ONLY_TABLES = tuple(IMMUTABLE_KEYS)
 RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
@@ -52,7 +54,7 @@ def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
             for name in names}
 
 
-class CheckRows:
+class CheckRows(Rows):
     db: Database
 
     def integrity_problems(self) -> list[str]:
@@ -230,7 +232,7 @@ class CheckRows:
     def event_ids(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
 
-    def backup_to(self, path) -> None:
+    def backup_to(self, path: str | Path) -> None:
         """A consistent copy of the whole workbench, taken with SQLite's online backup (writers may go on)."""
         import sqlite3
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from labeler.store.rows import Rows
 
-class ClaimRows:
-    db: Any
 
+class ClaimRows(Rows):
     def drop_expired_claims(self, now_ms: int) -> int:
         """Delete the leases that ended at or before `now_ms`; returns how many."""
         return self.db.execute("DELETE FROM claims WHERE lease_until <= ?", [now_ms]).rowcount

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from labeler.errors import NotFoundError
 from labeler.models import Chunk, Chunking, Document
 from labeler.store.digests import chunks_sha256
+from labeler.store.rows import Rows
 
 _TEMP_IDS = "temp_ids"
 
 
-class CorpusRows:
-    db: object
+class CorpusRows(Rows):
 
     # -- documents ------------------------------------------------------------
 
@@ -34,7 +35,8 @@ class CorpusRows:
     def replace_document(self, document: Document, old_hash: str, import_id: str, changed: str, source: str) -> None:
         """Update a document's content and record the change (judgments of the old text get re-queued)."""
         self.db.execute(
-            "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ? WHERE doc_id = ?",
+            "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ?"
+            " WHERE doc_id = ?",
             [document.title, document.text, document.hash, json.dumps(document.extra, sort_keys=True),
              import_id, changed, document.doc_id],
         )
@@ -55,12 +57,11 @@ class CorpusRows:
             for row in rows:
                 yield Document(row[0], row[1], row[2], json.loads(row[3]))
 
-    def document_hashes(self, doc_ids: list[str]) -> dict[str, str]:
-        return {doc_id: value[0] for doc_id, value in self.existing_documents(doc_ids).items()}
-
     # -- id checks ------------------------------------------------------------
 
-    def missing_ids(self, ids: Iterable[str], *, table: str, column: str, where: str = "", params: tuple = ()) -> list[str]:
+    def missing_ids(
+        self, ids: Iterable[str], *, table: str, column: str, where: str = "", params: tuple[Any, ...] = ()
+    ) -> list[str]:
         """The ids not present in `table.column` (sorted), using a temp table join."""
         self.db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {_TEMP_IDS} (id TEXT PRIMARY KEY) WITHOUT ROWID")
         self.db.execute(f"DELETE FROM {_TEMP_IDS}")
@@ -146,17 +147,20 @@ class CorpusRows:
 
     def chunkings_changed_since(self, name: str) -> bool:
         """True when a document of this chunking changed after the chunking was made."""
+        chunking_id = self._chunking_id(name)  # refuses an unknown name
         chunking = self.chunking(name)
+        assert chunking is not None
         return self.db.execute(
             "SELECT EXISTS (SELECT 1 FROM document_changes dc JOIN chunks ch ON ch.doc_id = dc.doc_id "
             "AND ch.chunking_id = ? WHERE dc.changed >= ?)",
-            [self._chunking_id(name), chunking.created],
+            [chunking_id, chunking.created],
         ).fetchone()[0] == 1
 
     def insert_chunks(self, chunking_id: int, chunks: Iterable[tuple[int, Chunk]]) -> None:
         """Chunks with their ordinal inside the parent document."""
         self.db.conn.executemany(
-            "INSERT INTO chunks (chunking_id, chunk_id, doc_id, ordinal, start, end, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunks (chunking_id, chunk_id, doc_id, ordinal, start, end, hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             ((chunking_id, c.chunk_id, c.doc_id, ordinal, c.start, c.end, c.hash) for ordinal, c in chunks),
         )
 
@@ -169,7 +173,8 @@ class CorpusRows:
 
     def chunks_of(self, chunking: str, doc_id: str) -> list[Chunk]:
         rows = self.db.execute(
-            "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
+            "SELECT chunk_id, doc_id, start, end, hash FROM chunks"
+            " WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
             [self._chunking_id(chunking), doc_id],
         ).fetchall()
         return [Chunk(*row) for row in rows]
@@ -204,10 +209,10 @@ class CorpusRows:
             "SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
             [self._chunking_id(chunking)], doc_ids))
 
-    def _batched(self, sql: str, params: list, ids: Iterable[str], size: int = 500) -> list[tuple]:
+    def _batched(self, sql: str, params: list[Any], ids: Iterable[str], size: int = 500) -> list[tuple[Any, ...]]:
         """Run `sql` (with an `IN ({marks})` list) over ids in batches small enough for SQLite."""
         unique = list(dict.fromkeys(ids))
-        rows: list[tuple] = []
+        rows: list[tuple[Any, ...]] = []
         for start in range(0, len(unique), size):
             batch = unique[start:start + size]
             rows.extend(self.db.execute(sql.format(marks=",".join("?" * len(batch))), [*params, *batch]))
@@ -222,5 +227,5 @@ class CorpusRows:
 
 
 
-def _chunking(row) -> Chunking:
+def _chunking(row: tuple[Any, ...]) -> Chunking:
     return Chunking(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])

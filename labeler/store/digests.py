@@ -9,6 +9,7 @@ stored, in key order, so they can always be recomputed from the file alone.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -25,7 +26,7 @@ def chunks_sha256(db: Database, chunking_id: int) -> str:
                             "ORDER BY chunk_id", [chunking_id])
 
 
-def _rows_sha256(db: Database, sql: str, params: list) -> str:
+def _rows_sha256(db: Database, sql: str, params: list[Any]) -> str:
     """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
     digest = hashlib.sha256()
     cursor = db.conn.execute(sql, params)
@@ -38,7 +39,7 @@ def _rows_sha256(db: Database, sql: str, params: list) -> str:
     return digest.hexdigest()
 
 
-def event_link(previous: bytes, values: list | tuple) -> bytes:
+def event_link(previous: bytes, values: list[Any] | tuple[Any, ...]) -> bytes:
     """The log's chain: 16 bytes of SHA-256 over the previous event's link and this event's fields.
 
     Each event's link covers every field as written (not `seq`, not the link) and,

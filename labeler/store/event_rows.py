@@ -14,9 +14,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import Any
 
 from labeler.judgments import REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
+from labeler.store.rows import Rows
 
 _COLUMNS = ("event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
             "content_hash, judging_order, seed, target, pool, unit, clock")
@@ -34,14 +36,13 @@ def new_event_id() -> str:
     return os.urandom(16).hex()
 
 
-class EventRows:
-    db: object
-
+class EventRows(Rows):
     def append_event(self, event: Event) -> Event:
         """Write one event (inside a transaction); returns it with its id, clock and log position."""
         (row,) = self._linked(self._stamped_rows([event]))
-        cursor = self.db.execute(_INSERT, row)
-        return replace(event, event_id=row[0], clock=row[18], seq=cursor.lastrowid)
+        seq = self.db.execute(_INSERT, row).lastrowid
+        assert seq is not None  # SQLite sets it on every INSERT
+        return replace(event, event_id=row[0], clock=row[18], seq=seq)
 
     def append_events(self, events: Iterable[Event]) -> int:
         """Bulk append (imports, merges; inside a transaction); returns how many were written."""
@@ -49,7 +50,7 @@ class EventRows:
         self.db.conn.executemany(_INSERT, rows)
         return len(rows)
 
-    def _linked(self, rows: list[list]) -> list[list]:
+    def _linked(self, rows: list[list[Any]]) -> list[list[Any]]:
         """Rows with their chain links, from the log's head; the new head and length go to `meta`."""
         if not rows:
             return rows
@@ -58,9 +59,9 @@ class EventRows:
         for row in rows:
             link = event_link(link, row)
             row.append(link)
-        length = self.get_meta(LOG_LENGTH)  # type: ignore[attr-defined]
-        self.set_meta(LOG_HEAD, link.hex())  # type: ignore[attr-defined]
-        self.set_meta(LOG_LENGTH, str((int(length) if length else 0) + len(rows)))  # type: ignore[attr-defined]
+        length = self.get_meta(LOG_LENGTH)
+        self.set_meta(LOG_HEAD, link.hex())
+        self.set_meta(LOG_LENGTH, str((int(length) if length else 0) + len(rows)))
         return rows
 
     def log_chain_problems(self) -> Iterator[str]:
@@ -82,13 +83,13 @@ class EventRows:
                     yield (f"event {values[0]} (seq {seq}) does not match its chain link: it was changed, or an event "
                            "before it was removed or inserted, after it was written")
                 previous = link if link is not None else b""
-        head, length = self.get_meta(LOG_HEAD), self.get_meta(LOG_LENGTH)  # type: ignore[attr-defined]
+        head, length = self.get_meta(LOG_HEAD), self.get_meta(LOG_LENGTH)
         if (head or "") != previous.hex() or int(length or 0) != count:
             yield (f"the log holds {count} events ending in link {previous.hex()[:12] or '-'}, but its recorded end is "
                    f"{length or 0} events ending in {(head or '')[:12] or '-'}: events were removed from its end "
                    "(or added without the log's chain)")
 
-    def _stamped_rows(self, events: Iterable[Event]) -> list[list]:
+    def _stamped_rows(self, events: Iterable[Event]) -> list[list[Any]]:
         """Each event's column values with an id and a clock: those that bring a clock (merged ones) keep it.
 
         Rows straight from the events, without a dataclass copy each: an import
@@ -117,7 +118,7 @@ class EventRows:
     def events_by_id(self, event_ids: Iterable[str]) -> dict[str, Event]:
         """The events among `event_ids` that the log holds, by id (merge compares them)."""
         ids = list(dict.fromkeys(event_ids))
-        found = {}
+        found: dict[str, Event] = {}
         for start in range(0, len(ids), 500):
             batch = ids[start:start + 500]
             rows = self.db.execute(
@@ -161,7 +162,7 @@ class EventRows:
 
     def review_events(self, topic_id: str | None = None) -> list[Event]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
-        params: list = [REVIEW]
+        params: list[Any] = [REVIEW]
         if topic_id is not None:
             # `unit IN (every unit of the log)` holds for every row (unit is NOT NULL); it lets SQLite
             # seek the events_by_pair index (unit, topic_id, ...) instead of scanning the whole log.
@@ -184,7 +185,7 @@ class EventRows:
         decision is still the one with the highest clock.
         """
         sql = f"SELECT {_COLUMNS} FROM events WHERE 1 = 1"
-        params: list = []
+        params: list[Any] = []
         if assessor is not None:
             sql += " AND assessor = ?"
             params.append(assessor)
@@ -197,7 +198,7 @@ class EventRows:
     def kind_events(self, kind: str, unit: str | None = None, topic_id: str | None = None) -> list[Event]:
         """Every event of one kind (e.g. every flag), of one unit space and topic if given, in local order."""
         sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
-        params: list = [kind]
+        params: list[Any] = [kind]
         if unit is not None:
             sql += " AND unit = ?"
             params.append(unit)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.store.rows import Rows
 
 # events column -> log field (the log says `order` where the table says `judging_order`)
 _LOG_NAMES = {"judging_order": "order"}
@@ -29,9 +30,7 @@ def read_errors(path: str | Path) -> Iterator[None]:
         raise LabelerError(f"cannot be read as a workbench ({exc})", path=path) from None
 
 
-class MergeRows:
-    db: Any
-
+class MergeRows(Rows):
     def log_rows(self) -> list[dict[str, Any]]:
         """Every event as a log row (field -> value as stored), in local order; no `seq` or `link`.
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from labeler.errors import NotFoundError
 from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
+from labeler.store.rows import Rows
 
 _POOL_COLUMNS = "name, strategy, depth, params, runs, unit, created, pairs"
 _ENTRY_COLUMNS = "topic_id, unit_id, best_rank, contributors, rrf"
@@ -17,8 +19,7 @@ _ENTRY_COLUMNS = "topic_id, unit_id, best_rank, contributors, rrf"
 _STAGING = "temp.pool_staging"
 
 
-class PoolRows:
-    db: object
+class PoolRows(Rows):
 
     def pools(self) -> list[PoolInfo]:
         return [_pool(r) for r in self.db.execute(f"SELECT {_POOL_COLUMNS} FROM pools ORDER BY pool_id")]
@@ -123,7 +124,7 @@ class PoolRows:
     def pool_entries(self, name: str, topic_id: str | None = None) -> dict[str, dict[str, PoolEntry]]:
         """`topic -> unit -> entry`, for one topic or all."""
         sql = "SELECT topic_id, unit_id, best_rank, contributors, rrf FROM pool_entries WHERE pool_id = ?"
-        params: list = [self._pool_id(name)]
+        params: list[Any] = [self._pool_id(name)]
         if topic_id is not None:
             sql += " AND topic_id = ?"
             params.append(topic_id)
@@ -144,10 +145,10 @@ class PoolRows:
         ))
 
 
-def _entry_row(e: PoolEntry) -> tuple:
+def _entry_row(e: PoolEntry) -> tuple[Any, ...]:
     """An entry as pool_entries stores it: contributors as "run<TAB>rank" lines, in run order."""
     return e.topic_id, e.unit_id, e.best_rank, "\n".join(f"{r}\t{k}" for r, k in e.contributors), e.rrf
 
 
-def _pool(row) -> PoolInfo:
+def _pool(row: tuple[Any, ...]) -> PoolInfo:
     return PoolInfo(row[0], row[1], row[2], json.loads(row[3]), tuple(json.loads(row[4])), row[5], row[6], row[7])

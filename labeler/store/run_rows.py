@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from labeler.errors import NotFoundError
 from labeler.formats.runs import Ranking
 from labeler.models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
+from labeler.store.rows import Rows
 
 _RUN_COLUMNS = (
     "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
@@ -17,21 +19,22 @@ _RUN_COLUMNS = (
 )
 
 
-class RunRows:
-    db: object
+class RunRows(Rows):
 
     def run_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM runs ORDER BY run_id")]
 
     def runs(self) -> list[RunInfo]:
         rows = self.db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id ORDER BY r.run_id"
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id"
+            " ORDER BY r.run_id"
         ).fetchall()
         return [_run_info(row) for row in rows]
 
     def run(self, name: str) -> RunInfo:
         row = self.db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id WHERE r.name = ?",
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id"
+            " WHERE r.name = ?",
             [name],
         ).fetchone()
         if not row:
@@ -46,24 +49,24 @@ class RunRows:
 
     def insert_run(self, info: RunInfo) -> int:
         chunking_id = None
-        if info.unit.kind == "chunk":
+        if info.unit.chunking is not None:  # a chunk unit always names its chunking
             chunking_id = self._chunking_id(info.unit.chunking)
         # Never an id a retirement names: a run imported again with --replace is a new run, not retired.
         run_id = self.db.execute(
             "SELECT max(coalesce((SELECT max(run_id) FROM runs), 0), "
             "coalesce((SELECT max(run_id) FROM run_retirements), 0)) + 1"
         ).fetchone()[0]
-        cursor = self.db.execute(
+        self.db.execute(
             "INSERT INTO runs (run_id, name, unit_kind, chunking_id, stage, source, source_sha256, tags, topics, "
             "entries, max_depth, policies, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [run_id, info.name, info.unit.kind, chunking_id, info.stage, info.source, info.source_sha256,
              json.dumps(sorted(info.tags)), info.topics, info.entries, info.max_depth,
              json.dumps(info.policies, sort_keys=True), info.imported],
         )
-        return cursor.lastrowid
+        return int(run_id)
 
     def finish_run(self, run_id: int, *, source_sha256: str, tags: list[str], topics: int, entries: int,
-                   max_depth: int, policies: dict) -> None:
+                   max_depth: int, policies: dict[str, Any]) -> None:
         """Record the run's figures and seal it: the digest of its stored rankings makes them immutable."""
         self.db.execute(
             "UPDATE runs SET source_sha256 = ?, tags = ?, topics = ?, entries = ?, max_depth = ?, policies = ?, "
@@ -142,7 +145,9 @@ class RunRows:
         """
         run_id = self._run_id(name)
         if topics is None:
-            rows: Iterable = self.db.execute("SELECT topic_id, units FROM run_rankings WHERE run_id = ?", [run_id])
+            rows: Iterable[tuple[Any, ...]] = self.db.execute(
+                "SELECT topic_id, units FROM run_rankings WHERE run_id = ?", [run_id]
+            )
         else:
             rows = self._rows_for_topics(run_id, list(topics))
         result = {}
@@ -161,7 +166,7 @@ class RunRows:
             )
 
 
-def _ranking(row, depth: int | None = None) -> Ranking:
+def _ranking(row: tuple[Any, ...], depth: int | None = None) -> Ranking:
     units = tuple(row[1].split("\n")) if row[1] else ()
     scores = array("d")
     scores.frombytes(row[2])
@@ -172,7 +177,7 @@ def _ranking(row, depth: int | None = None) -> Ranking:
     return Ranking(row[0], units, tuple(scores), tuple(ranks))
 
 
-def _run_info(row) -> RunInfo:
+def _run_info(row: tuple[Any, ...]) -> RunInfo:
     unit = Unit("chunk", row[2]) if row[1] == "chunk" else Unit("doc")
     return RunInfo(row[0], unit, row[3], row[4], row[5], tuple(json.loads(row[6])), row[7], row[8], row[9],
                    json.loads(row[10]), row[11])

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 
 from labeler.errors import LabelerError
+from labeler.store.rows import Rows
 
 FTS5_TOKENIZER = "porter unicode61"
 _TABLE = "unit_search"
@@ -31,8 +32,7 @@ def fts5_query(text: str) -> str | None:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms) or None
 
 
-class SearchRows:
-    db: object
+class SearchRows(Rows):
 
     def sqlite_version(self) -> str:
         return sqlite3.sqlite_version

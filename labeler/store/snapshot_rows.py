@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from labeler.errors import NotFoundError
 from labeler.models import SnapshotInfo
+from labeler.store.rows import Rows
 
 _COLUMNS = "name, parent, message, created, unit, manifest, sha256"
 
 
-class SnapshotRows:
-    db: object
+class SnapshotRows(Rows):
 
     def snapshots(self) -> list[SnapshotInfo]:
         return [_snapshot(r) for r in self.db.execute(f"SELECT {_COLUMNS} FROM snapshots ORDER BY snapshot_id")]
@@ -51,5 +52,5 @@ class SnapshotRows:
             "SELECT topic_id, unit_id, grade, event_id FROM snapshot_labels WHERE snapshot_id = ?", [row[0]])]
 
 
-def _snapshot(row) -> SnapshotInfo:
+def _snapshot(row: tuple[Any, ...]) -> SnapshotInfo:
     return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6])

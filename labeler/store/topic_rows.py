@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from labeler.models import Topic, topic_sort_key
+from labeler.store.rows import Rows
 
 
-class TopicRows:
-    db: object
+class TopicRows(Rows):
 
     def topic_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM topics").fetchone()[0]
@@ -42,6 +43,6 @@ class TopicRows:
         )
 
 
-def _topic(row) -> Topic:
+def _topic(row: tuple[Any, ...]) -> Topic:
     return Topic(row[0], row[1], row[2], row[3], json.loads(row[4]))
 

@@ -141,8 +141,10 @@ def list_chunkings(store: Store) -> list[dict[str, Any]]:
     return [_chunking_result(c) for c in store.chunkings()]
 
 
-def _with_hashes(store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk]]) -> Iterable[tuple[int, Chunk]]:
-    """Give chunks with offsets the hash of their text, checking offsets fit the document."""
+def _with_hashes(
+    store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk]]
+) -> Iterable[tuple[int, Chunk, int]]:
+    """(ordinal in its document, chunk, line): chunks with offsets get the hash of their text, offsets checked."""
     ordinals: dict[str, int] = {}
     texts: dict[str, str | None] = {}
     for line, chunk in rows:

@@ -154,7 +154,8 @@ def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
     default set of runs of eval, coverage, compare and the coverage screen;
     retired runs are in neither list (`retired_runs` names them).
     """
-    fits, others = [], []
+    fits: list[str] = []
+    others: list[str] = []
     retired = store.retirements()
     for run in store.runs():
         if run.name in retired:

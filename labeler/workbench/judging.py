@@ -131,7 +131,7 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
 def relevant_units(store: Store, topic_id: str) -> list[str]:
     """Units with a relevant label for a topic, in any unit space."""
     threshold = store.scale().threshold
-    found = []
+    found: list[str] = []
     for space in store.unit_spaces():
         found.extend(u for u, state in topic_labels(store, space, topic_id).items()
                      if state.label is not None and state.label >= threshold)
@@ -246,7 +246,7 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         missing = store.missing_chunks(space.split(":", 1)[1], ids)
         where = space
     if missing:
-        first = min((line for line in lines if line.unit_id in set(missing)), key=lambda l: l.line)
+        first = min((line for line in lines if line.unit_id in set(missing)), key=lambda entry: entry.line)
         raise UnknownIdError(f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
                              + unknown_ids_advice(store, space, missing), path=path, line=first.line)
 

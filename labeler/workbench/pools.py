@@ -8,7 +8,16 @@ from labeler.errors import LabelerError
 from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, Unit, topic_sort_key
 from labeler.pace import Pace
-from labeler.pooling import PoolEntry, PoolRequest, collapse_to_documents, get_strategy, strategy_names
+from labeler.pooling import (
+    PoolEntry,
+    PoolRequest,
+    collapse_to_documents,
+    get_strategy,
+    pool_diff,
+    run_contributions,
+    strategy_names,
+    unique_contribution_counts,
+)
 from labeler.store import Store
 from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
@@ -129,7 +138,11 @@ def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, st
 
 
 class _Tally:
-    """The build report's counts, gathered topic by topic as the entries are made."""
+    """The build report's counts, gathered topic by topic as the entries are made.
+
+    The counting itself is the domain's (`pool_diff`, `run_contributions`,
+    `unique_contribution_counts`), applied to one topic at a time so the pool is never held whole.
+    """
 
     def __init__(self, runs: list[str]):
         self.per_topic: dict[str, dict[str, int]] = {}
@@ -139,22 +152,19 @@ class _Tally:
     def add(self, topic_id: str, entries: list[PoolEntry], previous_units: set[str],
             labels: dict[tuple[str, str], PairState]) -> None:
         """One topic's entries, with the units the previous pool held and the topic's current labels."""
+        view = {topic_id: {entry.unit_id: entry for entry in entries}}
+        added = pool_diff({topic_id: previous_units}, view).get(topic_id, set())
+        judged = {unit for unit in view[topic_id] if (state := labels.get((topic_id, unit))) and state.judged}
         row = self.per_topic.setdefault(topic_id, {"pairs": 0, "added": 0, "unjudged": 0, "added_judged": 0})
-        for entry in entries:
-            row["pairs"] += 1
-            state = labels.get((entry.topic_id, entry.unit_id))
-            judged = state is not None and state.judged
-            if not judged:
-                row["unjudged"] += 1
-            if entry.unit_id not in previous_units:
-                row["added"] += 1
-                if judged:
-                    row["added_judged"] += 1
-            runs = {run for run, _ in entry.contributors}
-            for run in runs:
-                self.per_run[run]["pairs"] += 1
-            if len(runs) == 1:
-                self.per_run[next(iter(runs))]["unique"] += 1
+        row["pairs"] += len(entries)
+        row["unjudged"] += len(entries) - len(judged)
+        row["added"] += len(added)
+        row["added_judged"] += len(added & judged)
+        runs = list(self.per_run)
+        for run, count in run_contributions(view, runs).items():
+            self.per_run[run]["pairs"] += count
+        for run, count in unique_contribution_counts(view, runs).items():
+            self.per_run[run]["unique"] += count
         self.pairs += len(entries)
 
     def report(self, info: PoolInfo, previous: PoolInfo | None, pace: Pace) -> dict[str, Any]:

@@ -369,7 +369,10 @@ class JudgingSession:
         return self._queue
 
     def _show(self, item: QueueItem | None, *, remember: bool = True) -> QueueItem | None:
-        """Make `item` the current pair, claimed for the lease; `remember`: add it to `visited` (not when stepping back)."""
+        """Make `item` the current pair, claimed for the lease.
+
+        `remember`: add it to `visited` (not when stepping back).
+        """
         claimed = item is None
         for _ in range(len(self._queue) + 1):  # another session may take the pair between the read and the claim
             if item is None or (claimed := self._claim(item)):

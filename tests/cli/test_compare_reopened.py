@@ -32,7 +32,9 @@ def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     cli("snapshot", "create", "-m", "three")  # v3
 
     result = cli.json("compare", "v1", "v3")
-    assert result["reopened_since"] == {"1": {"pools": {"P2": 2}, "units": 2, "before": "reviewed", "after": "reviewed"}}
+    assert result["reopened_since"] == {
+        "1": {"pools": {"P2": 2}, "units": 2, "before": "reviewed", "after": "reviewed"}
+    }
     assert cli.json("compare", "v2", "v3")["reopened_since"] == {}  # v2 already knew P2; topic 1 was not closed in v2
     shown = cli("compare", "v1", "v3")
     text = shown.stdout + shown.stderr

@@ -140,7 +140,7 @@ def test_eight_annotators_at_once_lose_nothing(tmp_path):
     procs = [subprocess.Popen([sys.executable, str(script), str(db), f"a{n}"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for n in range(8)]
     outputs = [p.communicate(timeout=300) for p in procs]
-    for proc, (out, err) in zip(procs, outputs):
+    for proc, (out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err
         assert "locked" not in err and out.strip() == "done"
     with Store(db) as store:

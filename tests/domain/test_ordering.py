@@ -8,7 +8,7 @@ from itertools import accumulate
 
 import pytest
 
-from labeler.ordering import mtf_next, order_names, mtf_order, pool_order, random_order, rrf_order
+from labeler.ordering import mtf_next, mtf_order, order_names, pool_order, random_order, rrf_order
 from labeler.pooling import PoolEntry, depth_pool
 
 # Toy-2 for topic 1, run order A, B, C, with the oracle truth used by the literature's simulations.

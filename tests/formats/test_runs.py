@@ -51,10 +51,12 @@ def test_gzip_crlf_and_bom_are_read(write, tmp_path):
 
 
 def test_jsonl_run(write):
-    path = write("run.jsonl", '{"qid": 1, "docno": "a", "score": 2}\n{"qid": "1", "docno": "b", "score": 1.5, "rank": 9}\n')
+    path = write("run.jsonl", '{"qid": 1, "docno": "a", "score": 2}\n'
+                              '{"qid": "1", "docno": "b", "score": 1.5, "rank": 9}\n')
     reader = RunReader(path)
     assert reader.format == "jsonl"
-    assert [(b.topic_id, b.units, b.scores, b.ranks) for b in reader.blocks()] == [("1", ["a", "b"], [2.0, 1.5], [1, 9])]
+    blocks = [(b.topic_id, b.units, b.scores, b.ranks) for b in reader.blocks()]
+    assert blocks == [("1", ["a", "b"], [2.0, 1.5], [1, 9])]
 
 
 @pytest.mark.parametrize(
