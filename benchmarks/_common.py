@@ -39,8 +39,9 @@ def run_child(script: str | Path, argv: Sequence[str], *, cwd: Path | None = ROO
     A failed child gives {"error": "exit N: [its last stderr lines]"} instead,
     so one failing task is reported in the table rather than ending the run.
     """
-    done = subprocess.run([sys.executable, str(Path(script).resolve()), *map(str, argv)],
-                          capture_output=True, text=True, cwd=cwd)
+    done = subprocess.run(
+        [sys.executable, str(Path(script).resolve()), *map(str, argv)], capture_output=True, text=True, cwd=cwd
+    )
     if done.returncode != 0:
         return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-stderr_lines:]}"}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -69,9 +70,15 @@ def machine(packages: Sequence[str] = ()) -> dict:
             versions[name] = version(name)
         except PackageNotFoundError:
             versions[name] = None
-    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gb": memory_gb, "python": platform.python_version(),
-            "sqlite": sqlite3.sqlite_version, "platform": platform.platform(), "packages": versions}
-
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gb": memory_gb,
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "platform": platform.platform(),
+        "packages": versions,
+    }
 
 
 def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:

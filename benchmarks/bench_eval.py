@@ -156,8 +156,9 @@ def generate() -> None:
 
 def labeler_command(*args: str) -> tuple[float, dict]:
     start = time.perf_counter()
-    done = subprocess.run(["labeler", "--db", str(WORKBENCH), *args, "--json"], check=True, capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        ["labeler", "--db", str(WORKBENCH), *args, "--json"], check=True, capture_output=True, text=True
+    )
     return time.perf_counter() - start, json.loads(done.stdout)
 
 
@@ -168,7 +169,8 @@ def setup_workbench() -> dict[str, float]:
     steps = {}
     steps["init"], _ = labeler_command("init")
     steps["judgments import --reviewed"], _ = labeler_command(
-        "judgments", "import", str(QRELS_FILE), "--assessor", "bench", "--reviewed")
+        "judgments", "import", str(QRELS_FILE), "--assessor", "bench", "--reviewed"
+    )
     steps["runs import"], _ = labeler_command("runs", "import", str(RUN_FILE), "--name", RUN_NAME)
     steps["snapshot create"], _ = labeler_command("snapshot", "create", "-m", "bench_eval")
     return steps
@@ -218,6 +220,7 @@ def task_labeler() -> dict:
     start = time.perf_counter()
     from labeler.workbench import open_workbench
     from labeler.workbench.evaluation import evaluate_runs
+
     imported = time.perf_counter() - start
     with open_workbench(WORKBENCH) as store:
         clock = Clock()
@@ -232,8 +235,12 @@ def task_cli() -> dict:
     cpu = children_cpu()
     seconds, report = labeler_command("eval", "--measures", MEASURES)
     run = report["runs"][0]
-    return {"seconds": seconds, "cpu_seconds": children_cpu() - cpu, "values": run["aggregate"],
-            "topics": run["topics"]["scored"]}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": children_cpu() - cpu,
+        "values": run["aggregate"],
+        "topics": run["topics"]["scored"],
+    }
 
 
 HIDE_PANDAS = """
@@ -253,37 +260,53 @@ def task_cli_no_pandas() -> dict:
     """
     cpu = children_cpu()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", HIDE_PANDAS, "--db", str(WORKBENCH), "eval", "--measures", MEASURES,
-                           "--json"], check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", HIDE_PANDAS, "--db", str(WORKBENCH), "eval", "--measures", MEASURES, "--json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     run = json.loads(done.stdout)["runs"][0]
-    return {"seconds": seconds, "cpu_seconds": children_cpu() - cpu, "values": run["aggregate"],
-            "topics": run["topics"]["scored"]}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": children_cpu() - cpu,
+        "values": run["aggregate"],
+        "topics": run["topics"]["scored"],
+    }
 
 
 def task_ir_measures_files() -> dict:
     import ir_measures
+
     measures = [ir_measures.parse_measure(name) for name in MEASURES.split()]
     clock = Clock()
-    result = ir_measures.calc_aggregate(measures, ir_measures.read_trec_qrels(str(QRELS_FILE)),
-                                        ir_measures.read_trec_run(str(RUN_FILE)))
+    result = ir_measures.calc_aggregate(
+        measures, ir_measures.read_trec_qrels(str(QRELS_FILE)), ir_measures.read_trec_run(str(RUN_FILE))
+    )
     return {**clock.stop(), "values": {str(m): float(v) for m, v in result.items()}}
 
 
 def task_ir_measures_dicts() -> dict:
     import ir_measures
+
     measures = [ir_measures.parse_measure(name) for name in MEASURES.split()]
     start = time.perf_counter()
     qrels, run = read_qrels_dict(), read_run_dict()
     parsed = time.perf_counter() - start
     clock = Clock()
     result = ir_measures.calc_aggregate(measures, qrels, run)
-    return {**clock.stop(), "values": {str(m): float(v) for m, v in result.items()}, "topics": len(qrels),
-            "parse_seconds": parsed}
+    return {
+        **clock.stop(),
+        "values": {str(m): float(v) for m, v in result.items()},
+        "topics": len(qrels),
+        "parse_seconds": parsed,
+    }
 
 
 def task_pytrec_eval() -> dict:
     import pytrec_eval
+
     start = time.perf_counter()
     qrels, run = read_qrels_dict(), read_run_dict()
     parsed = time.perf_counter() - start
@@ -297,19 +320,25 @@ def task_pytrec_eval() -> dict:
 def _ranx_once() -> dict:
     """Qrels.from_file + Run.from_file + evaluate, timed as a whole and in two parts."""
     from ranx import Qrels, Run, evaluate
+
     clock = Clock()
     qrels = Qrels.from_file(str(QRELS_FILE), kind="trec")
     run = Run.from_file(str(RUN_FILE), kind="trec")
     loaded = time.perf_counter()
     result = evaluate(qrels, run, list(RANX_METRICS.values()))
     timing = clock.stop()
-    return {**timing, "load_seconds": loaded - clock.wall, "evaluate_seconds": clock.wall + timing["seconds"] - loaded,
-            "values": {name: float(result[metric]) for name, metric in RANX_METRICS.items()}}
+    return {
+        **timing,
+        "load_seconds": loaded - clock.wall,
+        "evaluate_seconds": clock.wall + timing["seconds"] - loaded,
+        "values": {name: float(result[metric]) for name, metric in RANX_METRICS.items()},
+    }
 
 
 def _ranx_first_call() -> dict:
     start = time.perf_counter()
     import ranx  # noqa: F401
+
     imported = time.perf_counter() - start
     return {**_ranx_once(), "import_seconds": imported}
 
@@ -332,6 +361,7 @@ def task_ranx_warm() -> dict:
     those values equal trec_eval's, the differences come from tie order alone.
     """
     from ranx import Qrels, Run, evaluate
+
     _ranx_once()
     result = _ranx_once()
     untied = {}
@@ -447,12 +477,17 @@ def main(argv: list[str] | None = None) -> None:
         console.print(f"Generated the run and qrels in {DATA} in {generated:.1f} s (not measured below).")
     run_lines = sum(1 for _ in open(RUN_FILE, encoding="utf-8"))
     qrels_lines = sum(1 for _ in open(QRELS_FILE, encoding="utf-8"))
-    console.print(f"Run: {TOPICS} topics x {DEPTH} results = {run_lines:,} lines, "
-                  f"{RUN_FILE.stat().st_size / 1e6:.1f} MB; qrels: {qrels_lines:,} judgments. Measures: {MEASURES}.")
+    console.print(
+        f"Run: {TOPICS} topics x {DEPTH} results = {run_lines:,} lines, "
+        f"{RUN_FILE.stat().st_size / 1e6:.1f} MB; qrels: {qrels_lines:,} judgments. Measures: {MEASURES}."
+    )
 
     steps = setup_workbench()
-    console.print("Workbench set up with the labeler command (not part of the comparison): "
-                  + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items()) + ".")
+    console.print(
+        "Workbench set up with the labeler command (not part of the comparison): "
+        + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in steps.items())
+        + "."
+    )
 
     load_before = os.getloadavg()[0]
     results: dict[str, dict] = {}
@@ -464,9 +499,14 @@ def main(argv: list[str] | None = None) -> None:
     table = Table(title=f"Scoring one run ({run_lines:,} lines, {qrels_lines:,} judgments) for {MEASURES}")
     for column in ("task", "seconds", "CPU s", "runs (min-max s)", "vs labeler", "notes"):
         table.add_column(column, justify="left" if column in ("task", "notes") else "right")
-    table.add_row("trec_eval binary (reference, not measured here)", f"{TREC_EVAL_REFERENCE_SECONDS:.3f}", "-", "-",
-                  f"{TREC_EVAL_REFERENCE_SECONDS / base:.2f}x" if base else "-",
-                  "eval_tools.md §3(b), end to end; cannot be built here")
+    table.add_row(
+        "trec_eval binary (reference, not measured here)",
+        f"{TREC_EVAL_REFERENCE_SECONDS:.3f}",
+        "-",
+        "-",
+        f"{TREC_EVAL_REFERENCE_SECONDS / base:.2f}x" if base else "-",
+        "eval_tools.md §3(b), end to end; cannot be built here",
+    )
     for key, result in results.items():
         label = TASKS[key][0]
         if "seconds" not in result:
@@ -480,20 +520,31 @@ def main(argv: list[str] | None = None) -> None:
         if "parse_seconds" in result:
             notes.append(f"parsing to dicts {result['parse_seconds']:.2f} s not included")
         spread = result["all_seconds"]
-        table.add_row(label, f"{result['seconds']:.3f}", f"{result['cpu_seconds']:.3f}",
-                      f"{len(spread)} ({min(spread):.3f}-{max(spread):.3f})" if len(spread) > 1 else "1",
-                      f"{result['seconds'] / base:.2f}x" if base else "-", "; ".join(notes))
+        table.add_row(
+            label,
+            f"{result['seconds']:.3f}",
+            f"{result['cpu_seconds']:.3f}",
+            f"{len(spread)} ({min(spread):.3f}-{max(spread):.3f})" if len(spread) > 1 else "1",
+            f"{result['seconds'] / base:.2f}x" if base else "-",
+            "; ".join(notes),
+        )
     load_after = os.getloadavg()[0]
     console.print(table)
-    console.print(f"Load average (1 min) {load_before:.2f} before the measurements, {load_after:.2f} after, on "
-                  f"{os.cpu_count()} CPUs: wall times stretch when other processes compete, CPU times much less.")
-    console.print("seconds = median wall time over fresh processes; CPU s = median user + system time of the same "
-                  "work (all threads); vs labeler = seconds relative to labeler's evaluate_runs "
-                  "(above 1: slower than labeler).")
+    console.print(
+        f"Load average (1 min) {load_before:.2f} before the measurements, {load_after:.2f} after, on "
+        f"{os.cpu_count()} CPUs: wall times stretch when other processes compete, CPU times much less."
+    )
+    console.print(
+        "seconds = median wall time over fresh processes; CPU s = median user + system time of the same "
+        "work (all threads); vs labeler = seconds relative to labeler's evaluate_runs "
+        "(above 1: slower than labeler)."
+    )
     if base:
         verdict = "meets" if base <= TREC_EVAL_REFERENCE_SECONDS else "misses"
-        console.print(f"labeler evaluate_runs: {base:.3f} s, {verdict} the target of the trec_eval binary's "
-                      f"{TREC_EVAL_REFERENCE_SECONDS} s (reference figure).")
+        console.print(
+            f"labeler evaluate_runs: {base:.3f} s, {verdict} the target of the trec_eval binary's "
+            f"{TREC_EVAL_REFERENCE_SECONDS} s (reference figure)."
+        )
 
     # -- the values
     checks: dict[str, object] = {}
@@ -512,27 +563,36 @@ def main(argv: list[str] | None = None) -> None:
         same = all(d < 5e-5 for d in diffs.values())
         checks["labeler_vs_ir_measures_max_abs_diff"] = max(diffs.values())
         checks["labeler_equals_ir_measures_4dp"] = same
-        console.print(f"CHECK labeler = ir_measures to 4 decimals: {'OK' if same else 'MISMATCH'} "
-                      f"(largest difference {max(diffs.values()):.1e}; labeler scored "
-                      f"{results['labeler'].get('topics')} topics).")
+        console.print(
+            f"CHECK labeler = ir_measures to 4 decimals: {'OK' if same else 'MISMATCH'} "
+            f"(largest difference {max(diffs.values()):.1e}; labeler scored "
+            f"{results['labeler'].get('topics')} topics)."
+        )
     ranx_values = results.get("ranx_warm", {}).get("values") or results.get("ranx_cold", {}).get("values")
     if ranx_values and reference:
         diffs = {m: ranx_values[m] - reference[m] for m in MEASURES.split()}
         checks["ranx_minus_ir_measures"] = diffs
         differing = {m: d for m, d in diffs.items() if d != 0.0}
         if differing:
-            console.print("note: ranx differs from ir_measures/trec_eval on "
-                          + ", ".join(f"{m} by {d:+.2e}" for m, d in differing.items())
-                          + ": it breaks score ties in its own order, trec_eval (and labeler) by doc id descending.")
+            console.print(
+                "note: ranx differs from ir_measures/trec_eval on "
+                + ", ".join(f"{m} by {d:+.2e}" for m, d in differing.items())
+                + ": it breaks score ties in its own order, trec_eval (and labeler) by doc id descending."
+            )
         else:
             console.print("ranx agrees with ir_measures exactly on all four measures.")
         untied = results.get("ranx_warm", {}).get("values_ties_broken_as_trec_eval")
         if untied:
             gap = max(abs(untied[m] - reference[m]) for m in MEASURES.split())
             checks["ranx_ties_broken_as_trec_eval_max_abs_diff"] = gap
-            console.print(f"ranx on the same run with ties broken as trec_eval does: largest difference {gap:.1e} "
-                          + ("(so the differences above are tie order only)." if gap < 5e-5 else
-                             "(so tie order is not the only difference)."))
+            console.print(
+                f"ranx on the same run with ties broken as trec_eval does: largest difference {gap:.1e} "
+                + (
+                    "(so the differences above are tie order only)."
+                    if gap < 5e-5
+                    else "(so tie order is not the only difference)."
+                )
+            )
     for key, result in results.items():
         if "skipped" in result:
             console.print(f"note: {key} skipped: {result['skipped']}")
@@ -540,8 +600,9 @@ def main(argv: list[str] | None = None) -> None:
             console.print(f"note: {key} failed: {result['error']}")
 
     if args.profile:
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", "profile", "--out", str(args.out)],
-                       check=True)
+        subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", "profile", "--out", str(args.out)], check=True
+        )
         console.print(f"Wrote the profile of evaluate_runs to {args.out / 'eval_profile.txt'}.")
 
     report = {

@@ -152,14 +152,21 @@ def task_cli(paths: list[str]) -> dict:
         # the init process above was waited for too: RUSAGE_CHILDREN's peak is the larger of the two,
         # and init is far smaller than an import
         start = time.perf_counter()
-        done = subprocess.run(["labeler", "--db", db, "runs", "import", path, "--name", "r0", "--json"],
-                              check=True, capture_output=True, text=True)
+        done = subprocess.run(
+            ["labeler", "--db", db, "runs", "import", path, "--name", "r0", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.perf_counter() - start
     result = json.loads(done.stdout)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     peak_mb = peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-    return {"seconds": seconds, "lines": result["lines"] if "lines" in result else result["entries"],
-            "peak_rss_mb": peak_mb}
+    return {
+        "seconds": seconds,
+        "lines": result["lines"] if "lines" in result else result["entries"],
+        "peak_rss_mb": peak_mb,
+    }
 
 
 def task_python(paths: list[str]) -> dict:
@@ -186,8 +193,13 @@ def task_python(paths: list[str]) -> dict:
         sorting += time.perf_counter() - sort_start
         runs.append(topics)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "lines": lines, "peak_rss_mb": peak_rss_mb(),
-            "parse_seconds": seconds - sorting, "sort_seconds": sorting}
+    return {
+        "seconds": seconds,
+        "lines": lines,
+        "peak_rss_mb": peak_rss_mb(),
+        "parse_seconds": seconds - sorting,
+        "sort_seconds": sorting,
+    }
 
 
 def task_trectools(paths: list[str]) -> dict:
@@ -244,8 +256,9 @@ def main(argv: list[str] | None = None) -> None:
         console.print(f"Generated {len(paths)} run files in {DATA} in {generated:.1f} s (not measured below).")
     total_lines = count_lines(paths)
     data_mb = sum(p.stat().st_size for p in paths) / 1e6
-    console.print(f"{args.runs} runs x {args.topics} topics x {args.depth} results = {total_lines:,} lines, "
-                  f"{data_mb:.1f} MB.")
+    console.print(
+        f"{args.runs} runs x {args.topics} topics x {args.depth} results = {total_lines:,} lines, {data_mb:.1f} MB."
+    )
 
     results: dict[str, dict] = {}
     for key in args.only or list(TASKS):
@@ -267,13 +280,19 @@ def main(argv: list[str] | None = None) -> None:
             continue
         ratio = result["seconds"] / result["lines"] / base_spl if base_spl else None
         result["time_per_line_vs_labeler"] = ratio
-        table.add_row(label, f"{result['seconds']:.2f}", f"{result['lines_per_second']:,.0f}",
-                      f"{result['peak_rss_mb']:.0f}", f"{ratio:.2f}x" if ratio is not None else "-")
+        table.add_row(
+            label,
+            f"{result['seconds']:.2f}",
+            f"{result['lines_per_second']:,.0f}",
+            f"{result['peak_rss_mb']:.0f}",
+            f"{ratio:.2f}x" if ratio is not None else "-",
+        )
     console.print(table)
     console.print("vs labeler = time per line relative to labeler's import_run (below 1: faster than labeler).")
     if "workbench_mb" in base:
-        console.print(f"Workbench file after importing all runs: {base['workbench_mb']:.1f} MB "
-                      f"(run files: {data_mb:.1f} MB).")
+        console.print(
+            f"Workbench file after importing all runs: {base['workbench_mb']:.1f} MB (run files: {data_mb:.1f} MB)."
+        )
     if base_spl:
         speed = base["lines_per_second"]
         verdict = "meets" if speed >= TARGET_LINES_PER_SECOND else "misses"

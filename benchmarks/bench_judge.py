@@ -176,12 +176,21 @@ def generate_big(pooled: int, folder: Path) -> dict:
                     for _ in range(rng.randint(0, 3)):  # some of the topic's words, for the highlighter
                         words[rng.randrange(len(words))] = rng.choice(title_words)
                     paragraphs.append(" ".join(words).capitalize() + ".")
-                record = {"id": doc_id, "title": " ".join(rng.sample(vocab, 4)).capitalize(),
-                          "text": "\n\n".join(paragraphs)}
+                record = {
+                    "id": doc_id,
+                    "title": " ".join(rng.sample(vocab, 4)).capitalize(),
+                    "text": "\n\n".join(paragraphs),
+                }
                 out.write(json.dumps(record) + "\n")
                 documents += 1
-    return {"topics": len(topics), "lines": lines, "expected_pairs": total, "middle_topic": middle,
-            "corpus_topics": [corpus_topics[0], corpus_topics[-1]], "documents": documents}
+    return {
+        "topics": len(topics),
+        "lines": lines,
+        "expected_pairs": total,
+        "middle_topic": middle,
+        "corpus_topics": [corpus_topics[0], corpus_topics[-1]],
+        "documents": documents,
+    }
 
 
 def middle_topic(topics: int) -> str:
@@ -195,8 +204,10 @@ def generate_small(folder: Path) -> dict:
     topics = [json.loads(line) for line in (SAMPLE / "topics.jsonl").read_text(encoding="utf-8").splitlines() if line]
     words = {d["id"]: re.findall(r"\w+", (d["title"] + " " + d["text"]).lower()) for d in docs}
     rng = random.Random(SEED)
-    with open(folder / "title_tf.trec", "w", encoding="utf-8") as lexical, \
-            open(folder / "shuffle.trec", "w", encoding="utf-8") as shuffled:
+    with (
+        open(folder / "title_tf.trec", "w", encoding="utf-8") as lexical,
+        open(folder / "shuffle.trec", "w", encoding="utf-8") as shuffled,
+    ):
         for topic in topics:
             terms = [t for t in re.findall(r"\w+", topic["title"].lower()) if len(t) > 2]
             scored = sorted(((sum(words[d].count(t) for t in terms), d) for d in words), key=lambda s: (-s[0], s[1]))
@@ -288,9 +299,15 @@ def task_build(args: dict) -> dict:
         pool = timed("build_pool(depth 20)", lambda: build_pool(store, POOL_DEPTH))
         steps["build_pool(depth 20)"]["items"] = pool["pairs"]
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    big = {"steps": steps, "generated": generated, "pool": pool["pool"], "pairs": pool["pairs"],
-           "topics": len(pool["per_topic"]), "workbench_mb": big_db().stat().st_size / 1e6,
-           "peak_rss_mb": peak_rss_mb()}
+    big = {
+        "steps": steps,
+        "generated": generated,
+        "pool": pool["pool"],
+        "pairs": pool["pairs"],
+        "topics": len(pool["per_topic"]),
+        "workbench_mb": big_db().stat().st_size / 1e6,
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
     small_steps: dict[str, dict] = {}
     steps = small_steps
@@ -299,13 +316,23 @@ def task_build(args: dict) -> dict:
     with Store(small_db()) as store:
         timed("import corpus", lambda: import_corpus(store, SAMPLE / "corpus.jsonl"))
         timed("import topics", lambda: import_topics(store, SAMPLE / "topics.jsonl"))
-        timed("import 2 runs (import_run)", lambda: [import_run(store, DATA / "small" / name, name.split(".")[0])
-                                                     for name in ("title_tf.trec", "shuffle.trec")])
+        timed(
+            "import 2 runs (import_run)",
+            lambda: [
+                import_run(store, DATA / "small" / name, name.split(".")[0])
+                for name in ("title_tf.trec", "shuffle.trec")
+            ],
+        )
         small_pool = timed("build_pool(depth 10)", lambda: build_pool(store, SMALL_DEPTH))
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    small = {"steps": small_steps, "generated": generated_small, "pool": small_pool["pool"],
-             "pairs": small_pool["pairs"], "topics": len(small_pool["per_topic"]),
-             "workbench_mb": small_db().stat().st_size / 1e6}
+    small = {
+        "steps": small_steps,
+        "generated": generated_small,
+        "pool": small_pool["pool"],
+        "pairs": small_pool["pairs"],
+        "topics": len(small_pool["per_topic"]),
+        "workbench_mb": small_db().stat().st_size / 1e6,
+    }
     return {"date": now_iso(), "big": big, "small": small}
 
 
@@ -324,7 +351,9 @@ def task_build_log(args: dict) -> dict:
     with Store(partial) as store:
         rows = store.db.execute(
             "SELECT topic_id, unit_id FROM pool_entries WHERE pool_id = (SELECT max(pool_id) FROM pools) "
-            "AND NOT (CAST(topic_id AS INTEGER) BETWEEN ? AND ?) LIMIT ?", [first, last, args["judgments"]])
+            "AND NOT (CAST(topic_id AS INTEGER) BETWEEN ? AND ?) LIMIT ?",
+            [first, last, args["judgments"]],
+        )
         with open(qrels, "w", encoding="utf-8") as out:
             written = 0
             for topic_id, unit_id in rows:
@@ -336,8 +365,13 @@ def task_build_log(args: dict) -> dict:
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     qrels.unlink()
     partial.rename(target)
-    return {"date": now_iso(), "judgments": result["judgments"], "topics": result["topics"],
-            "import_seconds": seconds, "workbench_mb": target.stat().st_size / 1e6}
+    return {
+        "date": now_iso(),
+        "judgments": result["judgments"],
+        "topics": result["topics"],
+        "import_seconds": seconds,
+        "workbench_mb": target.stat().st_size / 1e6,
+    }
 
 
 def fresh_copy(db: str, tmp: str) -> str:
@@ -417,14 +451,23 @@ def task_ui(args: dict) -> dict:
             windows = [(end - latency, end) for latency, end in zip(latencies, screen.latencies.ends, strict=True)]
         # full collections that ran inside a key's measured interval, and the slow keys they explain
         in_keys = [(t, d) for t, d in collections if any(a <= t <= b for a, b in windows)]
-        slow_with_gc = sum(1 for (a, b), latency in zip(windows, latencies, strict=True)
-                           if latency * 1000 > TARGET_P95_MS and any(a <= t <= b for t, _ in in_keys))
-        return {"latencies_ms": [x * 1000 for x in latencies], "presses": pressed, "topic_switches": switches,
-
-                "topics": topics, "make_app_ms": made * 1000,
-                "gen2_collections_ms": [d * 1000 for _, d in in_keys], "frozen_objects": frozen,
-                "widgets_before_after": widgets,
-                "slow_keys": sum(1 for x in latencies if x * 1000 > TARGET_P95_MS), "slow_keys_with_gen2": slow_with_gc}
+        slow_with_gc = sum(
+            1
+            for (a, b), latency in zip(windows, latencies, strict=True)
+            if latency * 1000 > TARGET_P95_MS and any(a <= t <= b for t, _ in in_keys)
+        )
+        return {
+            "latencies_ms": [x * 1000 for x in latencies],
+            "presses": pressed,
+            "topic_switches": switches,
+            "topics": topics,
+            "make_app_ms": made * 1000,
+            "gen2_collections_ms": [d * 1000 for _, d in in_keys],
+            "frozen_objects": frozen,
+            "widgets_before_after": widgets,
+            "slow_keys": sum(1 for x in latencies if x * 1000 > TARGET_P95_MS),
+            "slow_keys_with_gen2": slow_with_gc,
+        }
 
     with tempfile.TemporaryDirectory(prefix="bench-judge-") as tmp:
         db = fresh_copy(args["db"], tmp)
@@ -483,14 +526,21 @@ def task_service(args: dict) -> dict:
             started = (time.perf_counter() - start) * 1000
             judged, switches, topics = _judge_loop(session, grades, timings)
             timings["per key: judge + screen queries"] = [
-                sum(values) for values in zip(*(timings[n] for n in names[:4]), strict=True)]
+                sum(values) for values in zip(*(timings[n] for n in names[:4]), strict=True)
+            ]
             timings["advance() alone"] = []
             for _ in range(args["judgments"]):
                 start = time.perf_counter()
                 session.advance()
                 timings["advance() alone"].append((time.perf_counter() - start) * 1000)
-    return {"timings_ms": timings, "judged": judged, "topic_switches": switches, "topics": topics,
-            "start_ms": started, "peak_rss_mb": peak_rss_mb()}
+    return {
+        "timings_ms": timings,
+        "judged": judged,
+        "topic_switches": switches,
+        "topics": topics,
+        "start_ms": started,
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_profile(args: dict) -> dict:
@@ -520,8 +570,13 @@ def task_profile(args: dict) -> dict:
     return {"judged": judged, "profile": str(out / "judge_profile.txt")}
 
 
-TASKS = {"build": task_build, "build_log": task_build_log, "ui": task_ui, "service": task_service,
-         "profile": task_profile}
+TASKS = {
+    "build": task_build,
+    "build_log": task_build_log,
+    "ui": task_ui,
+    "service": task_service,
+    "profile": task_profile,
+}
 
 
 def run_child(task: str, args: dict) -> dict:
@@ -537,8 +592,13 @@ def summary(values: list[float]) -> dict:
         return {"n": 0}
     ordered = sorted(values)
     p95 = statistics.quantiles(ordered, n=100, method="inclusive")[94] if len(ordered) > 1 else ordered[0]
-    return {"n": len(values), "median": statistics.median(ordered), "p95": p95, "max": ordered[-1],
-            "mean": statistics.fmean(ordered)}
+    return {
+        "n": len(values),
+        "median": statistics.median(ordered),
+        "p95": p95,
+        "max": ordered[-1],
+        "mean": statistics.fmean(ordered),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -546,8 +606,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pooled", type=int, default=1_000_000, help="pooled pairs of the big workbench, at least")
     parser.add_argument("--judgments", type=int, default=300, help="grade keys pressed in a row per measurement")
     parser.add_argument("--repeat", type=int, default=3, help="UI runs per workbench (fresh processes), pooled")
-    parser.add_argument("--log", type=int, default=0, metavar="N",
-                        help="also measure a copy of the big workbench with N judgments already in its log")
+    parser.add_argument(
+        "--log",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure a copy of the big workbench with N judgments already in its log",
+    )
     parser.add_argument("--out", type=Path, default=HERE / "out", help="where judge.json goes")
     parser.add_argument("--rebuild", action="store_true", help="build the workbenches even if params.json matches")
     parser.add_argument("--profile", action="store_true", help="also profile session.judge on the big workbench")
@@ -570,49 +635,74 @@ def main(argv: list[str] | None = None) -> None:
     if big["pairs"] < args.pooled:
         raise SystemExit(f"the big pool has {big['pairs']:,} pairs, fewer than --pooled {args.pooled:,}")
     when = f"reused, built {build['date']}" if build["reused"] else "built now"
-    console.print(f"Big workbench ({when}): {big['topics']:,} topics, pool {big['pool']} of {big['pairs']:,} pairs "
-                  f"(depth {POOL_DEPTH}, {RUNS} runs x {RESULTS_PER_TOPIC} results), "
-                  f"{big['generated']['documents']:,} documents with text, {big['workbench_mb']:.0f} MB.")
+    console.print(
+        f"Big workbench ({when}): {big['topics']:,} topics, pool {big['pool']} of {big['pairs']:,} pairs "
+        f"(depth {POOL_DEPTH}, {RUNS} runs x {RESULTS_PER_TOPIC} results), "
+        f"{big['generated']['documents']:,} documents with text, {big['workbench_mb']:.0f} MB."
+    )
     table = Table(title="Building the big workbench")
     for column in ("step", "seconds", "items", "items/s"):
         table.add_column(column, justify="left" if column == "step" else "right")
     for step, row in big["steps"].items():
         items = row.get("items")
-        table.add_row(step, f"{row['seconds']:.1f}", f"{items:,}" if items else "-",
-                      f"{items / row['seconds']:,.0f}" if items else "-")
+        table.add_row(
+            step,
+            f"{row['seconds']:.1f}",
+            f"{items:,}" if items else "-",
+            f"{items / row['seconds']:,.0f}" if items else "-",
+        )
     console.print(table)
-    console.print(f"Small workbench: sample corpus ({small['generated']['documents']} documents, "
-                  f"{small['topics']} topics), 2 runs at depth {SMALL_DEPTH}: {small['pairs']:,} pairs.")
+    console.print(
+        f"Small workbench: sample corpus ({small['generated']['documents']} documents, "
+        f"{small['topics']} topics), 2 runs at depth {SMALL_DEPTH}: {small['pairs']:,} pairs."
+    )
 
     benches = {
-        "small": {"db": str(small_db()), "topic": small["generated"]["middle_topic"], "pairs": small["pairs"],
-                  "log": 0},
+        "small": {
+            "db": str(small_db()),
+            "topic": small["generated"]["middle_topic"],
+            "pairs": small["pairs"],
+            "log": 0,
+        },
         "big": {"db": str(big_db()), "topic": big["generated"]["middle_topic"], "pairs": big["pairs"], "log": 0},
     }
     log_build = None
     if args.log:
         log_build = ensure_log_workbench(args.log, console)
-        console.print(f"big+log: the big workbench with {log_build['judgments']:,} imported judgments over "
-                      f"{log_build['topics']:,} other topics (import_judgments took {log_build['import_seconds']:.1f} s"
-                      f"{', reused' if log_build['reused'] else ''}).")
-        benches["big+log"] = {"db": str(log_db(args.log)), "topic": big["generated"]["middle_topic"],
-                              "pairs": big["pairs"], "log": log_build["judgments"]}
+        console.print(
+            f"big+log: the big workbench with {log_build['judgments']:,} imported judgments over "
+            f"{log_build['topics']:,} other topics (import_judgments took {log_build['import_seconds']:.1f} s"
+            f"{', reused' if log_build['reused'] else ''})."
+        )
+        benches["big+log"] = {
+            "db": str(log_db(args.log)),
+            "topic": big["generated"]["middle_topic"],
+            "pairs": big["pairs"],
+            "log": log_build["judgments"],
+        }
 
     results: dict[str, dict] = {}
     for name, bench in benches.items():
         child_args = {"db": bench["db"], "topic": bench["topic"], "judgments": args.judgments}
         where = f"{bench['pairs']:,} pairs" + (f", {bench['log']:,} judgments in the log" if bench["log"] else "")
         for run in range(args.repeat):
-            console.print(f"measuring the UI on {name} ({where}, from topic {bench['topic']}), "
-                          f"run {run + 1}/{args.repeat} ...")
+            console.print(
+                f"measuring the UI on {name} ({where}, from topic {bench['topic']}), run {run + 1}/{args.repeat} ..."
+            )
             results[f"{name}/ui/{run + 1}"] = run_child("ui", child_args)
         console.print(f"measuring the service on {name} ...")
         results[f"{name}/service"] = run_child("service", child_args)
     if args.profile:
         console.print("profiling session.judge on the big workbench ...")
         results["big/profile"] = run_child(
-            "profile", {"db": benches["big"]["db"], "topic": benches["big"]["topic"], "judgments": args.judgments,
-                        "out": str(args.out)})
+            "profile",
+            {
+                "db": benches["big"]["db"],
+                "topic": benches["big"]["topic"],
+                "judgments": args.judgments,
+                "out": str(args.out),
+            },
+        )
 
     ui_label = "UI: key action to call_after_refresh"
     rows: dict[str, dict] = {}
@@ -627,8 +717,9 @@ def main(argv: list[str] | None = None) -> None:
         latencies = [x for ui in ui_runs for x in ui.get("latencies_ms", [])]
         if latencies:
             measured[ui_label] = summary(latencies)
-            measured[ui_label]["p95_per_run"] = [summary(ui["latencies_ms"])["p95"] for ui in ui_runs
-                                                 if "latencies_ms" in ui]
+            measured[ui_label]["p95_per_run"] = [
+                summary(ui["latencies_ms"])["p95"] for ui in ui_runs if "latencies_ms" in ui
+            ]
         service = results[f"{name}/service"]
         for what, values in service.get("timings_ms", {}).items():
             measured[what] = summary(values)
@@ -658,22 +749,29 @@ def main(argv: list[str] | None = None) -> None:
                 f"{statistics.median(ui.get('frozen_objects', 0) for ui in done):,.0f} objects frozen when the keys "
                 f"started; widgets on the screen before / after the keys "
                 f"{', '.join('{}/{}'.format(*ui.get('widgets_before_after', ('?', '?'))) for ui in done)}; "
-                f"make_app {statistics.median(ui['make_app_ms'] for ui in done):.0f} ms.")
+                f"make_app {statistics.median(ui['make_app_ms'] for ui in done):.0f} ms."
+            )
     console.print(table)
-    console.print("UI = JudgeScreen.latencies: from the grade key's action to call_after_refresh firing "
-                  "(commit, next unit, screen refreshed). judge() = JudgingSession.judge alone (commit + advance); "
-                  "the next three rows are the other service calls the screen makes per key.")
+    console.print(
+        "UI = JudgeScreen.latencies: from the grade key's action to call_after_refresh firing "
+        "(commit, next unit, screen refreshed). judge() = JudgingSession.judge alone (commit + advance); "
+        "the next three rows are the other service calls the screen makes per key."
+    )
     for note in notes:
         console.print(note)
     big_ui = rows.get("big", {}).get(ui_label)
     small_ui = rows.get("small", {}).get(ui_label)
     if big_ui and small_ui:
         verdict = "meets" if big_ui["p95"] < TARGET_P95_MS else "misses"
-        console.print(f"UI p95 {big_ui['p95']:.1f} ms with {big['pairs']:,} pooled pairs vs {small_ui['p95']:.1f} ms "
-                      f"with {small['pairs']:,}: {verdict} the target of p95 < {TARGET_P95_MS:g} ms.")
+        console.print(
+            f"UI p95 {big_ui['p95']:.1f} ms with {big['pairs']:,} pooled pairs vs {small_ui['p95']:.1f} ms "
+            f"with {small['pairs']:,}: {verdict} the target of p95 < {TARGET_P95_MS:g} ms."
+        )
     load_after = os.getloadavg()
-    console.print(f"Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f} on "
-                  f"{os.cpu_count()} CPUs (other work on the machine shows up in the UI tail).")
+    console.print(
+        f"Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f} on "
+        f"{os.cpu_count()} CPUs (other work on the machine shows up in the UI tail)."
+    )
     if "big/profile" in results:
         profile = results["big/profile"]
         if "profile" in profile:

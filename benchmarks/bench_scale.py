@@ -96,8 +96,10 @@ def params_for(args: argparse.Namespace) -> dict:
 
 
 def data_dir(params: dict) -> Path:
-    return DATA / (f"d{params['docs']}-c{params['chunks_per_doc']}-t{params['topics']}-k{params['depth']}"
-                   f"-r{params['runs']}-q{params['qrels_per_topic']}")
+    return DATA / (
+        f"d{params['docs']}-c{params['chunks_per_doc']}-t{params['topics']}-k{params['depth']}"
+        f"-r{params['runs']}-q{params['qrels_per_topic']}"
+    )
 
 
 def doc_id(number: int, docs: int) -> str:
@@ -152,8 +154,9 @@ def generate_qrels(folder: str, params: dict) -> dict:
             chosen = [(i, candidates[i]) for i in rng.sample(range(top), near)]
             deep = list(range(top, min(600, len(candidates))))
             chosen += [(i, candidates[i]) for i in rng.sample(deep, min(per_topic - near, len(deep)))]
-            grades = [rng.choices([0, 1, 2, 3], weights=[40, 30, 20, 10] if i < 60 else [85, 10, 4, 1])[0]
-                      for i, _ in chosen]
+            grades = [
+                rng.choices([0, 1, 2, 3], weights=[40, 30, 20, 10] if i < 60 else [85, 10, 4, 1])[0] for i, _ in chosen
+            ]
             if not any(grades):
                 grades[0] = 1
             for (_, doc), grade in zip(chosen, grades, strict=True):
@@ -321,8 +324,12 @@ def task_chunk(args: dict) -> dict:
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "chunk", lambda: chunk_corpus(store, CHUNKING, size=CHUNK_WORDS, overlap=0))
-    return {"seconds": seconds, "items": result["chunks"], "documents": result["documents"],
-            "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": result["chunks"],
+        "documents": result["documents"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_runs(args: dict) -> dict:
@@ -332,6 +339,7 @@ def task_runs(args: dict) -> dict:
     per_run = []
     lines = 0
     with Store(args["db"]) as store:
+
         def import_all() -> None:
             nonlocal lines
             for index in range(args["runs"]):
@@ -350,8 +358,14 @@ def task_pool(args: dict) -> dict:
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "pool", lambda: build_pool(store, args["pool_depth"]))
-    return {"seconds": seconds, "items": result["pairs"], "pool": result["pool"],
-            "topics": len(result["per_topic"]), "unjudged": result["unjudged"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": result["pairs"],
+        "pool": result["pool"],
+        "topics": len(result["per_topic"]),
+        "unjudged": result["unjudged"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_judgments(args: dict) -> dict:
@@ -359,13 +373,22 @@ def task_judgments(args: dict) -> dict:
     from labeler.workbench import create_snapshot, import_judgments
 
     with Store(args["db"]) as store:
-        imported, import_seconds = timed(args, "judgments", lambda: import_judgments(
-            store, Path(args["data"]) / "qrels.txt", assessor=ASSESSOR, reviewed=True))
+        imported, import_seconds = timed(
+            args,
+            "judgments",
+            lambda: import_judgments(store, Path(args["data"]) / "qrels.txt", assessor=ASSESSOR, reviewed=True),
+        )
         snapshot, snapshot_seconds = timed(args, "snapshot", lambda: create_snapshot(store, "bench_scale qrels"))
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return {"seconds": import_seconds + snapshot_seconds, "items": imported["judgments"],
-            "import_seconds": import_seconds, "snapshot_seconds": snapshot_seconds, "snapshot": snapshot["snapshot"],
-            "labels": snapshot["labels"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": import_seconds + snapshot_seconds,
+        "items": imported["judgments"],
+        "import_seconds": import_seconds,
+        "snapshot_seconds": snapshot_seconds,
+        "snapshot": snapshot["snapshot"],
+        "labels": snapshot["labels"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_status(args: dict) -> dict:
@@ -374,8 +397,12 @@ def task_status(args: dict) -> dict:
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "status", lambda: status(store))
-    return {"seconds": seconds, "items": len(result["topics"]), "totals": result["totals"],
-            "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": len(result["topics"]),
+        "totals": result["totals"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_eval_one(args: dict) -> dict:
@@ -383,11 +410,16 @@ def task_eval_one(args: dict) -> dict:
     from labeler.workbench.evaluation import evaluate_runs
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "eval_one", lambda: evaluate_runs(store, runs=["r00"], measures=EVAL_MEASURES,
-                                                                     include_reopened=True))
+        report, seconds = timed(
+            args, "eval_one", lambda: evaluate_runs(store, runs=["r00"], measures=EVAL_MEASURES, include_reopened=True)
+        )
     run = report["runs"][0]
-    return {"seconds": seconds, "items": run["topics"]["scored"], "values": run["aggregate"],
-            "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": run["topics"]["scored"],
+        "values": run["aggregate"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_eval_all(args: dict) -> dict:
@@ -396,8 +428,13 @@ def task_eval_all(args: dict) -> dict:
 
     with Store(args["db"]) as store:
         report, seconds = timed(args, "eval_all", lambda: evaluate_runs(store, include_reopened=True))
-    return {"seconds": seconds, "items": len(report["runs"]), "measures": report["measures"],
-            "topics": report["runs"][0]["topics"]["scored"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": len(report["runs"]),
+        "measures": report["measures"],
+        "topics": report["runs"][0]["topics"]["scored"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_coverage(args: dict) -> dict:
@@ -407,8 +444,13 @@ def task_coverage(args: dict) -> dict:
     with Store(args["db"]) as store:
         report, seconds = timed(args, "coverage", lambda: coverage_report(store, include_reopened=True))
     judged = {name: row["judged"] for name, row in report["runs"].items()}
-    return {"seconds": seconds, "items": len(report["topics"]), "judged_at_10": judged,
-            "scored_topics": report["scored_topics"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "items": len(report["topics"]),
+        "judged_at_10": judged,
+        "scored_topics": report["scored_topics"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def grade_sequence(count: int) -> list[int]:
@@ -429,8 +471,10 @@ def task_ui(args: dict) -> dict:
     with Store(args["db"]) as store:  # not timed: pick the first topic from the middle on with enough work left
         topics = pool_topics(store)
         middle = len(topics) // 2
-        topic = next((t for t in topics[middle:] + topics[:middle]
-                      if len(queue(store, t, assessor="bench")) >= len(grades)), topics[middle])
+        topic = next(
+            (t for t in topics[middle:] + topics[:middle] if len(queue(store, t, assessor="bench")) >= len(grades)),
+            topics[middle],
+        )
 
     async def drive() -> dict:
         start = time.perf_counter()
@@ -447,8 +491,12 @@ def task_ui(args: dict) -> dict:
                 pressed += 1
             await pilot.pause()
             latencies = list(screen.latencies)
-        return {"latencies_ms": [x * 1000 for x in latencies], "presses": pressed, "topic": topic,
-                "make_app_ms": made * 1000}
+        return {
+            "latencies_ms": [x * 1000 for x in latencies],
+            "presses": pressed,
+            "topic": topic,
+            "make_app_ms": made * 1000,
+        }
 
     result = asyncio.run(drive())
     values = sorted(result["latencies_ms"])
@@ -485,11 +533,21 @@ def task_trectools(args: dict) -> dict:
             if latest is not None:
                 topics = {t for t, _ in pairs}
                 ours = {(t, u) for t in topics for u in store.pool_topic_units(latest.name, t)}
-                same = {"labeler_pairs": len(ours), "only_trectools": len(pairs - ours),
-                        "only_labeler": len(ours - pairs)}
-    return {"seconds": done - start, "parse_seconds": parsed - start, "pool_seconds": done - parsed,
-            "items": len(pairs), "lines": lines, "topics": args["topics"], "comparison": same,
-            "peak_rss_mb": peak_rss_mb()}
+                same = {
+                    "labeler_pairs": len(ours),
+                    "only_trectools": len(pairs - ours),
+                    "only_labeler": len(ours - pairs),
+                }
+    return {
+        "seconds": done - start,
+        "parse_seconds": parsed - start,
+        "pool_seconds": done - parsed,
+        "items": len(pairs),
+        "lines": lines,
+        "topics": args["topics"],
+        "comparison": same,
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def task_ir_measures(args: dict) -> dict:
@@ -506,11 +564,17 @@ def task_ir_measures(args: dict) -> dict:
     done = time.perf_counter()
     judged = ir_measures.calc_aggregate([ir_measures.parse_measure("Judged@10")], qrels, run)
     judged_seconds = time.perf_counter() - done
-    return {"seconds": done - start, "parse_seconds": parsed - start, "calc_seconds": done - parsed,
-            "items": len({r.query_id for r in run}), "lines": len(run),
-            "values": {str(m): float(v) for m, v in result.items()},
-            "judged_at_10": float(next(iter(judged.values()))), "judged_seconds": judged_seconds,
-            "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": done - start,
+        "parse_seconds": parsed - start,
+        "calc_seconds": done - parsed,
+        "items": len({r.query_id for r in run}),
+        "lines": len(run),
+        "values": {str(m): float(v) for m, v in result.items()},
+        "judged_at_10": float(next(iter(judged.values()))),
+        "judged_seconds": judged_seconds,
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 TASKS = {
@@ -528,9 +592,21 @@ TASKS = {
     "trectools": ("trectools TrecRun + make_pool topX", task_trectools),
     "ir_measures": ("ir_measures, 1 run from files, 4 measures", task_ir_measures),
 }
-UNITS = {"topics": "topics", "corpus": "documents", "chunk": "chunks", "runs": "lines", "pool": "pooled pairs",
-         "judgments": "judgments", "status": "topics", "eval_one": "topics", "eval_all": "runs",
-         "coverage": "topics", "ui": "keys", "trectools": "pooled pairs", "ir_measures": "topics"}
+UNITS = {
+    "topics": "topics",
+    "corpus": "documents",
+    "chunk": "chunks",
+    "runs": "lines",
+    "pool": "pooled pairs",
+    "judgments": "judgments",
+    "status": "topics",
+    "eval_one": "topics",
+    "eval_all": "runs",
+    "coverage": "topics",
+    "ui": "keys",
+    "trectools": "pooled pairs",
+    "ir_measures": "topics",
+}
 
 
 def run_child(task: str, args: dict) -> dict:
@@ -556,13 +632,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--qrels-per-topic", type=int, default=20)
     parser.add_argument("--judgments", type=int, default=300, help="grade keys pressed in the UI")
     parser.add_argument("--quick", action="store_true", help="1/10 of the documents and topics")
-    parser.add_argument("--reuse", action="store_true",
-                        help="keep a workbench built with the same parameters; measure only the tasks on it")
-    parser.add_argument("--only", nargs="+", choices=list(TASKS), help="run only these tasks (build tasks need the "
-                        "ones before them done: use with --reuse for the measuring tasks)")
-    parser.add_argument("--trectools-topics", type=int, default=500,
-                        help="trectools pools the first N topics of the same runs (all: 0); its pooling time grows "
-                             "with topics x rows, and it holds every run in memory")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep a workbench built with the same parameters; measure only the tasks on it",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=list(TASKS),
+        help="run only these tasks (build tasks need the "
+        "ones before them done: use with --reuse for the measuring tasks)",
+    )
+    parser.add_argument(
+        "--trectools-topics",
+        type=int,
+        default=500,
+        help="trectools pools the first N topics of the same runs (all: 0); its pooling time grows "
+        "with topics x rows, and it holds every run in memory",
+    )
     parser.add_argument("--profile", choices=list(TASKS), help="cProfile this task's labeler call")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="where scale.json goes")
     parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
@@ -591,15 +679,21 @@ def main(argv: list[str] | None = None) -> None:
     total_lines = args.runs * args.topics * args.depth
     inputs = [p for p in folder.iterdir() if p.is_file() and p.suffix in (".jsonl", ".tsv", ".trec", ".txt")]
     data_mb = sum(p.stat().st_size for p in inputs) / 1e6
-    console.print(f"{args.docs:,} documents x {args.chunks_per_doc} chunks; {args.runs} runs x {args.topics:,} topics "
-                  f"x {args.depth:,} results = {total_lines:,} run lines; {args.qrels_per_topic} judgments per topic; "
-                  f"{data_mb:,.0f} MB of files.")
+    console.print(
+        f"{args.docs:,} documents x {args.chunks_per_doc} chunks; {args.runs} runs x {args.topics:,} topics "
+        f"x {args.depth:,} results = {total_lines:,} run lines; {args.qrels_per_topic} judgments per topic; "
+        f"{data_mb:,.0f} MB of files."
+    )
 
     db = folder / "scale.db"
     build_marker = folder / "build.json"
     build_params = {**params, "pool_depth": args.pool_depth}
-    reuse = (args.reuse and db.exists() and build_marker.exists()
-             and json.loads(build_marker.read_text()).get("params") == build_params)
+    reuse = (
+        args.reuse
+        and db.exists()
+        and build_marker.exists()
+        and json.loads(build_marker.read_text()).get("params") == build_params
+    )
     tasks = list(args.only or (MEASURE_TASKS if reuse else BUILD_TASKS + MEASURE_TASKS))
     if any(t in BUILD_TASKS for t in tasks) and "topics" in tasks:
         for old in folder.glob("scale.db*"):
@@ -610,8 +704,15 @@ def main(argv: list[str] | None = None) -> None:
         console.print(f"Reusing the workbench {db} ({db_size_mb(db):,.0f} MB), built {built}.")
 
     trectools_topics = args.trectools_topics or args.topics
-    child = {"db": str(db), "data": str(folder), "runs": args.runs, "pool_depth": args.pool_depth,
-             "judgments": args.judgments, "profile": args.profile, "out": str(args.out)}
+    child = {
+        "db": str(db),
+        "data": str(folder),
+        "runs": args.runs,
+        "pool_depth": args.pool_depth,
+        "judgments": args.judgments,
+        "profile": args.profile,
+        "out": str(args.out),
+    }
     results: dict[str, dict] = {}
     previous = {}
     if reuse and build_marker.exists():
@@ -637,14 +738,24 @@ def main(argv: list[str] | None = None) -> None:
         elif "seconds" in result:
             console.print(f"  {result['seconds']:.1f} s, peak RSS {result['peak_rss_mb']:,.0f} MB")
         if task == "judgments" and "error" not in result:
-            build_marker.write_text(json.dumps({"params": build_params, "date": now_iso(),
-                                                "results": {t: results[t] for t in BUILD_TASKS if t in results}},
-                                               indent=2) + "\n")
+            build_marker.write_text(
+                json.dumps(
+                    {
+                        "params": build_params,
+                        "date": now_iso(),
+                        "results": {t: results[t] for t in BUILD_TASKS if t in results},
+                    },
+                    indent=2,
+                )
+                + "\n"
+            )
     wall = time.perf_counter() - wall_start
     shown = {**{t: r for t, r in previous.items() if t not in results}, **results}
 
-    table = Table(title=f"labeler at scale: {args.docs:,} documents, {args.runs} runs x {args.topics:,} topics x "
-                        f"{args.depth:,}, pool depth {args.pool_depth}")
+    table = Table(
+        title=f"labeler at scale: {args.docs:,} documents, {args.runs} runs x {args.topics:,} topics x "
+        f"{args.depth:,}, pool depth {args.pool_depth}"
+    )
     for column in ("task", "seconds", "items", "items/s", "peak RSS MB"):
         table.add_column(column, justify="left" if column == "task" else "right")
     for task in BUILD_TASKS + MEASURE_TASKS:
@@ -661,65 +772,90 @@ def main(argv: list[str] | None = None) -> None:
             continue
         items = result.get("items")
         if task == "ui":
-            table.add_row(label + " (p95 ms)", f"{result.get('p95_ms', float('nan')):.1f} ms", f"{items:,} keys",
-                          "-", f"{result['peak_rss_mb']:,.0f}")
+            table.add_row(
+                label + " (p95 ms)",
+                f"{result.get('p95_ms', float('nan')):.1f} ms",
+                f"{items:,} keys",
+                "-",
+                f"{result['peak_rss_mb']:,.0f}",
+            )
             continue
-        table.add_row(label, f"{result['seconds']:.2f}", f"{items:,} {UNITS[task]}" if items is not None else "-",
-                      f"{items / result['seconds']:,.0f}" if items and result["seconds"] else "-",
-                      f"{result['peak_rss_mb']:,.0f}")
+        table.add_row(
+            label,
+            f"{result['seconds']:.2f}",
+            f"{items:,} {UNITS[task]}" if items is not None else "-",
+            f"{items / result['seconds']:,.0f}" if items and result["seconds"] else "-",
+            f"{result['peak_rss_mb']:,.0f}",
+        )
     console.print(table)
 
     notes = []
     summary: dict[str, object] = {}
     runs = shown.get("runs", {})
     if "per_run_seconds" in runs:
-        notes.append(f"import_run per run: {', '.join(f'{s:.1f}' for s in runs['per_run_seconds'])} s "
-                     f"({runs['items'] / runs['seconds']:,.0f} lines/s overall).")
+        notes.append(
+            f"import_run per run: {', '.join(f'{s:.1f}' for s in runs['per_run_seconds'])} s "
+            f"({runs['items'] / runs['seconds']:,.0f} lines/s overall)."
+        )
     pool, trectools = shown.get("pool", {}), shown.get("trectools", {})
     if "seconds" in pool and "pool_seconds" in trectools:
         ours = pool["seconds"] / pool["topics"]
         theirs = trectools["seconds"] / trectools["topics"]
         speedup = theirs / ours
         summary["pool_speedup_per_topic"] = speedup
-        notes.append(f"Pooling: labeler {pool['seconds']:.1f} s for {pool['topics']:,} topics ({ours * 1000:.2f} ms "
-                     f"per topic, {pool['items']:,} pairs); trectools {trectools['seconds']:.1f} s for "
-                     f"{trectools['topics']:,} topics ({trectools['parse_seconds']:.1f} s parse + "
-                     f"{trectools['pool_seconds']:.1f} s pool; {theirs * 1000:.1f} ms per topic): labeler is "
-                     f"{speedup:.0f}x faster per topic ({'meets' if speedup >= TARGET_POOL_SPEEDUP else 'misses'} "
-                     f"the target of {TARGET_POOL_SPEEDUP:g}x).")
+        notes.append(
+            f"Pooling: labeler {pool['seconds']:.1f} s for {pool['topics']:,} topics ({ours * 1000:.2f} ms "
+            f"per topic, {pool['items']:,} pairs); trectools {trectools['seconds']:.1f} s for "
+            f"{trectools['topics']:,} topics ({trectools['parse_seconds']:.1f} s parse + "
+            f"{trectools['pool_seconds']:.1f} s pool; {theirs * 1000:.1f} ms per topic): labeler is "
+            f"{speedup:.0f}x faster per topic ({'meets' if speedup >= TARGET_POOL_SPEEDUP else 'misses'} "
+            f"the target of {TARGET_POOL_SPEEDUP:g}x)."
+        )
         if trectools["topics"] < pool["topics"]:
             scale = pool["topics"] / trectools["topics"]
             estimate = trectools["pool_seconds"] * scale * scale
-            notes.append(f"  trectools ran on {trectools['topics']:,} of {pool['topics']:,} topics: its topX pooling "
-                         f"filters a whole run's DataFrame per (run, topic), so on all topics its pool step would "
-                         f"grow about {scale:.0f} x {scale:.0f} (estimate: {estimate:,.0f} s) and it would hold all "
-                         f"{total_lines:,} lines in memory; the per-topic ratio above flatters trectools.")
+            notes.append(
+                f"  trectools ran on {trectools['topics']:,} of {pool['topics']:,} topics: its topX pooling "
+                f"filters a whole run's DataFrame per (run, topic), so on all topics its pool step would "
+                f"grow about {scale:.0f} x {scale:.0f} (estimate: {estimate:,.0f} s) and it would hold all "
+                f"{total_lines:,} lines in memory; the per-topic ratio above flatters trectools."
+            )
         if trectools.get("comparison"):
             c = trectools["comparison"]
-            notes.append(f"  Same topics: trectools {trectools['items']:,} pairs, labeler {c['labeler_pairs']:,}; "
-                         f"{c['only_trectools']:,} only in trectools, {c['only_labeler']:,} only in labeler "
-                         "(trectools breaks score ties by docid ascending, labeler by docid descending, as trec_eval).")
+            notes.append(
+                f"  Same topics: trectools {trectools['items']:,} pairs, labeler {c['labeler_pairs']:,}; "
+                f"{c['only_trectools']:,} only in trectools, {c['only_labeler']:,} only in labeler "
+                "(trectools breaks score ties by docid ascending, labeler by docid descending, as trec_eval)."
+            )
     one, irm = shown.get("eval_one", {}), shown.get("ir_measures", {})
     if "values" in one and "values" in irm:
         agree = all(abs(one["values"][m] - irm["values"][m]) < 5e-5 for m in IR_MEASURES_NAMES if m in irm["values"])
-        notes.append(f"Scoring one run ({one['items']:,} topics): labeler {one['seconds']:.2f} s "
-                     f"(peak {one['peak_rss_mb']:,.0f} MB), ir_measures {irm['seconds']:.2f} s from the files "
-                     f"({irm['parse_seconds']:.2f} s parse + {irm['calc_seconds']:.2f} s calc, peak "
-                     f"{irm['peak_rss_mb']:,.0f} MB); means {'agree' if agree else 'DIFFER'} to 4 decimals: "
-                     + ", ".join(f"{m} {one['values'][m]:.4f}/{irm['values'][m]:.4f}" for m in IR_MEASURES_NAMES))
-        notes.append(f"  ir_measures Judged@10 on the same run: {irm['judged_at_10']:.4f} in "
-                     f"{irm['judged_seconds']:.2f} s (after parsing).")
+        notes.append(
+            f"Scoring one run ({one['items']:,} topics): labeler {one['seconds']:.2f} s "
+            f"(peak {one['peak_rss_mb']:,.0f} MB), ir_measures {irm['seconds']:.2f} s from the files "
+            f"({irm['parse_seconds']:.2f} s parse + {irm['calc_seconds']:.2f} s calc, peak "
+            f"{irm['peak_rss_mb']:,.0f} MB); means {'agree' if agree else 'DIFFER'} to 4 decimals: "
+            + ", ".join(f"{m} {one['values'][m]:.4f}/{irm['values'][m]:.4f}" for m in IR_MEASURES_NAMES)
+        )
+        notes.append(
+            f"  ir_measures Judged@10 on the same run: {irm['judged_at_10']:.4f} in "
+            f"{irm['judged_seconds']:.2f} s (after parsing)."
+        )
     ui = shown.get("ui", {})
     if "p95_ms" in ui:
         summary["ui_p95_ms"] = ui["p95_ms"]
-        notes.append(f"Judging UI on topic {ui['topic']}: {ui['presses']} grade keys, median {ui['median_ms']:.1f} ms, "
-                     f"p95 {ui['p95_ms']:.1f} ms, max {ui['max_ms']:.1f} ms "
-                     f"({'meets' if ui['p95_ms'] < TARGET_UI_P95_MS else 'misses'} p95 < {TARGET_UI_P95_MS:g} ms); "
-                     f"make_app {ui['make_app_ms']:.0f} ms.")
+        notes.append(
+            f"Judging UI on topic {ui['topic']}: {ui['presses']} grade keys, median {ui['median_ms']:.1f} ms, "
+            f"p95 {ui['p95_ms']:.1f} ms, max {ui['max_ms']:.1f} ms "
+            f"({'meets' if ui['p95_ms'] < TARGET_UI_P95_MS else 'misses'} p95 < {TARGET_UI_P95_MS:g} ms); "
+            f"make_app {ui['make_app_ms']:.0f} ms."
+        )
     judgments = shown.get("judgments", {})
     if "import_seconds" in judgments:
-        notes.append(f"Judgments: import_judgments {judgments['import_seconds']:.1f} s, create_snapshot "
-                     f"{judgments['snapshot_seconds']:.1f} s ({judgments['labels']:,} labels).")
+        notes.append(
+            f"Judgments: import_judgments {judgments['import_seconds']:.1f} s, create_snapshot "
+            f"{judgments['snapshot_seconds']:.1f} s ({judgments['labels']:,} labels)."
+        )
     for task, result in results.items():
         if "skipped" in result:
             notes.append(f"note: {task} skipped: {result['skipped']}")
@@ -730,8 +866,10 @@ def main(argv: list[str] | None = None) -> None:
         notes.append(f"Workbench file: {summary['workbench_mb']:,.0f} MB (the input files: {data_mb:,.0f} MB).")
     notes.append(f"Wall time of this invocation: {wall / 60:.1f} min (data generation included when it ran).")
     load_after = os.getloadavg()
-    notes.append(f"Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f} on {os.cpu_count()} "
-                 "CPUs (other work on the machine slows every figure, the UI tail most).")
+    notes.append(
+        f"Load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f} on {os.cpu_count()} "
+        "CPUs (other work on the machine slows every figure, the UI tail most)."
+    )
     for note in notes:
         console.print(note)
 

@@ -101,8 +101,9 @@ def _weight(i: int, j: int, weights: str | None) -> int:
     return (i - j) ** 2
 
 
-def cohen_kappa(first: Sequence[int], second: Sequence[int], *, weights: str | None = None,
-                categories: Iterable[int] | None = None) -> Statistic:
+def cohen_kappa(
+    first: Sequence[int], second: Sequence[int], *, weights: str | None = None, categories: Iterable[int] | None = None
+) -> Statistic:
     """Cohen's kappa between two assessors, plain or weighted.
 
     Plain (Cohen 1960): `κ = (p_o − p_e) / (1 − p_e)`, `p_e = Σ_c p_A(c) · p_B(c)`.
@@ -131,15 +132,17 @@ def cohen_kappa(first: Sequence[int], second: Sequence[int], *, weights: str | N
         rows[position[a]] += 1
         columns[position[b]] += 1
         observed += _weight(position[a], position[b], weights)
-    expected = sum(rows[i] * columns[j] * _weight(i, j, weights)
-                   for i in range(len(ordered)) for j in range(len(ordered)))
+    expected = sum(
+        rows[i] * columns[j] * _weight(i, j, weights) for i in range(len(ordered)) for j in range(len(ordered))
+    )
     if expected == 0:
         return _undefined(n, "expected disagreement is 0: both assessors gave every pair the same single grade")
     return Statistic(float(1 - Fraction(n * observed, expected)), n)
 
 
-def confusion_matrix(first: Sequence[int], second: Sequence[int], *,
-                     categories: Iterable[int] | None = None) -> dict[str, Any]:
+def confusion_matrix(
+    first: Sequence[int], second: Sequence[int], *, categories: Iterable[int] | None = None
+) -> dict[str, Any]:
     """Counts of (first assessor's grade, second assessor's grade): rows the first, columns the second."""
     pairs = _paired(first, second)
     ordered = _categories((g for pair in pairs for g in pair), categories)
@@ -251,8 +254,14 @@ def assessor_pair_key(first: str, second: str) -> str:
     return "|".join(sorted((first, second)))
 
 
-def compare_assessors(units: Iterable[Mapping[str, int]], first: str, second: str, *, threshold: int,
-                      categories: Iterable[int] | None = None) -> dict[str, Any]:
+def compare_assessors(
+    units: Iterable[Mapping[str, int]],
+    first: str,
+    second: str,
+    *,
+    threshold: int,
+    categories: Iterable[int] | None = None,
+) -> dict[str, Any]:
     """Every two-assessor statistic over the pairs both graded (`first` gives the confusion matrix's rows)."""
     shared = [(u[first], u[second]) for u in units if first in u and second in u]
     a = [g for g, _ in shared]
@@ -274,8 +283,13 @@ def compare_assessors(units: Iterable[Mapping[str, int]], first: str, second: st
     }
 
 
-def agreement_block(units: Sequence[Mapping[str, int]], *, threshold: int, categories: Iterable[int] | None = None,
-                    metric: str = "ordinal") -> dict[str, Any]:
+def agreement_block(
+    units: Sequence[Mapping[str, int]],
+    *,
+    threshold: int,
+    categories: Iterable[int] | None = None,
+    metric: str = "ordinal",
+) -> dict[str, Any]:
     """Overlap, binary overlap and alpha over all assessors, and every statistic per assessor pair.
 
     `units` are the grades of each pair (assessor -> grade); pairs with fewer than two grades count nowhere.
@@ -287,7 +301,8 @@ def agreement_block(units: Sequence[Mapping[str, int]], *, threshold: int, categ
     for first, second in combinations(assessors, 2):
         if any(first in u and second in u for u in multi):
             by_pair[assessor_pair_key(first, second)] = compare_assessors(
-                multi, first, second, threshold=threshold, categories=categories)
+                multi, first, second, threshold=threshold, categories=categories
+            )
     return {
         "pairs": len(multi),
         "assessors": assessors,
@@ -298,8 +313,13 @@ def agreement_block(units: Sequence[Mapping[str, int]], *, threshold: int, categ
     }
 
 
-def summarize_agreement(grades: Mapping[str, Mapping[str, Mapping[str, int]]], *, threshold: int,
-                        categories: Iterable[int] | None = None, metric: str = "ordinal") -> dict[str, Any]:
+def summarize_agreement(
+    grades: Mapping[str, Mapping[str, Mapping[str, int]]],
+    *,
+    threshold: int,
+    categories: Iterable[int] | None = None,
+    metric: str = "ordinal",
+) -> dict[str, Any]:
     """Agreement overall and per topic from `topic -> unit -> {assessor: grade}`.
 
     Topics without a pair graded by two or more assessors are left out of `topics`.

@@ -95,8 +95,10 @@ class Plan:
 
     def second_on(self, assessor: str) -> list[str]:
         """The topics where the assessor only judges the overlap pairs, natural order."""
-        return sorted((t for t, entry in self.topics.items()
-                       if entry.second == assessor and entry.assessor != assessor), key=topic_sort_key)
+        return sorted(
+            (t for t, entry in self.topics.items() if entry.second == assessor and entry.assessor != assessor),
+            key=topic_sort_key,
+        )
 
     def assessors(self) -> list[str]:
         """Everyone the plan names, in the order they first appear (topics in natural order)."""
@@ -112,8 +114,11 @@ class Plan:
         if not self:
             return topics
         own, second = set(self.own_topics(assessor)), set(self.second_on(assessor))
-        return ([t for t in topics if t in own] + [t for t in topics if t in second]
-                + [t for t in topics if t not in self.topics])
+        return (
+            [t for t in topics if t in own]
+            + [t for t in topics if t in second]
+            + [t for t in topics if t not in self.topics]
+        )
 
 
 def waiting_for(state: PairState | None, assessor: str, *, overlap: bool) -> bool:

@@ -185,8 +185,9 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
     real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
     if adjudication is not None:
         state.adjudicated = True
-        later = [e for e in real.values()
-                 if event_order(e) > event_order(adjudication) and e.grade != adjudication.grade]
+        later = [
+            e for e in real.values() if event_order(e) > event_order(adjudication) and e.grade != adjudication.grade
+        ]
         if later:
             state.conflict = True
         else:
@@ -215,7 +216,5 @@ def derive_pairs(events: Iterable[Event], changes: Mapping[str, str] | None = No
             by_pair.setdefault((event.topic_id, event.unit_id), []).append(event)
     changes = changes or {}
     return {
-        pair: derive_pair(pair[0], pair[1], pair_events, changes.get(pair[1]))
-        for pair, pair_events in by_pair.items()
+        pair: derive_pair(pair[0], pair[1], pair_events, changes.get(pair[1])) for pair, pair_events in by_pair.items()
     }
-

@@ -84,7 +84,7 @@ class Unit:
         if text == UNIT_DOC:
             return cls(UNIT_DOC)
         if text.startswith("chunk:") and len(text) > len("chunk:"):
-            return cls("chunk", text[len("chunk:"):])
+            return cls("chunk", text[len("chunk:") :])
         raise ValueError(f"unit must be 'doc' or 'chunk:NAME', not {text!r}")
 
     def __str__(self) -> str:

@@ -45,8 +45,11 @@ class OrderInput:
 
     def relevant(self) -> dict[str, bool]:
         """Judged units -> whether their label reaches the threshold (unjudged units are absent)."""
-        return {unit: state.label >= self.threshold for unit, state in self.states.items()
-                if state.judged and state.label is not None}
+        return {
+            unit: state.label >= self.threshold
+            for unit, state in self.states.items()
+            if state.judged and state.label is not None
+        }
 
 
 OrderFunction = Callable[[OrderInput], list[str]]

@@ -74,14 +74,25 @@ def check_output(path: str | Path, *, workbench: str | Path | None = None, force
         raise _os_error(exc, path) from None
     mode = info.st_mode
     if stat.S_ISLNK(mode):
-        raise LabelerError("is a symbolic link: labeler never writes through a link, even with --force; "
-                           "give the path of the file itself", path=path)
+        raise LabelerError(
+            "is a symbolic link: labeler never writes through a link, even with --force; "
+            "give the path of the file itself",
+            path=path,
+        )
     if stat.S_ISDIR(mode):
         raise LabelerError("is a folder: give the path of a file to write", path=path)
     if not stat.S_ISREG(mode):
-        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else (
-            "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "not a regular file")
+        kind = (
+            "a named pipe (FIFO)"
+            if stat.S_ISFIFO(mode)
+            else (
+                "a socket"
+                if stat.S_ISSOCK(mode)
+                else "a device"
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "not a regular file"
+            )
+        )
         raise LabelerError(f"is {kind}: labeler writes only regular files", path=path)
     if not force:
         raise OutputExistsError("exists already: choose a new file, or pass --force to replace it", path=path)
@@ -123,16 +134,22 @@ def output_file(path: str | Path, *, workbench: str | Path | None = None, force:
 
 
 @contextmanager
-def open_output(path: str | Path, *, workbench: str | Path | None = None, force: bool = False,
-                mode: Literal["text", "binary"] = "text") -> Iterator[IO]:
+def open_output(
+    path: str | Path,
+    *,
+    workbench: str | Path | None = None,
+    force: bool = False,
+    mode: Literal["text", "binary"] = "text",
+) -> Iterator[IO]:
     """A handle on a temporary file that becomes `path` when the block ends without an error.
 
     Text mode writes UTF-8 with `\\n` line ends, whatever the platform.
     """
     with output_file(path, workbench=workbench, force=force) as temporary:
         try:
-            handle: IO = (open(temporary, "w", encoding="utf-8", newline="\n") if mode == "text"
-                          else open(temporary, "wb"))
+            handle: IO = (
+                open(temporary, "w", encoding="utf-8", newline="\n") if mode == "text" else open(temporary, "wb")
+            )
         except OSError as exc:
             raise _os_error(exc, path) from None
         with handle:
@@ -143,8 +160,13 @@ def open_output(path: str | Path, *, workbench: str | Path | None = None, force:
                 raise _os_error(exc, path) from None
 
 
-def write_output(path: str | Path, content: str | bytes | Iterable[str] | Iterable[bytes], *,
-                 workbench: str | Path | None = None, force: bool = False) -> Written:
+def write_output(
+    path: str | Path,
+    content: str | bytes | Iterable[str] | Iterable[bytes],
+    *,
+    workbench: str | Path | None = None,
+    force: bool = False,
+) -> Written:
     """Write `content` (text, bytes, or an iterable of either) to `path` under the output rule.
 
     Text is written as UTF-8, exactly as given (no newline translation).
@@ -180,9 +202,11 @@ def _refuse_workbench(target: Path, workbench: Path) -> None:
             except OSError:  # one of them does not exist (or cannot be read): not the same file
                 same = False
         if same:
-            what = "the workbench" if own == workbench else f"the workbench's {own.name[len(workbench.name):]} file"
-            raise LabelerError(f"is {what} ({workbench}): labeler never writes over it, even with --force; "
-                               "choose another file", path=target)
+            what = "the workbench" if own == workbench else f"the workbench's {own.name[len(workbench.name) :]} file"
+            raise LabelerError(
+                f"is {what} ({workbench}): labeler never writes over it, even with --force; choose another file",
+                path=target,
+            )
 
 
 def _resolve(path: Path) -> Path:
@@ -222,15 +246,19 @@ def _install(temporary: Path, target: Path, *, workbench: str | Path | None, rep
         try:
             os.link(temporary, target)
         except FileExistsError:
-            raise OutputExistsError("exists already (it appeared while labeler was writing): nothing was "
-                                    "replaced; choose a new file, or pass --force", path=target) from None
+            raise OutputExistsError(
+                "exists already (it appeared while labeler was writing): nothing was "
+                "replaced; choose a new file, or pass --force",
+                path=target,
+            ) from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS):
                 raise
             # a file system without hard links: look again, then rename
             if os.path.lexists(target):
-                raise OutputExistsError("exists already (it appeared while labeler was writing): nothing was "
-                                        "replaced", path=target) from None
+                raise OutputExistsError(
+                    "exists already (it appeared while labeler was writing): nothing was replaced", path=target
+                ) from None
             os.replace(temporary, target)
         else:
             os.unlink(temporary)
@@ -240,8 +268,9 @@ def _install(temporary: Path, target: Path, *, workbench: str | Path | None, rep
         except FileNotFoundError:  # removed meanwhile: nothing left to keep
             info = None
         if info is not None and not stat.S_ISREG(info.st_mode):
-            raise LabelerError("changed while labeler was writing (it is no longer a regular file): "
-                               "nothing was replaced", path=target)
+            raise LabelerError(
+                "changed while labeler was writing (it is no longer a regular file): nothing was replaced", path=target
+            )
         os.replace(temporary, target)
     _fsync_folder(target.parent)
 

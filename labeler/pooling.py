@@ -160,8 +160,12 @@ def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = No
             # RRF of the pooled units only (the same terms `_fuse` sums, in run order), not of every ranked unit
             rank_maps = list(ranks_by_run.values())
             pool[topic] = {
-                unit: _entry(topic, unit, contributors[unit],
-                             math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]))
+                unit: _entry(
+                    topic,
+                    unit,
+                    contributors[unit],
+                    math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]),
+                )
                 for unit in sorted(contributors)
             }
     return pool

@@ -64,8 +64,15 @@ def latest_mark(review_events: Iterable[Event]) -> Event | None:
     return marks[-1]
 
 
-def review_state(mark: Event | None, *, has_judgments: bool, has_relevant: bool, judged_after_mark: bool,
-                 pool: str | None = None, unjudged: int = 0) -> ReviewState:
+def review_state(
+    mark: Event | None,
+    *,
+    has_judgments: bool,
+    has_relevant: bool,
+    judged_after_mark: bool,
+    pool: str | None = None,
+    unjudged: int = 0,
+) -> ReviewState:
     """The status of one (topic, space).
 
     `mark`: `latest_mark` of the space's review events; `has_judgments`,
@@ -105,8 +112,9 @@ def judged_after(mark: Event | None, events: Iterable[Event]) -> bool:
             by_unit.setdefault(event.unit_id, []).append(event)
     for unit_id, pair_events in by_unit.items():
         if unit_id is None or not any(
-                e.kind in (GRADE, ADJUDICATE) and e.grade is not None and e.grade >= 0 and event_order(e) > after
-                for e in effective_events(pair_events)):
+            e.kind in (GRADE, ADJUDICATE) and e.grade is not None and e.grade >= 0 and event_order(e) > after
+            for e in effective_events(pair_events)
+        ):
             continue
         then = derive_pair(mark.topic_id, unit_id, [e for e in pair_events if event_order(e) <= after])
         now = derive_pair(mark.topic_id, unit_id, pair_events)

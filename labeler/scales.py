@@ -65,9 +65,7 @@ class GradeScale:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GradeScale:
-        grades = tuple(
-            Grade(int(g["grade"]), str(g["label"]), str(g.get("definition", ""))) for g in data["grades"]
-        )
+        grades = tuple(Grade(int(g["grade"]), str(g["label"]), str(g.get("definition", ""))) for g in data["grades"])
         return cls(str(data["name"]), tuple(sorted(grades, key=lambda g: g.value)), int(data["threshold"]))
 
 
@@ -95,8 +93,11 @@ PRESETS: dict[str, GradeScale] = {
         (
             Grade(0, "irrelevant", "Has nothing to do with the query."),
             Grade(1, "related", "Seems related to the query but does not answer it."),
-            Grade(2, "highly relevant",
-                  "Has some answer for the query, but it may be unclear or hidden among extraneous information."),
+            Grade(
+                2,
+                "highly relevant",
+                "Has some answer for the query, but it may be unclear or hidden among extraneous information.",
+            ),
             Grade(3, "perfectly relevant", "Is dedicated to the query and contains the exact answer."),
         ),
         threshold=2,

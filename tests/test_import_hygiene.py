@@ -18,8 +18,13 @@ import pytest
 import labeler
 
 ROOT = Path(labeler.__file__).resolve().parent.parent
-CONTRACTS = {"layers", "domain-is-plain-python", "front-ends-use-the-workbench", "sql-only-in-the-store",
-             "agreement-needs-no-numerics"}
+CONTRACTS = {
+    "layers",
+    "domain-is-plain-python",
+    "front-ends-use-the-workbench",
+    "sql-only-in-the-store",
+    "agreement-needs-no-numerics",
+}
 
 
 def _config() -> dict:
@@ -33,8 +38,9 @@ def _lint_imports(checkout: Path) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("importlinter")
     env = {**os.environ, "PYTHONPATH": str(checkout), "COLUMNS": "200"}  # contract names on one line
     code = "from importlinter.cli import lint_imports_command; lint_imports_command()"
-    return subprocess.run([sys.executable, "-c", code, "--no-cache"], cwd=checkout, env=env,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code, "--no-cache"], cwd=checkout, env=env, capture_output=True, text=True, check=False
+    )
 
 
 def test_the_config_names_every_contract():

@@ -45,8 +45,9 @@ def store(tmp_path):
 def test_the_store_gives_the_assessors_latest_timed_grades(store):
     # 60 events: the 10 oldest took 60 s, the 50 latest 10 s; untimed and machine grades never count
     for i in range(60):
-        record_judgment(store, "1", f"d{i}", assessor="ann", grade=1, active_ms=60_000 if i < 10 else 10_000,
-                        allow_unknown=True)
+        record_judgment(
+            store, "1", f"d{i}", assessor="ann", grade=1, active_ms=60_000 if i < 10 else 10_000, allow_unknown=True
+        )
     record_judgment(store, "1", "x", assessor="ann", grade=1, allow_unknown=True)
     record_judgment(store, "1", "y", assessor="bob", grade=1, active_ms=1_000, allow_unknown=True)
     assert judging_pace(store, "ann").per_hour == 360.0 and judging_pace(store, "ann").judgments == 50

@@ -28,7 +28,7 @@ from labeler.workbench.assignments import current_plan
 
 def _walkthrough() -> list[str]:
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Five minutes on the sample corpus"):]
+    section = text[text.index("## Five minutes on the sample corpus") :]
     block = re.search(r"```\n(.*?)```", section, re.S).group(1)
     return [line for line in block.splitlines() if line.strip()]
 
@@ -49,7 +49,7 @@ def _my_run() -> str:
     lines = []
     for topic in topics:
         relevant = sorted((d for (t, d), g in truth.items() if t == topic and g > 0), reverse=True)
-        ranking = relevant[:5] + [d for d in docs if d not in relevant][int(topic) * 3:int(topic) * 3 + 20]
+        ranking = relevant[:5] + [d for d in docs if d not in relevant][int(topic) * 3 : int(topic) * 3 + 20]
         lines += [f"{topic} Q0 {d} {r} {100 - r} mine" for r, d in enumerate(ranking, 1)]
     return "\n".join(lines) + "\n"
 
@@ -96,8 +96,17 @@ class Shell:
             if claim["unit"] is None:
                 break
             grade = self.truth.get((claim["topic"], claim["unit"]), 0)
-            self.labeler("judgments", "add", claim["topic"], claim["unit"], str(grade), "--assessor", assessor,
-                         "--unit", claim["unit_space"])
+            self.labeler(
+                "judgments",
+                "add",
+                claim["topic"],
+                claim["unit"],
+                str(grade),
+                "--assessor",
+                assessor,
+                "--unit",
+                claim["unit_space"],
+            )
         with Store(self.folder / self.env["LABELER_DB"]) as store:
             plan = current_plan(store)
             mine = [t for t in plan.topics_for(assessor) if plan.topics[t].assessor == assessor]
@@ -113,8 +122,9 @@ def test_the_readme_walkthrough_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.delenv("LABELER_DB", raising=False)
     shell = Shell(tmp_path)
     lines = _walkthrough()
-    assert any("pool build" in line for line in lines[lines.index(next(ln for ln in lines if "round 2" in ln)):]), \
+    assert any("pool build" in line for line in lines[lines.index(next(ln for ln in lines if "round 2" in ln)) :]), (
         "the walkthrough re-pools"
+    )
     assert {"ann", "bob"} <= {w for ln in lines if "judge " in ln for w in shlex.split(ln, comments=True)}
     for line in lines:
         shell.run(line)

@@ -21,28 +21,37 @@ RUN_ONE = "1 Q0 d1 1 9 r\n"
 RUN_TWO = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n2 Q0 d1 1 9 r\n"
 
 
-@pytest.mark.parametrize(("run", "expected"), [
-    (RUN_ONE, "1 result for 1 topic, depth up to 1"),
-    (RUN_TWO, "3 results for 2 topics, depth up to 2"),
-])
+@pytest.mark.parametrize(
+    ("run", "expected"),
+    [
+        (RUN_ONE, "1 result for 1 topic, depth up to 1"),
+        (RUN_TWO, "3 results for 2 topics, depth up to 2"),
+    ],
+)
 def test_runs_import_counts(run_cli, write, run, expected):
     result = run_cli("runs", "import", write("r.run", run), "--name", "r", "--allow-unknown")
     assert expected in result.stderr
 
 
-@pytest.mark.parametrize(("qrels", "expected"), [
-    ("1 0 d1 1\n", "1 judgment recorded for 1 topic"),
-    ("1 0 d1 1\n2 0 d2 0\n", "2 judgments recorded for 2 topics"),
-])
+@pytest.mark.parametrize(
+    ("qrels", "expected"),
+    [
+        ("1 0 d1 1\n", "1 judgment recorded for 1 topic"),
+        ("1 0 d1 1\n2 0 d2 0\n", "2 judgments recorded for 2 topics"),
+    ],
+)
 def test_judgments_import_counts(run_cli, write, qrels, expected):
     result = run_cli("judgments", "import", write("q.txt", qrels), "--assessor", "ann", "--allow-unknown")
     assert expected in result.stderr
 
 
-@pytest.mark.parametrize(("qrels", "expected"), [
-    ("1 0 d1 1\n", "Snapshot v1 (doc): 1 label over 1 topic;"),
-    ("1 0 d1 1\n2 0 d2 0\n", "Snapshot v1 (doc): 2 labels over 2 topics;"),
-])
+@pytest.mark.parametrize(
+    ("qrels", "expected"),
+    [
+        ("1 0 d1 1\n", "Snapshot v1 (doc): 1 label over 1 topic;"),
+        ("1 0 d1 1\n2 0 d2 0\n", "Snapshot v1 (doc): 2 labels over 2 topics;"),
+    ],
+)
 def test_snapshot_counts(run_cli, write, qrels, expected):
     run_cli("judgments", "import", write("q.txt", qrels), "--assessor", "ann", "--allow-unknown")
     result = run_cli("snapshot", "create", "-m", "first")

@@ -51,8 +51,15 @@ class LabelerGroup(click.Group):
 
 
 @click.group(cls=LabelerGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", "db_path", envvar="LABELER_DB", default="labeler.db", show_default=True,
-              type=click.Path(dir_okay=False), help="The workbench file (or set LABELER_DB).")
+@click.option(
+    "--db",
+    "db_path",
+    envvar="LABELER_DB",
+    default="labeler.db",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="The workbench file (or set LABELER_DB).",
+)
 @click.version_option(__version__, prog_name="labeler")
 @click.pass_context
 def cli(ctx: click.Context, db_path: str) -> None:
@@ -82,8 +89,24 @@ def _register() -> None:
     )
     from labeler.cli import next as next_unit
 
-    for module in (setup, corpus, topics, runs, pools, judgments, queue, next_unit, judge, snapshots, evaluation,
-                   coverage, team, agreement, assign, demo):
+    for module in (
+        setup,
+        corpus,
+        topics,
+        runs,
+        pools,
+        judgments,
+        queue,
+        next_unit,
+        judge,
+        snapshots,
+        evaluation,
+        coverage,
+        team,
+        agreement,
+        assign,
+        demo,
+    ):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -38,13 +38,22 @@ def _reasons(where: str, block: dict[str, Any]) -> list[str]:
 
 
 @click.command()
-@click.option("--snapshot", default=None,
-              help="Only the unit space and topics of this snapshot (grades still come from the log).")
+@click.option(
+    "--snapshot", default=None, help="Only the unit space and topics of this snapshot (grades still come from the log)."
+)
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
-@click.option("--metric", type=click.Choice(METRICS), default="ordinal", show_default=True,
-              help="Krippendorff's alpha distance between grades.")
-@click.option("--all-pairs", is_flag=True,
-              help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).")
+@click.option(
+    "--metric",
+    type=click.Choice(METRICS),
+    default="ordinal",
+    show_default=True,
+    help="Krippendorff's alpha distance between grades.",
+)
+@click.option(
+    "--all-pairs",
+    is_flag=True,
+    help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).",
+)
 @json_option
 @pass_env
 def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, all_pairs: bool, as_json: bool) -> None:
@@ -57,33 +66,92 @@ def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, all
         emit_json(result)
         return
     scope = f"snapshot {result['snapshot']}'s topics, " if result["snapshot"] else ""
-    planned = (f", on the {result['planned_overlap']} planned overlap pairs (--all-pairs for every pair)"
-               if result["planned_overlap"] is not None else "")
-    info(f"Agreement in {scope}{result['unit']}{planned}: {result['pairs_multi']} of {result['pairs_judged']} "
-         f"graded pairs were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
-         f"{result['scale']}, relevant from grade {result['threshold']}.")
+    planned = (
+        f", on the {result['planned_overlap']} planned overlap pairs (--all-pairs for every pair)"
+        if result["planned_overlap"] is not None
+        else ""
+    )
+    info(
+        f"Agreement in {scope}{result['unit']}{planned}: {result['pairs_multi']} of {result['pairs_judged']} "
+        f"graded pairs were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
+        f"{result['scale']}, relevant from grade {result['threshold']}."
+    )
     if result["pairs_multi"] == 0:
-        info("Nothing to compare: have a second assessor grade some of the same pairs "
-             "(labeler judge, or labeler judgments add TOPIC UNIT GRADE --assessor NAME).")
+        info(
+            "Nothing to compare: have a second assessor grade some of the same pairs "
+            "(labeler judge, or labeler judgments add TOPIC UNIT GRADE --assessor NAME)."
+        )
         return
     overall = result["overall"]
-    table("per assessor pair, all topics",
-          ["assessors", "pairs", "overlap", "binary overlap", "relevant overlap", "kappa", "kappa linear",
-           "kappa quadratic", "binary kappa"],
-          [[key, p["pairs"], _value(p["overlap"]), _value(p["binary_overlap"]), _value(p["relevant_overlap"]),
-            _value(p["cohen_kappa"]), _value(p["weighted_kappa_linear"]), _value(p["weighted_kappa_quadratic"]),
-            _value(p["binary_kappa"])] for key, p in overall["pairs_by_assessors"].items()])
-    rows = [["all", overall["pairs"], len(overall["assessors"]), _value(overall["overlap"]),
-             _value(overall["binary_overlap"]), _value(overall["krippendorff_alpha"])]]
-    rows += [[topic, t["pairs"], len(t["assessors"]), _value(t["overlap"]), _value(t["binary_overlap"]),
-              _value(t["krippendorff_alpha"])] for topic, t in result["topics"].items()]
-    table("per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result['metric']})"],
-          rows)
-    table("per topic and assessor pair", ["topic", "assessors", "pairs", "overlap", "kappa", "kappa linear",
-                                          "kappa quadratic"],
-          [[topic, key, p["pairs"], _value(p["overlap"]), _value(p["cohen_kappa"]),
-            _value(p["weighted_kappa_linear"]), _value(p["weighted_kappa_quadratic"])]
-           for topic, t in result["topics"].items() for key, p in t["pairs_by_assessors"].items()])
+    table(
+        "per assessor pair, all topics",
+        [
+            "assessors",
+            "pairs",
+            "overlap",
+            "binary overlap",
+            "relevant overlap",
+            "kappa",
+            "kappa linear",
+            "kappa quadratic",
+            "binary kappa",
+        ],
+        [
+            [
+                key,
+                p["pairs"],
+                _value(p["overlap"]),
+                _value(p["binary_overlap"]),
+                _value(p["relevant_overlap"]),
+                _value(p["cohen_kappa"]),
+                _value(p["weighted_kappa_linear"]),
+                _value(p["weighted_kappa_quadratic"]),
+                _value(p["binary_kappa"]),
+            ]
+            for key, p in overall["pairs_by_assessors"].items()
+        ],
+    )
+    rows = [
+        [
+            "all",
+            overall["pairs"],
+            len(overall["assessors"]),
+            _value(overall["overlap"]),
+            _value(overall["binary_overlap"]),
+            _value(overall["krippendorff_alpha"]),
+        ]
+    ]
+    rows += [
+        [
+            topic,
+            t["pairs"],
+            len(t["assessors"]),
+            _value(t["overlap"]),
+            _value(t["binary_overlap"]),
+            _value(t["krippendorff_alpha"]),
+        ]
+        for topic, t in result["topics"].items()
+    ]
+    table(
+        "per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result['metric']})"], rows
+    )
+    table(
+        "per topic and assessor pair",
+        ["topic", "assessors", "pairs", "overlap", "kappa", "kappa linear", "kappa quadratic"],
+        [
+            [
+                topic,
+                key,
+                p["pairs"],
+                _value(p["overlap"]),
+                _value(p["cohen_kappa"]),
+                _value(p["weighted_kappa_linear"]),
+                _value(p["weighted_kappa_quadratic"]),
+            ]
+            for topic, t in result["topics"].items()
+            for key, p in t["pairs_by_assessors"].items()
+        ],
+    )
     for line in _reasons("all topics", overall):
         info(line)
     info(HOW_TO_READ)

@@ -12,23 +12,54 @@ from labeler.errors import LabelerError
 
 
 @click.command()
-@click.option("--assessors", default=None, metavar="A,B,...",
-              help="Assessors in order: topics are dealt round-robin; an overlap's second judge is the next one.")
-@click.option("--topics", default=None, metavar="T1,T2,...",
-              help="Topics to assign or clear (default: the latest pool's topics).")
-@click.option("--overlap", type=float, default=0.0, show_default=True, metavar="SHARE",
-              help="Share of each topic's pool pairs judged by two assessors, in [0, 1).")
+@click.option(
+    "--assessors",
+    default=None,
+    metavar="A,B,...",
+    help="Assessors in order: topics are dealt round-robin; an overlap's second judge is the next one.",
+)
+@click.option(
+    "--topics", default=None, metavar="T1,T2,...", help="Topics to assign or clear (default: the latest pool's topics)."
+)
+@click.option(
+    "--overlap",
+    type=float,
+    default=0.0,
+    show_default=True,
+    metavar="SHARE",
+    help="Share of each topic's pool pairs judged by two assessors, in [0, 1).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the overlap's choice of pairs.")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME",
-              help="Unit space whose latest pool gives the topics and the counts (default: the latest pool's).")
-@click.option("--by", default=default_assessor, show_default="LABELER_ASSESSOR or the login name", metavar="NAME",
-              callback=checked_id("name"), help="Who makes the assignment (recorded with it).")
+@click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME",
+    help="Unit space whose latest pool gives the topics and the counts (default: the latest pool's).",
+)
+@click.option(
+    "--by",
+    default=default_assessor,
+    show_default="LABELER_ASSESSOR or the login name",
+    metavar="NAME",
+    callback=checked_id("name"),
+    help="Who makes the assignment (recorded with it).",
+)
 @click.option("--clear", is_flag=True, help="Unassign the --topics: anyone may judge them again.")
 @click.option("--list", "list_plan", is_flag=True, help="Show the plan and each assessor's progress.")
 @json_option
 @pass_env
-def assign(env: Env, assessors: str | None, topics: str | None, overlap: float, seed: int, unit: str | None,
-           by: str, clear: bool, list_plan: bool, as_json: bool) -> None:
+def assign(
+    env: Env,
+    assessors: str | None,
+    topics: str | None,
+    overlap: float,
+    seed: int,
+    unit: str | None,
+    by: str,
+    clear: bool,
+    list_plan: bool,
+    as_json: bool,
+) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
     from labeler.workbench.assignments import assign as assign_topics
     from labeler.workbench.assignments import clear_assignments, list_assignments, parse_names
@@ -57,8 +88,10 @@ def assign(env: Env, assessors: str | None, topics: str | None, overlap: float, 
         info(f"Unassigned {_topics(len(result['cleared']))}: {', '.join(result['cleared'])}.")
         return
     if not list_plan:
-        info(f"Assigned {_topics(len(result['assigned']))} to {', '.join(names)}"
-             + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else "."))
+        info(
+            f"Assigned {_topics(len(result['assigned']))} to {', '.join(names)}"
+            + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else ".")
+        )
     _show_plan(result)
 
 
@@ -71,13 +104,38 @@ def _show_plan(result: dict[str, Any]) -> None:
         info("No assignments: anyone may judge any topic ('labeler assign --assessors ann,bob').")
         return
     where = f" (pool {result['pool']}, {result['unit']})" if result["pool"] else " (no pool yet)"
-    table(f"per topic{where}", ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
-          [[topic, row["assessor"], row["second"] or "-", f"{row['overlap']:g}", row["pairs"], row["overlap_pairs"],
-            row["assigned_by"]] for topic, row in result["topics"].items()])
-    table("per assessor", ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
-          [[name, ", ".join(row["topics"]), ", ".join(row["second_on"]), row["to_judge"], row["judged"],
-            row["remaining"], row["overlap"]]
-           for name, row in result["assessors"].items()])
+    table(
+        f"per topic{where}",
+        ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
+        [
+            [
+                topic,
+                row["assessor"],
+                row["second"] or "-",
+                f"{row['overlap']:g}",
+                row["pairs"],
+                row["overlap_pairs"],
+                row["assigned_by"],
+            ]
+            for topic, row in result["topics"].items()
+        ],
+    )
+    table(
+        "per assessor",
+        ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
+        [
+            [
+                name,
+                ", ".join(row["topics"]),
+                ", ".join(row["second_on"]),
+                row["to_judge"],
+                row["judged"],
+                row["remaining"],
+                row["overlap"],
+            ]
+            for name, row in result["assessors"].items()
+        ],
+    )
 
 
 COMMANDS = [assign]

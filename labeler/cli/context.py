@@ -22,7 +22,8 @@ class Env:
 pass_env = click.make_pass_decorator(Env)
 
 force_option = click.option(
-    "--force", is_flag=True,
+    "--force",
+    is_flag=True,
     help="Replace the output file if it exists (never the workbench, never through a symlink; see docs/cli.md).",
 )
 
@@ -56,6 +57,7 @@ def checked_id(what: str, check: Callable[..., str] = check_id) -> Callback:
     It raises a `LabelerError`, so the refusal is exit 1 with one `Error:` line, like a bad line
     in a file, before the command opens the workbench; `what` names the id in the reason.
     """
+
     def callback(ctx: click.Context, param: click.Parameter, value: object) -> object:
         if value is None:
             return value
@@ -72,6 +74,9 @@ def _where(param: click.Parameter) -> str:
 
 
 assessor_option = click.option(
-    "--assessor", default=default_assessor, show_default="LABELER_ASSESSOR or the login name",
-    callback=checked_id("assessor name"), help="Who is judging (an id: no spaces or control characters).",
+    "--assessor",
+    default=default_assessor,
+    show_default="LABELER_ASSESSOR or the login name",
+    callback=checked_id("assessor name"),
+    help="Who is judging (an id: no spaces or control characters).",
 )

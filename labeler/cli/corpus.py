@@ -35,20 +35,25 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    info(f"{result['path']} ({result['format']}): {result['added']} added, {result['unchanged']} unchanged, "
-         f"{result['updated']} updated; {plural(result['documents'], 'document')} in the workbench.")
+    info(
+        f"{result['path']} ({result['format']}): {result['added']} added, {result['unchanged']} unchanged, "
+        f"{result['updated']} updated; {plural(result['documents'], 'document')} in the workbench."
+    )
     for name in result["stale_chunkings"]:
         info(f"Chunking {name!r} was cut from text that has since changed: make a new chunking.")
 
 
 @corpus.command()
-@click.option("--name", required=True, callback=chunking_name,
-              help="Name of the new chunking (never reused; an id without ':').")
+@click.option(
+    "--name", required=True, callback=chunking_name, help="Name of the new chunking (never reused; an id without ':')."
+)
 @click.option("--size", required=True, type=int, help="Window size, in words (or sentences with --by sentences).")
-@click.option("--overlap", default=0, show_default=True, type=int,
-              help="Words (or sentences) shared by neighbouring windows.")
-@click.option("--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True,
-              help="Window unit.")
+@click.option(
+    "--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows."
+)
+@click.option(
+    "--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True, help="Window unit."
+)
 @json_option
 @pass_env
 def chunk(env: Env, name: str, size: int, overlap: int, by: str, as_json: bool) -> None:
@@ -68,15 +73,32 @@ def chunkings(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
-          [[c["name"], c["kind"], " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())), c["documents"],
-            c["chunks"], c["hash"][:12], c["created"][:19]] for c in result])
+    table(
+        None,
+        ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
+        [
+            [
+                c["name"],
+                c["kind"],
+                " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())),
+                c["documents"],
+                c["chunks"],
+                c["hash"][:12],
+                c["created"][:19],
+            ]
+            for c in result
+        ],
+    )
 
 
 @corpus.command("chunks")
 @click.option("--name", required=True, callback=chunking_name, help="The chunking whose chunks to list.")
-@click.option("--json", "as_json", is_flag=True,
-              help="JSON lines, one {chunk_id, doc_id, start, end, text} object a line (streamed).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="JSON lines, one {chunk_id, doc_id, start, end, text} object a line (streamed).",
+)
 @pass_env
 def chunks(env: Env, name: str, as_json: bool) -> None:
     """List a chunking's chunks (id, document, offsets, text) for an outside chunk retriever."""
@@ -127,8 +149,10 @@ def _print_chunking(result: dict, as_json: bool) -> None:
         emit_json(result)
         return
     params = " ".join(f"{k}={v}" for k, v in sorted(result["params"].items()))
-    info(f"Chunking {result['name']!r} ({result['kind']}, {params}): {plural(result['chunks'], 'chunk')} "
-         f"of {plural(result['documents'], 'document')}; hash {result['hash'][:12]}.")
+    info(
+        f"Chunking {result['name']!r} ({result['kind']}, {params}): {plural(result['chunks'], 'chunk')} "
+        f"of {plural(result['documents'], 'document')}; hash {result['hash'][:12]}."
+    )
 
 
 COMMANDS = [corpus]

@@ -16,81 +16,161 @@ def _f(value, digits: int = 4) -> str:
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
-@click.option("--runs", default=None,
-              help="Comma-separated run names (default: every run the labels can score; the others are named).")
+@click.option(
+    "--runs",
+    default=None,
+    help="Comma-separated run names (default: every run the labels can score; the others are named).",
+)
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
-@click.option("--include-reopened", is_flag=True,
-              help="Count reopened topics among the scored ones, as they stand (lower bounds), as eval does.")
+@click.option(
+    "--include-reopened",
+    is_flag=True,
+    help="Count reopened topics among the scored ones, as they stand (lower bounds), as eval does.",
+)
 @json_option
 @pass_env
-def coverage(env: Env, snapshot: str | None, depth: int, runs: str | None, unit: str | None, measures: str | None,
-             no_loro: bool, include_reopened: bool, as_json: bool) -> None:
+def coverage(
+    env: Env,
+    snapshot: str | None,
+    depth: int,
+    runs: str | None,
+    unit: str | None,
+    measures: str | None,
+    no_loro: bool,
+    include_reopened: bool,
+    as_json: bool,
+) -> None:
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
     names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
-        result = coverage_report(store, snapshot=snapshot, depth=depth, runs=names, unit=unit, measures=wanted,
-                                 loro=not no_loro, progress=progress, include_reopened=include_reopened)
+        result = coverage_report(
+            store,
+            snapshot=snapshot,
+            depth=depth,
+            runs=names,
+            unit=unit,
+            measures=wanted,
+            loro=not no_loro,
+            progress=progress,
+            include_reopened=include_reopened,
+        )
     if as_json:
         emit_json(result)
         return
     k = result["depth"]
     every, scored = _topics(result["judged_topics"]), _topics(result["scored_topics"], "scored ")
-    info(f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
-         f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
-         "(the mean labeler eval prints).")
+    info(
+        f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
+        f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
+        "(the mean labeler eval prints)."
+    )
     _reopened(result)
     rows = []
     for run, r in result["runs"].items():
         loro = r.get("loro") or {}
         first = next(iter(loro.values()), None)
-        rows.append([run, _f(r["judged"], 3), _f(r["judged_scored"], 3), r["unjudged"], _f(r["unjudged_share"], 3),
-                     r["unique"], r["unique_relevant"], _f(first["full"]) if first else "-",
-                     _f(first["without"]) if first else "-", _f(first["drop"]) if first else "-"])
+        rows.append(
+            [
+                run,
+                _f(r["judged"], 3),
+                _f(r["judged_scored"], 3),
+                r["unjudged"],
+                _f(r["unjudged_share"], 3),
+                r["unique"],
+                r["unique_relevant"],
+                _f(first["full"]) if first else "-",
+                _f(first["without"]) if first else "-",
+                _f(first["drop"]) if first else "-",
+            ]
+        )
     measure = result["ranking"]["measure"] or "-"
-    table("per run", ["run", f"Judged@{k} over all {every}",
-                      f"Judged@{k} over {result['scored_topics']} scored", "unjudged", "unjudged share", "unique",
-                      "unique relevant", f"{measure} full", f"{measure} without its unique", "drop"], rows)
+    table(
+        "per run",
+        [
+            "run",
+            f"Judged@{k} over all {every}",
+            f"Judged@{k} over {result['scored_topics']} scored",
+            "unjudged",
+            "unjudged share",
+            "unique",
+            "unique relevant",
+            f"{measure} full",
+            f"{measure} without its unique",
+            "drop",
+        ],
+        rows,
+    )
     low = [run for run, r in result["runs"].items() if r["judged"] is not None and r["judged"] < 0.9]
     if low:
-        info(f"Judged@{k} over all topics below 0.9 for {', '.join(low)}: their scores count unjudged units as not "
-             "relevant and are likely too low. Pool them and judge: labeler pool build --depth K.")
+        info(
+            f"Judged@{k} over all topics below 0.9 for {', '.join(low)}: their scores count unjudged units as not "
+            "relevant and are likely too low. Pool them and judge: labeler pool build --depth K."
+        )
     ranking = result["ranking"]
     if ranking.get("favoured"):
-        info(f"The pool favours {', '.join(ranking['favoured'])}: their {measure} drops when the units only they "
-             "found are left unjudged.")
+        info(
+            f"The pool favours {', '.join(ranking['favoured'])}: their {measure} drops when the units only they "
+            "found are left unjudged."
+        )
     if ranking["kendall_tau"]:
-        info("Kendall's tau of the system ranking when each run is left out: "
-             + ", ".join(f"{run} {_f(tau, 3)}" for run, tau in ranking["kendall_tau"].items()) + ".")
-    table("per topic", ["topic", "pool", "judged", "relevant (R ≥)", "R estimate", "± SE", "reliable",
-                        "saturation"],
-          [[t, r["pool"], r["judged"], r["r_lower_bound"], _f(r["r_estimate"], 1), _f(r["r_se"], 1),
-            "no" if r["r_unreliable"] else "yes", _f(r["saturation"], 3)] for t, r in result["topics"].items()])
+        info(
+            "Kendall's tau of the system ranking when each run is left out: "
+            + ", ".join(f"{run} {_f(tau, 3)}" for run, tau in ranking["kendall_tau"].items())
+            + "."
+        )
+    table(
+        "per topic",
+        ["topic", "pool", "judged", "relevant (R ≥)", "R estimate", "± SE", "reliable", "saturation"],
+        [
+            [
+                t,
+                r["pool"],
+                r["judged"],
+                r["r_lower_bound"],
+                _f(r["r_estimate"], 1),
+                _f(r["r_se"], 1),
+                "no" if r["r_unreliable"] else "yes",
+                _f(r["saturation"], 3),
+            ]
+            for t, r in result["topics"].items()
+        ],
+    )
     info(result["r_estimate_warning"])
     _not_scored(result)
     info(effort_line(result["effort"]) + ".")
     pool = result["pool"]
     if pool:
         since = f" since {pool['previous']}" if pool["previous"] else ""
-        info(f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; "
-             f"about {pool['effort_hours']} hours {pool['pace']['description']}.")
+        info(
+            f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; "
+            f"about {pool['effort_hours']} hours {pool['pace']['description']}."
+        )
         if pool["runs_not_pooled"]:
-            info(f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
-                 "found: labeler pool build --depth K.")
-        table(f"what {pool['pool']} added{since}", ["run", "pool pairs", "unjudged", "new", "new and unjudged"],
-              [[run, r["pairs"], r["unjudged"], r["new"], r["new_unjudged"]] for run, r in pool["per_run"].items()])
+            info(
+                f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
+                "found: labeler pool build --depth K."
+            )
+        table(
+            f"what {pool['pool']} added{since}",
+            ["run", "pool pairs", "unjudged", "new", "new and unjudged"],
+            [[run, r["pairs"], r["unjudged"], r["new"], r["new_unjudged"]] for run, r in pool["per_run"].items()],
+        )
 
 
 @click.command()
 @click.argument("old")
 @click.argument("new")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
-@click.option("--runs", default=None,
-              help="Comma-separated run names (default: every run the labels can score; the others are named).")
+@click.option(
+    "--runs",
+    default=None,
+    help="Comma-separated run names (default: every run the labels can score; the others are named).",
+)
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @json_option
 @pass_env
@@ -105,20 +185,30 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         emit_json(result)
         return
     labels = result["labels"]
-    info(f"{old} -> {new} ({result['unit']}, {plural(result['topics'], 'topic')}): "
-         f"{plural(labels['added'], 'label')} added, "
-         f"{labels['changed']} changed, {labels['retracted']} retracted; "
-         f"relevant sets grew in {plural(len(result['topics_grown']), 'topic')}.")
+    info(
+        f"{old} -> {new} ({result['unit']}, {plural(result['topics'], 'topic')}): "
+        f"{plural(labels['added'], 'label')} added, "
+        f"{labels['changed']} changed, {labels['retracted']} retracted; "
+        f"relevant sets grew in {plural(len(result['topics_grown']), 'topic')}."
+    )
     if result["reopened_since"]:
         reopened = result["reopened_since"]
-        info(f"{plural(len(reopened), 'topic')} reviewed in {old} {agrees(len(reopened), 'was', 'were')} reopened by "
-             f"later pools (their {old} scores were over judgments the campaign later found incomplete).")
-        table("reopened since " + old, ["topic", "pools (units added)", f"status in {new}"],
-              [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()])
+        info(
+            f"{plural(len(reopened), 'topic')} reviewed in {old} {agrees(len(reopened), 'was', 'were')} reopened by "
+            f"later pools (their {old} scores were over judgments the campaign later found incomplete)."
+        )
+        table(
+            "reopened since " + old,
+            ["topic", "pools (units added)", f"status in {new}"],
+            [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()],
+        )
     _reopened(result)
     if result["topics_grown"]:
-        table("relevant sets that grew", ["topic", "before", "after"],
-              [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()])
+        table(
+            "relevant sets that grew",
+            ["topic", "before", "after"],
+            [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()],
+        )
     rows = []
     for run, r in result["runs"].items():
         row = [run]
@@ -126,23 +216,34 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
             row.append(f"{_f(r['before'][measure], 3)} → {_f(r['after'][measure], 3)}")
         rows.append(row)
     first = next(iter(result["runs"].values()))
-    table(f"per run, before → after (means over the {result['judged_topics']} topics {new} scores, Judged@"
-          f"{result['depth']} too)", ["run", *first["before"]], rows)
+    table(
+        f"per run, before → after (means over the {result['judged_topics']} topics {new} scores, Judged@"
+        f"{result['depth']} too)",
+        ["run", *first["before"]],
+        rows,
+    )
     ranking = result["ranking"]
-    info(f"Ranking by {ranking['measure']}: {' > '.join(ranking['before'])}  →  {' > '.join(ranking['after'])} "
-         f"(Kendall's tau {_f(ranking['kendall_tau'], 3)}, tau_AP {_f(ranking['tau_ap'], 3)}).")
+    info(
+        f"Ranking by {ranking['measure']}: {' > '.join(ranking['before'])}  →  {' > '.join(ranking['after'])} "
+        f"(Kendall's tau {_f(ranking['kendall_tau'], 3)}, tau_AP {_f(ranking['tau_ap'], 3)})."
+    )
     if ranking["gained"]:
         best = ranking["gained"][0]
-        info(f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
-             "the new judgments found what the old ones missed.")
+        info(
+            f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
+            "the new judgments found what the old ones missed."
+        )
     _not_scored(result)
 
 
 def _reopened(result: dict) -> None:
     """Name the reopened topics left out of the scored ones, with what reopened them."""
     if result.get("reopened"):
-        info("Reopened, left out (their latest pool has unjudged units): " + ", ".join(
-            f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in result["reopened"].items()) + ".")
+        info(
+            "Reopened, left out (their latest pool has unjudged units): "
+            + ", ".join(f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in result["reopened"].items())
+            + "."
+        )
 
 
 def _topics(count: int, kind: str = "") -> str:
@@ -153,23 +254,32 @@ def _topics(count: int, kind: str = "") -> str:
 def effort_line(effort: dict) -> str:
     """`judging the N unjudged units of the top k takes about H h at 240/h, the median of ...` (no full stop)."""
     units = f"{effort['unjudged']} unjudged unit{'' if effort['unjudged'] == 1 else 's'}"
-    return (f"Judging the {units} of the top {effort['depth']} takes about {effort['hours']} h "
-            f"{effort['pace']['description']}")
+    return (
+        f"Judging the {units} of the top {effort['depth']} takes about {effort['hours']} h "
+        f"{effort['pace']['description']}"
+    )
 
 
 def _not_scored(result: dict) -> None:
     retired_note(result)
     if result.get("runs_not_scored"):
-        info(f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
-             "see them at document level with --unit doc.")
+        info(
+            f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
+            "see them at document level with --unit doc."
+        )
 
 
 COMMANDS = [coverage, compare]
 
 
 @click.command()
-@click.option("--html", "html_path", required=True, type=click.Path(),
-              help="Where to write the page: a new file (see the output rule in docs/cli.md).")
+@click.option(
+    "--html",
+    "html_path",
+    required=True,
+    type=click.Path(),
+    help="Where to write the page: a new file (see the output rule in docs/cli.md).",
+)
 @click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
 @force_option
@@ -187,8 +297,10 @@ def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bo
     if as_json:
         emit_json(result)
         return
-    info(f"Wrote {result['path']} ({plural(result['bytes'], 'byte')}): snapshot {result['snapshot']}, "
-         f"{plural(len(result['runs']), 'run')}, {plural(len(result['snapshots_drawn']), 'snapshot')} drawn.")
+    info(
+        f"Wrote {result['path']} ({plural(result['bytes'], 'byte')}): snapshot {result['snapshot']}, "
+        f"{plural(len(result['runs']), 'run')}, {plural(len(result['snapshots_drawn']), 'snapshot')} drawn."
+    )
 
 
 COMMANDS.append(report)

@@ -11,8 +11,13 @@ from labeler.cli.output import info
 
 
 @click.command()
-@click.option("--dir", "folder", default=None, type=click.Path(file_okay=False),
-              help="Where to build the demo workbench (default: a new folder labeler-demo-DATE here).")
+@click.option(
+    "--dir",
+    "folder",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Where to build the demo workbench (default: a new folder labeler-demo-DATE here).",
+)
 @click.option("--no-tui", is_flag=True, help="Print status, coverage and scores instead of opening the judging UI.")
 def demo(folder: str | None, no_tui: bool) -> None:
     """The whole workflow on sample_corpus/: corpus, chunks, retrievers, prior labels as v1, a pool, then judging."""
@@ -29,17 +34,21 @@ def demo(folder: str | None, no_tui: bool) -> None:
     db = result["db"]
     interactive = sys.stdout.isatty() and sys.stdin.isatty() and not no_tui
     if not interactive:
-        for title, args in (("status", ["status"]),
-                            ("coverage of the runs by the prior judgments (v1), top 10",
-                             ["coverage", "--depth", "10", "--no-loro"]),
-                            ("scores on v1, with their denominators",
-                             ["eval", "--measures", "R@10 R@100 nDCG@10 AP Judged@10 AnyHit@10"]),
-                            ("what each stage kept", ["eval", "--measures", "R@5 R@100",
-                                                      "--stages", "fts5,fts5-context"])):
+        for title, args in (
+            ("status", ["status"]),
+            ("coverage of the runs by the prior judgments (v1), top 10", ["coverage", "--depth", "10", "--no-loro"]),
+            (
+                "scores on v1, with their denominators",
+                ["eval", "--measures", "R@10 R@100 nDCG@10 AP Judged@10 AnyHit@10"],
+            ),
+            ("what each stage kept", ["eval", "--measures", "R@5 R@100", "--stages", "fts5,fts5-context"]),
+        ):
             click.echo(f"\n$ labeler --db {db} {' '.join(args)}   # {title}")
             _run(db, args)
-        click.echo(f"\nNext: judge the pooled units with\n  labeler --db {db} judge\n"
-                   f"then 'labeler --db {db} snapshot create -m ...' and 'labeler --db {db} compare v1 v2'.")
+        click.echo(
+            f"\nNext: judge the pooled units with\n  labeler --db {db} judge\n"
+            f"then 'labeler --db {db} snapshot create -m ...' and 'labeler --db {db} compare v1 v2'."
+        )
         return
     info(f"\nOpening the judging UI on {db} (q quits; everything is saved as you go).")
     from labeler.cli.context import default_assessor

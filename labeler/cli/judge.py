@@ -17,24 +17,50 @@ from labeler.cli.registry_options import order_option
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @lease_option
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
-@click.option("--served", is_flag=True, hidden=True,
-              help="A browser session of labeler serve: write no file, offer exports as downloads.")
+@click.option(
+    "--served",
+    is_flag=True,
+    hidden=True,
+    help="A browser session of labeler serve: write no file, offer exports as downloads.",
+)
 @pass_env
-def judge(env: Env, assessor: str, topic: str | None, order: str, seed: int, pool: str | None, lease,
-          ask_assessor: bool, served: bool) -> None:
+def judge(
+    env: Env,
+    assessor: str,
+    topic: str | None,
+    order: str,
+    seed: int,
+    pool: str | None,
+    lease,
+    ask_assessor: bool,
+    served: bool,
+) -> None:
     """Judge the pool's unjudged units in the terminal UI (one key per grade)."""
     from labeler.tui import make_app
     from labeler.workbench import open_workbench
 
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
-    app = make_app(env.db_path, assessor=assessor, topic=topic, order=order, seed=seed, pool=pool,
-                   ask_assessor=ask_assessor, served=served, lease=lease)
+    app = make_app(
+        env.db_path,
+        assessor=assessor,
+        topic=topic,
+        order=order,
+        seed=seed,
+        pool=pool,
+        ask_assessor=ask_assessor,
+        served=served,
+        lease=lease,
+    )
     app.run()
 
 
 @click.command()
-@click.option("--host", default="localhost", show_default=True,
-              help="Address to listen on. Keep localhost and reach it over SSH (see docs/team.md).")
+@click.option(
+    "--host",
+    default="localhost",
+    show_default=True,
+    help="Address to listen on. Keep localhost and reach it over SSH (see docs/team.md).",
+)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @order_option()
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")

@@ -20,10 +20,21 @@ def judgments() -> None:
 
 
 def _event_json(event) -> dict:
-    return {"event": event.event_id, "seq": event.seq, "topic": event.topic_id, "unit_id": event.unit_id,
-            "unit": event.unit, "kind": event.kind, "grade": event.grade, "reason": event.reason,
-            "note": event.note, "assessor": event.assessor, "source": event.source, "model": event.model,
-            "time": event.time}
+    return {
+        "event": event.event_id,
+        "seq": event.seq,
+        "topic": event.topic_id,
+        "unit_id": event.unit_id,
+        "unit": event.unit,
+        "kind": event.kind,
+        "grade": event.grade,
+        "reason": event.reason,
+        "note": event.note,
+        "assessor": event.assessor,
+        "source": event.source,
+        "model": event.model,
+        "time": event.time,
+    }
 
 
 @judgments.command()
@@ -31,12 +42,18 @@ def _event_json(event) -> dict:
 @click.argument("unit_id", metavar="UNIT", callback=checked_id("unit id"))
 @click.argument("grade", required=False, type=int)
 @assessor_option
-@click.option("--kind", type=click.Choice(["grade", "skip", "unsure", "flag", "note"]), default="grade",
-              show_default=True, help="A grade, or a state: skip (judge later), unsure (needs --reason), flag, note.")
+@click.option(
+    "--kind",
+    type=click.Choice(["grade", "skip", "unsure", "flag", "note"]),
+    default="grade",
+    show_default=True,
+    help="A grade, or a state: skip (judge later), unsure (needs --reason), flag, note.",
+)
 @click.option("--reason", default=None, help="Why unsure (required with --kind unsure).")
 @click.option("--note", default=None, help="A free-text note kept with the event.")
-@click.option("--source", type=click.Choice(["human", "model"]), default="human", show_default=True,
-              help="Who made the judgment.")
+@click.option(
+    "--source", type=click.Choice(["human", "model"]), default="human", show_default=True, help="Who made the judgment."
+)
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
 @order_option(default=None, help="The judging order the unit came from (recorded).")
@@ -44,16 +61,43 @@ def _event_json(event) -> dict:
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
 @json_option
 @pass_env
-def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, kind: str, reason: str | None,
-        note: str | None, source: str, model: str | None, unit: str | None, order: str | None, seed: int | None,
-        allow_unknown: bool, as_json: bool) -> None:
+def add(
+    env: Env,
+    topic: str,
+    unit_id: str,
+    grade: int | None,
+    assessor: str,
+    kind: str,
+    reason: str | None,
+    note: str | None,
+    source: str,
+    model: str | None,
+    unit: str | None,
+    order: str | None,
+    seed: int | None,
+    allow_unknown: bool,
+    as_json: bool,
+) -> None:
     """Record one judgment: labeler judgments add TOPIC UNIT GRADE --assessor NAME."""
     if kind == "grade" and grade is None:
         raise click.UsageError("GRADE is required for a grade (or pass --kind skip|unsure|flag|note)")
     with env.store() as store:
-        event = workbench.record_judgment(store, topic, unit_id, assessor=assessor, grade=grade, kind=kind,
-                                          unit=unit, source=source, model=model, reason=reason, note=note,
-                                          order=order, seed=seed, allow_unknown=allow_unknown)
+        event = workbench.record_judgment(
+            store,
+            topic,
+            unit_id,
+            assessor=assessor,
+            grade=grade,
+            kind=kind,
+            unit=unit,
+            source=source,
+            model=model,
+            reason=reason,
+            note=note,
+            order=order,
+            seed=seed,
+            allow_unknown=allow_unknown,
+        )
     if as_json:
         emit_json(_event_json(event))
         return
@@ -65,29 +109,53 @@ def add(env: Env, topic: str, unit_id: str, grade: int | None, assessor: str, ki
 @reading_options
 @click.argument("path", type=click.Path())
 @assessor_option
-@click.option("--source", type=click.Choice(["import", "model"]), default="import", show_default=True,
-              help="Where the labels come from.")
+@click.option(
+    "--source",
+    type=click.Choice(["import", "model"]),
+    default="import",
+    show_default=True,
+    help="Where the labels come from.",
+)
 @click.option("--model", default=None, help="The model's name, with --source model.")
-@click.option("--reviewed", is_flag=True,
-              help="Mark the imported topics reviewed (no_answer where none is relevant).")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME",
-              help="Unit space of the qrels (default: latest pool's).")
+@click.option("--reviewed", is_flag=True, help="Mark the imported topics reviewed (no_answer where none is relevant).")
+@click.option(
+    "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's)."
+)
 @click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
 @json_option
 @pass_env
-def import_(env: Env, path: str, assessor: str, source: str, model: str | None, reviewed: bool, unit: str | None,
-            allow_unknown: bool, as_json: bool) -> None:
+def import_(
+    env: Env,
+    path: str,
+    assessor: str,
+    source: str,
+    model: str | None,
+    reviewed: bool,
+    unit: str | None,
+    allow_unknown: bool,
+    as_json: bool,
+) -> None:
     """Import TREC qrels (or BEIR qrels TSV) into the log; a negative grade means pooled, not judged."""
     with env.store() as store:
-        result = workbench.import_judgments(store, path, assessor=assessor, source=source, model=model,
-                                            reviewed=reviewed, unit=unit, allow_unknown=allow_unknown)
+        result = workbench.import_judgments(
+            store,
+            path,
+            assessor=assessor,
+            source=source,
+            model=model,
+            reviewed=reviewed,
+            unit=unit,
+            allow_unknown=allow_unknown,
+        )
     if as_json:
         emit_json(result)
         return
-    info(f"{result['path']}: {plural(result['judgments'], 'judgment')} recorded for "
-         f"{plural(result['topics'], 'topic')} "
-         f"({result['relevant']} relevant, {result['pooled_unjudged']} pooled-unjudged), "
-         f"{result['unchanged']} unchanged; unit {result['unit']}, assessor {result['assessor']}.")
+    info(
+        f"{result['path']}: {plural(result['judgments'], 'judgment')} recorded for "
+        f"{plural(result['topics'], 'topic')} "
+        f"({result['relevant']} relevant, {result['pooled_unjudged']} pooled-unjudged), "
+        f"{result['unchanged']} unchanged; unit {result['unit']}, assessor {result['assessor']}."
+    )
     if result["marked"]:
         counts = {s: sum(1 for v in result["marked"].values() if v == s) for s in set(result["marked"].values())}
         info("Marked " + ", ".join(f"{plural(n, 'topic')} {s}" for s, n in sorted(counts.items())) + ".")
@@ -116,8 +184,9 @@ def undo(env: Env, assessor: str, as_json: bool) -> None:
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
 @json_option
 @pass_env
-def adjudicate(env: Env, topic: str, unit_id: str, grade: int, assessor: str, note: str | None, unit: str | None,
-               as_json: bool) -> None:
+def adjudicate(
+    env: Env, topic: str, unit_id: str, grade: int, assessor: str, note: str | None, unit: str | None, as_json: bool
+) -> None:
     """Settle a pair's label (resolves a conflict between assessors)."""
     with env.store() as store:
         event = workbench.adjudicate(store, topic, unit_id, grade, assessor=assessor, unit=unit, note=note)
@@ -144,9 +213,23 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
         return
     from labeler.cli.output import table
 
-    table(None, ["seq", "time", "assessor", "topic", "unit", "kind", "grade", "reason/note"],
-          [[r["seq"], r["time"][:19], r["assessor"], r["topic"], r["unit_id"] or "-", r["kind"],
-            r["grade"], r["reason"] or r["note"] or ""] for r in rows])
+    table(
+        None,
+        ["seq", "time", "assessor", "topic", "unit", "kind", "grade", "reason/note"],
+        [
+            [
+                r["seq"],
+                r["time"][:19],
+                r["assessor"],
+                r["topic"],
+                r["unit_id"] or "-",
+                r["kind"],
+                r["grade"],
+                r["reason"] or r["note"] or "",
+            ]
+            for r in rows
+        ],
+    )
 
 
 @judgments.command()
@@ -167,18 +250,35 @@ def flagged(env: Env, topic: str | None, unit: str | None, as_json: bool) -> Non
     if not rows:
         info("No flagged pairs" + (f" for topic {topic}" if topic else "") + ".")
         return
-    table(f"{len(rows)} flag{'s' if len(rows) != 1 else ''}",
-          ["topic", "unit", "space", "flagged by", "time", "reason", "label now", "state"],
-          [[r.topic, r.unit_id, r.unit, r.assessor, r.time[:19], r.reason or r.note or "",
-            "-" if r.label is None else r.label, r.state] for r in rows])
+    table(
+        f"{len(rows)} flag{'s' if len(rows) != 1 else ''}",
+        ["topic", "unit", "space", "flagged by", "time", "reason", "label now", "state"],
+        [
+            [
+                r.topic,
+                r.unit_id,
+                r.unit,
+                r.assessor,
+                r.time[:19],
+                r.reason or r.note or "",
+                "-" if r.label is None else r.label,
+                r.state,
+            ]
+            for r in rows
+        ],
+    )
 
 
 @topics.command()
 @click.argument("topic", callback=checked_id("topic id"))
 @click.argument("status", type=click.Choice(REVIEW_MARKS))
 @assessor_option
-@click.option("--unit", default=None, metavar="doc|chunk:NAME",
-              help="Unit space the mark is for (default: the latest pool's, else doc).")
+@click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME",
+    help="Unit space the mark is for (default: the latest pool's, else doc).",
+)
 @json_option
 @pass_env
 def mark(env: Env, topic: str, status: str, assessor: str, unit: str | None, as_json: bool) -> None:

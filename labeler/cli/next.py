@@ -24,8 +24,14 @@ def lease_minutes(ctx: click.Context, param: click.Parameter, value: object) -> 
     return timedelta(minutes=minutes)
 
 
-lease_option = click.option("--lease", default="15", show_default=True, callback=lease_minutes, metavar="MINUTES",
-                            help="How long the unit stays yours without a judgment (minutes).")
+lease_option = click.option(
+    "--lease",
+    default="15",
+    show_default=True,
+    callback=lease_minutes,
+    metavar="MINUTES",
+    help="How long the unit stays yours without a judgment (minutes).",
+)
 
 
 def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -41,8 +47,9 @@ def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @json_option
 @pass_env
-def next_(env: Env, assessor: str, topic: str | None, lease: timedelta, order: str, seed: int, pool: str | None,
-          as_json: bool) -> None:
+def next_(
+    env: Env, assessor: str, topic: str | None, lease: timedelta, order: str, seed: int, pool: str | None, as_json: bool
+) -> None:
     """Claim the next unit to judge and print it; asking again gives the same unit until it is judged."""
     from labeler.workbench.claims import claim_next, next_summary
     from labeler.workbench.queue import current_pool
@@ -57,11 +64,14 @@ def next_(env: Env, assessor: str, topic: str | None, lease: timedelta, order: s
         emit_json(result)
         return
     if claim is None:
-        info("Nothing left to judge" + (f" in topic {topic}" if topic else "") + " that is not held by another "
-             "assessor.")
+        info(
+            "Nothing left to judge" + (f" in topic {topic}" if topic else "") + " that is not held by another assessor."
+        )
         return
-    info(f"Topic {claim.topic} {claim.unit_space} {claim.unit} ({claim.position} of {claim.remaining} left), "
-         f"yours until {claim.lease_until}: {title or '(no title)'}")
+    info(
+        f"Topic {claim.topic} {claim.unit_space} {claim.unit} ({claim.position} of {claim.remaining} left), "
+        f"yours until {claim.lease_until}: {title or '(no title)'}"
+    )
 
 
 COMMANDS = [next_]

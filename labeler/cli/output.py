@@ -65,8 +65,10 @@ def error_line(message: str) -> None:
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
     grid = Table(title=shown(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
-    numeric = [all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
-               for i in range(len(columns))]
+    numeric = [
+        all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
+        for i in range(len(columns))
+    ]
     for column, is_number in zip(columns, numeric, strict=True):
         grid.add_column(shown(column), justify="right" if is_number else "left")
     for row in rows:
@@ -81,8 +83,15 @@ def progress_bar(label: str) -> Iterator[ProgressCallback | None]:
         yield None
         return
     console = Console(file=sys.stderr)
-    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         task = bar.add_task(visible_line(label), total=None)
 
         def update(done: int, total: int) -> None:

@@ -31,19 +31,39 @@ def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
 @click.option("--depth", required=True, type=int, help="Depth k (depth strategy) or pool size per topic N (rrf).")
 @click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
 @strategy_option()
-@click.option("--unit", default=None, metavar="doc|chunk:NAME",
-              help="Pool at this unit; 'doc' pools chunk runs at document level.")
+@click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME",
+    help="Pool at this unit; 'doc' pools chunk runs at document level.",
+)
 @click.option("--run-depth", "run_depths", multiple=True, metavar="RUN=K", help="Per-run depth override (repeatable).")
 @click.option("--rrf-k", default=60, show_default=True, type=int, help="The k constant of RRF.")
 @json_option
 @pass_env
-def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | None, run_depths: tuple[str, ...],
-          rrf_k: int, as_json: bool) -> None:
+def build(
+    env: Env,
+    depth: int,
+    runs: str | None,
+    strategy: str,
+    unit: str | None,
+    run_depths: tuple[str, ...],
+    rrf_k: int,
+    as_json: bool,
+) -> None:
     """Build a new pool version and report what it adds per topic and per run."""
     names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
     with env.store() as store, progress_bar("pooling") as progress:
-        result = workbench.build_pool(store, depth, runs=names, strategy=strategy, unit=unit,
-                                      run_depths=_run_depths(run_depths), rrf_k=rrf_k, progress=progress)
+        result = workbench.build_pool(
+            store,
+            depth,
+            runs=names,
+            strategy=strategy,
+            unit=unit,
+            run_depths=_run_depths(run_depths),
+            rrf_k=rrf_k,
+            progress=progress,
+        )
     if as_json:
         emit_json(result)
         return
@@ -52,20 +72,25 @@ def build(env: Env, depth: int, runs: str | None, strategy: str, unit: str | Non
         left = f"; runs of other units left out: {', '.join(others)}" if others else ""
         info(f"unit {result['unit']}, as the previous pool {result['unit_from']}{left}.")
     since = f" since {result['previous']}" if result["previous"] else ""
-    info(f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
-         f"{plural(result['pairs'], 'pair')}; {result['added']} new{since}, "
-         f"{result['added_judged']} of them already judged; "
-         f"{result['unjudged']} left to judge.")
+    info(
+        f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
+        f"{plural(result['pairs'], 'pair')}; {result['added']} new{since}, "
+        f"{result['added_judged']} of them already judged; "
+        f"{result['unjudged']} left to judge."
+    )
     if result["unjudged"]:
         info(f"About {result['effort_hours']} hours of judging left, {result['pace']['description']}.")
     retired_note(result)
     for run, count in result["params"].get("collapsed_chunks", {}).items():
-        info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents "
-             "(first occurrence keeps the rank).")
-    table("per topic", ["topic", "pairs", "added", "already judged", "unjudged"],
-          [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()])
-    table("per run", ["run", "pairs", "unique"],
-          [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()])
+        info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents (first occurrence keeps the rank).")
+    table(
+        "per topic",
+        ["topic", "pairs", "added", "already judged", "unjudged"],
+        [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()],
+    )
+    table(
+        "per run", ["run", "pairs", "unique"], [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()]
+    )
 
 
 @pool.command("list")
@@ -78,9 +103,14 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
-          [[p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]]
-           for p in result])
+    table(
+        None,
+        ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
+        [
+            [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]]
+            for p in result
+        ],
+    )
 
 
 COMMANDS = [pool]

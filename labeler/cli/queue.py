@@ -19,8 +19,9 @@ from labeler.wording import plural
 @click.option("--limit", default=20, show_default=True, type=int, help="How many units to list.")
 @json_option
 @pass_env
-def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, pool: str | None, limit: int,
-          as_json: bool) -> None:
+def queue(
+    env: Env, topic: str | None, assessor: str, order: str, seed: int, pool: str | None, limit: int, as_json: bool
+) -> None:
     """The next units to judge for a topic, in the chosen order (units another assessor holds are left out)."""
     from labeler.workbench.claims import queue_view
 
@@ -36,7 +37,9 @@ def queue(env: Env, topic: str | None, assessor: str, order: str, seed: int, poo
         info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + held_note + ".")
         return
     info(f"Topic {result['topic']}: {plural(result['remaining'], 'unit')} to judge ({order} order){held_note}.")
-    table(None, ["#", "unit", "later"],
-          [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]])
+    table(
+        None, ["#", "unit", "later"], [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]]
+    )
+
 
 COMMANDS = [queue]

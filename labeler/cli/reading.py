@@ -51,21 +51,38 @@ def reading_options(command: Callable) -> Callable:
     """
 
     @functools.wraps(command)
-    def run_with_limits(*args: Any, max_line_bytes: int, max_gzip_ratio: int, max_gzip_bytes: int,
-                        **kwargs: Any) -> Any:
+    def run_with_limits(
+        *args: Any, max_line_bytes: int, max_gzip_ratio: int, max_gzip_bytes: int, **kwargs: Any
+    ) -> Any:
         with reading_limits(ReadLimits(max_line_bytes, max_gzip_ratio, max_gzip_bytes)):
             return command(*args, **kwargs)
 
     options = [
-        click.option("--max-line-bytes", type=ByteSize(), default=DEFAULTS.max_line_bytes,
-                     envvar="LABELER_MAX_LINE_BYTES", show_default=short_size(DEFAULTS.max_line_bytes),
-                     help="Refuse a line longer than this (or set LABELER_MAX_LINE_BYTES)."),
-        click.option("--max-gzip-ratio", type=click.IntRange(min=1), default=DEFAULTS.max_gzip_ratio,
-                     envvar="LABELER_MAX_GZIP_RATIO", show_default=True, metavar="N",
-                     help="Refuse gzip data expanding more than this many times its compressed size."),
-        click.option("--max-gzip-bytes", type=ByteSize(), default=DEFAULTS.max_gzip_bytes,
-                     envvar="LABELER_MAX_GZIP_BYTES", show_default=short_size(DEFAULTS.max_gzip_bytes),
-                     help="Refuse gzip data expanding to more than this."),
+        click.option(
+            "--max-line-bytes",
+            type=ByteSize(),
+            default=DEFAULTS.max_line_bytes,
+            envvar="LABELER_MAX_LINE_BYTES",
+            show_default=short_size(DEFAULTS.max_line_bytes),
+            help="Refuse a line longer than this (or set LABELER_MAX_LINE_BYTES).",
+        ),
+        click.option(
+            "--max-gzip-ratio",
+            type=click.IntRange(min=1),
+            default=DEFAULTS.max_gzip_ratio,
+            envvar="LABELER_MAX_GZIP_RATIO",
+            show_default=True,
+            metavar="N",
+            help="Refuse gzip data expanding more than this many times its compressed size.",
+        ),
+        click.option(
+            "--max-gzip-bytes",
+            type=ByteSize(),
+            default=DEFAULTS.max_gzip_bytes,
+            envvar="LABELER_MAX_GZIP_BYTES",
+            show_default=short_size(DEFAULTS.max_gzip_bytes),
+            help="Refuse gzip data expanding to more than this.",
+        ),
     ]
     # Listed after the command's own options in --help: click shows its parameter list reversed.
     holder: Any = lambda: None  # noqa: E731

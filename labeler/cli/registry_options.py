@@ -52,12 +52,23 @@ class RegistryOption(click.Option):
 
 def order_option(*, default: str | None = "pool", help: str | None = None) -> Callable[[Any], Any]:
     """`--order`, one of the registered judging orders; the help names them unless `help` is given."""
-    return click.option("--order", cls=RegistryOption, type=RegistryChoice(order_names), default=default,
-                        show_default=default is not None,
-                        live_help=(lambda: help) if help else (lambda: f"Judging order: {orders_help()}."))
+    return click.option(
+        "--order",
+        cls=RegistryOption,
+        type=RegistryChoice(order_names),
+        default=default,
+        show_default=default is not None,
+        live_help=(lambda: help) if help else (lambda: f"Judging order: {orders_help()}."),
+    )
 
 
 def strategy_option() -> Callable[[Any], Any]:
     """`--strategy`, one of the registered pooling strategies, each described in the help."""
-    return click.option("--strategy", cls=RegistryOption, type=RegistryChoice(strategy_names), default="depth",
-                        show_default=True, live_help=lambda: f"Membership: {strategies_help()}.")
+    return click.option(
+        "--strategy",
+        cls=RegistryOption,
+        type=RegistryChoice(strategy_names),
+        default="depth",
+        show_default=True,
+        live_help=lambda: f"Membership: {strategies_help()}.",
+    )

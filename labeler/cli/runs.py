@@ -21,73 +21,168 @@ def runs() -> None:
 @runs.command("import")
 @reading_options
 @click.argument("path", type=click.Path())
-@click.option("--name", required=True, callback=checked_id("run name"),
-              help="The run's name in the workbench (an id: no spaces or control characters).")
-@click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME",
-              help="What the run ranks: documents, or chunks of a named chunking.")
-@click.option("--stage", type=click.Choice(STAGES), default="candidate", show_default=True,
-              help="Pipeline stage the ranking comes from.")
-@click.option("--dedupe", type=click.Choice(["error", "first"]), default="error", show_default=True,
-              help="A repeated id in one topic's ranking: refuse the file, or keep the first occurrence.")
+@click.option(
+    "--name",
+    required=True,
+    callback=checked_id("run name"),
+    help="The run's name in the workbench (an id: no spaces or control characters).",
+)
+@click.option(
+    "--unit",
+    default="doc",
+    show_default=True,
+    metavar="doc|chunk:NAME",
+    help="What the run ranks: documents, or chunks of a named chunking.",
+)
+@click.option(
+    "--stage",
+    type=click.Choice(STAGES),
+    default="candidate",
+    show_default=True,
+    help="Pipeline stage the ranking comes from.",
+)
+@click.option(
+    "--dedupe",
+    type=click.Choice(["error", "first"]),
+    default="error",
+    show_default=True,
+    help="A repeated id in one topic's ranking: refuse the file, or keep the first occurrence.",
+)
 @click.option("--replace", is_flag=True, help="Replace an existing run of this name.")
 @click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
 @json_option
 @pass_env
-def import_(env: Env, path: str, name: str, unit: str, stage: str, dedupe: str, replace: bool,
-            allow_unknown: bool, as_json: bool) -> None:
+def import_(
+    env: Env,
+    path: str,
+    name: str,
+    unit: str,
+    stage: str,
+    dedupe: str,
+    replace: bool,
+    allow_unknown: bool,
+    as_json: bool,
+) -> None:
     """Import a TREC run (6 columns, .gz ok) or JSONL run; validated, all or nothing."""
     with env.store() as store, progress_bar(f"importing {name}") as progress:
-        result = workbench.import_run(store, path, name, unit=unit, stage=stage, dedupe=dedupe, replace=replace,
-                                      allow_unknown=allow_unknown, progress=progress)
+        result = workbench.import_run(
+            store,
+            path,
+            name,
+            unit=unit,
+            stage=stage,
+            dedupe=dedupe,
+            replace=replace,
+            allow_unknown=allow_unknown,
+            progress=progress,
+        )
     if as_json:
         emit_json(result)
         return
-    info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}): {plural(result['entries'], 'result')} for "
-         f"{plural(result['topics'], 'topic')}, depth up to {result['depth']}"
-         f"{' (replaced)' if result['replaced'] else ''}.")
+    info(
+        f"Run {result['name']!r} ({result['unit']}, {result['stage']}): {plural(result['entries'], 'result')} for "
+        f"{plural(result['topics'], 'topic')}, depth up to {result['depth']}"
+        f"{' (replaced)' if result['replaced'] else ''}."
+    )
     if result["policies"].get("duplicates_dropped"):
         info(f"{plural(result['policies']['duplicates_dropped'], 'duplicate id')} dropped (kept the first occurrence).")
 
 
 @runs.command("retrieve")
-@click.option("--retriever", "retriever", required=True, metavar="fts5|bm25s|ql|PLUGIN|command:CMD",
-              help="Built-in fts5, bm25s or ql, a 'labeler.retrievers' plug-in, or command:'CMD ...'.")
-@click.option("--name", required=True, callback=checked_id("run name"),
-              help="The run's name in the workbench (an id: no spaces or control characters).")
-@click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME",
-              help="Rank documents, or the chunks of a named chunking.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Results kept per topic.")
+@click.option(
+    "--retriever",
+    "retriever",
+    required=True,
+    metavar="fts5|bm25s|ql|PLUGIN|command:CMD",
+    help="Built-in fts5, bm25s or ql, a 'labeler.retrievers' plug-in, or command:'CMD ...'.",
+)
+@click.option(
+    "--name",
+    required=True,
+    callback=checked_id("run name"),
+    help="The run's name in the workbench (an id: no spaces or control characters).",
+)
+@click.option(
+    "--unit",
+    default="doc",
+    show_default=True,
+    metavar="doc|chunk:NAME",
+    help="Rank documents, or the chunks of a named chunking.",
+)
+@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True, help="Results kept per topic.")
 @click.option("--topics", "topic_ids", metavar="ID,ID,...", help="Only these topics (default: all).")
-@click.option("--stage", type=click.Choice(STAGES), default="candidate", show_default=True,
-              help="Pipeline stage the ranking stands for.")
-@click.option("--query", "query_fields", type=click.Choice(["title", "title+description"]), default="title",
-              show_default=True, help="The topic text used as the query.")
+@click.option(
+    "--stage",
+    type=click.Choice(STAGES),
+    default="candidate",
+    show_default=True,
+    help="Pipeline stage the ranking stands for.",
+)
+@click.option(
+    "--query",
+    "query_fields",
+    type=click.Choice(["title", "title+description"]),
+    default="title",
+    show_default=True,
+    help="The topic text used as the query.",
+)
 @click.option("--mu", type=float, help="ql's Dirichlet smoothing mass (default 2000); same as --param mu=X.")
-@click.option("--param", "param_items", multiple=True, metavar="KEY=VALUE",
-              help="A retriever parameter (repeatable), e.g. k1=1.2 for bm25s.")
+@click.option(
+    "--param",
+    "param_items",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A retriever parameter (repeatable), e.g. k1=1.2 for bm25s.",
+)
 @click.option("--replace", is_flag=True, help="Replace an existing run of this name.")
 @json_option
 @pass_env
-def retrieve(env: Env, retriever: str, name: str, unit: str, depth: int, topic_ids: str | None, stage: str,
-             query_fields: str, mu: float | None, param_items: tuple[str, ...], replace: bool, as_json: bool) -> None:
+def retrieve(
+    env: Env,
+    retriever: str,
+    name: str,
+    unit: str,
+    depth: int,
+    topic_ids: str | None,
+    stage: str,
+    query_fields: str,
+    mu: float | None,
+    param_items: tuple[str, ...],
+    replace: bool,
+    as_json: bool,
+) -> None:
     """Make a run with a retriever over the workbench's own corpus and topics; stored like an imported run."""
     params = dict(_param(item) for item in param_items)
     if mu is not None:
         params["mu"] = mu
     topics = topic_ids.split(",") if topic_ids is not None else None
     with env.store() as store, progress_bar(f"retrieving {name}") as progress:
-        result = retrieve_run(store, retriever, name, unit=unit, depth=depth, topics=topics, stage=stage,
-                              query=query_fields, params=params, replace=replace, progress=progress)
+        result = retrieve_run(
+            store,
+            retriever,
+            name,
+            unit=unit,
+            depth=depth,
+            topics=topics,
+            stage=stage,
+            query=query_fields,
+            params=params,
+            replace=replace,
+            progress=progress,
+        )
     if as_json:
         emit_json(result)
         return
-    info(f"Run {result['name']!r} ({result['unit']}, {result['stage']}) by {result['retriever']}: "
-         f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}, depth up to {result['depth']}"
-         f"{' (replaced)' if result['replaced'] else ''}.")
+    info(
+        f"Run {result['name']!r} ({result['unit']}, {result['stage']}) by {result['retriever']}: "
+        f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}, depth up to {result['depth']}"
+        f"{' (replaced)' if result['replaced'] else ''}."
+    )
     if result["topics_without_results"]:
-        info(f"No results for {'topic' if len(result['topics_without_results']) == 1 else 'topics'} "
-             f"{', '.join(result['topics_without_results'])}.")
+        info(
+            f"No results for {'topic' if len(result['topics_without_results']) == 1 else 'topics'} "
+            f"{', '.join(result['topics_without_results'])}."
+        )
 
 
 def _param(item: str) -> tuple[str, object]:
@@ -113,10 +208,23 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
-          [[r["name"], r["unit"], r["stage"], r["topics"], r["entries"], r["depth"],
-            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
-            r["retired"]["time"][:19] if r["retired"] else ""] for r in result])
+    table(
+        None,
+        ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
+        [
+            [
+                r["name"],
+                r["unit"],
+                r["stage"],
+                r["topics"],
+                r["entries"],
+                r["depth"],
+                ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+                r["retired"]["time"][:19] if r["retired"] else "",
+            ]
+            for r in result
+        ],
+    )
 
 
 @runs.command("retire")
@@ -139,8 +247,13 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
 
 @runs.command("export")
 @click.argument("name")
-@click.option("-o", "--output", type=click.Path(), default=None,
-              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default=None,
+    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
+)
 @force_option
 @pass_env
 def export(env: Env, name: str, output: str | None, force: bool) -> None:

@@ -24,8 +24,10 @@ from labeler.inert import visible_line
 # never starts. `-P` drops that entry but exists only from Python 3.11, and `-I` would also drop
 # PYTHONPATH and the user's site-packages. So: `-c`, which puts '' first, and a bootstrap that
 # removes it (unless PYTHONSAFEPATH already kept it out), then runs the package as `-m` would.
-BOOTSTRAP = ("import sys; getattr(sys.flags, 'safe_path', False) or sys.path.pop(0); "
-             "import runpy; runpy.run_module('labeler', run_name='__main__', alter_sys=True)")
+BOOTSTRAP = (
+    "import sys; getattr(sys.flags, 'safe_path', False) or sys.path.pop(0); "
+    "import runpy; runpy.run_module('labeler', run_name='__main__', alter_sys=True)"
+)
 
 PAGE_TEMPLATES = Path(__file__).resolve().parent / "serve_page"
 """Our copy of textual-serve's page (app_index.html): same markup, every resource from this server."""
@@ -40,10 +42,15 @@ def session_command(db_path: str | os.PathLike, *, order: str, seed: int, pool: 
     """What each browser session runs: the judging UI on this workbench (an absolute path, so the
     child's working directory does not matter), asking for the assessor's name first."""
     return labeler_command(
-        "--db", str(Path(db_path).resolve()),
-        "judge", "--ask-assessor", "--served",
-        "--order", order,
-        "--seed", str(seed),
+        "--db",
+        str(Path(db_path).resolve()),
+        "judge",
+        "--ask-assessor",
+        "--served",
+        "--order",
+        order,
+        "--seed",
+        str(seed),
         *(["--pool", pool] if pool else []),
     )
 
@@ -54,8 +61,9 @@ def _listen_error(host: str, port: int, address: str, error: OSError) -> Labeler
     if error.errno == errno.EADDRINUSE:
         return LabelerError(f"port {port} on {address} is in use: {reason}; choose another with --port")
     if error.errno == errno.EACCES:
-        return LabelerError(f"port {port} on {address}: {reason} (ports below 1024 need privileges); "
-                            "choose another with --port")
+        return LabelerError(
+            f"port {port} on {address}: {reason} (ports below 1024 need privileges); choose another with --port"
+        )
     if error.errno == errno.EADDRNOTAVAIL:
         return LabelerError(f"--host {host}: {address} is not an address of this machine ({reason})")
     return LabelerError(f"cannot listen on {address} port {port}: {reason}")
@@ -66,11 +74,14 @@ def check_can_listen(host: str, port: int) -> None:
     bad host becomes one line before anything starts. (The server's own bind is also caught, for the
     port taken in between.)"""
     try:
-        infos = socket.getaddrinfo(host or None, port, family=socket.AF_UNSPEC, type=socket.SOCK_STREAM,
-                                   flags=socket.AI_PASSIVE)
+        infos = socket.getaddrinfo(
+            host or None, port, family=socket.AF_UNSPEC, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
     except (socket.gaierror, UnicodeError) as error:
-        raise LabelerError(f"--host {visible_line(host)}: not an address or a name this machine can resolve "
-                           f"({visible_line(str(error))})") from None
+        raise LabelerError(
+            f"--host {visible_line(host)}: not an address or a name this machine can resolve "
+            f"({visible_line(str(error))})"
+        ) from None
     for family, kind, proto, _, address in sorted(set(infos)):
         try:
             sock = socket.socket(family, kind, proto)

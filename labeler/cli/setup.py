@@ -13,8 +13,12 @@ from labeler.review import shown_status
 
 @click.command()
 @reading_options
-@click.option("--scale", default=None, metavar="NAME|PATH",
-              help="Grade scale: default (0-3, threshold 1), binary, trec-dl-passage, or a scale file (JSON or TSV).")
+@click.option(
+    "--scale",
+    default=None,
+    metavar="NAME|PATH",
+    help="Grade scale: default (0-3, threshold 1), binary, trec-dl-passage, or a scale file (JSON or TSV).",
+)
 @json_option
 @pass_env
 def init(env: Env, scale: str | None, as_json: bool) -> None:
@@ -42,22 +46,48 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["workbench", "scale", "documents", "chunkings", "runs", "pool", "unit"],
-          [[result["path"], result["scale"], result["documents"], len(result["chunkings"]), len(result["runs"]),
-            result["pool"] or "-", result["unit"]]])
+    table(
+        None,
+        ["workbench", "scale", "documents", "chunkings", "runs", "pool", "unit"],
+        [
+            [
+                result["path"],
+                result["scale"],
+                result["documents"],
+                len(result["chunkings"]),
+                len(result["runs"]),
+                result["pool"] or "-",
+                result["unit"],
+            ]
+        ],
+    )
     if result["topics"]:
         columns = ["pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
         # the pool's pairs first (judged + unjudged = pool), then the labels outside it, never mixed
         outside = ["outside", "outside_relevant"]
-        rows = [[topic, *(row[c] for c in columns + outside), shown_status(row["review_status"], row.get("reopened"))]
-                for topic, row in result["topics"].items()]
+        rows = [
+            [topic, *(row[c] for c in columns + outside), shown_status(row["review_status"], row.get("reopened"))]
+            for topic, row in result["topics"].items()
+        ]
         rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
         table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)
     if result.get("assessors"):
-        table("per assessor (assignments)",
-              ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
-              [[name, ", ".join(row["topics"]), ", ".join(row["second_on"]), row["to_judge"], row["judged"],
-                row["remaining"], row["overlap"]] for name, row in result["assessors"].items()])
+        table(
+            "per assessor (assignments)",
+            ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
+            [
+                [
+                    name,
+                    ", ".join(row["topics"]),
+                    ", ".join(row["second_on"]),
+                    row["to_judge"],
+                    row["judged"],
+                    row["remaining"],
+                    row["overlap"],
+                ]
+                for name, row in result["assessors"].items()
+            ],
+        )
     elif not result["runs"]:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 

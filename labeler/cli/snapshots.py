@@ -20,16 +20,25 @@ def snapshot() -> None:
 
 
 def _print_summary(result: dict) -> None:
-    info(f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')} over "
-         f"{plural(result['topics'], 'topic')}; parent {result['parent'] or '-'}; sha256 {result['sha256']}.")
+    info(
+        f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')} over "
+        f"{plural(result['topics'], 'topic')}; parent {result['parent'] or '-'}; sha256 {result['sha256']}."
+    )
 
 
 @snapshot.command()
 @click.option("-m", "--message", required=True, help="What this version is for.")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME",
-              help="Unit space to freeze (default: the one space that has labels; required when several do).")
-@click.option("--allow-unchanged", is_flag=True,
-              help="Make a new version even when the labels are those of the space's latest snapshot.")
+@click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME",
+    help="Unit space to freeze (default: the one space that has labels; required when several do).",
+)
+@click.option(
+    "--allow-unchanged",
+    is_flag=True,
+    help="Make a new version even when the labels are those of the space's latest snapshot.",
+)
 @json_option
 @pass_env
 def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_json: bool) -> None:
@@ -41,14 +50,19 @@ def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_j
         emit_json(result)
         return
     if not result["new"]:
-        info(f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made "
-             f"(--allow-unchanged makes one anyway).")
+        info(
+            f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made "
+            f"(--allow-unchanged makes one anyway)."
+        )
         return
     _print_summary(result)
     if conflicts:
-        info(f"{plural(len(conflicts), 'pair')} in conflict {agrees(len(conflicts), 'was', 'were')} left out: "
-             + ", ".join(f"{t}/{u}" for t, u in conflicts[:10]) + (" ..." if len(conflicts) > 10 else "")
-             + " (resolve with 'labeler judgments adjudicate').")
+        info(
+            f"{plural(len(conflicts), 'pair')} in conflict {agrees(len(conflicts), 'was', 'were')} left out: "
+            + ", ".join(f"{t}/{u}" for t, u in conflicts[:10])
+            + (" ..." if len(conflicts) > 10 else "")
+            + " (resolve with 'labeler judgments adjudicate')."
+        )
 
 
 @snapshot.command("list")
@@ -61,10 +75,24 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None,
-          ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
-          [[s["snapshot"], s["created"][:19], s["unit"], s["labels"], s["topics"], s["conflicts_left_out"],
-            s["parent"] or "-", s["message"], s["sha256"][:12]] for s in result])
+    table(
+        None,
+        ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
+        [
+            [
+                s["snapshot"],
+                s["created"][:19],
+                s["unit"],
+                s["labels"],
+                s["topics"],
+                s["conflicts_left_out"],
+                s["parent"] or "-",
+                s["message"],
+                s["sha256"][:12],
+            ]
+            for s in result
+        ],
+    )
 
 
 @snapshot.command()
@@ -81,10 +109,21 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
     _print_summary(result)
     info(f"Message: {visible_line(result['message'])}; created {result['created']}.")
     topics = result["manifest"]["topics"]
-    table(None, ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
-          [[t, r["labels"], r["relevant"], r["nonrelevant"], r["pooled_unjudged"],
-            shown_status(r["review_status"], r.get("reopened"))]
-           for t, r in topics.items()])
+    table(
+        None,
+        ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
+        [
+            [
+                t,
+                r["labels"],
+                r["relevant"],
+                r["nonrelevant"],
+                r["pooled_unjudged"],
+                shown_status(r["review_status"], r.get("reopened")),
+            ]
+            for t, r in topics.items()
+        ],
+    )
 
 
 @snapshot.command()
@@ -133,16 +172,29 @@ def export() -> None:
 
 @export.command("qrels")
 @click.option("--snapshot", "snapshot_name", default=None, help="Snapshot to export (default: the latest).")
-@click.option("--unit", default=None, metavar="doc",
-              help="Lift chunk labels to documents (max grade over judged chunks).")
-@click.option("--format", "fmt", type=click.Choice(["trec", "jsonl"]), default="trec", show_default=True,
-              help="TREC qrels, or JSONL with provenance (assessor, source, time).")
-@click.option("-o", "--output", type=click.Path(), default=None,
-              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@click.option(
+    "--unit", default=None, metavar="doc", help="Lift chunk labels to documents (max grade over judged chunks)."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["trec", "jsonl"]),
+    default="trec",
+    show_default=True,
+    help="TREC qrels, or JSONL with provenance (assessor, source, time).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default=None,
+    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
+)
 @force_option
 @pass_env
-def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None,
-                 force: bool) -> None:
+def export_qrels(
+    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool
+) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
     from labeler.outputs import check_output, write_output
 
@@ -157,9 +209,11 @@ def export_qrels(env: Env, snapshot_name: str | None, unit: str | None, fmt: str
         click.echo(result["text"], nl=False)
     partial = result["partial_documents"]
     if partial:
-        info(f"{plural(len(partial), 'document')} {agrees(len(partial), 'has', 'have')} unjudged chunks: "
-             f"{agrees(len(partial), 'its', 'their')} grade is a lower bound "
-             f"(e.g. {', '.join(f'{t}/{d}' for t, d in partial[:5])}).")
+        info(
+            f"{plural(len(partial), 'document')} {agrees(len(partial), 'has', 'have')} unjudged chunks: "
+            f"{agrees(len(partial), 'its', 'their')} grade is a lower bound "
+            f"(e.g. {', '.join(f'{t}/{d}' for t, d in partial[:5])})."
+        )
 
 
 COMMANDS = [snapshot, export]

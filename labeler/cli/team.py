@@ -17,10 +17,19 @@ from labeler.wording import agrees, plural
 @click.command()
 @reading_options
 @click.argument("other", type=click.Path())
-@click.option("--allow-future", is_flag=True,
-              help="Merge events dated further ahead than the tolerance too (listed as flagged), instead of refusing.")
-@click.option("--clock-tolerance", type=float, default=DEFAULT_CLOCK_TOLERANCE, show_default=True,
-              metavar="SECONDS", help="How far ahead of this machine's clock an event may be dated.")
+@click.option(
+    "--allow-future",
+    is_flag=True,
+    help="Merge events dated further ahead than the tolerance too (listed as flagged), instead of refusing.",
+)
+@click.option(
+    "--clock-tolerance",
+    type=float,
+    default=DEFAULT_CLOCK_TOLERANCE,
+    show_default=True,
+    metavar="SECONDS",
+    help="How far ahead of this machine's clock an event may be dated.",
+)
 @json_option
 @pass_env
 def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_json: bool) -> None:
@@ -35,18 +44,25 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
     if as_json:
         emit_json(result)
         return
-    info(f"{result['source']} ({result['format']}): {plural(result['events'], 'event')}, {result['added']} added, "
-         f"{result['already_present']} already here" + (f"; assessors {', '.join(result['assessors'])}"
-                                                         if result["assessors"] else "") + ".")
+    info(
+        f"{result['source']} ({result['format']}): {plural(result['events'], 'event')}, {result['added']} added, "
+        f"{result['already_present']} already here"
+        + (f"; assessors {', '.join(result['assessors'])}" if result["assessors"] else "")
+        + "."
+    )
     if result["future"]:
         first = result["future"][0]
-        info(f"{plural(len(result['future']), 'event')} dated in the future "
-             f"{agrees(len(result['future']), 'was', 'were')} merged (--allow-future), e.g. "
-             f"{first['event_id']} at {first['time']}: this workbench's clock now runs past them, and other "
-             "workbenches merging its log will need --allow-future too.")
+        info(
+            f"{plural(len(result['future']), 'event')} dated in the future "
+            f"{agrees(len(result['future']), 'was', 'were')} merged (--allow-future), e.g. "
+            f"{first['event_id']} at {first['time']}: this workbench's clock now runs past them, and other "
+            "workbenches merging its log will need --allow-future too."
+        )
     if result["new_conflicts"]:
-        info(f"{plural(len(result['new_conflicts']), 'pair')} now in conflict: settle them with 'labeler judgments "
-             "adjudicate' or the adjudication screen (a).")
+        info(
+            f"{plural(len(result['new_conflicts']), 'pair')} now in conflict: settle them with 'labeler judgments "
+            "adjudicate' or the adjudication screen (a)."
+        )
     if result["unknown_topics"]:
         info(f"Events for topics this workbench does not know: {', '.join(result['unknown_topics'][:10])}.")
 
@@ -63,9 +79,18 @@ def check(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
     else:
-        table(None, ["check", "result", "detail"],
-              [[c["check"], "ok" if c["ok"] else "FAILED", c["detail"] if c["ok"] else plural(c['problems'], 'problem')]
-               for c in result["checks"]])
+        table(
+            None,
+            ["check", "result", "detail"],
+            [
+                [
+                    c["check"],
+                    "ok" if c["ok"] else "FAILED",
+                    c["detail"] if c["ok"] else plural(c['problems'], 'problem'),
+                ]
+                for c in result["checks"]
+            ],
+        )
         for finding in result["findings"]:
             click.echo(f"FAILED {visible_line(finding)}")
     if not result["ok"]:
@@ -74,8 +99,13 @@ def check(env: Env, as_json: bool) -> None:
 
 
 @judgments.command("export-log")
-@click.option("-o", "--output", type=click.Path(), default=None,
-              help="Write to a new file, not stdout (see the output rule in docs/cli.md).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default=None,
+    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
+)
 @force_option
 @pass_env
 def export_log(env: Env, output: str | None, force: bool) -> None:
@@ -111,8 +141,10 @@ def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(result)
     else:
-        info(f"Backed up to {result['path']} ({plural(result['bytes'], 'byte')}, {plural(result['events'], 'event')}, "
-             f"{plural(result['snapshots'], 'snapshot')}); check {'ok' if result['ok'] else 'FAILED'}.")
+        info(
+            f"Backed up to {result['path']} ({plural(result['bytes'], 'byte')}, {plural(result['events'], 'event')}, "
+            f"{plural(result['snapshots'], 'snapshot')}); check {'ok' if result['ok'] else 'FAILED'}."
+        )
     if not result["ok"]:
         sys.exit(1)
 

@@ -29,8 +29,10 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    info(f"{result['path']}: {result['added']} added, {result['unchanged']} unchanged, {result['updated']} updated; "
-         f"{plural(result['topics'], 'topic')} in the workbench.")
+    info(
+        f"{result['path']}: {result['added']} added, {result['unchanged']} unchanged, {result['updated']} updated; "
+        f"{plural(result['topics'], 'topic')} in the workbench."
+    )
 
 
 @topics.command("list")
@@ -43,9 +45,18 @@ def list_(env: Env, as_json: bool) -> None:
     if as_json:
         emit_json(result)
         return
-    table(None, ["topic", "title", "description"],
-          [[t["topic"], t["title"], (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"]]
-           for t in result])
+    table(
+        None,
+        ["topic", "title", "description"],
+        [
+            [
+                t["topic"],
+                t["title"],
+                (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"],
+            ]
+            for t in result
+        ],
+    )
 
 
 COMMANDS = [topics]

@@ -39,17 +39,22 @@ class CoverageBatches:
     topic, then again where a run's unique judgments are left out).
     """
 
-    def __init__(self, runs: Sequence[str], *, depth: int, threshold: int,
-                 loro_measures: str | Iterable[str] | None = DEFAULT_LORO_MEASURES,
-                 ks: Iterable[int] = DEFAULT_RECALL_KS) -> None:
+    def __init__(
+        self,
+        runs: Sequence[str],
+        *,
+        depth: int,
+        threshold: int,
+        loro_measures: str | Iterable[str] | None = DEFAULT_LORO_MEASURES,
+        ks: Iterable[int] = DEFAULT_RECALL_KS,
+    ) -> None:
         self.runs = list(runs)
         if not self.runs:
             raise ValueError("no runs given")
         self.depth = check_cutoff(depth, "depth")
         self.threshold = check_threshold(threshold)
         self.window = default_window(self.depth)
-        self.measures = (None if loro_measures is None
-                         else [measure.name for measure in parse_measures(loro_measures)])
+        self.measures = None if loro_measures is None else [measure.name for measure in parse_measures(loro_measures)]
         self.ks = sorted(check_cutoff(k, "each k") for k in ks)
         self._topics: set[str] = set()
         self._scored: set[str] = set()
@@ -59,8 +64,14 @@ class CoverageBatches:
         self._curves: dict[str, dict[str, Any]] = {run: {} for run in self.runs}
         self._loro: dict[str, Any] = {}
 
-    def add(self, qrels: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Mapping[str, Sequence[str]]], *,
-            topics: Sequence[str], scored: Iterable[str] = ()) -> None:
+    def add(
+        self,
+        qrels: Mapping[str, Mapping[str, int]],
+        rankings: Mapping[str, Mapping[str, Sequence[str]]],
+        *,
+        topics: Sequence[str],
+        scored: Iterable[str] = (),
+    ) -> None:
         """Take in one batch: its topics, the runs' rankings of them, their labels, and which of them are scored.
 
         Every topic is reported on (Judged@k, unique units, R's estimate,
@@ -87,14 +98,15 @@ class CoverageBatches:
             self._judged["runs"][run].update(judged["runs"][run])
         self._judged["topics"].update(judged["topics"])
         self._estimates.update(estimate_topic_rows(grades, checked, ordered, self.depth, self.threshold))
-        self._saturation.update(saturation_topic_rows(grades, pool, ordered, self.depth, self.window,
-                                                      self.threshold))
+        self._saturation.update(saturation_topic_rows(grades, pool, ordered, self.depth, self.window, self.threshold))
         if scored_here:
             for run in self.runs:
                 self._curves[run].update(recall_curve_rows(grades, checked[run], scored_here, self.threshold, self.ks))
             if self.measures is not None:
-                _merge(self._loro, loro_topic_rows(grades, checked, scored_here, self.depth, self.threshold,
-                                                   self.measures, pool))
+                _merge(
+                    self._loro,
+                    loro_topic_rows(grades, checked, scored_here, self.depth, self.threshold, self.measures, pool),
+                )
         self._topics.update(ordered)
         self._scored.update(scored_here)
 
@@ -117,13 +129,22 @@ class CoverageBatches:
             bias = loro_summary(self._loro, scored, self.depth, self.threshold, self.measures, self.runs)
         return {
             "judged": judged_summary(self._judged, ordered, self.depth, self.threshold, self.runs),
-            "estimates": {"depth": self.depth, "threshold": self.threshold,
-                          "method": "chapman, median over pairs of runs", "warning": DEPENDENCE_WARNING,
-                          "topics": {topic: self._estimates[topic] for topic in ordered}},
-            "saturation": {"depth": self.depth, "window": self.window, "threshold": self.threshold,
-                           "topics": {topic: self._saturation[topic] for topic in ordered}},
-            "curves": {run: recall_curve_summary(self._curves[run], scored, self.ks) if scored else []
-                       for run in self.runs},
+            "estimates": {
+                "depth": self.depth,
+                "threshold": self.threshold,
+                "method": "chapman, median over pairs of runs",
+                "warning": DEPENDENCE_WARNING,
+                "topics": {topic: self._estimates[topic] for topic in ordered},
+            },
+            "saturation": {
+                "depth": self.depth,
+                "window": self.window,
+                "threshold": self.threshold,
+                "topics": {topic: self._saturation[topic] for topic in ordered},
+            },
+            "curves": {
+                run: recall_curve_summary(self._curves[run], scored, self.ks) if scored else [] for run in self.runs
+            },
             "bias": bias,
         }
 

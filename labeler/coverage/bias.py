@@ -38,8 +38,14 @@ def _without_units(grades: QrelsByTopic, removed: Mapping[str, Iterable[str]]) -
     return reduced
 
 
-def leave_out_qrels(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]],
-                    run: str, *, topics: Sequence[str], depth: int) -> QrelsByTopic:
+def leave_out_qrels(
+    qrels: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    run: str,
+    *,
+    topics: Sequence[str],
+    depth: int,
+) -> QrelsByTopic:
     """qrels^{−run}: the given topics' judgments minus those of the units only `run` brought into the depth-k pool.
 
     The literature's qrels^{−r} = qrels ∩ Pool_k^{−r} (§2.2, step 2). The two
@@ -63,10 +69,16 @@ def _change(full: float | None, without: float | None) -> dict[str, float | None
     return {"full": full, "without": without, "drop": drop, "relative_drop": relative}
 
 
-def leave_one_run_out(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
-                      topics: Sequence[str], depth: int, threshold: int,
-                      measures: str | Iterable[str] = DEFAULT_LORO_MEASURES,
-                      rescore_all: bool = False) -> dict[str, Any]:
+def leave_one_run_out(
+    qrels: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    topics: Sequence[str],
+    depth: int,
+    threshold: int,
+    measures: str | Iterable[str] = DEFAULT_LORO_MEASURES,
+    rescore_all: bool = False,
+) -> dict[str, Any]:
     """Each run's scores with and without the judgments of the units only it contributed at depth k.
 
     For each run r (Zobel 1998; pooling_literature.md §2.2):
@@ -106,13 +118,23 @@ def leave_one_run_out(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str,
     names = [measure.name for measure in parse_measures(measures)]
     grades = check_qrels(qrels, ordered)
     rankings: RunsByName = check_runs(runs, ordered)
-    rows = loro_topic_rows(grades, rankings, ordered, k, threshold, names, depth_pool(rankings, k),
-                           rescore_all=rescore_all)
+    rows = loro_topic_rows(
+        grades, rankings, ordered, k, threshold, names, depth_pool(rankings, k), rescore_all=rescore_all
+    )
     return loro_summary(rows, ordered, k, threshold, names, list(rankings), rescore_all=rescore_all)
 
 
-def loro_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Sequence[str], k: int, threshold: int,
-                    names: list[str], pool: PoolView, *, rescore_all: bool = False) -> dict[str, Any]:
+def loro_topic_rows(
+    grades: QrelsByTopic,
+    rankings: RunsByName,
+    ordered: Sequence[str],
+    k: int,
+    threshold: int,
+    names: list[str],
+    pool: PoolView,
+    *,
+    rescore_all: bool = False,
+) -> dict[str, Any]:
     """Per-topic scores with and without each run's unique judgments, for checked inputs and their depth-k pool.
 
     A measure's value on one topic depends only on that topic's judgments and
@@ -128,31 +150,49 @@ def loro_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Sequenc
     topics = list(ordered)
     unique = unique_contributions({topic: pool[topic] for topic in topics if topic in pool}, list(rankings))
     full = {run: _per_topic(grades, rankings[run], names, topics, threshold) for run in rankings}
-    judged = {run: {topic: judged_at_k(rankings[run].get(topic, []), grades[topic], k) for topic in topics}
-              for run in rankings}
+    judged = {
+        run: {topic: judged_at_k(rankings[run].get(topic, []), grades[topic], k) for topic in topics}
+        for run in rankings
+    }
     without: dict[str, dict[str, dict[str, dict[str, float | None]]]] = {}
     judged_without: dict[str, dict[str, float]] = {}
     removed: dict[str, dict[str, tuple[int, int]]] = {}
     for left_out in rankings:
-        changed = {topic: gone for topic, units in unique[left_out].items()
-                   if (gone := {unit for unit in units if unit in grades[topic]})}
+        changed = {
+            topic: gone
+            for topic, units in unique[left_out].items()
+            if (gone := {unit for unit in units if unit in grades[topic]})
+        }
         changed_topics = [topic for topic in topics if topic in changed]
-        reduced = {topic: {unit: grade for unit, grade in grades[topic].items() if unit not in changed[topic]}
-                   for topic in changed_topics}
+        reduced = {
+            topic: {unit: grade for unit, grade in grades[topic].items() if unit not in changed[topic]}
+            for topic in changed_topics
+        }
         rescored = list(rankings) if rescore_all else [left_out]
-        without[left_out] = {run: _per_topic(reduced, rankings[run], names, changed_topics, threshold)
-                             if changed_topics else {} for run in rescored}
-        judged_without[left_out] = {topic: judged_at_k(rankings[left_out].get(topic, []), reduced[topic], k)
-                                    for topic in changed_topics}
-        removed[left_out] = {topic: (len(changed[topic]),
-                                     sum(1 for unit in changed[topic] if grades[topic][unit] >= threshold))
-                             for topic in changed_topics}
-    return {"full": full, "judged": judged, "without": without, "judged_without": judged_without,
-            "removed": removed}
+        without[left_out] = {
+            run: _per_topic(reduced, rankings[run], names, changed_topics, threshold) if changed_topics else {}
+            for run in rescored
+        }
+        judged_without[left_out] = {
+            topic: judged_at_k(rankings[left_out].get(topic, []), reduced[topic], k) for topic in changed_topics
+        }
+        removed[left_out] = {
+            topic: (len(changed[topic]), sum(1 for unit in changed[topic] if grades[topic][unit] >= threshold))
+            for topic in changed_topics
+        }
+    return {"full": full, "judged": judged, "without": without, "judged_without": judged_without, "removed": removed}
 
 
-def loro_summary(rows: Mapping[str, Any], ordered: Sequence[str], k: int, threshold: int, names: list[str],
-                 runs: Sequence[str], *, rescore_all: bool = False) -> dict[str, Any]:
+def loro_summary(
+    rows: Mapping[str, Any],
+    ordered: Sequence[str],
+    k: int,
+    threshold: int,
+    names: list[str],
+    runs: Sequence[str],
+    *,
+    rescore_all: bool = False,
+) -> dict[str, Any]:
     """`leave_one_run_out`'s report from the per-topic rows of every topic in `ordered` (in that order)."""
     full = {run: {name: _mean_of(rows["full"][run], ordered, name) for name in names} for run in runs}
     report_runs: dict[str, Any] = {}
@@ -160,35 +200,59 @@ def loro_summary(rows: Mapping[str, Any], ordered: Sequence[str], k: int, thresh
     for left_out in runs:
         changed = rows["without"][left_out]
         own = _means_without(rows["full"][left_out], changed[left_out], ordered, names)
-        others = {run: (own if run == left_out
-                        else _means_without(rows["full"][run], changed[run], ordered, names) if rescore_all
-                        else full[run])
-                  for run in runs}
+        others = {
+            run: (
+                own
+                if run == left_out
+                else _means_without(rows["full"][run], changed[run], ordered, names)
+                if rescore_all
+                else full[run]
+            )
+            for run in runs
+        }
         scores_without[left_out] = others
         judged_full = rows["judged"][left_out]
         judged_reduced = {**judged_full, **rows["judged_without"][left_out]}
         removed = rows["removed"][left_out].values()
         report_runs[left_out] = {
             "measures": {name: _change(full[left_out][name], own[name]) for name in names},
-            "judged": _change(mean(judged_full[topic] for topic in ordered),
-                              mean(judged_reduced[topic] for topic in ordered)),
+            "judged": _change(
+                mean(judged_full[topic] for topic in ordered), mean(judged_reduced[topic] for topic in ordered)
+            ),
             "removed": {"judgments": sum(n for n, _ in removed), "relevant": sum(r for _, r in removed)},
         }
 
     summary = {name: _summary(name, report_runs) for name in names}
     ranking = {name: _ranking(name, full, scores_without) for name in names}
-    return {"depth": k, "threshold": threshold, "topic_ids": list(ordered), "measures": names,
-            "rescore_all": rescore_all, "runs": report_runs, "summary": summary, "ranking": ranking}
+    return {
+        "depth": k,
+        "threshold": threshold,
+        "topic_ids": list(ordered),
+        "measures": names,
+        "rescore_all": rescore_all,
+        "runs": report_runs,
+        "summary": summary,
+        "ranking": ranking,
+    }
 
 
-def _per_topic(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, list[str]], measures: list[str],
-               topics: list[str], threshold: int) -> dict[str, dict[str, float | None]]:
+def _per_topic(
+    grades: Mapping[str, Mapping[str, int]],
+    rankings: Mapping[str, list[str]],
+    measures: list[str],
+    topics: list[str],
+    threshold: int,
+) -> dict[str, dict[str, float | None]]:
     """Each topic's value of each measure, scored by labeler.metrics.evaluate."""
     return evaluate(grades, rankings, measures, topics=topics, threshold=threshold).per_query
 
 
-def _means_without(full: Mapping[str, Mapping[str, float | None]], changed: Mapping[str, Mapping[str, float | None]],
-                   ordered: Sequence[str], names: list[str]) -> dict[str, float | None]:
+def _means_without(
+    full: Mapping[str, Mapping[str, float | None]],
+    changed: Mapping[str, Mapping[str, float | None]],
+    ordered: Sequence[str],
+    names: list[str],
+) -> dict[str, float | None]:
     """Each measure's mean with the changed topics' values in place of their full ones."""
     per_topic = {**full, **changed}
     return {name: _mean_of(per_topic, ordered, name) for name in names}
@@ -214,12 +278,17 @@ def _summary(name: str, report_runs: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _ranking(name: str, full: Mapping[str, Mapping[str, float | None]],
-             scores_without: Mapping[str, Mapping[str, Mapping[str, float | None]]]) -> dict[str, Any]:
+def _ranking(
+    name: str,
+    full: Mapping[str, Mapping[str, float | None]],
+    scores_without: Mapping[str, Mapping[str, Mapping[str, float | None]]],
+) -> dict[str, Any]:
     """The full ranking by one measure against each left-out run's ranking, with tau-b and tau_AP per run."""
     reference = {run: scores[name] for run, scores in full.items()}
-    per_run = {left_out: compare_rankings(reference, {run: s[name] for run, s in others.items()})
-               for left_out, others in scores_without.items()}
+    per_run = {
+        left_out: compare_rankings(reference, {run: s[name] for run, s in others.items()})
+        for left_out, others in scores_without.items()
+    }
     taus = {run: result["kendall_tau"] for run, result in per_run.items()}
     tau_aps = {run: result["tau_ap"] for run, result in per_run.items()}
     defined_taus = [tau for tau in taus.values() if tau is not None]
@@ -229,8 +298,9 @@ def _ranking(name: str, full: Mapping[str, Mapping[str, float | None]],
         "systems": baseline["systems"],
         "full": baseline["reference"],
         "without": {run: result["other"] for run, result in per_run.items()},
-        "scores_without": {left_out: {run: s[name] for run, s in others.items()}
-                           for left_out, others in scores_without.items()},
+        "scores_without": {
+            left_out: {run: s[name] for run, s in others.items()} for left_out, others in scores_without.items()
+        },
         "kendall_tau": taus,
         "tau_ap": tau_aps,
         "min_kendall_tau": min(defined_taus, default=None),

@@ -54,8 +54,9 @@ def _topics_grown(before: QrelsByTopic, after: QrelsByTopic, threshold: int) -> 
 
 def _score(evaluation: Evaluation) -> tuple[dict[str, float | None], dict[str, Any]]:
     """({measure: mean}, {R@k measure: recall report}) of one run on one qrels."""
-    recall = {m.name: evaluation.recall[m.cutoff] for m in evaluation.measures
-              if m.family == "R" and m.cutoff is not None}
+    recall = {
+        m.name: evaluation.recall[m.cutoff] for m in evaluation.measures if m.family == "R" and m.cutoff is not None
+    }
     return dict(evaluation.aggregate), recall
 
 
@@ -63,10 +64,17 @@ def _difference(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else after - before
 
 
-def compare_snapshots(before: Mapping[str, Mapping[str, int]], after: Mapping[str, Mapping[str, int]],
-                      runs: Mapping[str, Mapping[str, Sequence[str]]], *, topics: Sequence[str], threshold: int,
-                      depth: int = 10, measures: str | Iterable[str] | None = None,
-                      rank_by: str | None = None) -> dict[str, Any]:
+def compare_snapshots(
+    before: Mapping[str, Mapping[str, int]],
+    after: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    topics: Sequence[str],
+    threshold: int,
+    depth: int = 10,
+    measures: str | Iterable[str] | None = None,
+    rank_by: str | None = None,
+) -> dict[str, Any]:
     """Each run's scores on the `before` and `after` qrels, and how the system ranking moved.
 
     Per run, the measures (default R@k, nDCG@k and AP at k = `depth`, with
@@ -97,14 +105,19 @@ def compare_snapshots(before: Mapping[str, Mapping[str, int]], after: Mapping[st
     wanted, rank_by = compare_measures(k, measures, rank_by)
     old = check_qrels(before, ordered, "before")
     new = check_qrels(after, ordered, "after")
-    evaluations = {run: (evaluate(old, by_topic, wanted, topics=ordered, threshold=threshold),
-                         evaluate(new, by_topic, wanted, topics=ordered, threshold=threshold))
-                   for run, by_topic in rankings.items()}
+    evaluations = {
+        run: (
+            evaluate(old, by_topic, wanted, topics=ordered, threshold=threshold),
+            evaluate(new, by_topic, wanted, topics=ordered, threshold=threshold),
+        )
+        for run, by_topic in rankings.items()
+    }
     return compare_evaluations(old, new, evaluations, topics=ordered, depth=k, threshold=threshold, rank_by=rank_by)
 
 
-def compare_measures(depth: int, measures: str | Iterable[str] | None = None,
-                     rank_by: str | None = None) -> tuple[list[Measure], str]:
+def compare_measures(
+    depth: int, measures: str | Iterable[str] | None = None, rank_by: str | None = None
+) -> tuple[list[Measure], str]:
     """The measures a comparison scores (Judged@k first, then `measures` or the defaults) and the one it ranks by."""
     k = check_cutoff(depth, "depth")
     wanted = parse_measures([f"Judged@{k}", *parse_measures(default_measures(k) if measures is None else measures)])
@@ -116,9 +129,16 @@ def compare_measures(depth: int, measures: str | Iterable[str] | None = None,
     return wanted, rank_by
 
 
-def compare_evaluations(before: Mapping[str, Mapping[str, int]], after: Mapping[str, Mapping[str, int]],
-                        evaluations: Mapping[str, tuple[Evaluation, Evaluation]], *, topics: Sequence[str],
-                        depth: int, threshold: int, rank_by: str) -> dict[str, Any]:
+def compare_evaluations(
+    before: Mapping[str, Mapping[str, int]],
+    after: Mapping[str, Mapping[str, int]],
+    evaluations: Mapping[str, tuple[Evaluation, Evaluation]],
+    *,
+    topics: Sequence[str],
+    depth: int,
+    threshold: int,
+    rank_by: str,
+) -> dict[str, Any]:
     """`compare_snapshots`' report from each run's evaluations on the two qrels (before, after).
 
     The evaluations may come from `merge_evaluations` over batches of topics:
@@ -138,15 +158,29 @@ def compare_evaluations(before: Mapping[str, Mapping[str, int]], after: Mapping[
             "before": scores_before,
             "after": scores_after,
             "change": {name: _difference(scores_before[name], scores_after[name]) for name in names},
-            "recall": {name: {"before": recall_before[name], "after": recall_after[name],
-                              "change": {part: _difference(recall_before[name][part], recall_after[name][part])
-                                         for part in ("macro", "micro", "ceiling")}}
-                       for name in recall_before},
+            "recall": {
+                name: {
+                    "before": recall_before[name],
+                    "after": recall_after[name],
+                    "change": {
+                        part: _difference(recall_before[name][part], recall_after[name][part])
+                        for part in ("macro", "micro", "ceiling")
+                    },
+                }
+                for name in recall_before
+            },
         }
 
-    return {"depth": depth, "threshold": threshold, "topic_ids": ordered, "measures": names,
-            "labels": _label_changes(old, new), "topics_grown": _topics_grown(old, new, threshold),
-            "runs": report_runs, "ranking": _ranking_change(report_runs, rank_by)}
+    return {
+        "depth": depth,
+        "threshold": threshold,
+        "topic_ids": ordered,
+        "measures": names,
+        "labels": _label_changes(old, new),
+        "topics_grown": _topics_grown(old, new, threshold),
+        "runs": report_runs,
+        "ranking": _ranking_change(report_runs, rank_by),
+    }
 
 
 def _ranking_change(report_runs: Mapping[str, Any], rank_by: str) -> dict[str, Any]:
@@ -156,11 +190,16 @@ def _ranking_change(report_runs: Mapping[str, Any], rank_by: str) -> dict[str, A
     compared = compare_rankings(scores_before, scores_after)
     position_before = {run: rank for rank, run in enumerate(compared["reference"], start=1)}
     position_after = {run: rank for rank, run in enumerate(compared["other"], start=1)}
-    moved = {run: {"before": position_before[run], "after": position_after[run]}
-             for run in compared["reference"] if position_before[run] != position_after[run]}
-    gains = [{"run": run, "before": scores_before[run], "after": scores_after[run],
-              "gain": values["change"][rank_by]}
-             for run, values in report_runs.items() if values["change"][rank_by] is not None]
+    moved = {
+        run: {"before": position_before[run], "after": position_after[run]}
+        for run in compared["reference"]
+        if position_before[run] != position_after[run]
+    }
+    gains = [
+        {"run": run, "before": scores_before[run], "after": scores_after[run], "gain": values["change"][rank_by]}
+        for run, values in report_runs.items()
+        if values["change"][rank_by] is not None
+    ]
     return {
         "measure": rank_by,
         "systems": compared["systems"],

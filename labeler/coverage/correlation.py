@@ -66,7 +66,7 @@ def kendall_tau(reference: Ordering, other: Ordering) -> float | None:
     systems = list(first)
     concordant = discordant = tied_first = tied_second = 0
     for i, a in enumerate(systems):
-        for b in systems[i + 1:]:
+        for b in systems[i + 1 :]:
             x = first[a] - first[b]
             y = second[a] - second[b]
             if x == 0:

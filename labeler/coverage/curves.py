@@ -16,8 +16,14 @@ from labeler.metrics.denominators import hits_at_k, recall_summary, topic_rankin
 DEFAULT_RECALL_KS = (1, 2, 3, 5, 10, 20, 50, 100)
 
 
-def recall_curve(qrels: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Sequence[str]], *,
-                 topics: Sequence[str], threshold: int, ks: Iterable[int] = DEFAULT_RECALL_KS) -> list[dict[str, Any]]:
+def recall_curve(
+    qrels: Mapping[str, Mapping[str, int]],
+    rankings: Mapping[str, Sequence[str]],
+    *,
+    topics: Sequence[str],
+    threshold: int,
+    ks: Iterable[int] = DEFAULT_RECALL_KS,
+) -> list[dict[str, Any]]:
     """labeler.metrics.recall_report for one run at each k, in increasing k.
 
     Each point is {"k", "macro", "micro", "ceiling", "share_of_ceiling",
@@ -43,8 +49,13 @@ def recall_curve(qrels: Mapping[str, Mapping[str, int]], rankings: Mapping[str, 
     return recall_curve_summary(recall_curve_rows(grades, checked, ordered, threshold, cutoffs), ordered, cutoffs)
 
 
-def recall_curve_rows(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Sequence[str]],
-                      ordered: Sequence[str], threshold: int, cutoffs: Sequence[int]) -> dict[str, Any]:
+def recall_curve_rows(
+    grades: Mapping[str, Mapping[str, int]],
+    rankings: Mapping[str, Sequence[str]],
+    ordered: Sequence[str],
+    threshold: int,
+    cutoffs: Sequence[int],
+) -> dict[str, Any]:
     """Per topic, (|G|, [hits in the top k for each cutoff]) from checked inputs; None for a topic with no G.
 
     Two integers per topic and cutoff are all the curve needs, so a caller can
@@ -61,10 +72,12 @@ def recall_curve_rows(grades: Mapping[str, Mapping[str, int]], rankings: Mapping
     return rows
 
 
-def recall_curve_summary(rows: Mapping[str, Any], ordered: Sequence[str],
-                         cutoffs: Sequence[int]) -> list[dict[str, Any]]:
+def recall_curve_summary(
+    rows: Mapping[str, Any], ordered: Sequence[str], cutoffs: Sequence[int]
+) -> list[dict[str, Any]]:
     """The curve, one `recall_summary` per cutoff (increasing), from the rows of every topic in `ordered`."""
     scored = [rows[topic] for topic in ordered if rows[topic] is not None]
     excluded = len(ordered) - len(scored)
-    return [recall_summary(k, [(hits[i], relevant) for relevant, hits in scored], excluded)
-            for i, k in enumerate(cutoffs)]
+    return [
+        recall_summary(k, [(hits[i], relevant) for relevant, hits in scored], excluded) for i, k in enumerate(cutoffs)
+    ]

@@ -63,8 +63,14 @@ def chapman(n1: int, n2: int, m: int) -> dict[str, Any]:
     }
 
 
-def estimate_relevant(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
-                      topics: Sequence[str], depth: int, threshold: int) -> dict[str, Any]:
+def estimate_relevant(
+    qrels: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    topics: Sequence[str],
+    depth: int,
+    threshold: int,
+) -> dict[str, Any]:
     """Per topic: R's hard lower bound and the median Chapman estimate over every pair of runs.
 
     The lower bound is the topic's judged relevant units (grade >= threshold),
@@ -94,12 +100,22 @@ def estimate_relevant(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str,
     grades = check_qrels(qrels, ordered)
     rankings = check_runs(runs, ordered)
 
-    return {"depth": k, "threshold": threshold, "method": "chapman, median over pairs of runs",
-            "warning": DEPENDENCE_WARNING, "topics": estimate_topic_rows(grades, rankings, ordered, k, threshold)}
+    return {
+        "depth": k,
+        "threshold": threshold,
+        "method": "chapman, median over pairs of runs",
+        "warning": DEPENDENCE_WARNING,
+        "topics": estimate_topic_rows(grades, rankings, ordered, k, threshold),
+    }
 
 
-def estimate_topic_rows(grades: Mapping[str, Mapping[str, int]], rankings: Mapping[str, Mapping[str, Sequence[str]]],
-                        ordered: Sequence[str], k: int, threshold: int) -> dict[str, Any]:
+def estimate_topic_rows(
+    grades: Mapping[str, Mapping[str, int]],
+    rankings: Mapping[str, Mapping[str, Sequence[str]]],
+    ordered: Sequence[str],
+    k: int,
+    threshold: int,
+) -> dict[str, Any]:
     """Each topic's estimate from checked inputs: topics are independent, so batches of them merge by update."""
     report = {}
     for topic in ordered:

@@ -27,8 +27,14 @@ from labeler.metrics import judged_at_k
 from labeler.pooling import PoolView, depth_pool, unique_contributions
 
 
-def judged_coverage(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
-                    topics: Sequence[str], depth: int, threshold: int) -> dict[str, Any]:
+def judged_coverage(
+    qrels: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    topics: Sequence[str],
+    depth: int,
+    threshold: int,
+) -> dict[str, Any]:
     """Per run: mean Judged@k, unjudged units in its top k, and its unique (relevant) pool contributions.
 
     Judged@k = |{d ∈ top_k(run) : grade(d) ≥ 0}| / k per topic (trec_eval's
@@ -60,8 +66,9 @@ def judged_coverage(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, M
     return judged_summary(parts, ordered, k, threshold, list(rankings))
 
 
-def judged_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Sequence[str], k: int, threshold: int,
-                      pool: PoolView) -> dict[str, Any]:
+def judged_topic_rows(
+    grades: QrelsByTopic, rankings: RunsByName, ordered: Sequence[str], k: int, threshold: int, pool: PoolView
+) -> dict[str, Any]:
     """The per-topic rows `judged_summary` adds up, for checked inputs and their depth-k pool.
 
     Every figure of the report is a sum or a mean of these rows, so a caller
@@ -96,8 +103,9 @@ def judged_topic_rows(grades: QrelsByTopic, rankings: RunsByName, ordered: Seque
     return {"runs": runs_rows, "topics": topic_rows}
 
 
-def judged_summary(parts: Mapping[str, Any], ordered: Sequence[str], k: int, threshold: int,
-                   runs: Sequence[str]) -> dict[str, Any]:
+def judged_summary(
+    parts: Mapping[str, Any], ordered: Sequence[str], k: int, threshold: int, runs: Sequence[str]
+) -> dict[str, Any]:
     """`judged_coverage`'s report from the per-topic rows of every topic in `ordered` (in that order)."""
     report_runs: dict[str, Any] = {}
     for run in runs:
@@ -106,8 +114,9 @@ def judged_summary(parts: Mapping[str, Any], ordered: Sequence[str], k: int, thr
         ranked = sum(rows[topic]["ranked"] for topic in ordered)
         unjudged = sum(rows[topic]["unjudged"] for topic in ordered)
         unique_units = {topic: rows[topic]["unique_units"] for topic in ordered if rows[topic]["unique_units"]}
-        unique_relevant_units = {topic: rows[topic]["unique_relevant_units"] for topic in ordered
-                                 if rows[topic]["unique_relevant_units"]}
+        unique_relevant_units = {
+            topic: rows[topic]["unique_relevant_units"] for topic in ordered if rows[topic]["unique_relevant_units"]
+        }
         report_runs[run] = {
             "judged": mean(per_topic.values()),
             "judged_per_topic": per_topic,

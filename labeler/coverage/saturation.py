@@ -27,8 +27,15 @@ def default_window(depth: int) -> int:
     return max(1, depth // 5)
 
 
-def judging_saturation(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Mapping[str, Sequence[str]]], *,
-                       topics: Sequence[str], depth: int, threshold: int, window: int | None = None) -> dict[str, Any]:
+def judging_saturation(
+    qrels: Mapping[str, Mapping[str, int]],
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    *,
+    topics: Sequence[str],
+    depth: int,
+    threshold: int,
+    window: int | None = None,
+) -> dict[str, Any]:
     """Per topic, relevant units found per extra pooled unit over the last `window` pool depths.
 
     For d = 1..D (D = `depth`), pool(d) = |Pool_d|, the depth-d pool of the
@@ -60,12 +67,22 @@ def judging_saturation(qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str
     check_threshold(threshold)
     grades = check_qrels(qrels, ordered)
     pool = depth_pool(check_runs(runs, ordered), deepest)
-    return {"depth": deepest, "window": window, "threshold": threshold,
-            "topics": saturation_topic_rows(grades, pool, ordered, deepest, window, threshold)}
+    return {
+        "depth": deepest,
+        "window": window,
+        "threshold": threshold,
+        "topics": saturation_topic_rows(grades, pool, ordered, deepest, window, threshold),
+    }
 
 
-def saturation_topic_rows(grades: Mapping[str, Mapping[str, int]], pool: PoolView, ordered: Sequence[str],
-                          deepest: int, window: int, threshold: int) -> dict[str, Any]:
+def saturation_topic_rows(
+    grades: Mapping[str, Mapping[str, int]],
+    pool: PoolView,
+    ordered: Sequence[str],
+    deepest: int,
+    window: int,
+    threshold: int,
+) -> dict[str, Any]:
     """Each topic's saturation row, from checked grades and the depth-D pool (a batch of topics at a time)."""
     report = {}
     for topic in ordered:
@@ -91,7 +108,10 @@ def saturation_topic_rows(grades: Mapping[str, Mapping[str, int]], pool: PoolVie
             "new_judgments": new_judgments,
             "new_relevant": new_relevant,
             "saturation": new_relevant / new_judgments if new_judgments else None,
-            "unjudged_in_window": sum(1 for unit, entry in entries.items()
-                                      if entry.best_rank > start and not is_judged(grades[topic].get(unit))),
+            "unjudged_in_window": sum(
+                1
+                for unit, entry in entries.items()
+                if entry.best_rank > start and not is_judged(grades[topic].get(unit))
+            ),
         }
     return report

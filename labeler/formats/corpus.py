@@ -22,7 +22,7 @@ JSON_ID_KEYS = ("id", "_id")
 
 
 def detect_corpus_format(path: str | Path) -> str:
-    """"beir" (a folder), "jsonl" (the first line starts with `{`) or "tsv"."""
+    """ "beir" (a folder), "jsonl" (the first line starts with `{`) or "tsv"."""
     path = Path(path)
     if path.is_dir():
         return "beir"

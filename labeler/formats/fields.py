@@ -57,8 +57,9 @@ def decode_json(text: str, *, path: str | Path, line: int, error: type[FormatErr
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise error("invalid JSON: a \\u escape is half of a surrogate pair, not text", path=path,
-                        line=line) from None
+            raise error(
+                "invalid JSON: a \\u escape is half of a surrogate pair, not text", path=path, line=line
+            ) from None
     return value
 
 
@@ -94,9 +95,7 @@ def integer_field(text: str, what: str, *, path: str | Path, line: int, error: t
     return value
 
 
-def json_object(
-    text: str, *, path: str | Path, line: int, error: type[FormatError]
-) -> dict[str, Any]:
+def json_object(text: str, *, path: str | Path, line: int, error: type[FormatError]) -> dict[str, Any]:
     """Decode one JSONL line that must hold an object."""
     value = decode_json(text, path=path, line=line, error=error)
     if not isinstance(value, dict):
@@ -104,9 +103,7 @@ def json_object(
     return value
 
 
-def clean_id(
-    value: Any, what: str, *, path: str | Path, line: int, error: type[FormatError]
-) -> str:
+def clean_id(value: Any, what: str, *, path: str | Path, line: int, error: type[FormatError]) -> str:
     """An id obeying the id rule (`labeler.ids`), around which white space is dropped; a JSON integer is its digits."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise error(f"{what} must be a string or an integer, found {json_type(value)}", path=path, line=line)

@@ -36,8 +36,27 @@ from labeler.judgments import (
     clock_of,
 )
 
-LOG_FIELDS = ("event_id", "topic_id", "unit", "unit_id", "kind", "grade", "reason", "note", "assessor", "source",
-              "model", "time", "active_ms", "content_hash", "order", "seed", "target", "pool", "clock")
+LOG_FIELDS = (
+    "event_id",
+    "topic_id",
+    "unit",
+    "unit_id",
+    "kind",
+    "grade",
+    "reason",
+    "note",
+    "assessor",
+    "source",
+    "model",
+    "time",
+    "active_ms",
+    "content_hash",
+    "order",
+    "seed",
+    "target",
+    "pool",
+    "clock",
+)
 DEFAULT_CLOCK_TOLERANCE = 300  # seconds an event may be dated ahead of this machine's clock when merged
 REQUIRED = ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time")
 HEX = frozenset("0123456789abcdef")
@@ -86,11 +105,27 @@ def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
 
 def log_line(event: Event) -> str:
     """One event as a line of the log (what `read_log` reads back to the same event)."""
-    row = {"event_id": event.event_id, "topic_id": event.topic_id, "unit": event.unit, "unit_id": event.unit_id,
-           "kind": event.kind, "grade": event.grade, "reason": event.reason, "note": event.note,
-           "assessor": event.assessor, "source": event.source, "model": event.model, "time": event.time,
-           "active_ms": event.active_ms, "content_hash": event.content_hash, "order": event.order,
-           "seed": event.seed, "target": event.target, "pool": event.pool, "clock": event.clock}
+    row = {
+        "event_id": event.event_id,
+        "topic_id": event.topic_id,
+        "unit": event.unit,
+        "unit_id": event.unit_id,
+        "kind": event.kind,
+        "grade": event.grade,
+        "reason": event.reason,
+        "note": event.note,
+        "assessor": event.assessor,
+        "source": event.source,
+        "model": event.model,
+        "time": event.time,
+        "active_ms": event.active_ms,
+        "content_hash": event.content_hash,
+        "order": event.order,
+        "seed": event.seed,
+        "target": event.target,
+        "pool": event.pool,
+        "clock": event.clock,
+    }
     return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
 
 
@@ -98,8 +133,9 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     """The event a log row describes, and whether it is dated in the future; `EventProblem` if unsound."""
     unknown = sorted(str(key) for key in row if key not in LOG_FIELDS)
     if unknown:
-        raise EventProblem(f"unknown field(s) {', '.join(map(repr, unknown))} "
-                           f"(a log event has {', '.join(LOG_FIELDS)})")
+        raise EventProblem(
+            f"unknown field(s) {', '.join(map(repr, unknown))} (a log event has {', '.join(LOG_FIELDS)})"
+        )
     missing = [name for name in REQUIRED if row.get(name) is None]
     if missing:
         raise EventProblem(f"an event needs {', '.join(missing)}")
@@ -128,10 +164,28 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     }
     _fits_its_kind(kind, source, grade, fields, rules)
     future = _future(time, physical, clock, rules)
-    event = Event(event_id, 0, fields["topic_id"], fields["unit_id"], kind, fields["assessor"], time, grade=grade,
-                  reason=fields["reason"], note=fields["note"], source=source, model=fields["model"],
-                  active_ms=fields["active_ms"], content_hash=fields["content_hash"], order=fields["order"],
-                  seed=fields["seed"], target=fields["target"], pool=fields["pool"], unit=unit, clock=clock)
+    event = Event(
+        event_id,
+        0,
+        fields["topic_id"],
+        fields["unit_id"],
+        kind,
+        fields["assessor"],
+        time,
+        grade=grade,
+        reason=fields["reason"],
+        note=fields["note"],
+        source=source,
+        model=fields["model"],
+        active_ms=fields["active_ms"],
+        content_hash=fields["content_hash"],
+        order=fields["order"],
+        seed=fields["seed"],
+        target=fields["target"],
+        pool=fields["pool"],
+        unit=unit,
+        clock=clock,
+    )
     return event, future
 
 
@@ -150,8 +204,9 @@ def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, 
         if fields["unit_id"] is not None:
             raise EventProblem("a review event marks a topic: its unit_id must be null")
         if fields["reason"] not in REVIEW_MARKS:
-            raise EventProblem(f"a review event's reason must be one of {', '.join(REVIEW_MARKS)}, "
-                               f"not {_shown(fields['reason'])}")
+            raise EventProblem(
+                f"a review event's reason must be one of {', '.join(REVIEW_MARKS)}, not {_shown(fields['reason'])}"
+            )
     elif fields["unit_id"] is None:
         raise EventProblem(f"a {kind} event needs a unit_id")
     if kind == RETRACT:
@@ -178,7 +233,8 @@ def _future(time: str, physical: int, clock: int, rules: LogRules) -> bool:
     raise EventProblem(
         f"{what} is {_duration(ahead)} ahead of this machine's clock (the tolerance is "
         f"{_duration(rules.tolerance)}): the machine that recorded it has a wrong clock? "
-        "It would outrank later judgments; pass --allow-future to merge it anyway (flagged)")
+        "It would outrank later judgments; pass --allow-future to merge it anyway (flagged)"
+    )
 
 
 def _duration(microseconds: int) -> str:
@@ -218,12 +274,13 @@ def _unit(value: Any, rules: LogRules) -> str:
     if value == "doc":
         return "doc"
     if isinstance(value, str) and value.startswith("chunk:"):
-        name = value[len("chunk:"):]
+        name = value[len("chunk:") :]
         if id_problem(name) is None and name in rules.chunkings:
             return value
         known = ", ".join(sorted(rules.chunkings)) or "none"
-        raise EventProblem(f"unit {_shown(value)} names a chunking this workbench does not have "
-                           f"(its chunkings: {known})")
+        raise EventProblem(
+            f"unit {_shown(value)} names a chunking this workbench does not have (its chunkings: {known})"
+        )
     raise EventProblem(f"unit must be 'doc' or 'chunk:NAME', not {_shown(value)}")
 
 
@@ -295,6 +352,7 @@ def _shown(value: Any) -> str:
 
 def _refuse_repeated_keys(text: str, path: str | Path, line: int) -> None:
     """A key given twice is ambiguous (JSON readers differ on which one counts): refused."""
+
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         keys = [key for key, _ in items]
         repeated = sorted({key for key in keys if keys.count(key) > 1})

@@ -62,8 +62,7 @@ class ReadLimits:
                 raise ValueError(f"{name} must be at least 1")
 
 
-_limits: contextvars.ContextVar[ReadLimits] = contextvars.ContextVar(
-    "read_limits", default=ReadLimits())  # noqa: B039 (a frozen dataclass: never mutated)
+_limits: contextvars.ContextVar[ReadLimits] = contextvars.ContextVar("read_limits", default=ReadLimits())  # noqa: B039 (a frozen dataclass: never mutated)
 
 
 def current_limits() -> ReadLimits:
@@ -150,8 +149,7 @@ class TextLines:
     the file's bytes as that pass read them (the compressed bytes of a gzip file).
     """
 
-    def __init__(self, path: str | Path, error: type[FormatError] = FormatError, *,
-                 limits: ReadLimits | None = None):
+    def __init__(self, path: str | Path, error: type[FormatError] = FormatError, *, limits: ReadLimits | None = None):
         self.path = Path(path)
         self.error = error
         self.limits = limits or current_limits()
@@ -229,11 +227,15 @@ class TextLines:
                 if total > limits.max_gzip_bytes:
                     raise self.error(
                         f"gzip data expands to more than {size_text(limits.max_gzip_bytes)} "
-                        "(pass --max-gzip-bytes to raise the limit)", path=self.path)
+                        "(pass --max-gzip-bytes to raise the limit)",
+                        path=self.path,
+                    )
                 if total > GZIP_RATIO_FLOOR and total > limits.max_gzip_ratio * source.consumed:
                     raise self.error(
                         f"gzip data expands more than {limits.max_gzip_ratio} times its compressed size, "
-                        "as a decompression bomb does (pass --max-gzip-ratio to raise the limit)", path=self.path)
+                        "as a decompression bomb does (pass --max-gzip-ratio to raise the limit)",
+                        path=self.path,
+                    )
                 if piece:
                     pieces.append(piece)
                     gathered += len(piece)
@@ -266,11 +268,11 @@ class TextLines:
                 head = block.find(b"\n")
                 if pending_size + head > limit:
                     raise self._too_long(b"".join(pending) + block[:head], number + 1)
-                pending.append(block[:cut + 1])
+                pending.append(block[: cut + 1])
                 data = b"".join(pending)
             else:
-                data = block[:cut + 1] if cut + 1 < len(block) else block
-            rest = block[cut + 1:]
+                data = block[: cut + 1] if cut + 1 < len(block) else block
+            rest = block[cut + 1 :]
             pending = [rest] if rest else []
             pending_size = len(rest)
             if first:
@@ -307,11 +309,17 @@ class TextLines:
             lone = _LONE_CR.search(data)
             if lone:
                 at = lone.start()
-                problems.append((data.count(b"\n", 0, at), 2, at, "ends with a lone CR (old Mac line ending): "
-                                "save the file with LF or CRLF line endings"))
+                problems.append(
+                    (
+                        data.count(b"\n", 0, at),
+                        2,
+                        at,
+                        "ends with a lone CR (old Mac line ending): save the file with LF or CRLF line endings",
+                    )
+                )
         if problems:
             _, _, at, reason = min(problems)  # the first line with one; on a line: UTF-8, NUL, then CR
-            good = data[:data.rfind(b"\n", 0, at) + 1]
+            good = data[: data.rfind(b"\n", 0, at) + 1]
             number = yield from self._lines(good, number)
             raise self.error(reason, path=self.path, line=number + 1)
         if has_cr:
@@ -325,8 +333,11 @@ class TextLines:
     def _too_long(self, line: bytes, number: int) -> FormatError:
         if b"\x00" in line:
             return self.error("contains a NUL byte (binary file?)", path=self.path, line=number)
-        return self.error(f"line longer than {size_text(self.limits.max_line_bytes)} "
-                          "(pass --max-line-bytes to raise the limit)", path=self.path, line=number)
+        return self.error(
+            f"line longer than {size_text(self.limits.max_line_bytes)} (pass --max-line-bytes to raise the limit)",
+            path=self.path,
+            line=number,
+        )
 
     def _unreadable(self, exc: Exception, compressed: bool, line: int) -> FormatError:
         if isinstance(exc, OSError) and not compressed:

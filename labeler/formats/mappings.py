@@ -63,8 +63,7 @@ def _column_chunk(text: str, path: Path, number: int) -> Chunk:
         for value, what in zip(fields[:2], ("chunk id", "document id"), strict=True)
     )
     offsets = [
-        _column_offset(value, name, path, number)
-        for value, name in zip(fields[2:], ("start", "end"), strict=False)
+        _column_offset(value, name, path, number) for value, name in zip(fields[2:], ("start", "end"), strict=False)
     ]
     start, end = offsets or (None, None)
     return _chunk(chunk_id, doc_id, start, end, path=path, line=number)
@@ -110,9 +109,7 @@ def _chunk(chunk_id: str, doc_id: str, start: int | None, end: int | None, *, pa
                 f"chunk {chunk_id}: offsets must not be negative, found {start}..{end}", path=path, line=line
             )
         if end < start:
-            raise MappingFormatError(
-                f"chunk {chunk_id}: end {end} is before start {start}", path=path, line=line
-            )
+            raise MappingFormatError(f"chunk {chunk_id}: end {end} is before start {start}", path=path, line=line)
         if end > INT64_MAX:
             raise MappingFormatError(f"chunk {chunk_id}: end offset {end} is out of range", path=path, line=line)
     return Chunk(chunk_id, doc_id, start, end)

@@ -43,21 +43,24 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
                 continue
         if beir:
             if len(fields) != 3:
-                raise QrelsFormatError(f"expected 3 fields (query-id corpus-id score), found {len(fields)}",
-                                       path=path, line=number)
+                raise QrelsFormatError(
+                    f"expected 3 fields (query-id corpus-id score), found {len(fields)}", path=path, line=number
+                )
             topic_id, unit_id, grade_text = fields
         else:
             if len(fields) != 4:
-                raise QrelsFormatError(f"expected 4 fields (topic iteration id grade), found {len(fields)}",
-                                       path=path, line=number)
+                raise QrelsFormatError(
+                    f"expected 4 fields (topic iteration id grade), found {len(fields)}", path=path, line=number
+                )
             topic_id, _, unit_id, grade_text = fields
         topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
         unit_id = column_id(unit_id, "unit id", path=path, line=number, error=QrelsFormatError)
         grade = integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
         key = (topic_id, unit_id)
         if key in seen:
-            raise QrelsFormatError(f"topic {topic_id!r} judges {unit_id!r} twice (first at line {seen[key]})",
-                                   path=path, line=number)
+            raise QrelsFormatError(
+                f"topic {topic_id!r} judges {unit_id!r} twice (first at line {seen[key]})", path=path, line=number
+            )
         seen[key] = number
         found = True
         yield QrelsLine(number, topic_id, unit_id, grade)

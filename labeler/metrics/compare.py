@@ -27,8 +27,9 @@ from labeler.models import topic_sort_key
 TIE = 1e-12
 
 
-def paired_comparison(a: Mapping[str, float | None], b: Mapping[str, float | None], *,
-                      permutations: int = 10_000, seed: int = 0) -> dict[str, Any]:
+def paired_comparison(
+    a: Mapping[str, float | None], b: Mapping[str, float | None], *, permutations: int = 10_000, seed: int = 0
+) -> dict[str, Any]:
     """Compare b against a on the topics both have a value for.
 
     Returns topics, per-topic deltas (b − a), wins/ties/losses of b (a tie is
@@ -42,8 +43,11 @@ def paired_comparison(a: Mapping[str, float | None], b: Mapping[str, float | Non
     topics = sorted((t for t in a if t in b and a[t] is not None and b[t] is not None), key=topic_sort_key)
     for topic in topics:
         for side, values in (("a", a), ("b", b)):
-            if isinstance(values[topic], bool) or not isinstance(values[topic], (int, float)) \
-                    or math.isnan(values[topic]):
+            if (
+                isinstance(values[topic], bool)
+                or not isinstance(values[topic], (int, float))
+                or math.isnan(values[topic])
+            ):
                 raise ValueError(f"topic {topic!r}: {side} must be a number, not {values[topic]!r}")
     deltas = {t: float(b[t]) - float(a[t]) for t in topics}
     values = list(deltas.values())
@@ -87,7 +91,7 @@ def randomization_p_value(deltas: list[float], *, permutations: int = 10_000, se
     # Subset sums of each block of 8 deltas, so one draw costs n/8 lookups instead of n additions.
     tables = []
     for start in range(0, n, 8):
-        block = deltas[start:start + 8]
+        block = deltas[start : start + 8]
         table = [0.0] * (1 << len(block))
         for mask in range(1, len(table)):
             low = mask & -mask
@@ -141,8 +145,7 @@ def regularized_incomplete_beta(x: float, a: float, b: float) -> float:
         raise ValueError(f"x must be between 0 and 1, not {x!r}")
     if x == 0.0 or x == 1.0:
         return x
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     if x < (a + 1.0) / (a + b + 2.0):
         return math.exp(log_front) * _beta_continued_fraction(x, a, b) / a
     return 1.0 - math.exp(log_front) * _beta_continued_fraction(1.0 - x, b, a) / b

@@ -221,8 +221,9 @@ def rbp(ranking: Sequence[str], grades: Mapping[str, int], threshold: int, p: fl
 # ---------------------------------------------------------------- recall over topics
 
 
-def recall_report(qrels: Qrels, rankings: Rankings, topics: Sequence[str], k: int, threshold: int, *,
-                  depth: int | None = None) -> dict[str, Any]:
+def recall_report(
+    qrels: Qrels, rankings: Rankings, topics: Sequence[str], k: int, threshold: int, *, depth: int | None = None
+) -> dict[str, Any]:
     """Recall@k over topics with its denominators: macro, micro, ceiling and share of the ceiling.
 
     macro            = mean over topics of |G ∩ top_k| / |G|         (every topic weighs the same)
@@ -237,13 +238,20 @@ def recall_report(qrels: Qrels, rankings: Rankings, topics: Sequence[str], k: in
     check_cutoff(k)
     check_threshold(threshold)
     depth = check_depth(depth)
-    return checked_recall_report(check_topics(topics), k,
-                                 lambda topic: relevant_units(topic_grades(qrels, topic), threshold),
-                                 lambda topic: topic_ranking(rankings, topic, depth))
+    return checked_recall_report(
+        check_topics(topics),
+        k,
+        lambda topic: relevant_units(topic_grades(qrels, topic), threshold),
+        lambda topic: topic_ranking(rankings, topic, depth),
+    )
 
 
-def checked_recall_report(topics: Sequence[str], k: int, relevant_of: Callable[[str], frozenset[str]],
-                          ranking_of: Callable[[str], Sequence[str]]) -> dict[str, Any]:
+def checked_recall_report(
+    topics: Sequence[str],
+    k: int,
+    relevant_of: Callable[[str], frozenset[str]],
+    ranking_of: Callable[[str], Sequence[str]],
+) -> dict[str, Any]:
     """`recall_report` after its checks, for a caller that has made the same checks already (`evaluate`).
 
     `topics` comes from check_topics and `k` passed check_cutoff; `relevant_of`
@@ -277,8 +285,17 @@ def recall_summary(k: int, counts: Iterable[tuple[int, int]], excluded: int) -> 
         hits_total += hits
         relevant_total += relevant
     if not recalls:
-        return {"k": k, "macro": None, "micro": None, "ceiling": None, "share_of_ceiling": None,
-                "topics": 0, "excluded": excluded, "hits": 0, "relevant": 0}
+        return {
+            "k": k,
+            "macro": None,
+            "micro": None,
+            "ceiling": None,
+            "share_of_ceiling": None,
+            "topics": 0,
+            "excluded": excluded,
+            "hits": 0,
+            "relevant": 0,
+        }
     macro = sum(recalls) / len(recalls)
     ceiling = sum(caps) / len(caps)
     return {

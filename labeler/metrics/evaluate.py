@@ -48,8 +48,15 @@ class Evaluation:
     recall_counts: dict[int, dict[str, tuple[int, int] | None]] = field(default_factory=dict)
 
 
-def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Measure], *,
-             topics: Sequence[str], threshold: int, depth: int | None = None) -> Evaluation:
+def evaluate(
+    qrels: Qrels,
+    rankings: Rankings,
+    measures: str | Iterable[str | Measure],
+    *,
+    topics: Sequence[str],
+    threshold: int,
+    depth: int | None = None,
+) -> Evaluation:
     """Score `rankings` (canonical order) against `qrels` on exactly `topics`.
 
     A topic missing from `rankings` is an empty ranking (0 for most measures,
@@ -68,8 +75,11 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
 
     standard = [m for m in wanted if m.family in standard_families()]
     # The inputs are checked above and the rankings cut at depth: the checked entry points do not redo it.
-    from_library = (checked_standard_scores(grades, ranked, standard, ordered, threshold)
-                    if standard else {topic: {} for topic in ordered})
+    from_library = (
+        checked_standard_scores(grades, ranked, standard, ordered, threshold)
+        if standard
+        else {topic: {} for topic in ordered}
+    )
 
     per_query: dict[str, dict[str, float | None]] = {}
     per_query_residual: dict[str, dict[str, float]] = {}
@@ -81,22 +91,32 @@ def evaluate(qrels: Qrels, rankings: Rankings, measures: str | Iterable[str | Me
                 row[measure.name] = from_library[topic][measure.name]
             elif measure.family == "RBP":
                 row[measure.name], residual_row[measure.name] = d.rbp(
-                    ranked[topic], grades[topic], threshold, measure.p)
+                    ranked[topic], grades[topic], threshold, measure.p
+                )
             else:
                 row[measure.name] = _seed_measure(measure, ranked[topic], relevant[topic])
         per_query[topic] = row
         per_query_residual[topic] = residual_row
 
-    recall_counts = {k: {topic: (d.hits_at_k(ranked[topic], relevant[topic], k), len(relevant[topic]))
-                         if relevant[topic] else None for topic in ordered}
-                     for k in sorted({m.cutoff for m in wanted if m.family == "R"})}
+    recall_counts = {
+        k: {
+            topic: (d.hits_at_k(ranked[topic], relevant[topic], k), len(relevant[topic])) if relevant[topic] else None
+            for topic in ordered
+        }
+        for k in sorted({m.cutoff for m in wanted if m.family == "R"})
+    }
     return _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
 
 
-def _summarize(wanted: list[Measure], ordered: Sequence[str], per_query: dict[str, dict[str, float | None]],
-               per_query_residual: dict[str, dict[str, float]],
-               recall_counts: dict[int, dict[str, tuple[int, int] | None]], threshold: int,
-               depth: int | None) -> Evaluation:
+def _summarize(
+    wanted: list[Measure],
+    ordered: Sequence[str],
+    per_query: dict[str, dict[str, float | None]],
+    per_query_residual: dict[str, dict[str, float]],
+    recall_counts: dict[int, dict[str, tuple[int, int] | None]],
+    threshold: int,
+    depth: int | None,
+) -> Evaluation:
     """The means, counts, residual means and recall reports of per-topic values, summed in topic order."""
     aggregate: dict[str, float | None] = {}
     counts: dict[str, int] = {}
@@ -111,9 +131,19 @@ def _summarize(wanted: list[Measure], ordered: Sequence[str], per_query: dict[st
     for k, by_topic in recall_counts.items():
         rows = [by_topic[topic] for topic in ordered]
         recall[k] = d.recall_summary(k, [row for row in rows if row is not None], rows.count(None))
-    return Evaluation(per_query=per_query, aggregate=aggregate, counts=counts, residuals=residuals,
-                      recall=recall, per_query_residuals=per_query_residual, topics=tuple(ordered),
-                      threshold=threshold, depth=depth, measures=tuple(wanted), recall_counts=recall_counts)
+    return Evaluation(
+        per_query=per_query,
+        aggregate=aggregate,
+        counts=counts,
+        residuals=residuals,
+        recall=recall,
+        per_query_residuals=per_query_residual,
+        topics=tuple(ordered),
+        threshold=threshold,
+        depth=depth,
+        measures=tuple(wanted),
+        recall_counts=recall_counts,
+    )
 
 
 def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
@@ -139,10 +169,18 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
     ordered = d.check_topics(list(seen))
     per_query = {t: row for part in parts for t, row in part.per_query.items()}
     residual = {t: row for part in parts for t, row in part.per_query_residuals.items()}
-    recall_counts = {k: {t: row for part in parts for t, row in part.recall_counts[k].items()}
-                     for k in first.recall_counts}
-    return _summarize(list(first.measures), ordered, {t: per_query[t] for t in ordered},
-                      {t: residual[t] for t in ordered}, recall_counts, first.threshold, first.depth)
+    recall_counts = {
+        k: {t: row for part in parts for t, row in part.recall_counts[k].items()} for k in first.recall_counts
+    }
+    return _summarize(
+        list(first.measures),
+        ordered,
+        {t: per_query[t] for t in ordered},
+        {t: residual[t] for t in ordered},
+        recall_counts,
+        first.threshold,
+        first.depth,
+    )
 
 
 def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:

@@ -204,8 +204,10 @@ def parse_measure(name: str) -> Measure:
     if match is None or family is None:
         suggestion = trec_eval_suggestion(text)
         if suggestion is not None:
-            raise ValueError(f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
-                             f"for it; measures here are named as in ir_measures)")
+            raise ValueError(
+                f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
+                f"for it; measures here are named as in ir_measures)"
+            )
         raise ValueError(f"unknown measure {text!r}; known measures: {known_families()}")
     chosen = _FAMILIES[family]
     cutoff_rule, param_name, param_default = chosen.cutoff, chosen.param, chosen.default

@@ -95,8 +95,15 @@ def _ir_measure(measure: Measure, threshold: int):
     return obj @ cutoff if cutoff is not None else obj
 
 
-def standard_scores(qrels: Qrels, rankings: Rankings, measures: Iterable[Measure | str] | str, *,
-                    topics: Sequence[str], threshold: int, depth: int | None = None) -> dict[str, dict[str, float]]:
+def standard_scores(
+    qrels: Qrels,
+    rankings: Rankings,
+    measures: Iterable[Measure | str] | str,
+    *,
+    topics: Sequence[str],
+    threshold: int,
+    depth: int | None = None,
+) -> dict[str, dict[str, float]]:
     """Per-topic values {topic: {measure name: value}} for the trec_eval measures and Judged@k.
 
     Every given topic gets every measure (0 for an empty ranking or a topic
@@ -116,8 +123,13 @@ def standard_scores(qrels: Qrels, rankings: Rankings, measures: Iterable[Measure
     return checked_standard_scores(grades, ranked, wanted, ordered, threshold)
 
 
-def checked_standard_scores(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]],
-                            wanted: list[Measure], ordered: list[str], threshold: int) -> dict[str, dict[str, float]]:
+def checked_standard_scores(
+    grades: Mapping[str, Mapping[str, int]],
+    ranked: Mapping[str, list[str]],
+    wanted: list[Measure],
+    ordered: list[str],
+    threshold: int,
+) -> dict[str, dict[str, float]]:
     """`standard_scores` after its checks, for a caller that has made the same checks already (`evaluate`).
 
     `wanted` comes from parse_measures and holds only standard and native
@@ -149,8 +161,9 @@ def checked_standard_scores(grades: Mapping[str, Mapping[str, int]], ranked: Map
     return {topic: {name: scores[topic][name] for name in order} for topic in ordered}
 
 
-def _pytrec_eval(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]],
-                 objects: list) -> dict[tuple[str, object], float]:
+def _pytrec_eval(
+    grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]], objects: list
+) -> dict[tuple[str, object], float]:
     """{(topic, ir_measures object): value} from pytrec_eval, fed strictly decreasing synthetic scores.
 
     Only topics with a non-empty ranking and at least one grade >= 0 are
@@ -161,14 +174,13 @@ def _pytrec_eval(grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, l
         if not provider.supports(obj):
             raise ValueError(f"ir_measures' pytrec_eval backend cannot compute {obj}")
     # Only topics with a grade >= 0 (see the module docstring on all-negative topics).
-    qrels = {topic: dict(g) for topic, g in grades.items()
-             if ranked[topic] and any(grade >= 0 for grade in g.values())}
+    qrels = {topic: dict(g) for topic, g in grades.items() if ranked[topic] and any(grade >= 0 for grade in g.values())}
     if not qrels:
         return {}
     # Unit at index i of a ranking of n gets float(n - i): one shared list of scores, sliced per topic.
     longest = max(len(ranked[topic]) for topic in qrels)
     synthetic = [float(score) for score in range(longest, 0, -1)]
-    run = {topic: dict(zip(ranked[topic], synthetic[longest - len(ranked[topic]):], strict=True))
-           for topic in qrels}
-    return {(metric.query_id, metric.measure): float(metric.value)
-            for metric in provider.iter_calc(objects, qrels, run)}
+    run = {topic: dict(zip(ranked[topic], synthetic[longest - len(ranked[topic]) :], strict=True)) for topic in qrels}
+    return {
+        (metric.query_id, metric.measure): float(metric.value) for metric in provider.iter_calc(objects, qrels, run)
+    }

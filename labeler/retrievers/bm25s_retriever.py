@@ -65,8 +65,7 @@ class BM25SRetriever(Retriever):
         return {"k1": self.k1, "b": self.b, "method": self.method, "stopwords": "en", "stemmer": self.stemmer}
 
     def _tokens(self, texts: list[str]) -> list[list[str]]:
-        return self._bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, return_ids=False,
-                                    show_progress=False)
+        return self._bm25s.tokenize(texts, stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False)
 
     def index(self, units: Units) -> None:
         unit_ids, texts = [], []
@@ -90,5 +89,5 @@ class BM25SRetriever(Retriever):
         indptr, indices = self._model.scores["indptr"], self._model.scores["indices"]
         matching = set()
         for token in set(known):
-            matching.update(indices[indptr[token]:indptr[token + 1]].tolist())
+            matching.update(indices[indptr[token] : indptr[token + 1]].tolist())
         return top_k(((self._unit_ids[i], float(scores[i])) for i in matching), k)

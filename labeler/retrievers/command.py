@@ -50,8 +50,11 @@ class CommandRetriever:
     def blocks(self, topics: Iterable[Topic], *, depth: int, unit: str, db: str | None = None) -> list[RunBlock]:
         """Run the command and read what it printed; raise a `LabelerError` naming it on any failure."""
         stdin = "".join(
-            json.dumps({"id": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative},
-                       ensure_ascii=False) + "\n"
+            json.dumps(
+                {"id": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative},
+                ensure_ascii=False,
+            )
+            + "\n"
             for t in topics
         )
         env = {**os.environ, "LABELER_RETRIEVE_DEPTH": str(depth), "LABELER_RETRIEVE_UNIT": unit}
@@ -61,11 +64,18 @@ class CommandRetriever:
             output = Path(folder) / "run.txt"
             with open(output, "wb") as stdout:
                 try:
-                    finished = subprocess.run(self.argv, input=stdin.encode("utf-8"), stdout=stdout,
-                                              stderr=subprocess.PIPE, env=env, check=False)
+                    finished = subprocess.run(
+                        self.argv,
+                        input=stdin.encode("utf-8"),
+                        stdout=stdout,
+                        stderr=subprocess.PIPE,
+                        env=env,
+                        check=False,
+                    )
                 except OSError as exc:
-                    raise LabelerError(f"retriever command {self.command!r} could not start: {exc.strerror or exc}")\
-                        from None
+                    raise LabelerError(
+                        f"retriever command {self.command!r} could not start: {exc.strerror or exc}"
+                    ) from None
             if finished.returncode != 0:
                 tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-STDERR_LINES:]
                 said = ("; it said: " + " | ".join(tail)) if tail else ""
@@ -91,6 +101,8 @@ def _check_duplicates(block: RunBlock, reader: RunReader) -> None:
     seen: set[str] = set()
     for unit_id in block.units:
         if unit_id in seen:
-            raise RunFormatError(f"duplicate id {unit_id!r} in the ranking of topic {block.topic_id!r}",
-                                 line=reader.find_line(block.topic_id, unit_id, occurrence=2))
+            raise RunFormatError(
+                f"duplicate id {unit_id!r} in the ranking of topic {block.topic_id!r}",
+                line=reader.find_line(block.topic_id, unit_id, occurrence=2),
+            )
         seen.add(unit_id)

@@ -21,8 +21,7 @@ from labeler.retrievers.base import Hit, Retriever, Units, top_k
 VERSION = "1"
 WORD = re.compile(r"\w+")
 STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in is it its of on or that the this to was were will with"
-    .split()
+    "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split()
 )
 
 

@@ -57,19 +57,21 @@ def retriever_names() -> list[str]:
     return [*BUILTINS, *sorted(set(plugin_entry_points()) - set(BUILTINS))]
 
 
-def make_retriever(spec: str, params: dict[str, Any] | None = None, *,
-                   full_text: FullTextIndex | None = None) -> ChosenRetriever:
+def make_retriever(
+    spec: str, params: dict[str, Any] | None = None, *, full_text: FullTextIndex | None = None
+) -> ChosenRetriever:
     """Resolve `spec` and build the retriever with `params`; a `LabelerError` says what is wrong."""
     params = dict(params or {})
     if spec.startswith(COMMAND_PREFIX):
         if params:
             raise LabelerError("a command retriever takes no parameters: put them in its command line")
-        command = CommandRetriever(spec[len(COMMAND_PREFIX):])
+        command = CommandRetriever(spec[len(COMMAND_PREFIX) :])
         return ChosenRetriever(f"{COMMAND_PREFIX}{command.command}", command.version, command.params, command)
     if spec == "fts5":
         if params:
-            raise LabelerError(f"retriever 'fts5' takes no parameters (SQLite fixes BM25's k1 and b), "
-                               f"not {', '.join(sorted(params))}")
+            raise LabelerError(
+                f"retriever 'fts5' takes no parameters (SQLite fixes BM25's k1 and b), not {', '.join(sorted(params))}"
+            )
         if full_text is None:
             raise ValueError("the fts5 retriever needs the store's full-text functions")
         from labeler.retrievers.fts5 import FTS5Retriever
@@ -81,8 +83,9 @@ def make_retriever(spec: str, params: dict[str, Any] | None = None, *,
         return ChosenRetriever(spec, retriever.version, retriever.params, retriever)
     plugins = plugin_entry_points()
     if spec not in plugins:
-        raise LabelerError(f"unknown retriever {spec!r}: choose one of {', '.join(retriever_names())}, "
-                           "or command:'CMD ...'")
+        raise LabelerError(
+            f"unknown retriever {spec!r}: choose one of {', '.join(retriever_names())}, or command:'CMD ...'"
+        )
     point = plugins[spec]
     try:
         factory = point.load()
@@ -118,8 +121,9 @@ def _build(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> An
         try:
             signature.bind(**params)
         except TypeError:
-            known = [p.name for p in signature.parameters.values()
-                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+            known = [
+                p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+            ]
             unknown = sorted(set(params) - set(known)) or sorted(params)
             takes = f"it takes {', '.join(known)}" if known else "it takes none"
             raise LabelerError(f"retriever {name!r} takes no parameter {', '.join(unknown)} ({takes})") from None

@@ -39,8 +39,19 @@ from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
 
 
-class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, CheckRows, SearchRows, MergeRows,
-            AssignmentRows, ClaimRows):
+class Store(
+    CorpusRows,
+    TopicRows,
+    RunRows,
+    PoolRows,
+    EventRows,
+    SnapshotRows,
+    CheckRows,
+    SearchRows,
+    MergeRows,
+    AssignmentRows,
+    ClaimRows,
+):
     """A labeler workbench file."""
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):
@@ -117,6 +128,7 @@ class Store(CorpusRows, TopicRows, RunRows, PoolRows, EventRows, SnapshotRows, C
 
     def counts(self) -> dict[str, Any]:
         """How much the workbench holds, for `status`."""
+
         def one(sql: str) -> int:
             return int(self.db.execute(sql).fetchone()[0])
 

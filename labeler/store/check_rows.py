@@ -48,10 +48,10 @@ def reference_triggers() -> dict[str, str]:
 
 
 def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
-    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                          "AND name NOT LIKE 'sqlite_%'")]
-    return {name: tuple(row[1] for row in db.execute("SELECT * FROM pragma_table_info(?)", [name]))
-            for name in names}
+    names = [
+        row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    ]
+    return {name: tuple(row[1] for row in db.execute("SELECT * FROM pragma_table_info(?)", [name])) for name in names}
 
 
 class CheckRows(Rows):
@@ -62,26 +62,37 @@ class CheckRows(Rows):
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
         if rows == ["ok"]:
             return []
-        return [line for row in rows for line in str(row).splitlines()
-                if line.strip() and not line.startswith("*** in database")]
+        return [
+            line
+            for row in rows
+            for line in str(row).splitlines()
+            if line.strip() and not line.startswith("*** in database")
+        ]
 
     def foreign_key_problems(self) -> list[str]:
-        return [f"{table} row {rowid} -> {parent}" for table, rowid, parent, _ in
-                self.db.execute("PRAGMA foreign_key_check")]
+        return [
+            f"{table} row {rowid} -> {parent}"
+            for table, rowid, parent, _ in self.db.execute("PRAGMA foreign_key_check")
+        ]
 
     def trigger_names(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
 
     def triggers(self) -> dict[str, tuple[str, str | None]]:
         """Trigger name -> (its table, its SQL as `sqlite_master` holds it)."""
-        return {name: (table, sql) for name, table, sql in
-                self.db.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
+        return {
+            name: (table, sql)
+            for name, table, sql in self.db.execute(
+                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"
+            )
+        }
 
     def unexpected_triggers(self, expected: set[str]) -> list[str]:
         """Triggers on a guarded table that labeler's schema does not make (one could rewrite rows as they land)."""
         known = expected | set(reference_triggers())
-        return sorted(name for name, (table, _) in self.triggers().items()
-                      if table in GUARDED_TABLES and name not in known)
+        return sorted(
+            name for name, (table, _) in self.triggers().items() if table in GUARDED_TABLES and name not in known
+        )
 
     def column_problems(self) -> list[str]:
         """Tables missing, or whose columns are not the ones this labeler's schema makes."""
@@ -91,8 +102,9 @@ class CheckRows(Rows):
             if table not in found:
                 problems.append(f"table {table} is missing")
             elif found[table] != columns:
-                problems.append(f"table {table} has columns ({', '.join(found[table])}), "
-                                f"expected ({', '.join(columns)})")
+                problems.append(
+                    f"table {table} has columns ({', '.join(found[table])}), expected ({', '.join(columns)})"
+                )
         return problems
 
     def grades_off_scale(self, grades: tuple[int, ...]) -> list[str]:
@@ -100,13 +112,18 @@ class CheckRows(Rows):
         allowed = ", ".join(str(int(g)) for g in grades)
         events = self.db.execute(
             "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND "
-            f"(typeof(grade) != 'integer' OR (grade >= 0 AND grade NOT IN ({allowed}))) ORDER BY seq")
+            f"(typeof(grade) != 'integer' OR (grade >= 0 AND grade NOT IN ({allowed}))) ORDER BY seq"
+        )
         labels = self.db.execute(
             "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
-            f"WHERE typeof(l.grade) != 'integer' OR (l.grade >= 0 AND l.grade NOT IN ({allowed}))")
-        return ([f"event {event_id} ({kind}): grade {grade!r} is not on the scale" for event_id, kind, grade in events]
-                + [f"snapshot {name}: label {topic_id} {unit_id} has grade {grade!r}, not on the scale"
-                   for name, topic_id, unit_id, grade in labels])
+            f"WHERE typeof(l.grade) != 'integer' OR (l.grade >= 0 AND l.grade NOT IN ({allowed}))"
+        )
+        return [
+            f"event {event_id} ({kind}): grade {grade!r} is not on the scale" for event_id, kind, grade in events
+        ] + [
+            f"snapshot {name}: label {topic_id} {unit_id} has grade {grade!r}, not on the scale"
+            for name, topic_id, unit_id, grade in labels
+        ]
 
     def snapshot_label_problems(self) -> list[str]:
         """Snapshot labels whose deciding event is gone from the log, or now holds another pair or grade.
@@ -118,11 +135,17 @@ class CheckRows(Rows):
             "SELECT s.name, l.topic_id, l.unit_id, l.grade, l.event_id, e.event_id, e.topic_id, e.unit_id, e.grade "
             "FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
             "LEFT JOIN events e ON e.event_id = l.event_id WHERE l.event_id IS NOT NULL AND "
-            "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.unit_id OR e.grade IS NOT l.grade)")
-        return [f"snapshot {name}: label {topic_id} {unit_id} cites event {event_id}, "
-                + ("which is not in the log" if found is None else
-                   f"which now says {e_topic} {e_unit} grade {e_grade!r}, not grade {grade!r}")
-                for name, topic_id, unit_id, grade, event_id, found, e_topic, e_unit, e_grade in rows]
+            "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.unit_id OR e.grade IS NOT l.grade)"
+        )
+        return [
+            f"snapshot {name}: label {topic_id} {unit_id} cites event {event_id}, "
+            + (
+                "which is not in the log"
+                if found is None
+                else f"which now says {e_topic} {e_unit} grade {e_grade!r}, not grade {grade!r}"
+            )
+            for name, topic_id, unit_id, grade, event_id, found, e_topic, e_unit, e_grade in rows
+        ]
 
     def scale_problems(self) -> list[str]:
         """The scale in `meta` must be a valid scale and hash to the SHA-256 recorded with it."""
@@ -150,20 +173,27 @@ class CheckRows(Rows):
                 if not isinstance(title, str) or not isinstance(text, str):
                     yield f"document {doc_id}: title or text is not text"
                 elif Document(doc_id, title, text).hash != recorded:
-                    yield f"document {doc_id}: its text hashes to {Document(doc_id, title, text).hash[:12]}, " \
-                          f"recorded {str(recorded)[:12]}"
+                    yield (
+                        f"document {doc_id}: its text hashes to {Document(doc_id, title, text).hash[:12]}, "
+                        f"recorded {str(recorded)[:12]}"
+                    )
 
     def chunking_mismatches(self) -> list[str]:
         """Chunkings whose stored chunks no longer match the digests and counts recorded at creation."""
         problems = []
-        rows = self.db.execute("SELECT chunking_id, name, kind, params, hash, documents, chunks, chunks_sha256 "
-                               "FROM chunkings ORDER BY chunking_id").fetchall()
+        rows = self.db.execute(
+            "SELECT chunking_id, name, kind, params, hash, documents, chunks, chunks_sha256 "
+            "FROM chunkings ORDER BY chunking_id"
+        ).fetchall()
         for chunking_id, name, kind, params, recorded, documents, count, digest in rows:
             found_chunks, found_documents = self.db.execute(
-                "SELECT count(*), count(DISTINCT doc_id) FROM chunks WHERE chunking_id = ?", [chunking_id]).fetchone()
+                "SELECT count(*), count(DISTINCT doc_id) FROM chunks WHERE chunking_id = ?", [chunking_id]
+            ).fetchone()
             if (found_chunks, found_documents) != (count, documents):
-                problems.append(f"chunking {name}: {count} chunks of {documents} documents recorded, "
-                                f"{found_chunks} of {found_documents} stored")
+                problems.append(
+                    f"chunking {name}: {count} chunks of {documents} documents recorded, "
+                    f"{found_chunks} of {found_documents} stored"
+                )
             if digest is None:
                 problems.append(f"chunking {name}: no digest of its chunks recorded")
             elif chunks_sha256(self.db, chunking_id) != digest:
@@ -171,19 +201,23 @@ class CheckRows(Rows):
             if kind in RECOMPUTABLE_CHUNKINGS:
                 hasher = ChunkHasher(kind, json.loads(params))
                 for chunk_id, doc_id, start, end, chunk_hash in self.db.execute(
-                        "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? "
-                        "ORDER BY doc_id, ordinal", [chunking_id]):
+                    "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? "
+                    "ORDER BY doc_id, ordinal",
+                    [chunking_id],
+                ):
                     hasher.add(Chunk(chunk_id, doc_id, start, end, chunk_hash))
                 if hasher.hexdigest() != recorded:
-                    problems.append(f"chunking {name}: its chunks hash to {hasher.hexdigest()[:12]}, "
-                                    f"recorded {str(recorded)[:12]}")
+                    problems.append(
+                        f"chunking {name}: its chunks hash to {hasher.hexdigest()[:12]}, recorded {str(recorded)[:12]}"
+                    )
         return problems
 
     def run_digest_mismatches(self) -> list[str]:
         """Runs whose stored rankings differ from the digest recorded when the import sealed them."""
         problems = []
         for run_id, name, digest in self.db.execute(
-                "SELECT run_id, name, rankings_sha256 FROM runs ORDER BY run_id").fetchall():
+            "SELECT run_id, name, rankings_sha256 FROM runs ORDER BY run_id"
+        ).fetchall():
             if digest is None:
                 problems.append(f"run {name}: not sealed (no digest of its rankings recorded)")
             elif rankings_sha256(self.db, run_id) != digest:
@@ -193,16 +227,24 @@ class CheckRows(Rows):
     def applied_migrations(self) -> list[str]:
         if "_sqlite_migrations" not in self.db.table_names():
             return []
-        return [row[0] for row in self.db.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'labeler' ORDER BY rowid")]
+        return [
+            row[0]
+            for row in self.db.execute(
+                "SELECT name FROM _sqlite_migrations WHERE migration_set = 'labeler' ORDER BY rowid"
+            )
+        ]
 
     def schema_version(self) -> int:
         return self.db.execute("PRAGMA user_version").fetchone()[0]
 
     def retracts_without_target(self) -> list[str]:
-        return [row[0] for row in self.db.execute(
-            "SELECT r.event_id FROM events r WHERE r.kind = 'retract' AND NOT EXISTS "
-            "(SELECT 1 FROM events e WHERE e.event_id = r.target)")]
+        return [
+            row[0]
+            for row in self.db.execute(
+                "SELECT r.event_id FROM events r WHERE r.kind = 'retract' AND NOT EXISTS "
+                "(SELECT 1 FROM events e WHERE e.event_id = r.target)"
+            )
+        ]
 
     def malformed_events(self) -> list[str]:
         """Events whose fields do not fit their kind."""
@@ -212,7 +254,8 @@ class CheckRows(Rows):
             "(kind = 'review' AND (reason NOT IN ('reviewed', 'no_answer', 'unreviewed') OR unit_id IS NOT NULL)) OR "
             "(kind = 'retract' AND target IS NULL) OR "
             "(kind NOT IN ('review') AND unit_id IS NULL) OR "
-            "(kind = 'unsure' AND (reason IS NULL OR reason = ''))")
+            "(kind = 'unsure' AND (reason IS NULL OR reason = ''))"
+        )
         return [f"{event_id} ({kind})" for event_id, kind in rows]
 
     def run_entry_mismatches(self) -> list[str]:
@@ -220,10 +263,13 @@ class CheckRows(Rows):
         rows = self.db.execute(
             "SELECT r.name, r.topics, count(k.topic_id), r.entries, "
             "coalesce(sum(length(k.scores) / 8), 0) FROM runs r LEFT JOIN run_rankings k ON k.run_id = r.run_id "
-            "GROUP BY r.run_id")
-        return [f"run {name}: {topics} topics and {entries} results recorded, {found_topics} and {found_entries} stored"
-                for name, topics, found_topics, entries, found_entries in rows
-                if topics != found_topics or entries != found_entries]
+            "GROUP BY r.run_id"
+        )
+        return [
+            f"run {name}: {topics} topics and {entries} results recorded, {found_topics} and {found_entries} stored"
+            for name, topics, found_topics, entries, found_entries in rows
+            if topics != found_topics or entries != found_entries
+        ]
 
     def all_events(self) -> list[Event]:
         """Every event, in local order (merge and log export)."""

@@ -31,8 +31,9 @@ class ClaimRows(Rows):
             held.setdefault((topic, unit_id), set()).add(assessor)
         return held
 
-    def put_claim(self, unit: str, topic_id: str, unit_id: str, assessor: str, claimed_ms: int,
-                  lease_until_ms: int) -> None:
+    def put_claim(
+        self, unit: str, topic_id: str, unit_id: str, assessor: str, claimed_ms: int, lease_until_ms: int
+    ) -> None:
         """Record or renew an assessor's lease on a pair (a renewal keeps when it was first claimed)."""
         self.db.execute(
             "INSERT INTO claims (unit, topic_id, unit_id, assessor, claimed, lease_until) VALUES (?, ?, ?, ?, ?, ?) "
@@ -42,12 +43,21 @@ class ClaimRows(Rows):
 
     def delete_claim(self, unit: str, topic_id: str, unit_id: str, assessor: str) -> bool:
         """Release an assessor's lease on a pair; False when there was none."""
-        return self.db.execute(
-            "DELETE FROM claims WHERE unit = ? AND topic_id = ? AND unit_id = ? AND assessor = ?",
-            [unit, topic_id, unit_id, assessor]).rowcount > 0
+        return (
+            self.db.execute(
+                "DELETE FROM claims WHERE unit = ? AND topic_id = ? AND unit_id = ? AND assessor = ?",
+                [unit, topic_id, unit_id, assessor],
+            ).rowcount
+            > 0
+        )
 
     def assessor_claims(self, assessor: str, unit: str, now_ms: int) -> list[tuple[str, str, int]]:
         """The assessor's live leases in a unit space: `(topic, unit id, lease_until)`, oldest claim first."""
-        return [tuple(row) for row in self.db.execute(
-            "SELECT topic_id, unit_id, lease_until FROM claims WHERE assessor = ? AND unit = ? AND lease_until > ? "
-            "ORDER BY claimed, topic_id, unit_id", [assessor, unit, now_ms])]
+        return [
+            tuple(row)
+            for row in self.db.execute(
+                "SELECT topic_id, unit_id, lease_until FROM claims WHERE assessor = ? AND unit = ? AND lease_until > ? "
+                "ORDER BY claimed, topic_id, unit_id",
+                [assessor, unit, now_ms],
+            )
+        ]

@@ -59,11 +59,11 @@ def damage_as_error(path: str | Path) -> Iterator[None]:
 # SQLite's words for a failure of the machine, not of labeler or the file's content, and what to say.
 ENVIRONMENT_ERRORS = {
     "readonly database": "the workbench is read-only: nothing was written (check the permissions of the file and "
-                         "of its folder, which must hold its -wal and -shm files)",
+    "of its folder, which must hold its -wal and -shm files)",
     "database or disk is full": "the disk is full: nothing was written",
     "disk i/o error": "a disk I/O error: nothing was written",
     "database is locked": "the workbench is busy: another writer held it longer than the busy timeout; nothing was "
-                          "written, try again",
+    "written, try again",
     "unable to open database file": "cannot open the workbench file (does its folder exist, can it be written?)",
 }
 
@@ -89,8 +89,9 @@ def connect(path: str | Path, *, readonly: bool = False) -> Database:
         else:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     except sqlite3.OperationalError as exc:  # a missing folder, or a file that cannot be opened
-        raise LabelerError(f"cannot open the workbench ({exc}): does its folder exist, and can it be read and "
-                           "written?", path=path) from None
+        raise LabelerError(
+            f"cannot open the workbench ({exc}): does its folder exist, and can it be read and written?", path=path
+        ) from None
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")

@@ -15,7 +15,6 @@ _TEMP_IDS = "temp_ids"
 
 
 class CorpusRows(Rows):
-
     # -- documents ------------------------------------------------------------
 
     def document_count(self) -> int:
@@ -37,8 +36,15 @@ class CorpusRows(Rows):
         self.db.execute(
             "UPDATE documents SET title = ?, text = ?, hash = ?, extra = ?, import_id = ?, updated = ?"
             " WHERE doc_id = ?",
-            [document.title, document.text, document.hash, json.dumps(document.extra, sort_keys=True),
-             import_id, changed, document.doc_id],
+            [
+                document.title,
+                document.text,
+                document.hash,
+                json.dumps(document.extra, sort_keys=True),
+                import_id,
+                changed,
+                document.doc_id,
+            ],
         )
         self.db.execute(
             "INSERT INTO document_changes (doc_id, old_hash, new_hash, changed, source) VALUES (?, ?, ?, ?, ?)",
@@ -135,8 +141,17 @@ class CorpusRows(Rows):
         self.db.execute(
             "INSERT INTO chunkings (chunking_id, name, kind, params, hash, created, documents, chunks, chunks_sha256) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [chunking_id, chunking.name, chunking.kind, json.dumps(chunking.params, sort_keys=True), chunking.hash,
-             chunking.created, chunking.documents, chunking.chunks, chunks_sha256(self.db, chunking_id)],
+            [
+                chunking_id,
+                chunking.name,
+                chunking.kind,
+                json.dumps(chunking.params, sort_keys=True),
+                chunking.hash,
+                chunking.created,
+                chunking.documents,
+                chunking.chunks,
+                chunks_sha256(self.db, chunking_id),
+            ],
         )
 
     def chunk_documents(self, chunking_id: int) -> int:
@@ -150,11 +165,14 @@ class CorpusRows(Rows):
         chunking_id = self._chunking_id(name)  # refuses an unknown name
         chunking = self.chunking(name)
         assert chunking is not None
-        return self.db.execute(
-            "SELECT EXISTS (SELECT 1 FROM document_changes dc JOIN chunks ch ON ch.doc_id = dc.doc_id "
-            "AND ch.chunking_id = ? WHERE dc.changed >= ?)",
-            [chunking_id, chunking.created],
-        ).fetchone()[0] == 1
+        return (
+            self.db.execute(
+                "SELECT EXISTS (SELECT 1 FROM document_changes dc JOIN chunks ch ON ch.doc_id = dc.doc_id "
+                "AND ch.chunking_id = ? WHERE dc.changed >= ?)",
+                [chunking_id, chunking.created],
+            ).fetchone()[0]
+            == 1
+        )
 
     def insert_chunks(self, chunking_id: int, chunks: Iterable[tuple[int, Chunk]]) -> None:
         """Chunks with their ordinal inside the parent document."""
@@ -199,22 +217,30 @@ class CorpusRows(Rows):
 
     def parents_of(self, chunking: str, chunk_ids: Iterable[str]) -> dict[str, str]:
         """`chunk_id -> doc_id` for the given chunks of a chunking (unknown ids are left out)."""
-        return dict(self._batched(
-            "SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ? AND chunk_id IN ({marks})",
-            [self._chunking_id(chunking)], chunk_ids))
+        return dict(
+            self._batched(
+                "SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ? AND chunk_id IN ({marks})",
+                [self._chunking_id(chunking)],
+                chunk_ids,
+            )
+        )
 
     def chunk_counts(self, chunking: str, doc_ids: Iterable[str]) -> dict[str, int]:
         """How many chunks each of the given documents has in a chunking."""
-        return dict(self._batched(
-            "SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
-            [self._chunking_id(chunking)], doc_ids))
+        return dict(
+            self._batched(
+                "SELECT doc_id, count(*) FROM chunks WHERE chunking_id = ? AND doc_id IN ({marks}) GROUP BY doc_id",
+                [self._chunking_id(chunking)],
+                doc_ids,
+            )
+        )
 
     def _batched(self, sql: str, params: list[Any], ids: Iterable[str], size: int = 500) -> list[tuple[Any, ...]]:
         """Run `sql` (with an `IN ({marks})` list) over ids in batches small enough for SQLite."""
         unique = list(dict.fromkeys(ids))
         rows: list[tuple[Any, ...]] = []
         for start in range(0, len(unique), size):
-            batch = unique[start:start + size]
+            batch = unique[start : start + size]
             rows.extend(self.db.execute(sql.format(marks=",".join("?" * len(batch))), [*params, *batch]))
         return rows
 
@@ -224,7 +250,6 @@ class CorpusRows(Rows):
             "SELECT chunk_id, doc_id FROM chunks WHERE chunking_id = ?", [self._chunking_id(chunking)]
         )
         return dict(rows)
-
 
 
 def _chunking(row: tuple[Any, ...]) -> Chunking:

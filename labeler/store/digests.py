@@ -16,14 +16,18 @@ from sqlite_utils import Database
 
 def rankings_sha256(db: Database, run_id: int) -> str:
     """SHA-256 over one run's stored rankings (topic, unit ids, packed scores and ranks), in key order."""
-    return _rows_sha256(db, "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? "
-                            "ORDER BY topic_id", [run_id])
+    return _rows_sha256(
+        db, "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? ORDER BY topic_id", [run_id]
+    )
 
 
 def chunks_sha256(db: Database, chunking_id: int) -> str:
     """SHA-256 over one chunking's stored chunks (id, parent, ordinal, offsets, content hash), in key order."""
-    return _rows_sha256(db, "SELECT chunk_id, doc_id, ordinal, start, end, hash FROM chunks WHERE chunking_id = ? "
-                            "ORDER BY chunk_id", [chunking_id])
+    return _rows_sha256(
+        db,
+        "SELECT chunk_id, doc_id, ordinal, start, end, hash FROM chunks WHERE chunking_id = ? ORDER BY chunk_id",
+        [chunking_id],
+    )
 
 
 def _rows_sha256(db: Database, sql: str, params: list[Any]) -> str:

@@ -20,10 +20,14 @@ from labeler.judgments import REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
 from labeler.store.rows import Rows
 
-_COLUMNS = ("event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-            "content_hash, judging_order, seed, target, pool, unit, clock")
-_INSERT_COLUMNS = ("event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-                   "content_hash, judging_order, seed, target, pool, unit, clock")
+_COLUMNS = (
+    "event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
+    "content_hash, judging_order, seed, target, pool, unit, clock"
+)
+_INSERT_COLUMNS = (
+    "event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
+    "content_hash, judging_order, seed, target, pool, unit, clock"
+)
 _INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 20)})"
 LOG_HEAD, LOG_LENGTH = "log_head", "log_length"  # meta keys: the last link, and how many events the chain holds
 
@@ -80,14 +84,18 @@ class EventRows(Rows):
                 if link is None:
                     yield f"event {values[0]} (seq {seq}) has no chain link"
                 elif event_link(previous, values) != link:
-                    yield (f"event {values[0]} (seq {seq}) does not match its chain link: it was changed, or an event "
-                           "before it was removed or inserted, after it was written")
+                    yield (
+                        f"event {values[0]} (seq {seq}) does not match its chain link: it was changed, or an event "
+                        "before it was removed or inserted, after it was written"
+                    )
                 previous = link if link is not None else b""
         head, length = self.get_meta(LOG_HEAD), self.get_meta(LOG_LENGTH)
         if (head or "") != previous.hex() or int(length or 0) != count:
-            yield (f"the log holds {count} events ending in link {previous.hex()[:12] or '-'}, but its recorded end is "
-                   f"{length or 0} events ending in {(head or '')[:12] or '-'}: events were removed from its end "
-                   "(or added without the log's chain)")
+            yield (
+                f"the log holds {count} events ending in link {previous.hex()[:12] or '-'}, but its recorded end is "
+                f"{length or 0} events ending in {(head or '')[:12] or '-'}: events were removed from its end "
+                "(or added without the log's chain)"
+            )
 
     def _stamped_rows(self, events: Iterable[Event]) -> list[list[Any]]:
         """Each event's column values with an id and a clock: those that bring a clock (merged ones) keep it.
@@ -106,9 +114,29 @@ class EventRows(Rows):
                 clock = next_clock(physical, latest)
             if clock > latest:
                 latest = clock
-            rows.append([e.event_id or new_event_id(), e.topic_id, e.unit_id, e.kind, e.assessor, e.time, e.grade,
-                         e.reason, e.note, e.source, e.model, e.active_ms, e.content_hash, e.order, e.seed, e.target,
-                         e.pool, e.unit, clock])
+            rows.append(
+                [
+                    e.event_id or new_event_id(),
+                    e.topic_id,
+                    e.unit_id,
+                    e.kind,
+                    e.assessor,
+                    e.time,
+                    e.grade,
+                    e.reason,
+                    e.note,
+                    e.source,
+                    e.model,
+                    e.active_ms,
+                    e.content_hash,
+                    e.order,
+                    e.seed,
+                    e.target,
+                    e.pool,
+                    e.unit,
+                    clock,
+                ]
+            )
         return rows
 
     def latest_clock(self) -> int:
@@ -120,9 +148,10 @@ class EventRows(Rows):
         ids = list(dict.fromkeys(event_ids))
         found: dict[str, Event] = {}
         for start in range(0, len(ids), 500):
-            batch = ids[start:start + 500]
+            batch = ids[start : start + 500]
             rows = self.db.execute(
-                f"SELECT {_COLUMNS} FROM events WHERE event_id IN ({','.join('?' * len(batch))})", batch)
+                f"SELECT {_COLUMNS} FROM events WHERE event_id IN ({','.join('?' * len(batch))})", batch
+            )
             found.update((row[0], Event(*row)) for row in rows)
         return found
 
@@ -149,7 +178,9 @@ class EventRows(Rows):
         """
         rows = self.db.execute(
             "SELECT topic_id, MAX(clock) FROM events WHERE unit = ? AND kind IN ('grade', 'adjudicate') "
-            "GROUP BY topic_id", [unit])
+            "GROUP BY topic_id",
+            [unit],
+        )
         return {topic: clock for topic, clock in rows if clock is not None}
 
     def unit_events(self, unit: str) -> Iterator[Event]:
@@ -177,8 +208,9 @@ class EventRows(Rows):
         row = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE event_id = ?", [event_id]).fetchone()
         return Event(*row) if row else None
 
-    def recent_events(self, assessor: str | None = None, limit: int = 10,
-                      kinds: tuple[str, ...] | None = None) -> list[Event]:
+    def recent_events(
+        self, assessor: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None
+    ) -> list[Event]:
         """The latest events, newest first in log order (history and undo).
 
         Log order, not local order: after a merge brought older events, the newest
@@ -212,8 +244,10 @@ class EventRows(Rows):
         if not ids:
             return set()
         marks = ",".join("?" * len(ids))
-        return {row[0] for row in self.db.execute(
-            f"SELECT target FROM events WHERE kind = 'retract' AND target IN ({marks})", ids)}
+        return {
+            row[0]
+            for row in self.db.execute(f"SELECT target FROM events WHERE kind = 'retract' AND target IN ({marks})", ids)
+        }
 
     def recent_active_ms(self, assessor: str | None = None, limit: int = 50) -> list[int]:
         """Active milliseconds of the latest human grade events that measured their time, newest first.
@@ -230,8 +264,13 @@ class EventRows(Rows):
 
     def unit_spaces(self) -> list[str]:
         """The unit spaces that have judgment events."""
-        return [unit for unit in self._log_units() if self.db.execute(
-            "SELECT EXISTS (SELECT 1 FROM events WHERE unit = ? AND unit_id IS NOT NULL)", [unit]).fetchone()[0]]
+        return [
+            unit
+            for unit in self._log_units()
+            if self.db.execute(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE unit = ? AND unit_id IS NOT NULL)", [unit]
+            ).fetchone()[0]
+        ]
 
     def _log_units(self) -> list[str]:
         """Every distinct `unit` in the log, ascending: one index seek per unit, not a scan of the log.
@@ -273,6 +312,7 @@ class EventRows(Rows):
         else:
             row = self.db.execute(
                 "SELECT ch.hash FROM chunks ch JOIN chunkings c ON c.chunking_id = ch.chunking_id "
-                "WHERE c.name = ? AND ch.chunk_id = ?", [unit.split(":", 1)[1], unit_id]).fetchone()
+                "WHERE c.name = ? AND ch.chunk_id = ?",
+                [unit.split(":", 1)[1], unit_id],
+            ).fetchone()
         return row[0] if row else None
-

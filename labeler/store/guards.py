@@ -45,11 +45,11 @@ def _raise(table: str, what: str) -> str:
 def _immutable_guards(table: str, keys: tuple[tuple[str, ...], ...]) -> dict[str, str]:
     return {
         f"{table}_no_update": f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
-                              + _raise(table, "rows cannot be changed"),
+        + _raise(table, "rows cannot be changed"),
         f"{table}_no_delete": f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
-                              + _raise(table, "rows cannot be deleted"),
+        + _raise(table, "rows cannot be deleted"),
         f"{table}_no_replace": f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} "
-                               f"WHEN {_key_exists(table, keys)} " + _raise(table, "rows cannot be replaced"),
+        f"WHEN {_key_exists(table, keys)} " + _raise(table, "rows cannot be replaced"),
     }
 
 
@@ -69,17 +69,17 @@ def _run_guards() -> dict[str, str]:
     again = "(import it again with --replace)"
     return {
         "run_rankings_no_update": f"CREATE TRIGGER run_rankings_no_update BEFORE UPDATE ON {rankings} "
-                                  f"WHEN {sealed_old} " + _raise(rankings, f"{sealed} changed"),
+        f"WHEN {sealed_old} " + _raise(rankings, f"{sealed} changed"),
         "run_rankings_no_delete": f"CREATE TRIGGER run_rankings_no_delete BEFORE DELETE ON {rankings} "
-                                  f"WHEN {sealed_old} " + _raise(rankings, f"{sealed} deleted"),
+        f"WHEN {sealed_old} " + _raise(rankings, f"{sealed} deleted"),
         "run_rankings_no_replace": f"CREATE TRIGGER run_rankings_no_replace BEFORE INSERT ON {rankings} "
-                                   f"WHEN {sealed_new} AND {_key_exists(rankings, (('run_id', 'topic_id'),))} "
-                                   + _raise(rankings, f"{sealed} replaced"),
+        f"WHEN {sealed_new} AND {_key_exists(rankings, (('run_id', 'topic_id'),))} "
+        + _raise(rankings, f"{sealed} replaced"),
         "runs_no_update": "CREATE TRIGGER runs_no_update BEFORE UPDATE ON runs WHEN OLD.rankings_sha256 IS NOT NULL "
-                          + _raise("runs", f"a sealed run cannot be changed {again}"),
+        + _raise("runs", f"a sealed run cannot be changed {again}"),
         "runs_no_replace": "CREATE TRIGGER runs_no_replace BEFORE INSERT ON runs "
-                           f"WHEN {_key_exists('runs', (('run_id',), ('name',)))} "
-                           + _raise("runs", f"a run cannot be replaced in place {again}"),
+        f"WHEN {_key_exists('runs', (('run_id',), ('name',)))} "
+        + _raise("runs", f"a run cannot be replaced in place {again}"),
     }
 
 

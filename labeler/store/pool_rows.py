@@ -20,7 +20,6 @@ _STAGING = "temp.pool_staging"
 
 
 class PoolRows(Rows):
-
     def pools(self) -> list[PoolInfo]:
         return [_pool(r) for r in self.db.execute(f"SELECT {_POOL_COLUMNS} FROM pools ORDER BY pool_id")]
 
@@ -90,8 +89,17 @@ class PoolRows(Rows):
         self.db.execute(
             "INSERT INTO pools (pool_id, name, strategy, depth, params, runs, unit, created, pairs) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [pool_id, info.name, info.strategy, info.depth, json.dumps(info.params, sort_keys=True),
-             json.dumps(list(info.runs)), info.unit, info.created, info.pairs],
+            [
+                pool_id,
+                info.name,
+                info.strategy,
+                info.depth,
+                json.dumps(info.params, sort_keys=True),
+                json.dumps(list(info.runs)),
+                info.unit,
+                info.created,
+                info.pairs,
+            ],
         )
 
     def _temp_on_disk(self) -> None:
@@ -101,14 +109,21 @@ class PoolRows(Rows):
         connection holds no TEMP table, since changing it drops them, and never in a transaction.
         """
         conn = self.db.conn
-        if (not conn.in_transaction and self.db.execute("PRAGMA temp_store").fetchone()[0] == 0
-                and not self.db.execute("SELECT 1 FROM temp.sqlite_master").fetchone()):
+        if (
+            not conn.in_transaction
+            and self.db.execute("PRAGMA temp_store").fetchone()[0] == 0
+            and not self.db.execute("SELECT 1 FROM temp.sqlite_master").fetchone()
+        ):
             self.db.execute("PRAGMA temp_store = FILE")
 
     def pool_topic_units(self, name: str, topic_id: str) -> set[str]:
         """The units one topic has in a pool (a seek on the primary key)."""
-        return {row[0] for row in self.db.execute(
-            "SELECT unit_id FROM pool_entries WHERE pool_id = ? AND topic_id = ?", [self._pool_id(name), topic_id])}
+        return {
+            row[0]
+            for row in self.db.execute(
+                "SELECT unit_id FROM pool_entries WHERE pool_id = ? AND topic_id = ?", [self._pool_id(name), topic_id]
+            )
+        }
 
     def pool_contributor_runs(self, name: str) -> Iterator[tuple[str, str, list[str]]]:
         """(topic, unit, runs that brought it in) for every pair of a pool, streamed in key order.
@@ -116,8 +131,10 @@ class PoolRows(Rows):
         The light form of `pool_entries` for reports that count pairs per run
         over a whole pool: no ranks parsed, nothing held beyond one row.
         """
-        rows = self.db.execute("SELECT topic_id, unit_id, contributors FROM pool_entries WHERE pool_id = ? "
-                               "ORDER BY topic_id, unit_id", [self._pool_id(name)])
+        rows = self.db.execute(
+            "SELECT topic_id, unit_id, contributors FROM pool_entries WHERE pool_id = ? ORDER BY topic_id, unit_id",
+            [self._pool_id(name)],
+        )
         for topic_id, unit_id, contributors in rows:
             yield topic_id, unit_id, [line.split("\t", 1)[0] for line in contributors.split("\n")]
 
@@ -140,9 +157,11 @@ class PoolRows(Rows):
         ).fetchone()[0]
 
     def pool_topic_sizes(self, name: str) -> dict[str, int]:
-        return dict(self.db.execute(
-            "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]
-        ))
+        return dict(
+            self.db.execute(
+                "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]
+            )
+        )
 
 
 def _entry_row(e: PoolEntry) -> tuple[Any, ...]:

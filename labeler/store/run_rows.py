@@ -20,7 +20,6 @@ _RUN_COLUMNS = (
 
 
 class RunRows(Rows):
-
     def run_names(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM runs ORDER BY run_id")]
 
@@ -59,20 +58,49 @@ class RunRows(Rows):
         self.db.execute(
             "INSERT INTO runs (run_id, name, unit_kind, chunking_id, stage, source, source_sha256, tags, topics, "
             "entries, max_depth, policies, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [run_id, info.name, info.unit.kind, chunking_id, info.stage, info.source, info.source_sha256,
-             json.dumps(sorted(info.tags)), info.topics, info.entries, info.max_depth,
-             json.dumps(info.policies, sort_keys=True), info.imported],
+            [
+                run_id,
+                info.name,
+                info.unit.kind,
+                chunking_id,
+                info.stage,
+                info.source,
+                info.source_sha256,
+                json.dumps(sorted(info.tags)),
+                info.topics,
+                info.entries,
+                info.max_depth,
+                json.dumps(info.policies, sort_keys=True),
+                info.imported,
+            ],
         )
         return int(run_id)
 
-    def finish_run(self, run_id: int, *, source_sha256: str, tags: list[str], topics: int, entries: int,
-                   max_depth: int, policies: dict[str, Any]) -> None:
+    def finish_run(
+        self,
+        run_id: int,
+        *,
+        source_sha256: str,
+        tags: list[str],
+        topics: int,
+        entries: int,
+        max_depth: int,
+        policies: dict[str, Any],
+    ) -> None:
         """Record the run's figures and seal it: the digest of its stored rankings makes them immutable."""
         self.db.execute(
             "UPDATE runs SET source_sha256 = ?, tags = ?, topics = ?, entries = ?, max_depth = ?, policies = ?, "
             "rankings_sha256 = ? WHERE run_id = ?",
-            [source_sha256, json.dumps(sorted(tags)), topics, entries, max_depth,
-             json.dumps(policies, sort_keys=True), rankings_sha256(self.db, run_id), run_id],
+            [
+                source_sha256,
+                json.dumps(sorted(tags)),
+                topics,
+                entries,
+                max_depth,
+                json.dumps(policies, sort_keys=True),
+                rankings_sha256(self.db, run_id),
+                run_id,
+            ],
         )
 
     def retire_run(self, name: str, *, retired: str, reason: str) -> bool:
@@ -80,15 +108,20 @@ class RunRows(Rows):
         run_id = self._run_id(name)
         if self.db.execute("SELECT 1 FROM run_retirements WHERE run_id = ?", [run_id]).fetchone():
             return False
-        self.db.execute("INSERT INTO run_retirements (run_id, retired, reason) VALUES (?, ?, ?)",
-                        [run_id, retired, reason])
+        self.db.execute(
+            "INSERT INTO run_retirements (run_id, retired, reason) VALUES (?, ?, ?)", [run_id, retired, reason]
+        )
         return True
 
     def retirements(self) -> dict[str, tuple[str, str]]:
         """`run name -> (when retired, reason)` of the retired runs, in run order."""
-        return {name: (retired, reason) for name, retired, reason in self.db.execute(
-            "SELECT r.name, t.retired, t.reason FROM run_retirements t JOIN runs r ON r.run_id = t.run_id "
-            "ORDER BY r.run_id")}
+        return {
+            name: (retired, reason)
+            for name, retired, reason in self.db.execute(
+                "SELECT r.name, t.retired, t.reason FROM run_retirements t JOIN runs r ON r.run_id = t.run_id "
+                "ORDER BY r.run_id"
+            )
+        }
 
     def delete_run(self, name: str) -> None:
         """Remove a run whole: its rankings go with it (the foreign key cascades; the guards allow that)."""
@@ -98,8 +131,13 @@ class RunRows(Rows):
         """Store (or, while the run is being imported, rewrite) one topic's ranking."""
         self.db.execute(
             "INSERT OR REPLACE INTO run_rankings (run_id, topic_id, units, scores, ranks) VALUES (?, ?, ?, ?, ?)",
-            [run_id, ranking.topic_id, "\n".join(ranking.units),
-             array("d", ranking.scores).tobytes(), array("q", ranking.ranks).tobytes()],
+            [
+                run_id,
+                ranking.topic_id,
+                "\n".join(ranking.units),
+                array("d", ranking.scores).tobytes(),
+                array("q", ranking.ranks).tobytes(),
+            ],
         )
 
     def ranking(self, run: str | int, topic_id: str) -> Ranking | None:
@@ -126,8 +164,10 @@ class RunRows(Rows):
                 yield ranking
 
     def run_topics(self, name: str) -> list[str]:
-        return [row[0] for row in self.db.execute(
-            "SELECT topic_id FROM run_rankings WHERE run_id = ?", [self._run_id(name)])]
+        return [
+            row[0]
+            for row in self.db.execute("SELECT topic_id FROM run_rankings WHERE run_id = ?", [self._run_id(name)])
+        ]
 
     def topic_units(self, name: str, topic_id: str) -> list[str]:
         """One topic's unit ids in canonical order (empty when the run has nothing for it)."""
@@ -136,8 +176,9 @@ class RunRows(Rows):
         ).fetchone()
         return row[0].split("\n") if row and row[0] else []
 
-    def ranked_units(self, name: str, depth: int | None = None,
-                     topics: Sequence[str] | None = None) -> dict[str, list[str]]:
+    def ranked_units(
+        self, name: str, depth: int | None = None, topics: Sequence[str] | None = None
+    ) -> dict[str, list[str]]:
         """`topic -> unit ids in canonical order`: the cheap form pooling needs.
 
         `topics` reads only those topics' rankings (those the run has), so a
@@ -159,7 +200,7 @@ class RunRows(Rows):
     def _rows_for_topics(self, run_id: int, topics: list[str]) -> Iterator[tuple[str, str]]:
         """(topic, units) rows of the given topics, through the primary key, a few hundred topics per query."""
         for start in range(0, len(topics), 500):
-            part = topics[start:start + 500]
+            part = topics[start : start + 500]
             marks = ", ".join("?" * len(part))
             yield from self.db.execute(
                 f"SELECT topic_id, units FROM run_rankings WHERE run_id = ? AND topic_id IN ({marks})", [run_id, *part]
@@ -179,5 +220,16 @@ def _ranking(row: tuple[Any, ...], depth: int | None = None) -> Ranking:
 
 def _run_info(row: tuple[Any, ...]) -> RunInfo:
     unit = Unit("chunk", row[2]) if row[1] == "chunk" else Unit("doc")
-    return RunInfo(row[0], unit, row[3], row[4], row[5], tuple(json.loads(row[6])), row[7], row[8], row[9],
-                   json.loads(row[10]), row[11])
+    return RunInfo(
+        row[0],
+        unit,
+        row[3],
+        row[4],
+        row[5],
+        tuple(json.loads(row[6])),
+        row[7],
+        row[8],
+        row[9],
+        json.loads(row[10]),
+        row[11],
+    )

@@ -249,8 +249,10 @@ def m004_replace_guards(db: Database) -> None:
     for (run_id,) in db.execute("SELECT run_id FROM runs").fetchall():
         db.execute("UPDATE runs SET rankings_sha256 = ? WHERE run_id = ?", [rankings_sha256(db, run_id), run_id])
     for (chunking_id,) in db.execute("SELECT chunking_id FROM chunkings").fetchall():
-        db.execute("UPDATE chunkings SET chunks_sha256 = ? WHERE chunking_id = ?",
-                   [chunks_sha256(db, chunking_id), chunking_id])
+        db.execute(
+            "UPDATE chunkings SET chunks_sha256 = ? WHERE chunking_id = ?",
+            [chunks_sha256(db, chunking_id), chunking_id],
+        )
     scale = db.execute("SELECT value FROM meta WHERE key = 'scale'").fetchone()
     if scale:
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('scale_sha256', ?)", [text_sha256(scale[0])])
@@ -287,8 +289,10 @@ def m005_event_chain(db: Database) -> None:
         db.conn.executemany("UPDATE events SET link = ? WHERE seq = ?", links)
         db.execute(expected_guards()["events_no_update"])
     for key, value in ((LOG_HEAD, link.hex()), (LOG_LENGTH, str(len(links)))):
-        db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                   [key, value])
+        db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
 
 
 @migrations()

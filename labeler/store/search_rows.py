@@ -33,7 +33,6 @@ def fts5_query(text: str) -> str | None:
 
 
 class SearchRows(Rows):
-
     def sqlite_version(self) -> str:
         return sqlite3.sqlite_version
 
@@ -42,12 +41,12 @@ class SearchRows(Rows):
         self.drop_unit_search()
         try:
             self.db.execute(
-                f"CREATE VIRTUAL TABLE temp.{_TABLE} USING fts5(unit_id UNINDEXED, body, "
-                f"tokenize = '{FTS5_TOKENIZER}')"
+                f"CREATE VIRTUAL TABLE temp.{_TABLE} USING fts5(unit_id UNINDEXED, body, tokenize = '{FTS5_TOKENIZER}')"
             )
         except sqlite3.OperationalError as exc:
-            raise LabelerError(f"this Python's SQLite cannot build an FTS5 index ({exc}): "
-                               "use another retriever") from None
+            raise LabelerError(
+                f"this Python's SQLite cannot build an FTS5 index ({exc}): use another retriever"
+            ) from None
         count = 0
         batch: list[tuple[str, str]] = []
         insert = f"INSERT INTO temp.{_TABLE} (unit_id, body) VALUES (?, ?)"

@@ -14,7 +14,6 @@ _COLUMNS = "name, parent, message, created, unit, manifest, sha256"
 
 
 class SnapshotRows(Rows):
-
     def snapshots(self) -> list[SnapshotInfo]:
         return [_snapshot(r) for r in self.db.execute(f"SELECT {_COLUMNS} FROM snapshots ORDER BY snapshot_id")]
 
@@ -31,16 +30,25 @@ class SnapshotRows(Rows):
     def next_snapshot_id(self) -> int:
         return self.db.execute("SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots").fetchone()[0]
 
-    def insert_snapshot(self, snapshot_id: int, info: SnapshotInfo,
-                        labels: Iterable[tuple[str, str, int, str | None]]) -> None:
+    def insert_snapshot(
+        self, snapshot_id: int, info: SnapshotInfo, labels: Iterable[tuple[str, str, int, str | None]]
+    ) -> None:
         self.db.conn.executemany(
             "INSERT INTO snapshot_labels (snapshot_id, topic_id, unit_id, grade, event_id) VALUES (?, ?, ?, ?, ?)",
             ((snapshot_id, *label) for label in labels),
         )
         self.db.execute(
             f"INSERT INTO snapshots (snapshot_id, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [snapshot_id, info.name, info.parent, info.message, info.created, info.unit,
-             json.dumps(info.manifest, sort_keys=True), info.sha256],
+            [
+                snapshot_id,
+                info.name,
+                info.parent,
+                info.message,
+                info.created,
+                info.unit,
+                json.dumps(info.manifest, sort_keys=True),
+                info.sha256,
+            ],
         )
 
     def snapshot_labels(self, name: str) -> list[tuple[str, str, int, str | None]]:
@@ -48,8 +56,12 @@ class SnapshotRows(Rows):
         row = self.db.execute("SELECT snapshot_id FROM snapshots WHERE name = ?", [name]).fetchone()
         if not row:
             raise NotFoundError(f"no snapshot named {name!r} (see 'labeler snapshot list')")
-        return [tuple(r) for r in self.db.execute(
-            "SELECT topic_id, unit_id, grade, event_id FROM snapshot_labels WHERE snapshot_id = ?", [row[0]])]
+        return [
+            tuple(r)
+            for r in self.db.execute(
+                "SELECT topic_id, unit_id, grade, event_id FROM snapshot_labels WHERE snapshot_id = ?", [row[0]]
+            )
+        ]
 
 
 def _snapshot(row: tuple[Any, ...]) -> SnapshotInfo:

@@ -11,7 +11,6 @@ from labeler.store.rows import Rows
 
 
 class TopicRows(Rows):
-
     def topic_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM topics").fetchone()[0]
 
@@ -45,4 +44,3 @@ class TopicRows(Rows):
 
 def _topic(row: tuple[Any, ...]) -> Topic:
     return Topic(row[0], row[1], row[2], row[3], json.loads(row[4]))
-

@@ -11,8 +11,18 @@ from labeler.workbench import open_workbench
 from labeler.workbench.session import JudgingSession
 
 
-def make_app(db_path: str | Path, *, assessor: str, topic: str | None = None, order: str = "pool", seed: int = 0,
-             pool: str | None = None, ask_assessor: bool = False, served: bool = False, lease=None):
+def make_app(
+    db_path: str | Path,
+    *,
+    assessor: str,
+    topic: str | None = None,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    ask_assessor: bool = False,
+    served: bool = False,
+    lease=None,
+):
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
     `served`: a browser session of `labeler serve`, which writes no file on the server (exports and

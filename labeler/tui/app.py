@@ -53,8 +53,15 @@ class LabelerApp(SavingApp):
     """
     BINDINGS = [Binding("q", "quit", "Quit", show=False)]
 
-    def __init__(self, db_path: str | Path, session: JudgingSession, *, ask_assessor: bool = False,
-                 start_topic: str | None = None, served: bool = False) -> None:
+    def __init__(
+        self,
+        db_path: str | Path,
+        session: JudgingSession,
+        *,
+        ask_assessor: bool = False,
+        start_topic: str | None = None,
+        served: bool = False,
+    ) -> None:
         super().__init__()
         self.db_path = Path(db_path)
         self.served_flag = served
@@ -63,11 +70,17 @@ class LabelerApp(SavingApp):
         self.ask_assessor = ask_assessor
         self.start_topic = start_topic
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """Every notification is plain text: markup is never read, control characters are shown as escapes."""
-        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout,
-                       markup=False)
+        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
 
     @property
     def store(self) -> Store:
@@ -117,17 +130,25 @@ class LabelerApp(SavingApp):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("Switch topic", "Pick another topic to judge", self.action_topics)
         yield SystemCommand("Change order", f"Judging order: {orders_help()}", self.action_order)
-        yield SystemCommand("Create snapshot", "Freeze the current labels as the next version",
-                            self.action_create_snapshot)
+        yield SystemCommand(
+            "Create snapshot", "Freeze the current labels as the next version", self.action_create_snapshot
+        )
         yield SystemCommand("Snapshots", "List, create and diff snapshots", self.action_snapshots)
-        yield SystemCommand("Export qrels", "Download the latest snapshot as TREC qrels" if self.served
-                            else "Write the latest snapshot as TREC qrels to a new file", self.action_export)
+        yield SystemCommand(
+            "Export qrels",
+            "Download the latest snapshot as TREC qrels"
+            if self.served
+            else "Write the latest snapshot as TREC qrels to a new file",
+            self.action_export,
+        )
         yield SystemCommand("Adjudication", "Settle pairs whose assessors disagree", self.action_adjudication)
         yield SystemCommand("History", "Your last decisions; reopen one", self.action_history)
-        yield SystemCommand("Flagged pairs", "Every standing flag with the pair's label now; open one to judge",
-                            self.action_flagged)
-        yield SystemCommand("Coverage", "Judged@k per run, the recall curve, what the last re-pool added",
-                            self.action_coverage)
+        yield SystemCommand(
+            "Flagged pairs", "Every standing flag with the pair's label now; open one to judge", self.action_flagged
+        )
+        yield SystemCommand(
+            "Coverage", "Judged@k per run, the recall curve, what the last re-pool added", self.action_coverage
+        )
         yield from super().get_system_commands(screen)
 
     # -- actions shared by keys and the palette -------------------------------------------
@@ -155,6 +176,7 @@ class LabelerApp(SavingApp):
             if order is None:
                 return
             if get_order(order).seeded:
+
                 def seeded(seed: str | None) -> None:
                     if seed is not None:
                         if not seed.lstrip("-").isdigit():
@@ -234,8 +256,11 @@ class LabelerApp(SavingApp):
         if self.served:
             self.download_qrels()
             return
-        self.ask_where_to_save("Export the latest snapshot as TREC qrels to:", "qrels.txt",
-                               lambda path, force: self.export_qrels(path, force))
+        self.ask_where_to_save(
+            "Export the latest snapshot as TREC qrels to:",
+            "qrels.txt",
+            lambda path, force: self.export_qrels(path, force),
+        )
 
     # -- slow work, in threads with their own connection ---------------------------------------
     # (exit_on_error=False: a failure is shown by on_worker_state_changed, and judging goes on)
@@ -248,8 +273,10 @@ class LabelerApp(SavingApp):
             # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
             result = create_snapshot(store, message, default_unit=self.session.unit)
         if result["new"]:
-            text = (f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')}, "
-                    f"{plural(result['conflicts_left_out'], 'conflict')} left out.")
+            text = (
+                f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')}, "
+                f"{plural(result['conflicts_left_out'], 'conflict')} left out."
+            )
         else:
             text = f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made."
         self.call_from_thread(self.notify, text, markup=False)
@@ -267,9 +294,9 @@ class LabelerApp(SavingApp):
         with open_workbench(self.db_path) as store:
             result = export_qrels(store)
         write_output(path, result["text"], workbench=self.db_path, force=force)
-        self.call_from_thread(self.notify,
-                              f"Wrote {plural(result['labels'], 'label')} of {result['snapshot']} to {path}.",
-                              markup=False)
+        self.call_from_thread(
+            self.notify, f"Wrote {plural(result['labels'], 'label')} of {result['snapshot']} to {path}.", markup=False
+        )
         return result
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
@@ -280,13 +307,16 @@ class LabelerApp(SavingApp):
             result = export_qrels(store)
         filename = f"qrels-{result['snapshot']}.txt"
         if self.call_from_thread(self.offer_download, result["text"], filename, "text/plain", "qrels"):
-            self.call_from_thread(self.notify, f"Downloading {plural(result['labels'], 'label')} of "
-                                               f"{result['snapshot']} "
-                                               f"as {filename}.", markup=False)
+            self.call_from_thread(
+                self.notify,
+                f"Downloading {plural(result['labels'], 'label')} of {result['snapshot']} as {filename}.",
+                markup=False,
+            )
         return result
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failed worker shows a notification; the app keeps running."""
         if event.state == WorkerState.ERROR:
-            self.notify(error_message(event.worker.error), title="That did not work", severity="error", timeout=8,
-                        markup=False)
+            self.notify(
+                error_message(event.worker.error), title="That did not work", severity="error", timeout=8, markup=False
+            )

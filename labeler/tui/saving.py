@@ -21,8 +21,9 @@ from labeler.errors import LabelerError
 from labeler.outputs import OutputExistsError, check_output, write_output
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 
-SERVED_NO_DOWNLOAD = ("This session is served, but not to a browser that can download: nothing was written "
-                      "on the server.")
+SERVED_NO_DOWNLOAD = (
+    "This session is served, but not to a browser that can download: nothing was written on the server."
+)
 
 
 class SavingApp(App):
@@ -39,21 +40,27 @@ class SavingApp(App):
 
     def ask_where_to_save(self, question: str, default: str, write: Callable[[str, bool], None]) -> None:
         """Ask for a path; check it; ask before replacing an existing file; then `write(path, force)`."""
+
         def answered(text: str | None) -> None:
             if not text:
                 return
             try:
                 check_output(text, workbench=self.db_path)
             except OutputExistsError:
+
                 def confirmed(choice: str | None) -> None:
                     if choice == "replace":
                         write(text, True)
                     elif choice == "other":
                         self.ask_where_to_save(question, text, write)
 
-                self.push_screen(ChoicePrompt(f"{text} exists already. Replace it?",
-                                              [("replace", "Replace it"), ("other", "Choose another name"),
-                                               ("cancel", "Cancel")]), confirmed)
+                self.push_screen(
+                    ChoicePrompt(
+                        f"{text} exists already. Replace it?",
+                        [("replace", "Replace it"), ("other", "Choose another name"), ("cancel", "Cancel")],
+                    ),
+                    confirmed,
+                )
                 return
             except LabelerError as error:
                 self.notify(error.location_message(), severity="error", markup=False)
@@ -75,8 +82,9 @@ class SavingApp(App):
         if event.name != "screenshot":  # Textual reports its own screenshot's failure
             self.notify(f"The download failed: {event.exception}", severity="error", markup=False)
 
-    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
-                           time_format: str | None = None) -> str | None:
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
         """The palette's "Screenshot": a download when served, else a new local file the annotator names."""
         from textual._files import generate_datetime_filename
 

@@ -102,7 +102,7 @@ class Paragraph:
             return shown, None
         # a CR ending a line (a CRLF document) is dropped, not spelled out: it cannot move the cursor there
         text = self.text
-        pieces = ["" if char == "\r" and text[i + 1:i + 2] == "\n" else visible(char) for i, char in enumerate(text)]
+        pieces = ["" if char == "\r" and text[i + 1 : i + 2] == "\n" else visible(char) for i, char in enumerate(text)]
         return "".join(pieces), tuple(accumulate((len(piece) for piece in pieces), initial=0))
 
 
@@ -136,7 +136,7 @@ def paragraphs(text: str, start: int, end: int) -> list[Paragraph]:
     position = start
     for match in re.finditer(r"\n\s*\n", text[start:end] + "\n\n"):
         piece_end = start + match.start()
-        piece = text[position:min(piece_end, end)]
+        piece = text[position : min(piece_end, end)]
         if piece.strip():
             result.append(Paragraph(position, piece))
         position = start + match.end()
@@ -147,14 +147,24 @@ def find_hits(parts: list[Paragraph], terms: list[str]) -> list[Hit]:
     """Every whole-word, case-insensitive match of the terms, in reading order."""
     if not terms:
         return []
-    pattern = re.compile(r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b",
-                         re.IGNORECASE)
-    return [Hit(i, m.start(), m.end(), m.group(0).lower()) for i, part in enumerate(parts)
-            for m in pattern.finditer(part.text)]
+    pattern = re.compile(
+        r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b", re.IGNORECASE
+    )
+    return [
+        Hit(i, m.start(), m.end(), m.group(0).lower())
+        for i, part in enumerate(parts)
+        for m in pattern.finditer(part.text)
+    ]
 
 
-def render(part: Paragraph, index: int, hits: list[Hit], extra_terms: set[str], span: tuple[int, int] | None,
-           current: Hit | None) -> Text:
+def render(
+    part: Paragraph,
+    index: int,
+    hits: list[Hit],
+    extra_terms: set[str],
+    span: tuple[int, int] | None,
+    current: Hit | None,
+) -> Text:
     """One paragraph as rich Text: the chunk's background, then term highlights, the current hit last.
 
     The text drawn is `part.shown` (control characters escaped); offsets are mapped to it.

@@ -25,8 +25,10 @@ def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, s
         return unit_space(store, unit), None, store.scale(), None
     info = current_snapshot(store, unit) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
     if unit is not None and unit_space(store, unit) != info.unit:
-        raise LabelerError(f"snapshot {info.name} holds {info.unit} labels, not {unit!r}: "
-                           f"leave out --unit or choose a snapshot of that unit space")
+        raise LabelerError(
+            f"snapshot {info.name} holds {info.unit} labels, not {unit!r}: "
+            f"leave out --unit or choose a snapshot of that unit space"
+        )
     manifest = info.manifest
     topics = set(manifest.get("topics", {})) | {topic for topic, _ in manifest.get("conflicts_left_out", [])}
     return info.unit, topics, GradeScale.from_dict(manifest["scale"]), info.name
@@ -41,13 +43,23 @@ def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tu
     info = space_pool(store, space)
     if info is None:
         return set()
-    return {(topic_id, unit_id) for topic_id, entry in overlapping.items()
-            if topics is None or topic_id in topics
-            for unit_id in store.pool_topic_units(info.name, topic_id) if entry.is_overlap(unit_id)}
+    return {
+        (topic_id, unit_id)
+        for topic_id, entry in overlapping.items()
+        if topics is None or topic_id in topics
+        for unit_id in store.pool_topic_units(info.name, topic_id)
+        if entry.is_overlap(unit_id)
+    }
 
 
-def agreement_report(store: Store, *, snapshot: str | None = None, unit: str | None = None,
-                     metric: str = "ordinal", all_pairs: bool = False) -> dict[str, Any]:
+def agreement_report(
+    store: Store,
+    *,
+    snapshot: str | None = None,
+    unit: str | None = None,
+    metric: str = "ordinal",
+    all_pairs: bool = False,
+) -> dict[str, Any]:
     """Overlap and Cohen's kappa per assessor pair, and Krippendorff's alpha, overall and per topic.
 
     Which grades count: every assessor's latest real grade of a pair in the unit space (the

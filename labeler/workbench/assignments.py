@@ -20,8 +20,16 @@ from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.setup import now
 
-__all__ = ["Plan", "TopicAssignment", "assign", "assessor_progress", "clear_assignments", "current_plan",
-           "list_assignments", "space_pool"]
+__all__ = [
+    "Plan",
+    "TopicAssignment",
+    "assign",
+    "assessor_progress",
+    "clear_assignments",
+    "current_plan",
+    "list_assignments",
+    "space_pool",
+]
 
 
 def current_plan(store: Store) -> Plan:
@@ -62,8 +70,7 @@ def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> lis
     pooled = set(store.pool_topic_sizes(info.name)) if info else set()
     if topics is None:
         if info is None:
-            raise LabelerError("no pool yet to take the topics from: give them, or build a pool first",
-                               path="--topics")
+            raise LabelerError("no pool yet to take the topics from: give them, or build a pool first", path="--topics")
         return sorted(pooled, key=topic_sort_key)
     known = store.topic_ids() | pooled | store.event_topics()
     for topic in topics:
@@ -72,8 +79,16 @@ def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> lis
     return list(topics)
 
 
-def assign(store: Store, assessors: Sequence[str], *, topics: Sequence[str] | None = None, overlap: float = 0.0,
-           seed: int = 0, unit: str | None = None, by: str = "unknown") -> dict[str, Any]:
+def assign(
+    store: Store,
+    assessors: Sequence[str],
+    *,
+    topics: Sequence[str] | None = None,
+    overlap: float = 0.0,
+    seed: int = 0,
+    unit: str | None = None,
+    by: str = "unknown",
+) -> dict[str, Any]:
     """Deal the topics round-robin to the assessors (in their order) and record one event per topic.
 
     Everything is checked before anything is written: a refused request changes nothing.
@@ -89,8 +104,9 @@ def assign(store: Store, assessors: Sequence[str], *, topics: Sequence[str] | No
     dealt = deal(chosen, list(assessors))
     when = now()
     with store.transaction():
-        store.add_assignments((topic, dealt[topic], list(assessors), float(overlap), seed, when, by)
-                              for topic in chosen)
+        store.add_assignments(
+            (topic, dealt[topic], list(assessors), float(overlap), seed, when, by) for topic in chosen
+        )
     result = list_assignments(store, unit=unit)
     result["assigned"] = chosen
     return result
@@ -108,8 +124,9 @@ def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown
     return {"cleared": list(topics)}
 
 
-def assessor_progress(store: Store, plan: Plan, info: PoolInfo | None,
-                      labels: dict[tuple[str, str], PairState] | None = None) -> dict[str, dict[str, Any]]:
+def assessor_progress(
+    store: Store, plan: Plan, info: PoolInfo | None, labels: dict[tuple[str, str], PairState] | None = None
+) -> dict[str, dict[str, Any]]:
     """Per assessor of the plan: their topics, the topics where they judge the overlap pairs (`second_on`),
     pool pairs to judge, judged, remaining and overlap pairs among them.
 
@@ -119,9 +136,17 @@ def assessor_progress(store: Store, plan: Plan, info: PoolInfo | None,
     """
     if labels is None:
         labels = current_labels(store, info.unit) if info else {}
-    progress = {name: {"topics": plan.own_topics(name), "second_on": plan.second_on(name),
-                       "to_judge": 0, "judged": 0, "remaining": 0, "overlap": 0}
-                for name in plan.assessors()}
+    progress = {
+        name: {
+            "topics": plan.own_topics(name),
+            "second_on": plan.second_on(name),
+            "to_judge": 0,
+            "judged": 0,
+            "remaining": 0,
+            "overlap": 0,
+        }
+        for name in plan.assessors()
+    }
     if info is None:
         return progress
     for topic_id, entry in sorted(plan.topics.items(), key=lambda item: topic_sort_key(item[0])):
@@ -148,10 +173,15 @@ def list_assignments(store: Store, *, unit: str | None = None) -> dict[str, Any]
         entry = plan.topics[topic_id]
         units = store.pool_topic_units(info.name, topic_id) if info else set()
         topics[topic_id] = {
-            "assessor": entry.assessor, "second": entry.second, "assessors": list(entry.judges),
-            "overlap": entry.overlap, "seed": entry.seed, "pairs": len(units),
+            "assessor": entry.assessor,
+            "second": entry.second,
+            "assessors": list(entry.judges),
+            "overlap": entry.overlap,
+            "seed": entry.seed,
+            "pairs": len(units),
             "overlap_pairs": sum(entry.is_overlap(u) for u in units),
-            "assigned": entry.assigned, "assigned_by": entry.assigned_by,
+            "assigned": entry.assigned,
+            "assigned_by": entry.assigned_by,
         }
     return {
         "pool": info.name if info else None,

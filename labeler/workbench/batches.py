@@ -26,4 +26,4 @@ def topic_batches(topics: Sequence[str], runs: Sequence[RunInfo], batch_units: i
     batch_units = BATCH_UNITS if batch_units is None else batch_units
     per_topic = sum(run.entries / run.topics for run in runs if run.topics)
     size = max(1, int(batch_units // per_topic)) if per_topic else len(topics) or 1
-    return [list(topics[start:start + size]) for start in range(0, len(topics), size)]
+    return [list(topics[start : start + size]) for start in range(0, len(topics), size)]

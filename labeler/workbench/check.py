@@ -58,35 +58,72 @@ def check_workbench(store: Store) -> dict[str, Any]:
     add("schema", lambda: _schema_problems(store), lambda: f"schema {SCHEMA_VERSION}, every table as expected")
     add("file integrity", store.integrity_problems, lambda: "SQLite integrity_check ok")
     add("foreign keys", store.foreign_key_problems, lambda: "every reference resolves")
-    add("append-only guards", lambda: _guard_problems(store, guards),
-        lambda: f"{len(guards)} guards as expected: {len(APPEND_ONLY_TABLES)} tables refuse UPDATE, DELETE and "
-                "REPLACE; sealed runs too")
-    add("judgment log", lambda: [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
-        + [f"malformed event {e}" for e in store.malformed_events()] + list(store.log_chain_problems()),
-        lambda: f"{plural(store.event_count(), 'event')} consistent, their chain unbroken")
+    add(
+        "append-only guards",
+        lambda: _guard_problems(store, guards),
+        lambda: (
+            f"{len(guards)} guards as expected: {len(APPEND_ONLY_TABLES)} tables refuse UPDATE, DELETE and "
+            "REPLACE; sealed runs too"
+        ),
+    )
+    add(
+        "judgment log",
+        lambda: (
+            [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
+            + [f"malformed event {e}" for e in store.malformed_events()]
+            + list(store.log_chain_problems())
+        ),
+        lambda: f"{plural(store.event_count(), 'event')} consistent, their chain unbroken",
+    )
     add("grade scale", store.scale_problems, lambda: f"scale {store.scale().name} matches its recorded SHA-256")
-    add("grades", lambda: store.grades_off_scale(store.scale().values),
-        lambda: "every grade in the log and the snapshots is on the scale")
-    add("snapshot hashes", lambda: _snapshot_problems(store),
-        lambda: f"{plural(len(store.snapshots()), 'snapshot')} verified")
-    add("snapshot labels", store.snapshot_label_problems,
-        lambda: "every snapshot label agrees with the event that decided it")
-    add("chunkings", store.chunking_mismatches,
-        lambda: plural(len(store.chunkings()), "chunking matches its hash", "chunkings match their hashes"))
-    add("documents", store.document_hash_mismatches,
-        lambda: plural(store.document_count(), "document matches its hash", "documents match their hashes"))
-    add("runs", lambda: store.run_entry_mismatches() + store.run_digest_mismatches(),
-        lambda: plural(len(store.run_names()), "run complete, its rankings match their digest",
-                       "runs complete, rankings match their digests"))
+    add(
+        "grades",
+        lambda: store.grades_off_scale(store.scale().values),
+        lambda: "every grade in the log and the snapshots is on the scale",
+    )
+    add(
+        "snapshot hashes",
+        lambda: _snapshot_problems(store),
+        lambda: f"{plural(len(store.snapshots()), 'snapshot')} verified",
+    )
+    add(
+        "snapshot labels",
+        store.snapshot_label_problems,
+        lambda: "every snapshot label agrees with the event that decided it",
+    )
+    add(
+        "chunkings",
+        store.chunking_mismatches,
+        lambda: plural(len(store.chunkings()), "chunking matches its hash", "chunkings match their hashes"),
+    )
+    add(
+        "documents",
+        store.document_hash_mismatches,
+        lambda: plural(store.document_count(), "document matches its hash", "documents match their hashes"),
+    )
+    add(
+        "runs",
+        lambda: store.run_entry_mismatches() + store.run_digest_mismatches(),
+        lambda: plural(
+            len(store.run_names()),
+            "run complete, its rankings match their digest",
+            "runs complete, rankings match their digests",
+        ),
+    )
     return _result(store.path, checks)
 
 
 def _schema_problems(store: Store) -> list[str]:
     version = store.schema_version()
     applied = store.applied_migrations()
-    problems = [f"schema version {version}, expected {SCHEMA_VERSION}"
-                + (": any labeler command upgrades it" if version < SCHEMA_VERSION else "")] \
-        if version != SCHEMA_VERSION else []
+    problems = (
+        [
+            f"schema version {version}, expected {SCHEMA_VERSION}"
+            + (": any labeler command upgrades it" if version < SCHEMA_VERSION else "")
+        ]
+        if version != SCHEMA_VERSION
+        else []
+    )
     problems += [f"migration {m.name} not applied" for m in migrations._migrations if m.name not in applied]
     return problems + store.column_problems()
 
@@ -99,18 +136,25 @@ def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
             problems.append(f"guard {name} is missing")
         elif found[name][1] != sql:
             problems.append(f"guard {name} is not the expected trigger (its SQL differs)")
-    problems += [f"trigger {name} on {found[name][0]} is not one of labeler's guards"
-                 for name in store.unexpected_triggers(set(guards))]
-    problems += [f"trigger {name} is not the one labeler's schema makes (its SQL differs)"
-                 for name, sql in reference_triggers().items()
-                 if name not in guards and name in found and found[name][1] != sql]
+    problems += [
+        f"trigger {name} on {found[name][0]} is not one of labeler's guards"
+        for name in store.unexpected_triggers(set(guards))
+    ]
+    problems += [
+        f"trigger {name} is not the one labeler's schema makes (its SQL differs)"
+        for name, sql in reference_triggers().items()
+        if name not in guards and name in found and found[name][1] != sql
+    ]
     return problems
 
 
 def _snapshot_problems(store: Store) -> list[str]:
     verified = verify_snapshots(store)
-    return [f"snapshot {r['snapshot']}: stored {r['sha256'][:12]}, labels hash to {r['actual'][:12]}"
-            for r in verified["snapshots"] if not r["ok"]]
+    return [
+        f"snapshot {r['snapshot']}: stored {r['sha256'][:12]}, labels hash to {r['actual'][:12]}"
+        for r in verified["snapshots"]
+        if not r["ok"]
+    ]
 
 
 def _entry(name: str, problems: list[str], fine: str) -> dict[str, Any]:
@@ -118,8 +162,13 @@ def _entry(name: str, problems: list[str], fine: str) -> dict[str, Any]:
     shown = problems[:MAX_FINDINGS]
     if len(problems) > MAX_FINDINGS:
         shown.append(f"... and {len(problems) - MAX_FINDINGS} more")
-    return {"check": name, "ok": not problems, "detail": fine if not problems else problems[:20],
-            "problems": len(problems), "findings": shown}
+    return {
+        "check": name,
+        "ok": not problems,
+        "detail": fine if not problems else problems[:20],
+        "problems": len(problems),
+        "findings": shown,
+    }
 
 
 def _result(path: str | Path, checks: list[dict[str, Any]]) -> dict[str, Any]:

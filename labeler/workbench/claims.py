@@ -78,8 +78,9 @@ def check_lease(lease: timedelta, where: str | None = None) -> timedelta:
     return lease
 
 
-def held_by_others(store: Store, unit: str, assessor: str, now: datetime | None = None,
-                   topic_id: str | None = None) -> set[tuple[str, str]]:
+def held_by_others(
+    store: Store, unit: str, assessor: str, now: datetime | None = None, topic_id: str | None = None
+) -> set[tuple[str, str]]:
     """The pairs of a unit space another assessor holds a live lease on (overlap pairs left out)."""
     held = store.live_claims(unit, epoch_ms(utc_now(now)), topic_id)
     plan = current_plan(store) if held else Plan()
@@ -92,8 +93,16 @@ def free_items(items: list[QueueItem], held: set[tuple[str, str]]) -> tuple[list
     return [replace(item, position=i) for i, item in enumerate(free, 1)], len(items) - len(free)
 
 
-def free_queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
-               pool: str | None = None, now: datetime | None = None) -> tuple[list[QueueItem], int]:
+def free_queue(
+    store: Store,
+    topic_id: str,
+    *,
+    assessor: str,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    now: datetime | None = None,
+) -> tuple[list[QueueItem], int]:
     """What this assessor would be shown of a topic (`queue` less the pairs held by others), and how many are held."""
     items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
     if not items:
@@ -101,9 +110,17 @@ def free_queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool
     return free_items(items, held_by_others(store, items[0].unit, assessor, now, topic_id))
 
 
-def claim_next(store: Store, assessor: str, *, topic: str | None = None, lease: timedelta = DEFAULT_LEASE,
-               order: str = "pool", seed: int = 0, pool: str | None = None,
-               now: datetime | None = None) -> Claim | None:
+def claim_next(
+    store: Store,
+    assessor: str,
+    *,
+    topic: str | None = None,
+    lease: timedelta = DEFAULT_LEASE,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    now: datetime | None = None,
+) -> Claim | None:
     """Claim the assessor's next pair: their own live claim if one is still waiting, else the first free one.
 
     Topics in natural order (the assessor's assigned ones first, then unassigned ones; or the one
@@ -130,8 +147,15 @@ def claim_next(store: Store, assessor: str, *, topic: str | None = None, lease: 
         item, items = chosen
         lease_until = now_ms + int(lease.total_seconds() * 1000)
         store.put_claim(info.unit, item.topic_id, item.unit_id, assessor, now_ms, lease_until)
-    return Claim(item.topic_id, item.unit_id, info.unit, item.position, len(items), iso_time(lease_until),
-                 _shared_pair(plan, item.topic_id, item.unit_id))
+    return Claim(
+        item.topic_id,
+        item.unit_id,
+        info.unit,
+        item.position,
+        len(items),
+        iso_time(lease_until),
+        _shared_pair(plan, item.topic_id, item.unit_id),
+    )
 
 
 def _own_claim(store, assessor, topics, held, order, seed, info, now_ms):
@@ -152,8 +176,16 @@ def _first_free(store, assessor, topics, held, order, seed, pool):
     return None
 
 
-def claim_pair(store: Store, assessor: str, topic_id: str, unit_id: str, *, lease: timedelta = DEFAULT_LEASE,
-               unit: str | None = None, now: datetime | None = None) -> str | None:
+def claim_pair(
+    store: Store,
+    assessor: str,
+    topic_id: str,
+    unit_id: str,
+    *,
+    lease: timedelta = DEFAULT_LEASE,
+    unit: str | None = None,
+    now: datetime | None = None,
+) -> str | None:
     """Claim (or renew) one pair for the assessor; the lease's end (ISO), or None when another assessor holds it."""
     check_lease(lease)
     space = unit_space(store, unit)
@@ -168,8 +200,16 @@ def claim_pair(store: Store, assessor: str, topic_id: str, unit_id: str, *, leas
     return iso_time(lease_until)
 
 
-def renew(store: Store, assessor: str, topic_id: str, unit_id: str, lease: timedelta = DEFAULT_LEASE, *,
-          unit: str | None = None, now: datetime | None = None) -> str | None:
+def renew(
+    store: Store,
+    assessor: str,
+    topic_id: str,
+    unit_id: str,
+    lease: timedelta = DEFAULT_LEASE,
+    *,
+    unit: str | None = None,
+    now: datetime | None = None,
+) -> str | None:
     """Extend the assessor's lease on a pair (taking it again if it ended and nobody else took it).
 
     None when another assessor holds it now: the lease ended and the pair went to them.
@@ -188,12 +228,28 @@ def next_summary(claim: Claim | None, *, topic: str | None, unit_space: str) -> 
     """`labeler next --json`: the claim, or the nothing-left shape with the same keys."""
     if claim is not None:
         return claim.to_dict()
-    return {"topic": topic, "unit": None, "unit_space": unit_space, "position": None, "remaining": 0,
-            "lease_until": None, "overlap": False}
+    return {
+        "topic": topic,
+        "unit": None,
+        "unit_space": unit_space,
+        "position": None,
+        "remaining": 0,
+        "lease_until": None,
+        "overlap": False,
+    }
 
 
-def queue_view(store: Store, topic_id: str | None, *, assessor: str, order: str = "pool", seed: int = 0,
-               pool: str | None = None, limit: int = 20, now: datetime | None = None) -> dict[str, Any]:
+def queue_view(
+    store: Store,
+    topic_id: str | None,
+    *,
+    assessor: str,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    limit: int = 20,
+    now: datetime | None = None,
+) -> dict[str, Any]:
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
     topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
     items: list[QueueItem] = []

@@ -19,8 +19,9 @@ from labeler.workbench.setup import Progress, now
 BATCH = 1000
 
 
-def import_corpus(store: Store, path: str | Path, *, update: bool = False,
-                  progress: Progress | None = None) -> dict[str, Any]:
+def import_corpus(
+    store: Store, path: str | Path, *, update: bool = False, progress: Progress | None = None
+) -> dict[str, Any]:
     """Stream documents into the workbench, all or nothing.
 
     The same content again is a no-op; changed content is refused unless
@@ -70,18 +71,19 @@ def import_corpus(store: Store, path: str | Path, *, update: bool = False,
         if batch:
             flush()
     stale = _chunkings_with_changed_documents(store) if counts["updated"] else []
-    return {"path": str(path), "format": fmt, **counts, "documents": store.document_count(),
-            "stale_chunkings": stale}
+    return {"path": str(path), "format": fmt, **counts, "documents": store.document_count(), "stale_chunkings": stale}
 
 
 def _chunkings_with_changed_documents(store: Store) -> list[str]:
     """Chunkings whose offsets were cut from a document text that has since changed."""
-    return [c.name for c in store.chunkings() if c.kind in ("words", "sentences")
-            and store.chunkings_changed_since(c.name)]
+    return [
+        c.name for c in store.chunkings() if c.kind in ("words", "sentences") and store.chunkings_changed_since(c.name)
+    ]
 
 
-def chunk_corpus(store: Store, name: str, *, size: int, overlap: int, by: str = "words",
-                 progress: Progress | None = None) -> dict[str, Any]:
+def chunk_corpus(
+    store: Store, name: str, *, size: int, overlap: int, by: str = "words", progress: Progress | None = None
+) -> dict[str, Any]:
     """A new, immutable chunking of every document into word or sentence windows."""
     try:
         validate_window(size, overlap)
@@ -109,18 +111,32 @@ def chunk_corpus(store: Store, name: str, *, size: int, overlap: int, by: str = 
 def import_mapping(store: Store, path: str | Path, name: str, *, allow_unknown: bool = False) -> dict[str, Any]:
     """A chunking from an external chunker's mapping file (chunk id, doc id, offsets when known)."""
     params = {"source": Path(path).name}
-    chunking = _store_chunking(store, name, "imported", params, _with_hashes(store, path, read_mapping(path)),
-                               path=path, allow_unknown=allow_unknown)
+    chunking = _store_chunking(
+        store,
+        name,
+        "imported",
+        params,
+        _with_hashes(store, path, read_mapping(path)),
+        path=path,
+        allow_unknown=allow_unknown,
+    )
     return _chunking_result(chunking)
 
 
-def derive_chunking(store: Store, path: str | Path, name: str, *, separator: str = "#",
-                    allow_unknown: bool = False) -> dict[str, Any]:
+def derive_chunking(
+    store: Store, path: str | Path, name: str, *, separator: str = "#", allow_unknown: bool = False
+) -> dict[str, Any]:
     """A chunking from chunk ids that name their parent (`PARENT#...`), read from a run, qrels or id list."""
     params = {"source": Path(path).name, "separator": separator}
-    chunking = _store_chunking(store, name, "derived", params,
-                               _with_hashes(store, path, derive_mapping(path, separator)),
-                               path=path, allow_unknown=allow_unknown)
+    chunking = _store_chunking(
+        store,
+        name,
+        "derived",
+        params,
+        _with_hashes(store, path, derive_mapping(path, separator)),
+        path=path,
+        allow_unknown=allow_unknown,
+    )
     return _chunking_result(chunking)
 
 
@@ -141,9 +157,7 @@ def list_chunkings(store: Store) -> list[dict[str, Any]]:
     return [_chunking_result(c) for c in store.chunkings()]
 
 
-def _with_hashes(
-    store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk]]
-) -> Iterable[tuple[int, Chunk, int]]:
+def _with_hashes(store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk]]) -> Iterable[tuple[int, Chunk, int]]:
     """(ordinal in its document, chunk, line): chunks with offsets get the hash of their text, offsets checked."""
     ordinals: dict[str, int] = {}
     texts: dict[str, str | None] = {}
@@ -164,8 +178,9 @@ def _with_hashes(
                         path=path,
                         line=line,
                     )
-                chunk = Chunk(chunk.chunk_id, chunk.doc_id, chunk.start, chunk.end,
-                              content_hash(text[chunk.start:chunk.end]))
+                chunk = Chunk(
+                    chunk.chunk_id, chunk.doc_id, chunk.start, chunk.end, content_hash(text[chunk.start : chunk.end])
+                )
         yield ordinal, chunk, line
 
 
@@ -177,8 +192,16 @@ def check_chunking_name(name: str, what: str = "chunking name", *, path: str | N
     return name
 
 
-def _store_chunking(store: Store, name: str, kind: str, params: dict[str, Any], rows: Iterable,
-                    *, path: str | Path | None = None, allow_unknown: bool = False) -> Chunking:
+def _store_chunking(
+    store: Store,
+    name: str,
+    kind: str,
+    params: dict[str, Any],
+    rows: Iterable,
+    *,
+    path: str | Path | None = None,
+    allow_unknown: bool = False,
+) -> Chunking:
     """Write a chunking and its chunks in one transaction; the chunking row comes last, with the hash."""
     check_chunking_name(name)
     if store.chunking(name) is not None:

@@ -37,10 +37,19 @@ from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
-def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 10, runs: list[str] | None = None,
-                    unit: str | None = None, measures: list[str] | None = None,
-                    loro: bool = True, progress: Progress | None = None, space: str | None = None,
-                    include_reopened: bool = False) -> dict[str, Any]:
+def coverage_report(
+    store: Store,
+    *,
+    snapshot: str | None = None,
+    depth: int = 10,
+    runs: list[str] | None = None,
+    unit: str | None = None,
+    measures: list[str] | None = None,
+    loro: bool = True,
+    progress: Progress | None = None,
+    space: str | None = None,
+    include_reopened: bool = False,
+) -> dict[str, Any]:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
     The scored topics (leave-one-run-out, Judged@k over scored topics) leave reopened
@@ -64,16 +73,25 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
     topics = sorted(set(qrels) | {t for name in names for t in store.run_topics(name)}, key=topic_sort_key)
-    scored = set(scored_topics(info, qrels, {}, threshold, include_unreviewed=False,
-                               include_reopened=include_reopened)[0])
+    scored = set(
+        scored_topics(info, qrels, {}, threshold, include_unreviewed=False, include_reopened=include_reopened)[0]
+    )
     try:
-        batches = CoverageBatches(names, depth=depth, threshold=threshold,
-                                  loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None)
+        batches = CoverageBatches(
+            names,
+            depth=depth,
+            threshold=threshold,
+            loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
+        )
         done = 0
         for batch in topic_batches(topics, infos):
             rankings = {run.name: aligned_rankings(store, info, run, unit, topics=batch)[0] for run in infos}
-            batches.add({t: qrels[t] for t in batch if t in qrels}, rankings, topics=batch,
-                        scored=[t for t in batch if t in scored])
+            batches.add(
+                {t: qrels[t] for t in batch if t in qrels},
+                rankings,
+                topics=batch,
+                scored=[t for t in batch if t in scored],
+            )
             done += len(batch)
             if progress:
                 progress(done, len(topics))
@@ -99,8 +117,10 @@ def coverage_report(store: Store, *, snapshot: str | None = None, depth: int = 1
             "recall_curve": figures["curves"][name],
         }
         if bias is not None:
-            entry["loro"] = {m: {k: v[k] for k in ("full", "without", "drop", "relative_drop")}
-                             for m, v in bias["runs"][name]["measures"].items()}
+            entry["loro"] = {
+                m: {k: v[k] for k in ("full", "without", "drop", "relative_drop")}
+                for m, v in bias["runs"][name]["measures"].items()
+            }
             entry["loro_judged"] = bias["runs"][name]["judged"]
         report_runs[name] = entry
     report_topics = {}
@@ -146,15 +166,18 @@ def mean_of(values: list[float]) -> float | None:
 
 def pace_json(pace: Pace) -> dict[str, Any]:
     """The pace an estimate used, as `pool build` reports it."""
-    return {"per_hour": pace.per_hour, "judgments": pace.judgments,
-            "basis": "median" if pace.measured else "default", "description": pace.describe()}
+    return {
+        "per_hour": pace.per_hour,
+        "judgments": pace.judgments,
+        "basis": "median" if pace.measured else "default",
+        "description": pace.describe(),
+    }
 
 
 def top_k_effort(topics: dict[str, dict[str, Any]], depth: int, pace: Pace) -> dict[str, Any]:
     """What judging the unjudged units of the runs' top k (their depth-k pool) takes, at the team's pace."""
     unjudged = sum(row["pool"] - row["judged"] for row in topics.values())
-    return {"depth": depth, "unjudged": unjudged, "hours": round(unjudged / pace.per_hour, 2),
-            "pace": pace_json(pace)}
+    return {"depth": depth, "unjudged": unjudged, "hours": round(unjudged / pace.per_hour, 2), "pace": pace_json(pace)}
 
 
 def _ranking(bias: dict[str, Any] | None) -> dict[str, Any]:
@@ -218,8 +241,16 @@ def repool_status(store: Store) -> dict[str, Any] | None:
     }
 
 
-def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: list[str] | None = None,
-                   unit: str | None = None, progress: Progress | None = None) -> dict[str, Any]:
+def compare_report(
+    store: Store,
+    old: str,
+    new: str,
+    *,
+    depth: int = 10,
+    runs: list[str] | None = None,
+    unit: str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
     `progress(done, total)` is called after each batch of topics is scored.
@@ -227,8 +258,10 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
     before_info = resolve_snapshot(store, old)
     after_info = as_of_pools(store, resolve_snapshot(store, new))
     if unit is None and before_info.unit != after_info.unit:
-        raise LabelerError(f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
-                           "compare them at document level with --unit doc")
+        raise LabelerError(
+            f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
+            "compare them at document level with --unit doc"
+        )
     names, not_scored = runs_to_score(store, runs, unit or before_info.unit)
     infos = [store.run(name) for name in names]
     before, _ = aligned_labels(store, before_info, unit)
@@ -253,8 +286,9 @@ def compare_report(store: Store, old: str, new: str, *, depth: int = 10, runs: l
             if progress:
                 progress(done, len(topics))
         evaluations = {name: (merge_evaluations(b), merge_evaluations(a)) for name, (b, a) in parts.items()}
-        result = compare_evaluations(before, after, evaluations, topics=topics, depth=depth, threshold=threshold,
-                                     rank_by=rank_by)
+        result = compare_evaluations(
+            before, after, evaluations, topics=topics, depth=depth, threshold=threshold, rank_by=rank_by
+        )
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     ranking = result["ranking"]

@@ -40,8 +40,9 @@ def sample_corpus_dir() -> Path:
     """sample_corpus/ beside the package (a source checkout or an editable install)."""
     folder = Path(labeler.__file__).resolve().parents[1] / "sample_corpus"
     if not (folder / "corpus.jsonl").exists():
-        raise LabelerError(f"sample_corpus/ not found at {folder}: run the demo from a checkout of labeler "
-                           "(pip install -e .)")
+        raise LabelerError(
+            f"sample_corpus/ not found at {folder}: run the demo from a checkout of labeler (pip install -e .)"
+        )
     return folder
 
 
@@ -65,20 +66,31 @@ def build_demo(folder: Path, say: Callable[[str, str], None]) -> dict[str, Any]:
         result = import_topics(store, sample / "topics.jsonl")
         say(f"{prefix} topics import {sample / 'topics.jsonl'}", plural(result['added'], 'topic'))
         result = chunk_corpus(store, "w100", size=100, overlap=20)
-        say(f"{prefix} corpus chunk --name w100 --size 100 --overlap 20",
-            f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}")
+        say(
+            f"{prefix} corpus chunk --name w100 --size 100 --overlap 20",
+            f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}",
+        )
         for name, retriever, unit, depth, stage in DEMO_RUNS:
             result = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
-            say(f"{prefix} runs retrieve --retriever {retriever} --name {name} --unit {unit} --depth {depth} "
-                f"--stage {stage}", f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}")
+            say(
+                f"{prefix} runs retrieve --retriever {retriever} --name {name} --unit {unit} --depth {depth} "
+                f"--stage {stage}",
+                f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}",
+            )
         result = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")
-        say(f"{prefix} judgments import {sample / 'prior.qrels'} --assessor prior --reviewed",
-            f"{plural(result['judgments'], 'earlier judgment')} of {plural(result['topics'], 'topic')}")
+        say(
+            f"{prefix} judgments import {sample / 'prior.qrels'} --assessor prior --reviewed",
+            f"{plural(result['judgments'], 'earlier judgment')} of {plural(result['topics'], 'topic')}",
+        )
         result = create_snapshot(store, "prior judgments", unit="doc")
-        say(f"{prefix} snapshot create -m 'prior judgments'",
-            f"{result['snapshot']}: {plural(result['labels'], 'label')}")
+        say(
+            f"{prefix} snapshot create -m 'prior judgments'",
+            f"{result['snapshot']}: {plural(result['labels'], 'label')}",
+        )
         result = build_pool(store, 10, unit="doc")
-        say(f"{prefix} pool build --depth 10 --unit doc",
+        say(
+            f"{prefix} pool build --depth 10 --unit doc",
             f"{result['pool']}: {plural(result['pairs'], 'pair')}, {result['added_judged']} already judged, "
-            f"{result['unjudged']} to judge")
+            f"{result['unjudged']} to judge",
+        )
     return {"db": str(db), "folder": str(folder)}

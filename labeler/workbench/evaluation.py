@@ -28,11 +28,21 @@ from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
 
-def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] | None = None,
-                  measures: str | None = None, per_query: bool = False, depth: int | None = None,
-                  unit: str | None = None, include_unreviewed: bool = False, include_reopened: bool = False,
-                  stages: list[str] | None = None, average: str = "reviewed",
-                  progress: Progress | None = None) -> dict[str, Any]:
+def evaluate_runs(
+    store: Store,
+    *,
+    snapshot: str | None = None,
+    runs: list[str] | None = None,
+    measures: str | None = None,
+    per_query: bool = False,
+    depth: int | None = None,
+    unit: str | None = None,
+    include_unreviewed: bool = False,
+    include_reopened: bool = False,
+    stages: list[str] | None = None,
+    average: str = "reviewed",
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
     `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
@@ -63,8 +73,9 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
         run = store.run(name)
         ranked = set(store.run_topics(name))
         if average == "reviewed":
-            scored, excluded, not_in_snapshot = scored_topics(info, qrels, ranked, threshold, include_unreviewed,
-                                                              include_reopened=include_reopened)
+            scored, excluded, not_in_snapshot = scored_topics(
+                info, qrels, ranked, threshold, include_unreviewed, include_reopened=include_reopened
+            )
         else:
             scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, ranked, with_missing=average == "trec_eval_c")
         evaluation, run_notes = evaluate_in_batches(store, info, run, unit, qrels, parsed, scored, threshold, depth)
@@ -84,8 +95,11 @@ def evaluate_runs(store: Store, *, snapshot: str | None = None, runs: list[str] 
                 "not_in_run": len(missing),
                 "not_in_run_topics": missing,
                 "not_in_snapshot": len(not_in_snapshot),
-                "reopened": {t: reopened[t] for t in sorted(reopened, key=topic_sort_key)
-                             if t in scored or excluded.get(t) == REOPENED},
+                "reopened": {
+                    t: reopened[t]
+                    for t in sorted(reopened, key=topic_sort_key)
+                    if t in scored or excluded.get(t) == REOPENED
+                },
                 "lower_bound": [t for t in scored if t in reopened],
             },
             "aggregate": evaluation.aggregate,
@@ -136,8 +150,10 @@ def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[lis
             raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs with --runs")
         if not others:
             raise LabelerError("no runs: import runs with 'labeler runs import' first")
-        raise LabelerError(f"no run ranks {space} units, so none can be scored on these labels "
-                           f"(runs: {', '.join(others)}); work at document level with --unit doc")
+        raise LabelerError(
+            f"no run ranks {space} units, so none can be scored on these labels "
+            f"(runs: {', '.join(others)}); work at document level with --unit doc"
+        )
     return names, others
 
 
@@ -164,21 +180,46 @@ def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
     return fits, others
 
 
-def compare_runs(store: Store, run_a: str, run_b: str, *, snapshot: str | None = None, measures: str | None = None,
-                 depth: int | None = None, unit: str | None = None, include_unreviewed: bool = False,
-                 include_reopened: bool = False, permutations: int = 10_000, seed: int = 0) -> dict[str, Any]:
+def compare_runs(
+    store: Store,
+    run_a: str,
+    run_b: str,
+    *,
+    snapshot: str | None = None,
+    measures: str | None = None,
+    depth: int | None = None,
+    unit: str | None = None,
+    include_unreviewed: bool = False,
+    include_reopened: bool = False,
+    permutations: int = 10_000,
+    seed: int = 0,
+) -> dict[str, Any]:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure."""
-    report = evaluate_runs(store, snapshot=snapshot, runs=[run_a, run_b], measures=measures, per_query=True,
-                           depth=depth, unit=unit, include_unreviewed=include_unreviewed,
-                           include_reopened=include_reopened)
+    report = evaluate_runs(
+        store,
+        snapshot=snapshot,
+        runs=[run_a, run_b],
+        measures=measures,
+        per_query=True,
+        depth=depth,
+        unit=unit,
+        include_unreviewed=include_unreviewed,
+        include_reopened=include_reopened,
+    )
     first, second = report["runs"]
     comparisons = {}
     for measure in report["measures"]:
         a = {t: v[measure] for t, v in first["per_query"].items() if v.get(measure) is not None}
         b = {t: v[measure] for t, v in second["per_query"].items() if v.get(measure) is not None}
         comparisons[measure] = paired_comparison(a, b, permutations=permutations, seed=seed)
-    return {"snapshot": report["snapshot"], "a": run_a, "b": run_b, "unit": report["unit"],
-            "topics": {"a": first["topics"], "b": second["topics"]}, "measures": comparisons}
+    return {
+        "snapshot": report["snapshot"],
+        "a": run_a,
+        "b": run_b,
+        "unit": report["unit"],
+        "topics": {"a": first["topics"], "b": second["topics"]},
+        "measures": comparisons,
+    }
 
 
 def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, Any]:
@@ -193,8 +234,14 @@ def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, A
     for name in stages:
         run = by_run[name]
         recall = {k: run["recall"][str(k)]["macro"] for k in ks}
-        lost = {k: (None if previous is None or previous[k] is None or recall[k] is None
-                    else round(previous[k] - recall[k], 6)) for k in ks}
+        lost = {
+            k: (
+                None
+                if previous is None or previous[k] is None or recall[k] is None
+                else round(previous[k] - recall[k], 6)
+            )
+            for k in ks
+        }
         rows.append({"run": name, "stage": run["stage"], "recall": recall, "lost": lost})
         previous = recall
     return {"k": ks, "rows": rows}
@@ -219,8 +266,7 @@ def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
     return qrels, notes
 
 
-def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None,
-                     topics: list[str] | None = None):
+def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None, topics: list[str] | None = None):
     """A run's rankings (of `topics`, or all) in the unit the labels are compared in, and a note of any collapse.
 
     Chunk runs scored against document labels collapse to their parents; a
@@ -273,8 +319,17 @@ def _lift(store: Store, chunking: str, labels):
     return [(t, d, g) for (t, d), g in grades.items()], partial
 
 
-def evaluate_in_batches(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None, qrels, measures,
-                        scored: list[str], threshold: int, depth: int | None):
+def evaluate_in_batches(
+    store: Store,
+    info: SnapshotInfo,
+    run: RunInfo,
+    unit: str | None,
+    qrels,
+    measures,
+    scored: list[str],
+    threshold: int,
+    depth: int | None,
+):
     """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
 
     Memory holds one batch's rankings (`topic_batches`), not the whole run;
@@ -309,16 +364,18 @@ def _trec_eval_topics(qrels, ranked, *, with_missing: bool):
 
 def _as_trec_eval(evaluation):
     """Score a topic without relevant labels 0, as trec_eval does, and average over every topic."""
-    per_query = {t: {m: (0.0 if v is None else v) for m, v in values.items()}
-                 for t, values in evaluation.per_query.items()}
+    per_query = {
+        t: {m: (0.0 if v is None else v) for m, v in values.items()} for t, values in evaluation.per_query.items()
+    }
     measures = list(evaluation.aggregate)
     count = len(per_query)
     aggregate = {m: (sum(v[m] for v in per_query.values()) / count if count else None) for m in measures}
     return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
 
 
-def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool, *,
-                  include_reopened: bool = False):
+def scored_topics(
+    info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool, *, include_reopened: bool = False
+):
     """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover).
 
     A reopened topic is left out (reason `reopened`) unless `include_reopened`:
@@ -351,5 +408,8 @@ def scored_topics(info: SnapshotInfo, qrels, rankings, threshold: int, include_u
 
 def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:
     """`{topic: {"pool", "unjudged"}}` for the snapshot's reopened topics, as its manifest recorded them."""
-    return {t: row.get("reopened") or {"pool": None, "unjudged": 0}
-            for t, row in info.manifest["topics"].items() if row.get("review_status") == REOPENED}
+    return {
+        t: row.get("reopened") or {"pool": None, "unjudged": 0}
+        for t, row in info.manifest["topics"].items()
+        if row.get("review_status") == REOPENED
+    }

@@ -66,13 +66,22 @@ def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = 
             if event.topic_id not in states:
                 states[event.topic_id] = topic_labels(store, space, event.topic_id)
             pair = states[event.topic_id].get(event.unit_id)
-            rows.append(FlaggedPair(
-                topic=event.topic_id, unit_id=event.unit_id, unit=space, assessor=event.assessor, time=event.time,
-                reason=event.reason, note=event.note,
-                label=pair.label if pair is not None and pair.judged else None,
-                state=_state(pair), grades=dict(pair.grades) if pair is not None else {},
-                open=pair is not None and pair.states.get(event.assessor) == FLAG, event=event.event_id,
-            ))
+            rows.append(
+                FlaggedPair(
+                    topic=event.topic_id,
+                    unit_id=event.unit_id,
+                    unit=space,
+                    assessor=event.assessor,
+                    time=event.time,
+                    reason=event.reason,
+                    note=event.note,
+                    label=pair.label if pair is not None and pair.judged else None,
+                    state=_state(pair),
+                    grades=dict(pair.grades) if pair is not None else {},
+                    open=pair is not None and pair.states.get(event.assessor) == FLAG,
+                    event=event.event_id,
+                )
+            )
     rows.sort(key=lambda r: topic_sort_key(r.topic))  # stable: log order within a topic
     return rows
 

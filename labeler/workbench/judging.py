@@ -35,11 +35,25 @@ RELEASING = (GRADE, SKIP, UNSURE, ADJUDICATE)
 """Decisions that end the assessor's claim on the pair; a flag or a note keeps them on it."""
 
 
-def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str, grade: int | None = None,
-                    kind: str = GRADE, unit: str | None = None, source: str = "human", model: str | None = None,
-                    reason: str | None = None, note: str | None = None, active_ms: int | None = None,
-                    order: str | None = None, seed: int | None = None, pool: str | None = None,
-                    allow_unknown: bool = False) -> Event:
+def record_judgment(
+    store: Store,
+    topic_id: str,
+    unit_id: str,
+    *,
+    assessor: str,
+    grade: int | None = None,
+    kind: str = GRADE,
+    unit: str | None = None,
+    source: str = "human",
+    model: str | None = None,
+    reason: str | None = None,
+    note: str | None = None,
+    active_ms: int | None = None,
+    order: str | None = None,
+    seed: int | None = None,
+    pool: str | None = None,
+    allow_unknown: bool = False,
+) -> Event:
     """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note.
 
     The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
@@ -66,9 +80,24 @@ def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str,
     if not allow_unknown:
         _check_known(store, space, topic_id, unit_id)
     event = Event(
-        "", 0, topic_id, unit_id, kind, assessor, now(), grade=grade, reason=reason, note=note, source=source,
-        model=model, active_ms=active_ms, content_hash=store.unit_content_hash(space, unit_id), order=order,
-        seed=seed, pool=pool, unit=space,
+        "",
+        0,
+        topic_id,
+        unit_id,
+        kind,
+        assessor,
+        now(),
+        grade=grade,
+        reason=reason,
+        note=note,
+        source=source,
+        model=model,
+        active_ms=active_ms,
+        content_hash=store.unit_content_hash(space, unit_id),
+        order=order,
+        seed=seed,
+        pool=pool,
+        unit=space,
     )
     with store.transaction():
         if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
@@ -76,11 +105,28 @@ def record_judgment(store: Store, topic_id: str, unit_id: str, *, assessor: str,
         return store.append_event(event)
 
 
-def adjudicate(store: Store, topic_id: str, unit_id: str, grade: int, *, assessor: str, unit: str | None = None,
-               note: str | None = None) -> Event:
+def adjudicate(
+    store: Store,
+    topic_id: str,
+    unit_id: str,
+    grade: int,
+    *,
+    assessor: str,
+    unit: str | None = None,
+    note: str | None = None,
+) -> Event:
     """Settle a pair's label, resolving a conflict between assessors."""
-    return record_judgment(store, topic_id, unit_id, assessor=assessor, grade=grade, kind=ADJUDICATE, unit=unit,
-                           note=note, allow_unknown=True)
+    return record_judgment(
+        store,
+        topic_id,
+        unit_id,
+        assessor=assessor,
+        grade=grade,
+        kind=ADJUDICATE,
+        unit=unit,
+        note=note,
+        allow_unknown=True,
+    )
 
 
 def undo(store: Store, assessor: str) -> Event:
@@ -94,8 +140,18 @@ def undo(store: Store, assessor: str) -> Event:
     retracted |= store.retracted_ids(e.event_id for e in recent)
     for event in recent:
         if event.kind in UNDOABLE and event.event_id not in retracted:
-            retract = Event("", 0, event.topic_id, event.unit_id, RETRACT, assessor, now(), target=event.event_id,
-                            unit=event.unit, source=event.source)
+            retract = Event(
+                "",
+                0,
+                event.topic_id,
+                event.unit_id,
+                RETRACT,
+                assessor,
+                now(),
+                target=event.event_id,
+                unit=event.unit,
+                source=event.source,
+            )
             with store.transaction():
                 store.append_event(retract)
             return event
@@ -133,14 +189,25 @@ def relevant_units(store: Store, topic_id: str) -> list[str]:
     threshold = store.scale().threshold
     found: list[str] = []
     for space in store.unit_spaces():
-        found.extend(u for u, state in topic_labels(store, space, topic_id).items()
-                     if state.label is not None and state.label >= threshold)
+        found.extend(
+            u
+            for u, state in topic_labels(store, space, topic_id).items()
+            if state.label is not None and state.label >= threshold
+        )
     return sorted(found)
 
 
-def import_judgments(store: Store, path: str | Path, *, assessor: str, source: str = "import",
-                     model: str | None = None, reviewed: bool = False, unit: str | None = None,
-                     allow_unknown: bool = False) -> dict[str, Any]:
+def import_judgments(
+    store: Store,
+    path: str | Path,
+    *,
+    assessor: str,
+    source: str = "import",
+    model: str | None = None,
+    reviewed: bool = False,
+    unit: str | None = None,
+    allow_unknown: bool = False,
+) -> dict[str, Any]:
     """Existing TREC qrels into the log, all or nothing.
 
     Grades are checked against the scale; a negative grade means "pooled, not
@@ -160,7 +227,8 @@ def import_judgments(store: Store, path: str | Path, *, assessor: str, source: s
             raise QrelsFormatError(
                 f"grade {line.grade} is not on the scale {scale.name!r} ({', '.join(map(str, scale.values))}; "
                 "a negative grade means pooled, not judged)",
-                path=path, line=line.line,
+                path=path,
+                line=line.line,
             )
     if not allow_unknown:
         _check_known_many(store, space, path, lines)
@@ -173,9 +241,22 @@ def import_judgments(store: Store, path: str | Path, *, assessor: str, source: s
         if state is not None and state.grades.get(assessor) == line.grade:
             unchanged += 1
             continue
-        events.append(Event("", 0, line.topic_id, line.unit_id, GRADE, assessor, time, grade=line.grade,
-                            source=source, model=model, unit=space,
-                            content_hash=None))
+        events.append(
+            Event(
+                "",
+                0,
+                line.topic_id,
+                line.unit_id,
+                GRADE,
+                assessor,
+                time,
+                grade=line.grade,
+                source=source,
+                model=model,
+                unit=space,
+                content_hash=None,
+            )
+        )
     topics = sorted({line.topic_id for line in lines}, key=topic_sort_key)
     # one pass over the lines, not one per topic (5,000 topics x 100,000 lines would take half a minute)
     with_relevant = {line.topic_id for line in lines if line.grade >= scale.threshold}
@@ -219,16 +300,20 @@ def _check_known(store: Store, space: str, topic_id: str, unit_id: str) -> None:
     """
     topics = store.topic_count()
     if topics and store.topic(topic_id) is None:
-        raise UnknownIdError(f"topic {topic_id!r} is not in the workbench, which holds {topics} "
-                             f"topic{'' if topics == 1 else 's'} (see 'labeler topics list'; "
-                             "pass --allow-unknown to accept it)")
+        raise UnknownIdError(
+            f"topic {topic_id!r} is not in the workbench, which holds {topics} "
+            f"topic{'' if topics == 1 else 's'} (see 'labeler topics list'; "
+            "pass --allow-unknown to accept it)"
+        )
     if space == "doc":
         if store.document_count() and store.missing_documents([unit_id]):
-            raise UnknownIdError(f"no document {unit_id!r} in the corpus "
-                                 + unknown_ids_advice(store, space, [unit_id], accept="it"))
+            raise UnknownIdError(
+                f"no document {unit_id!r} in the corpus " + unknown_ids_advice(store, space, [unit_id], accept="it")
+            )
     elif store.missing_chunks(space.split(":", 1)[1], [unit_id]):
-        raise UnknownIdError(f"no chunk {unit_id!r} in {space} " + unknown_ids_advice(store, space, [unit_id],
-                                                                                      accept="it"))
+        raise UnknownIdError(
+            f"no chunk {unit_id!r} in {space} " + unknown_ids_advice(store, space, [unit_id], accept="it")
+        )
 
 
 def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None:
@@ -236,8 +321,9 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         known = store.topic_ids()
         for line in lines:
             if line.topic_id not in known:
-                raise UnknownIdError(f"topic {line.topic_id!r} is not in the workbench (pass --allow-unknown)",
-                                     path=path, line=line.line)
+                raise UnknownIdError(
+                    f"topic {line.topic_id!r} is not in the workbench (pass --allow-unknown)", path=path, line=line.line
+                )
     ids = {line.unit_id for line in lines}
     if space == "doc":
         missing = store.missing_documents(ids) if store.document_count() else []
@@ -247,6 +333,9 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         where = space
     if missing:
         first = min((line for line in lines if line.unit_id in set(missing)), key=lambda entry: entry.line)
-        raise UnknownIdError(f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
-                             + unknown_ids_advice(store, space, missing), path=path, line=first.line)
-
+        raise UnknownIdError(
+            f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
+            + unknown_ids_advice(store, space, missing),
+            path=path,
+            line=first.line,
+        )

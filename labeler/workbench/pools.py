@@ -25,9 +25,17 @@ from labeler.workbench.setup import Progress, now
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 
 
-def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strategy: str = "depth",
-               unit: str | None = None, run_depths: dict[str, int] | None = None, rrf_k: int = 60,
-               progress: Progress | None = None) -> dict[str, Any]:
+def build_pool(
+    store: Store,
+    depth: int,
+    *,
+    runs: list[str] | None = None,
+    strategy: str = "depth",
+    unit: str | None = None,
+    run_depths: dict[str, int] | None = None,
+    rrf_k: int = 60,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """A new pool version (P1, P2, ...) from the chosen runs; never deletes anything.
 
     Depth-k takes the union of each run's top k (per-run overrides allowed);
@@ -59,8 +67,10 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
         infos = [i for i in infos if i.unit == pool_unit]
         names = [i.name for i in infos]
         if not infos:
-            raise LabelerError(f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
-                               "pass --unit, or name the runs with --runs")
+            raise LabelerError(
+                f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
+                "pass --unit, or name the runs with --runs"
+            )
     for info in infos:
         if pool_unit.kind == "chunk" and info.unit != pool_unit:
             raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {pool_unit}")
@@ -108,8 +118,12 @@ def build_pool(store: Store, depth: int, *, runs: list[str] | None = None, strat
             store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return {**tally.report(info, previous, judging_pace(store)), "runs_retired": retired,
-            "unit_from": unit_from, "runs_left_out": left_out}
+    return {
+        **tally.report(info, previous, judging_pace(store)),
+        "runs_retired": retired,
+        "unit_from": unit_from,
+        "runs_left_out": left_out,
+    }
 
 
 def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
@@ -149,8 +163,13 @@ class _Tally:
         self.per_run = {run: {"pairs": 0, "unique": 0} for run in runs}
         self.pairs = 0
 
-    def add(self, topic_id: str, entries: list[PoolEntry], previous_units: set[str],
-            labels: dict[tuple[str, str], PairState]) -> None:
+    def add(
+        self,
+        topic_id: str,
+        entries: list[PoolEntry],
+        previous_units: set[str],
+        labels: dict[tuple[str, str], PairState],
+    ) -> None:
         """One topic's entries, with the units the previous pool held and the topic's current labels."""
         view = {topic_id: {entry.unit_id: entry for entry in entries}}
         added = pool_diff({topic_id: previous_units}, view).get(topic_id, set())
@@ -187,13 +206,28 @@ class _Tally:
             # the median pace of the last timed judgments, else a default pace, and which one it is
             "judgments_per_hour": pace.per_hour,
             "effort_hours": round(unjudged / pace.per_hour, 2),
-            "pace": {"per_hour": pace.per_hour, "judgments": pace.judgments,
-                     "basis": "median" if pace.measured else "default", "description": pace.describe()},
+            "pace": {
+                "per_hour": pace.per_hour,
+                "judgments": pace.judgments,
+                "basis": "median" if pace.measured else "default",
+                "description": pace.describe(),
+            },
             "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
             "per_run": self.per_run,
         }
 
 
 def list_pools(store: Store) -> list[dict[str, Any]]:
-    return [{"pool": p.name, "strategy": p.strategy, "depth": p.depth, "unit": p.unit, "runs": list(p.runs),
-             "pairs": p.pairs, "params": p.params, "created": p.created} for p in store.pools()]
+    return [
+        {
+            "pool": p.name,
+            "strategy": p.strategy,
+            "depth": p.depth,
+            "unit": p.unit,
+            "runs": list(p.runs),
+            "pairs": p.pairs,
+            "params": p.params,
+            "created": p.created,
+        }
+        for p in store.pools()
+    ]

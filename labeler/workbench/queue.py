@@ -49,8 +49,16 @@ def check_order(order: str) -> None:
         raise LabelerError(f"order must be one of {', '.join(order_names())}, not {order!r}")
 
 
-def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
-          pool: str | None = None, plan: Plan | None = None) -> list[QueueItem]:
+def queue(
+    store: Store,
+    topic_id: str,
+    *,
+    assessor: str,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    plan: Plan | None = None,
+) -> list[QueueItem]:
     """The topic's unjudged pool units for this assessor, in order; skipped and unsure ones last.
 
     Pairs in conflict wait for adjudication, not in the queue; stale pairs
@@ -80,8 +88,15 @@ def queue(store: Store, topic_id: str, *, assessor: str, order: str = "pool", se
     ]
 
 
-def next_unit(store: Store, topic_id: str | None = None, *, assessor: str, order: str = "pool", seed: int = 0,
-              pool: str | None = None) -> QueueItem | None:
+def next_unit(
+    store: Store,
+    topic_id: str | None = None,
+    *,
+    assessor: str,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+) -> QueueItem | None:
     """The next pair to judge: in the given topic, or the first topic with work left (the assessor's own first)."""
     plan = current_plan(store)
     topics = [topic_id] if topic_id is not None else plan.order_for(assessor, pool_topics(store, pool))
@@ -97,8 +112,16 @@ def pool_topics(store: Store, pool: str | None = None) -> list[str]:
     return sorted(store.pool_topic_sizes(info.name), key=topic_sort_key)
 
 
-def queue_summary(store: Store, topic_id: str, *, assessor: str, order: str = "pool", seed: int = 0,
-                  pool: str | None = None, limit: int = 20) -> dict[str, Any]:
+def queue_summary(
+    store: Store,
+    topic_id: str,
+    *,
+    assessor: str,
+    order: str = "pool",
+    seed: int = 0,
+    pool: str | None = None,
+    limit: int = 20,
+) -> dict[str, Any]:
     items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
     return {
         "topic": topic_id,
@@ -109,8 +132,7 @@ def queue_summary(store: Store, topic_id: str, *, assessor: str, order: str = "p
     }
 
 
-def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str,
-                 states: dict[str, PairState]) -> bool:
+def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]) -> bool:
     """Still in this assessor's queue: any unjudged pair of an unassigned topic, else only theirs to judge."""
     if assignment is None:
         return waiting_for(states.get(unit_id), assessor, overlap=False)

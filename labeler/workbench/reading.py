@@ -70,9 +70,19 @@ def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[dict[
     for event in events:
         if event.kind == RETRACT or event.unit_id is None or event.event_id in retracted:
             continue
-        decisions.append({"event": event.event_id, "topic": event.topic_id, "unit": event.unit,
-                          "unit_id": event.unit_id, "kind": event.kind, "grade": event.grade,
-                          "reason": event.reason, "note": event.note, "time": event.time})
+        decisions.append(
+            {
+                "event": event.event_id,
+                "topic": event.topic_id,
+                "unit": event.unit,
+                "unit_id": event.unit_id,
+                "kind": event.kind,
+                "grade": event.grade,
+                "reason": event.reason,
+                "note": event.note,
+                "time": event.time,
+            }
+        )
         if len(decisions) == limit:
             break
     return decisions
@@ -90,13 +100,17 @@ def conflicts(store: Store, *, unit: str | None = None, topic_id: str | None = N
         for event in effective_events(events):
             if event.kind in (GRADE, ADJUDICATE):
                 latest[(event.kind, event.assessor)] = event
-        result.append({
-            "topic": topic,
-            "unit": space,
-            "unit_id": unit_id,
-            "grades": [{"assessor": a, "grade": g, "kind": k,
-                        "note": latest[(k, a)].note, "time": latest[(k, a)].time}
-                       for (k, a) in sorted(latest) for g in [latest[(k, a)].grade]],
-            "notes": [{"assessor": a, "note": n} for a, n in state.notes],
-        })
+        result.append(
+            {
+                "topic": topic,
+                "unit": space,
+                "unit_id": unit_id,
+                "grades": [
+                    {"assessor": a, "grade": g, "kind": k, "note": latest[(k, a)].note, "time": latest[(k, a)].time}
+                    for (k, a) in sorted(latest)
+                    for g in [latest[(k, a)].grade]
+                ],
+                "notes": [{"assessor": a, "note": n} for a, n in state.notes],
+            }
+        )
     return sorted(result, key=lambda c: (topic_sort_key(c["topic"]), c["unit_id"]))

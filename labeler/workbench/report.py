@@ -24,14 +24,24 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
     coverage = coverage_report(store, snapshot=snapshot, depth=depth)
     # Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label, reviewed,
     # reopened by a later pool or not (so early snapshots draw too): `judged_topics` counts them, the page says so
-    history: dict[str, Any] = {"snapshots": [], "judged": {}, "recall": {}, "judged_over": "labelled",
-                               "judged_topics": []}
+    history: dict[str, Any] = {
+        "snapshots": [],
+        "judged": {},
+        "recall": {},
+        "judged_over": "labelled",
+        "judged_topics": [],
+    }
     for info in store.snapshots():
         if info.unit != coverage["unit"]:
             continue
         try:
-            result = evaluate_runs(store, snapshot=info.name, measures=f"Judged@{depth} R@{depth}",
-                                   include_unreviewed=True, include_reopened=True)
+            result = evaluate_runs(
+                store,
+                snapshot=info.name,
+                measures=f"Judged@{depth} R@{depth}",
+                include_unreviewed=True,
+                include_reopened=True,
+            )
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn
         history["snapshots"].append(info.name)
@@ -46,13 +56,25 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
     return {"workbench": str(store.path), "created": now()[:19], "coverage": coverage, "history": history}
 
 
-def write_report(store: Store, path: str | Path, *, render: Callable[[dict[str, Any]], str],
-                 snapshot: str | None = None, depth: int = 10, force: bool = False) -> dict[str, Any]:
+def write_report(
+    store: Store,
+    path: str | Path,
+    *,
+    render: Callable[[dict[str, Any]], str],
+    snapshot: str | None = None,
+    depth: int = 10,
+    force: bool = False,
+) -> dict[str, Any]:
     """Render the page with `render` (given `report_data`) and write it under the output rule
     (labeler/outputs.py): a new file unless `force`."""
     check_output(path, workbench=store.path, force=force)
     data = report_data(store, snapshot=snapshot, depth=depth)
     text = render(data)
     written = write_output(path, text, workbench=store.path, force=force)
-    return {"path": str(path), "snapshot": data["coverage"]["snapshot"], "bytes": written.bytes,
-            "snapshots_drawn": data["history"]["snapshots"], "runs": list(data["coverage"]["runs"])}
+    return {
+        "path": str(path),
+        "snapshot": data["coverage"]["snapshot"],
+        "bytes": written.bytes,
+        "snapshots_drawn": data["history"]["snapshots"],
+        "runs": list(data["coverage"]["runs"]),
+    }

@@ -29,10 +29,20 @@ QUERY_FIELDS = ("title", "title+description")
 ORDER = "score desc, id desc (trec_eval)"
 
 
-def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", depth: int = 100,
-                 topics: Iterable[str] | None = None, stage: str = "candidate", query: str = "title",
-                 params: dict[str, Any] | None = None, replace: bool = False,
-                 progress: Progress | None = None) -> dict[str, Any]:
+def retrieve_run(
+    store: Store,
+    retriever: str,
+    name: str,
+    *,
+    unit: str = "doc",
+    depth: int = 100,
+    topics: Iterable[str] | None = None,
+    stage: str = "candidate",
+    query: str = "title",
+    params: dict[str, Any] | None = None,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Run `retriever` for the workbench's topics (or `topics`) and store its top `depth` as run `name`."""
     parsed_unit = parse_unit(unit)
     if stage not in STAGES:
@@ -44,8 +54,9 @@ def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", 
     check_id(name, "run name")
     exists = name in store.run_names()
     if exists and not replace:
-        raise ConflictError(f"a run named {name!r} exists already; runs are immutable: "
-                            "retrieve under a new name or pass --replace")
+        raise ConflictError(
+            f"a run named {name!r} exists already; runs are immutable: retrieve under a new name or pass --replace"
+        )
     if parsed_unit.kind == "chunk" and store.chunking(parsed_unit.chunking) is None:
         raise NotFoundError(f"no chunking named {parsed_unit.chunking!r} (see 'labeler corpus chunkings')")
     chosen_topics = _chosen_topics(store, topics)
@@ -62,8 +73,12 @@ def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", 
     _check_units(store, parsed_unit, rankings, chosen.name, source_name)
 
     policies: dict[str, Any] = {
-        "dedupe": "error", "order": ORDER, "retriever": chosen.name, "retriever_version": chosen.version,
-        "retriever_params": chosen.params, "depth": depth,
+        "dedupe": "error",
+        "order": ORDER,
+        "retriever": chosen.name,
+        "retriever_version": chosen.version,
+        "retriever_params": chosen.params,
+        "depth": depth,
     }
     if chosen.is_command:
         tags = sorted(chosen.retriever.tags)
@@ -76,12 +91,20 @@ def retrieve_run(store: Store, retriever: str, name: str, *, unit: str = "doc", 
     with store.transaction():
         if exists:
             store.delete_run(name)
-        run_id = store.insert_run(RunInfo(name, parsed_unit, stage, f"retriever:{chosen.name}", "", (), 0, 0, 0, {},
-                                          now()))
+        run_id = store.insert_run(
+            RunInfo(name, parsed_unit, stage, f"retriever:{chosen.name}", "", (), 0, 0, 0, {}, now())
+        )
         for ranking in rankings:
             store.put_ranking(run_id, ranking)
-        store.finish_run(run_id, source_sha256=_rankings_sha256(rankings), tags=tags, topics=len(stored),
-                         entries=sum(stored.values()), max_depth=max(stored.values(), default=0), policies=policies)
+        store.finish_run(
+            run_id,
+            source_sha256=_rankings_sha256(rankings),
+            tags=tags,
+            topics=len(stored),
+            entries=sum(stored.values()),
+            max_depth=max(stored.values(), default=0),
+            policies=policies,
+        )
     without = [t.topic_id for t in chosen_topics if t.topic_id not in stored]
     return run_result(store.run(name), replaced=exists, retriever=chosen.name, topics_without_results=without)
 
@@ -98,8 +121,10 @@ def _chosen_topics(store: Store, wanted: Iterable[str] | None) -> list[Topic]:
     by_id = {topic.topic_id: topic for topic in every}
     unknown = [t for t in wanted if t not in by_id]
     if unknown:
-        raise UnknownIdError(f"{plural(len(unknown), 'topic')} not in the workbench: {', '.join(unknown[:5])}"
-                             f"{' ...' if len(unknown) > 5 else ''} (see 'labeler topics list')")
+        raise UnknownIdError(
+            f"{plural(len(unknown), 'topic')} not in the workbench: {', '.join(unknown[:5])}"
+            f"{' ...' if len(unknown) > 5 else ''} (see 'labeler topics list')"
+        )
     return sorted((by_id[t] for t in wanted), key=lambda topic: topic_sort_key(topic.topic_id))
 
 
@@ -125,11 +150,20 @@ def unit_texts(store: Store, unit: Unit) -> Iterator[tuple[str, str]]:
         yield chunk_id, text[start:end]
 
 
-def _search_blocks(store: Store, chosen: ChosenRetriever, topics: list[Topic], unit: Unit, depth: int,
-                   fields: str, progress: Progress | None) -> list[RunBlock]:
+def _search_blocks(
+    store: Store,
+    chosen: ChosenRetriever,
+    topics: list[Topic],
+    unit: Unit,
+    depth: int,
+    fields: str,
+    progress: Progress | None,
+) -> list[RunBlock]:
     if store.document_count() == 0:
-        raise LabelerError("no corpus: import documents with 'labeler corpus import' "
-                           f"(retriever {chosen.name!r} searches the workbench's own corpus)")
+        raise LabelerError(
+            "no corpus: import documents with 'labeler corpus import' "
+            f"(retriever {chosen.name!r} searches the workbench's own corpus)"
+        )
     retriever = chosen.retriever
     blocks = []
     try:
@@ -163,24 +197,30 @@ def _block(topic_id: str, hits: Any, retriever: str) -> RunBlock:
         valid_id = is_valid_id(unit_id)
         valid_score = isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
         if not (valid_id and valid_score):
-            raise LabelerError(f"retriever {retriever!r} returned {hit!r} for topic {topic_id!r}: "
-                               "expected (a unit id that obeys the id rule, finite score)")
+            raise LabelerError(
+                f"retriever {retriever!r} returned {hit!r} for topic {topic_id!r}: "
+                "expected (a unit id that obeys the id rule, finite score)"
+            )
         block.units.append(unit_id)
         block.scores.append(float(score))
         block.ranks.append(rank)
     return block
 
 
-def _command_blocks(store: Store, chosen: ChosenRetriever, topics: list[Topic], unit: Unit,
-                    depth: int) -> list[RunBlock]:
+def _command_blocks(
+    store: Store, chosen: ChosenRetriever, topics: list[Topic], unit: Unit, depth: int
+) -> list[RunBlock]:
     command = chosen.retriever
     blocks = command.blocks(topics, depth=depth, unit=str(unit), db=str(store.path))
     asked = {topic.topic_id for topic in topics}
     stray = sorted((b for b in blocks if b.topic_id not in asked), key=lambda b: b.first_line)
     if stray:
-        raise UnknownIdError(f"topic {stray[0].topic_id!r} was not asked for (the command was given "
-                             f"{plural(len(asked), 'topic')} on stdin)", path=command.output_name,
-                             line=stray[0].first_line)
+        raise UnknownIdError(
+            f"topic {stray[0].topic_id!r} was not asked for (the command was given "
+            f"{plural(len(asked), 'topic')} on stdin)",
+            path=command.output_name,
+            line=stray[0].first_line,
+        )
     return sorted(blocks, key=lambda b: topic_sort_key(b.topic_id))
 
 
@@ -188,8 +228,9 @@ def _canonical(block: RunBlock, retriever: str, source: str | None) -> Ranking:
     try:
         return canonical_ranking(block, "error")
     except DuplicateUnit as dup:
-        raise LabelerError(f"retriever {retriever!r} returned {dup.unit_id!r} twice for topic {dup.topic_id!r}",
-                           path=source) from None
+        raise LabelerError(
+            f"retriever {retriever!r} returned {dup.unit_id!r} twice for topic {dup.topic_id!r}", path=source
+        ) from None
 
 
 def _cut(ranking: Ranking, depth: int) -> Ranking:
@@ -204,8 +245,11 @@ def _check_units(store: Store, unit: Unit, rankings: list[Ranking], retriever: s
     missing = store.missing_chunks(unit.chunking, ids) if unit.kind == "chunk" else store.missing_documents(ids)
     if missing:
         where = f"chunking {unit.chunking!r}" if unit.kind == "chunk" else "the corpus"
-        raise UnknownIdError(f"retriever {retriever!r} returned {plural(len(missing), 'id')} not in {where}, "
-                             f"e.g. {', '.join(missing[:5])}", path=source)
+        raise UnknownIdError(
+            f"retriever {retriever!r} returned {plural(len(missing), 'id')} not in {where}, "
+            f"e.g. {', '.join(missing[:5])}",
+            path=source,
+        )
 
 
 def _rankings_sha256(rankings: list[Ranking]) -> str:

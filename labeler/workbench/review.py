@@ -20,8 +20,14 @@ def latest_pool_in(store: Store, space: str) -> PoolInfo | None:
     return next((p for p in reversed(store.pools()) if p.unit == space), None)
 
 
-def topic_review_states(store: Store, space: str, *, labels: dict[tuple[str, str], PairState] | None = None,
-                        topics: list[str], unjudged: dict[str, int] | None = None) -> dict[str, ReviewState]:
+def topic_review_states(
+    store: Store,
+    space: str,
+    *,
+    labels: dict[tuple[str, str], PairState] | None = None,
+    topics: list[str],
+    unjudged: dict[str, int] | None = None,
+) -> dict[str, ReviewState]:
     """Each topic's state in `space`; `labels` is `current_labels(store, space)` when the caller has it.
 
     `unjudged`: each topic's count of unjudged units in the space's latest pool, when the caller
@@ -58,8 +64,14 @@ def topic_review_states(store: Store, space: str, *, labels: dict[tuple[str, str
                     label_clocks = store.latest_label_clocks(space)
                 if label_clocks.get(topic_id, -1) >= (mark.clock or 0):  # something was graded at or after it
                     after = judged_after(mark, store.topic_events(space, topic_id))
-        states[topic_id] = review_state(mark, has_judgments=topic_id in judged, has_relevant=topic_id in relevant,
-                                        judged_after_mark=after, pool=pool.name if pool else None, unjudged=missing)
+        states[topic_id] = review_state(
+            mark,
+            has_judgments=topic_id in judged,
+            has_relevant=topic_id in relevant,
+            judged_after_mark=after,
+            pool=pool.name if pool else None,
+            unjudged=missing,
+        )
     return states
 
 
@@ -81,17 +93,23 @@ def topic_review_state(store: Store, topic_id: str, unit: str | None = None) -> 
     mark = latest_mark(reviews)
     pool = latest_pool_in(store, space)
     unjudged = _unjudged(store, pool, topic_id, labels.get) if mark is not None else 0
-    return review_state(mark, has_judgments=judged, has_relevant=relevant,
-                        judged_after_mark=judged_after(mark, events), pool=pool.name if pool else None,
-                        unjudged=unjudged)
+    return review_state(
+        mark,
+        has_judgments=judged,
+        has_relevant=relevant,
+        judged_after_mark=judged_after(mark, events),
+        pool=pool.name if pool else None,
+        unjudged=unjudged,
+    )
 
 
 def _unjudged(store: Store, pool: PoolInfo | None, topic_id: str, state_of) -> int:
     """How many of the topic's units in `pool` are not judged (as `labeler status` counts them)."""
     if pool is None:
         return 0
-    return sum(1 for u in store.pool_topic_units(pool.name, topic_id)
-               if (state := state_of(u)) is None or not state.judged)
+    return sum(
+        1 for u in store.pool_topic_units(pool.name, topic_id) if (state := state_of(u)) is None or not state.judged
+    )
 
 
 def _known_topic(store: Store, topic_id: str) -> bool:

@@ -29,12 +29,17 @@ class Reopened:
     after: str = "unreviewed"  # status in the newer snapshot
 
     def to_dict(self) -> dict[str, object]:
-        return {"pools": dict(self.pools), "units": sum(self.pools.values()), "before": self.before,
-                "after": self.after}
+        return {
+            "pools": dict(self.pools),
+            "units": sum(self.pools.values()),
+            "before": self.before,
+            "after": self.after,
+        }
 
 
-def reopened_between(store: Store, before: SnapshotInfo, after: SnapshotInfo,
-                     before_labels: dict[str, dict[str, int]]) -> list[Reopened]:
+def reopened_between(
+    store: Store, before: SnapshotInfo, after: SnapshotInfo, before_labels: dict[str, dict[str, int]]
+) -> list[Reopened]:
     """Topics closed in `before` that pools made after it (and by `after`) gave units `before` has no label for.
 
     Only pools of the snapshots' own unit space count (a chunk pool does not

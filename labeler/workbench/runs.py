@@ -26,9 +26,18 @@ from labeler.workbench.unknown import unknown_ids_advice
 ID_CHECK_BATCH = 100_000
 
 
-def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", stage: str = "candidate",
-               dedupe: str = "error", replace: bool = False, allow_unknown: bool = False,
-               progress: Progress | None = None) -> dict[str, Any]:
+def import_run(
+    store: Store,
+    path: str | Path,
+    name: str,
+    *,
+    unit: str = "doc",
+    stage: str = "candidate",
+    dedupe: str = "error",
+    replace: bool = False,
+    allow_unknown: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Validate and store a ranked run, all or nothing, one topic at a time.
 
     Topics and unit ids are checked against the workbench when it has topics,
@@ -49,8 +58,9 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
         )
     exists = name in store.run_names()
     if exists and not replace:
-        raise ConflictError(f"a run named {name!r} exists already; runs are immutable: "
-                            "import under a new name or pass --replace")
+        raise ConflictError(
+            f"a run named {name!r} exists already; runs are immutable: import under a new name or pass --replace"
+        )
 
     reader = RunReader(path)
     known_topics = None if allow_unknown or store.topic_count() == 0 else store.topic_ids()
@@ -134,8 +144,15 @@ def import_run(store: Store, path: str | Path, name: str, *, unit: str = "doc", 
         source_sha256 = reader.lines.sha256
         if source_sha256 is None:
             raise LabelerError("the run was not read to its end", path=path)
-        store.finish_run(run_id, source_sha256=source_sha256, tags=sorted(reader.tags), topics=len(stored),
-                         entries=sum(stored.values()), max_depth=max(stored.values(), default=0), policies=policies)
+        store.finish_run(
+            run_id,
+            source_sha256=source_sha256,
+            tags=sorted(reader.tags),
+            topics=len(stored),
+            entries=sum(stored.values()),
+            max_depth=max(stored.values(), default=0),
+            policies=policies,
+        )
     if progress:
         progress(total_size, total_size)
     return run_result(store.run(name), lines=reader.line_count, replaced=exists)

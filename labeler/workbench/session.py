@@ -270,8 +270,16 @@ class JudgingSession:
                 return self._show(item, remember=remember)
         entries = self.store.pool_entries(self.pool_info.name, topic_id).get(topic_id, {})
         entry = entries.get(unit_id)
-        item = QueueItem(topic_id, unit_id, self.unit, self.pool_info.name, 0, False,
-                         entry.best_rank if entry else 0, entry.contributors if entry else ())
+        item = QueueItem(
+            topic_id,
+            unit_id,
+            self.unit,
+            self.pool_info.name,
+            0,
+            False,
+            entry.best_rank if entry else 0,
+            entry.contributors if entry else (),
+        )
         return self._show(item, remember=remember)
 
     # -- claims --------------------------------------------------------------------
@@ -289,8 +297,9 @@ class JudgingSession:
             return True
         topic_id, unit_id = self._claimed
         try:
-            renewed = claim_pair(self.store, self.assessor, topic_id, unit_id, lease=self.lease, unit=self.unit,
-                                 now=moment)
+            renewed = claim_pair(
+                self.store, self.assessor, topic_id, unit_id, lease=self.lease, unit=self.unit, now=moment
+            )
         except WorkbenchWriteError:
             return True  # cannot be written now; the next renewal tries again
         if renewed is not None:
@@ -362,8 +371,9 @@ class JudgingSession:
         if topic_id is None:
             self._queue, self.held = [], 0
         else:
-            items = queue(self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed,
-                          pool=self.pool_info.name)
+            items = queue(
+                self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed, pool=self.pool_info.name
+            )
             held = held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id) if items else set()
             self._queue, self.held = free_items(items, held)
         return self._queue
@@ -407,8 +417,15 @@ class JudgingSession:
         if not self.visited or self.visited[-1] != pair:  # the same pair again (a flag, a reload) is one position
             self.visited.append(pair)
 
-    def _record(self, kind: str, *, grade: int | None = None, reason: str | None = None, note: str | None = None,
-                keep_clock: bool = False) -> Event:
+    def _record(
+        self,
+        kind: str,
+        *,
+        grade: int | None = None,
+        reason: str | None = None,
+        note: str | None = None,
+        keep_clock: bool = False,
+    ) -> Event:
         if self.current is None:
             raise LabelerError("nothing to judge here")
         active_ms = self.clock.stop()
@@ -416,9 +433,20 @@ class JudgingSession:
             active_ms = None
         pair = (self.current.topic_id, self.current.unit_id)
         event = record_judgment(
-            self.store, self.current.topic_id, self.current.unit_id, assessor=self.assessor, grade=grade,
-            kind=kind, unit=self.unit, reason=reason, note=note, active_ms=active_ms, order=self.order,
-            seed=self.seed if is_seeded(self.order) else None, pool=self.pool_info.name, allow_unknown=True,
+            self.store,
+            self.current.topic_id,
+            self.current.unit_id,
+            assessor=self.assessor,
+            grade=grade,
+            kind=kind,
+            unit=self.unit,
+            reason=reason,
+            note=note,
+            active_ms=active_ms,
+            order=self.order,
+            seed=self.seed if is_seeded(self.order) else None,
+            pool=self.pool_info.name,
+            allow_unknown=True,
         )
         if kind in RELEASING and self._claimed == pair:
             self._claimed = None  # the judgment released the claim, in its own transaction

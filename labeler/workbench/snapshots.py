@@ -27,8 +27,9 @@ CURRENT = "current"
 """The name that means "the labels as they are now", wherever a snapshot name is taken for reading."""
 
 
-def _freeze(store: Store, space: str, message: str, name: str,
-            current: dict | None = None) -> tuple[list[tuple], dict[str, Any]]:
+def _freeze(
+    store: Store, space: str, message: str, name: str, current: dict | None = None
+) -> tuple[list[tuple], dict[str, Any]]:
     """The current labels of a unit space and the manifest that describes them.
 
     Pairs in conflict have no label: they are left out and listed. Stale
@@ -119,16 +120,22 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
     if labelled:
         if default in labelled:
             return default, found[default]
-        listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})"
-                            for space in labelled)
-        raise LabelerError(f"labels exist in {len(labelled)} unit spaces: {listing}; "
-                           f"pass --unit to say which to freeze")
+        listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})" for space in labelled)
+        raise LabelerError(
+            f"labels exist in {len(labelled)} unit spaces: {listing}; pass --unit to say which to freeze"
+        )
     space = default or unit_space(store, None)
     return space, found.get(space) or current_labels(store, space)
 
 
-def create_snapshot(store: Store, message: str, *, unit: str | None = None, allow_unchanged: bool = False,
-                    default_unit: str | None = None) -> dict[str, Any]:
+def create_snapshot(
+    store: Store,
+    message: str,
+    *,
+    unit: str | None = None,
+    allow_unchanged: bool = False,
+    default_unit: str | None = None,
+) -> dict[str, Any]:
     """Freeze the current labels of one unit space as `vN`, with its manifest.
 
     The space is chosen by `snapshot_space`. Labels and review statuses identical
@@ -148,8 +155,9 @@ def create_snapshot(store: Store, message: str, *, unit: str | None = None, allo
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
         manifest["snapshot"] = f"v{snapshot_id}"
-        info = SnapshotInfo(manifest["snapshot"], manifest["parent"], message, manifest["created"], space,
-                            manifest, manifest["sha256"])
+        info = SnapshotInfo(
+            manifest["snapshot"], manifest["parent"], message, manifest["created"], space, manifest, manifest["sha256"]
+        )
         store.insert_snapshot(snapshot_id, info, labels)
     return {**_summary(info), "new": True, "unchanged_since": None}
 
@@ -169,8 +177,9 @@ def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
     """The labels as they are now, described like a snapshot but stored nowhere (name `current`)."""
     space = unit_space(store, unit)
     _, manifest = _freeze(store, space, "the labels now, not a snapshot", CURRENT)
-    return SnapshotInfo(CURRENT, manifest["parent"], manifest["message"], manifest["created"], space, manifest,
-                        manifest["sha256"])
+    return SnapshotInfo(
+        CURRENT, manifest["parent"], manifest["message"], manifest["created"], space, manifest, manifest["sha256"]
+    )
 
 
 def snapshot_rows(store: Store, info: SnapshotInfo) -> list[tuple[str, str, int, str | None]]:
@@ -240,8 +249,9 @@ def diff_snapshots(store: Store, old: str, new: str) -> dict[str, Any]:
     }
 
 
-def export_qrels(store: Store, *, snapshot: str | None = None, unit: str | None = None,
-                 fmt: str = "trec") -> dict[str, Any]:
+def export_qrels(
+    store: Store, *, snapshot: str | None = None, unit: str | None = None, fmt: str = "trec"
+) -> dict[str, Any]:
     """A snapshot as TREC qrels (or JSONL with provenance); chunk labels can be lifted to documents.
 
     At document level a document's grade is the maximum over its judged
@@ -254,15 +264,22 @@ def export_qrels(store: Store, *, snapshot: str | None = None, unit: str | None 
     partial: list[list[str]] = []
     if unit is not None and unit != info.unit:
         if unit != "doc" or not info.unit.startswith("chunk:"):
-            raise LabelerError(f"snapshot {info.name} holds {info.unit} labels; they can be exported as 'doc', "
-                               f"not {unit!r}")
+            raise LabelerError(
+                f"snapshot {info.name} holds {info.unit} labels; they can be exported as 'doc', not {unit!r}"
+            )
         rows, partial = _lift_to_documents(store, info.unit.split(":", 1)[1], rows)
     if fmt == "trec":
         text = format_qrels((t, u, g) for t, u, g, _ in rows)
     else:
         text = _jsonl(store, info, rows)
-    return {"snapshot": info.name, "unit": unit or info.unit, "text": text, "labels": len(rows),
-            "partial_documents": partial, "sha256": info.sha256}
+    return {
+        "snapshot": info.name,
+        "unit": unit or info.unit,
+        "text": text,
+        "labels": len(rows),
+        "partial_documents": partial,
+        "sha256": info.sha256,
+    }
 
 
 def _lift_to_documents(store: Store, chunking: str, rows):
@@ -288,12 +305,22 @@ def _jsonl(store: Store, info: SnapshotInfo, rows) -> str:
     lines = []
     for topic_id, unit_id, grade, event_id in sorted(rows, key=lambda r: qrels_sort_key(r[0], r[1])):
         event = store.event(event_id) if event_id else None
-        lines.append(json.dumps({
-            "topic": topic_id, "unit": unit_id, "grade": grade, "snapshot": info.name,
-            "assessor": event.assessor if event else None, "source": event.source if event else None,
-            "model": event.model if event else None, "time": event.time if event else None,
-            "event": event_id,
-        }, ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {
+                    "topic": topic_id,
+                    "unit": unit_id,
+                    "grade": grade,
+                    "snapshot": info.name,
+                    "assessor": event.assessor if event else None,
+                    "source": event.source if event else None,
+                    "model": event.model if event else None,
+                    "time": event.time if event else None,
+                    "event": event_id,
+                },
+                ensure_ascii=False,
+            )
+        )
     return "".join(line + "\n" for line in lines)
 
 

@@ -30,9 +30,13 @@ def all_topic_ids(store: Store) -> list[str]:
     return sorted(topics, key=topic_sort_key)
 
 
-def topic_review_statuses(store: Store, *, unit: str | None = None,
-                          labels: dict[str, dict[tuple[str, str], PairState]] | None = None,
-                          topics: list[str] | None = None) -> dict[str, str]:
+def topic_review_statuses(
+    store: Store,
+    *,
+    unit: str | None = None,
+    labels: dict[str, dict[tuple[str, str], PairState]] | None = None,
+    topics: list[str] | None = None,
+) -> dict[str, str]:
     """Each topic's review status in one unit space (the latest pool's by default), as text.
 
     A caller that has derived the space's labels already (`labels`: space ->
@@ -41,8 +45,9 @@ def topic_review_statuses(store: Store, *, unit: str | None = None,
     """
     space = unit_space(store, unit)
     derived = labels.get(space) if labels is not None else None
-    states = topic_review_states(store, space, labels=derived,
-                                 topics=all_topic_ids(store) if topics is None else topics)
+    states = topic_review_states(
+        store, space, labels=derived, topics=all_topic_ids(store) if topics is None else topics
+    )
     return {t: state.status for t, state in states.items()}
 
 
@@ -99,8 +104,13 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
     latest = latest_pool_in(store, space)
     counted = info is not None and latest is not None and latest.name == info.name
-    states = topic_review_states(store, space, labels=labels, topics=topic_ids,
-                                 unjudged={t: row["unjudged"] for t, row in topics.items()} if counted else None)
+    states = topic_review_states(
+        store,
+        space,
+        labels=labels,
+        topics=topic_ids,
+        unjudged={t: row["unjudged"] for t, row in topics.items()} if counted else None,
+    )
     for topic_id, row in topics.items():
         state = states.get(topic_id, ReviewState("unreviewed"))
         row["review_status"] = state.status
@@ -109,8 +119,11 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     plan = current_plan(store)
     per_assessor = {}
     if plan:
-        per_assessor = {"assessors": assessor_progress(
-            store, plan, info, labels if info is not None and info.unit == space else None)}
+        per_assessor = {
+            "assessors": assessor_progress(
+                store, plan, info, labels if info is not None and info.unit == space else None
+            )
+        }
     return {
         "path": str(store.path),
         "scale": store.scale().name,

@@ -52,8 +52,9 @@ def export_log(store: Store) -> Iterator[str]:
         yield log_line(event)
 
 
-def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_CLOCK_TOLERANCE,
-          allow_future: bool = False) -> dict[str, Any]:
+def merge(
+    store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_CLOCK_TOLERANCE, allow_future: bool = False
+) -> dict[str, Any]:
     """Union another workbench's (or a JSONL log's) events into this one; report new conflicts.
 
     All or nothing: the first unsound event, or a workbench that does not fit
@@ -71,8 +72,14 @@ def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_C
     except OSError as exc:
         raise LabelerError(f"cannot read: {exc.strerror or exc}", path=path) from None
     scale = store.scale()
-    rules = LogRules(frozenset(scale.values), scale.name, frozenset(c.name for c in store.chunkings()),
-                     clock_from_time(now()), round(clock_tolerance * 1_000_000), allow_future)
+    rules = LogRules(
+        frozenset(scale.values),
+        scale.name,
+        frozenset(c.name for c in store.chunkings()),
+        clock_from_time(now()),
+        round(clock_tolerance * 1_000_000),
+        allow_future,
+    )
     logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
     new = _new_events(store, path, logged)
     _check_retracts(store, path, logged, new)
@@ -81,8 +88,9 @@ def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_C
     before = {space: _conflicts(store, space) for space in spaces}
     with store.transaction():
         store.append_events(events)  # each keeps its clock; the workbench's clock moves past them
-    new_conflicts = sorted((space, topic, unit) for space in spaces for (topic, unit) in
-                           _conflicts(store, space) - before[space])
+    new_conflicts = sorted(
+        (space, topic, unit) for space in spaces for (topic, unit) in _conflicts(store, space) - before[space]
+    )
     topics = store.topic_ids()
     unknown_topics = sorted({e.topic_id for e in events if topics and e.topic_id not in topics})
     return {
@@ -94,8 +102,9 @@ def merge(store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_C
         "assessors": sorted({e.assessor for e in events}),
         "new_conflicts": [{"unit": s, "topic": t, "unit_id": u} for s, t, u in new_conflicts],
         "unknown_topics": unknown_topics,
-        "future": [{"event_id": item.event.event_id, "time": item.event.time, "line": item.line}
-                   for item in new if item.future],
+        "future": [
+            {"event_id": item.event.event_id, "time": item.event.time, "line": item.line} for item in new if item.future
+        ],
     }
 
 
@@ -126,8 +135,11 @@ def _same_scale(ours: GradeScale, stored: Any, path: Path) -> None:
     there, here = _describe_scale(theirs), _describe_scale(ours)
     if there == here:
         there, here = there + " with other labels or definitions", here
-    raise ConflictError(f"its grade scale is {there}, this workbench's is {here}: a grade would mean something "
-                        "else once merged (merge only workbenches made with the same scale)", path=path)
+    raise ConflictError(
+        f"its grade scale is {there}, this workbench's is {here}: a grade would mean something "
+        "else once merged (merge only workbenches made with the same scale)",
+        path=path,
+    )
 
 
 def _describe_scale(scale: GradeScale) -> str:
@@ -138,12 +150,17 @@ def _same_chunkings(ours: dict[str, tuple], theirs: dict[Any, tuple], path: Path
     for name in sorted(set(ours) & set(theirs)):
         if ours[name] == theirs[name]:
             continue
-        differs = [f"{what} {_shown(there)} there, {_shown(here)} here"
-                   for what, here, there in zip(("kind", "params", "hash"), ours[name], theirs[name], strict=True)
-                   if here != there]
-        raise ConflictError(f"chunking {name!r} is another chunking there under the same name "
-                            f"({'; '.join(differs)}): its chunk ids name other text (re-create one of them under "
-                            "another name)", path=path)
+        differs = [
+            f"{what} {_shown(there)} there, {_shown(here)} here"
+            for what, here, there in zip(("kind", "params", "hash"), ours[name], theirs[name], strict=True)
+            if here != there
+        ]
+        raise ConflictError(
+            f"chunking {name!r} is another chunking there under the same name "
+            f"({'; '.join(differs)}): its chunk ids name other text (re-create one of them under "
+            "another name)",
+            path=path,
+        )
 
 
 def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any, Any]], path: Path) -> None:
@@ -162,10 +179,13 @@ def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any,
             if len(differing) < 5:
                 differing.append(shown_id(doc_id))
     if count:
-        raise ConflictError(f"{plural(count, 'document')} {agrees(count, 'has', 'have')} the same id but another text "
-                            "there than here "
-                            f"(e.g. {', '.join(differing)}): their judgments are about other text "
-                            "(import the same corpus into both workbenches first)", path=path)
+        raise ConflictError(
+            f"{plural(count, 'document')} {agrees(count, 'has', 'have')} the same id but another text "
+            "there than here "
+            f"(e.g. {', '.join(differing)}): their judgments are about other text "
+            "(import the same corpus into both workbenches first)",
+            path=path,
+        )
 
 
 def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[LoggedEvent]:
@@ -177,8 +197,12 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
             differs = _difference(seen.event, item.event, "first", "here")
             if differs:
                 where = f"line {seen.line}" if seen.line is not None else "earlier"
-                _refuse(path, item, f"event id {shown_id(item.event.event_id)} appears again with other content "
-                                    f"({differs}; first at {where}): a forged or corrupt log")
+                _refuse(
+                    path,
+                    item,
+                    f"event id {shown_id(item.event.event_id)} appears again with other content "
+                    f"({differs}; first at {where}): a forged or corrupt log",
+                )
     existing = store.events_by_id(first)
     new = []
     for event_id, item in first.items():
@@ -188,8 +212,12 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
             continue
         differs = _difference(stored, item.event, "here", "there")
         if differs:
-            _refuse(path, item, f"event {shown_id(event_id)} is already in this workbench with other content "
-                                f"({differs}): a forged or corrupt event")
+            _refuse(
+                path,
+                item,
+                f"event {shown_id(event_id)} is already in this workbench with other content "
+                f"({differs}): a forged or corrupt event",
+            )
     return new
 
 
@@ -204,11 +232,18 @@ def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: li
             continue
         target = known.get(event.target)
         if target is None:
-            _refuse(path, item, f"retract targets event {shown_id(event.target)}, which is neither in this "
-                                "workbench nor in the log")
+            _refuse(
+                path,
+                item,
+                f"retract targets event {shown_id(event.target)}, which is neither in this workbench nor in the log",
+            )
         if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
-            _refuse(path, item, f"retract is about topic {shown_id(event.topic_id)}, {shown_id(event.unit_id)} "
-                                f"but its target {shown_id(target.event_id)} is about another pair")
+            _refuse(
+                path,
+                item,
+                f"retract is about topic {shown_id(event.topic_id)}, {shown_id(event.unit_id)} "
+                f"but its target {shown_id(target.event_id)} is about another pair",
+            )
 
 
 def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
@@ -258,5 +293,10 @@ def backup(store: Store, destination: str | Path, *, force: bool = False) -> dic
         checked = check_workbench(copy)
         events = copy.event_count()
         snapshots = len(copy.snapshots())
-    return {"path": str(path), "ok": checked["ok"], "events": events, "snapshots": snapshots,
-            "bytes": path.stat().st_size}
+    return {
+        "path": str(path),
+        "ok": checked["ok"],
+        "events": events,
+        "snapshots": snapshots,
+        "bytes": path.stat().st_size,
+    }

@@ -41,13 +41,20 @@ def import_topics(store: Store, path: str | Path, *, update: bool = False) -> di
         to_write.append(topic)
     with store.transaction():
         store.put_topics(to_write, now())
-    return {"path": str(path), "added": added, "unchanged": unchanged, "updated": updated,
-            "topics": store.topic_count()}
+    return {
+        "path": str(path),
+        "added": added,
+        "unchanged": unchanged,
+        "updated": updated,
+        "topics": store.topic_count(),
+    }
 
 
 def list_topics(store: Store) -> list[dict[str, Any]]:
-    return [{"topic": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative}
-            for t in store.topics()]
+    return [
+        {"topic": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative}
+        for t in store.topics()
+    ]
 
 
 def topic_titles(store: Store) -> dict[str, str]:

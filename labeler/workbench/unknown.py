@@ -26,9 +26,13 @@ def unknown_ids_advice(store: Store, space: str, missing: Collection[str], *, ac
         if 2 * counts[name] >= len(missing):
             if len(missing) == 1:  # one id (`judgments add`): no counts
                 as_what = "a document" if space == "doc" else f"a chunk of {space}"
-                return (f"(pass --unit chunk:{name}: chunking {name!r} holds it; "
-                        f"--allow-unknown would accept {accept} as {as_what})")
+                return (
+                    f"(pass --unit chunk:{name}: chunking {name!r} holds it; "
+                    f"--allow-unknown would accept {accept} as {as_what})"
+                )
             as_what = "documents" if space == "doc" else f"chunks of {space}"
-            return (f"(pass --unit chunk:{name}: chunking {name!r} holds {counts[name]} of the {len(missing)}; "
-                    f"--allow-unknown would accept {accept} as {as_what})")
+            return (
+                f"(pass --unit chunk:{name}: chunking {name!r} holds {counts[name]} of the {len(missing)}; "
+                f"--allow-unknown would accept {accept} as {as_what})"
+            )
     return f"(pass --allow-unknown to accept {accept})"

@@ -80,7 +80,8 @@ def test_ordinal_alpha_uses_ranks_not_distances():
     far = [[0, 1], [1, 30], [30, 30], [0, 0]]
     assert krippendorff_alpha(near).value == pytest.approx(krippendorff_alpha(far).value)
     assert krippendorff_alpha(near, metric="interval").value != pytest.approx(
-        krippendorff_alpha(far, metric="interval").value)
+        krippendorff_alpha(far, metric="interval").value
+    )
 
 
 def test_mean_pairwise_agreement_with_three_assessors():
@@ -192,6 +193,9 @@ def test_nothing_to_compare():
     summary = summarize_agreement({"q1": {"d1": {"ann": 1}}}, threshold=1)
     assert summary["pairs_multi"] == 0
     assert summary["topics"] == {}
-    assert summary["overall"]["krippendorff_alpha"] == {"value": None, "pairs": 0,
-                                                        "reason": "no pair was graded by two or more assessors"}
+    assert summary["overall"]["krippendorff_alpha"] == {
+        "value": None,
+        "pairs": 0,
+        "reason": "no pair was graded by two or more assessors",
+    }
     assert summary["overall"]["pairs_by_assessors"] == {}

@@ -88,6 +88,7 @@ def settled_files(db: Path) -> dict[str, str]:
 
 def file_hashes(db: Path) -> dict[str, str]:
     """SHA-256 of every `wb.db*` file (main file, and -wal/-shm while a connection is open)."""
+
     def hashes() -> dict[str, str]:
         return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(db.parent.glob(db.name + "*"))}
 

@@ -22,8 +22,10 @@ def baseline(tmp_path_factory) -> bytes:
     init_workbench(db)
     (tmp / "baseline.run").write_text(BASELINE_RUN)
     (tmp / "baseline.ids").write_text(BASELINE_IDS)
-    for args in (["runs", "import", tmp / "baseline.run", "--name", "existing"],
-                 ["corpus", "mapping", "derive", tmp / "baseline.ids", "--name", "existing"]):
+    for args in (
+        ["runs", "import", tmp / "baseline.run", "--name", "existing"],
+        ["corpus", "mapping", "derive", tmp / "baseline.ids", "--name", "existing"],
+    ):
         result = invoke(db, args)
         assert result.exit_code == 0, result.stderr
     settled_files(db)

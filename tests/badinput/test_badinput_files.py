@@ -202,8 +202,10 @@ ACCEPTED = [
     # runs: {topic: units in canonical order (score desc, id desc)}
     ("run_crlf.trec", {"301": ("d1", "d2")}),  # no '\r' left on the tag or ids
     ("run_utf8_bom.trec", {"301": ("d1", "d2")}),  # the BOM is not part of the first topic id
-    ("run_hash_in_ids.trec", {"2024-145979": (f"{SEGMENT}#2_3081452011", f"{SEGMENT}#13_3087841662",
-                                              "#not-a-comment")}),  # '#' inside and at the start of column 3
+    (
+        "run_hash_in_ids.trec",
+        {"2024-145979": (f"{SEGMENT}#2_3081452011", f"{SEGMENT}#13_3087841662", "#not-a-comment")},
+    ),  # '#' inside and at the start of column 3
     ("run_hash_comments.trec", {"301": ("d1", "d2")}),  # '#' lines skipped, '#301 ...' too
     ("run_extra_fields.trec", {"301": ("d1", "d2")}),  # text after field 6 ignored; tabs separate
     ("run_ties_and_notation.trec", {"301": ("c", "b", "a", "z")}),  # 1e-3 = +0.001 = 0.0010: id desc
@@ -213,16 +215,17 @@ ACCEPTED = [
     ("qrels_negative_grades.qrels", {("301", "d1"): 2, ("301", "d2"): -1, ("301", "d3"): 0, ("301", "d4"): -2}),
     ("qrels_crlf.qrels", {("301", "d1"): 1, ("301", "d2"): 0}),
     ("qrels_utf8_bom.qrels", {("301", "d1"): 1, ("301", "d2"): 0}),
-    ("qrels_hash_in_ids.qrels", {("2024-145979", f"{SEGMENT}#13_3087841662"): 3,
-                                 ("2024-145979", "#not-a-comment"): 0}),
+    ("qrels_hash_in_ids.qrels", {("2024-145979", f"{SEGMENT}#13_3087841662"): 3, ("2024-145979", "#not-a-comment"): 0}),
     ("qrels_hash_comments.qrels", {("301", "d1"): 1, ("301", "d2"): 0}),
     ("qrels_beir.tsv", {("301", "d1"): 1, ("301", "d2"): 0}),
     ("qrels_signed_grade.qrels", {("301", "d1"): 1, ("301", "d2"): 0}),  # '+1' and '00', as atol reads them
     # corpus: {id: (title, text)}
     ("corpus_crlf.tsv", {"d1": ("", "First document"), "d2": ("Title two", "Second document")}),
     ("corpus_utf8_bom.tsv", {"d1": ("", "First document"), "d2": ("Title two", "Second document")}),
-    ("corpus_hash_lines.tsv", {"#d1": ("", "A line starting with # is a document here"),
-                               "d#2": ("", "Hash inside an id")}),  # no comments in corpus files
+    (
+        "corpus_hash_lines.tsv",
+        {"#d1": ("", "A line starting with # is a document here"), "d#2": ("", "Hash inside an id")},
+    ),  # no comments in corpus files
     ("corpus_header.tsv", {"d1": ("", "one")}),
     ("corpus_crlf_bom.jsonl", {"d1": ("T", "one"), "2": ("", "two")}),
     ("beir_ok", {"d1": ("One", "first"), "d2": ("Two", "second")}),
@@ -235,8 +238,14 @@ ACCEPTED = [
     ("mapping_crlf.tsv", {"d1#0": "d1", "d1#1": "d1"}),
     ("mapping_utf8_bom.tsv", {"d1#0": "d1", "d1#1": "d1"}),  # the header is still recognised
     ("mapping_hash_comments.tsv", {f"{SEGMENT}#13_3087841662": SEGMENT, "d1#0": "d1"}),
-    ("derive_segments.trec", {f"{SEGMENT}#13_3087841662": SEGMENT, f"{SEGMENT}#2_3081452011": SEGMENT,
-                              "msmarco_v2.1_doc_07_1155374853#5_1982391017": "msmarco_v2.1_doc_07_1155374853"}),
+    (
+        "derive_segments.trec",
+        {
+            f"{SEGMENT}#13_3087841662": SEGMENT,
+            f"{SEGMENT}#2_3081452011": SEGMENT,
+            "msmarco_v2.1_doc_07_1155374853#5_1982391017": "msmarco_v2.1_doc_07_1155374853",
+        },
+    ),
     ("derive_qrels_crlf.qrels", {"d1#0": "d1", "d1#1": "d1", "d2#0": "d2"}),
     ("derive_ids_bom.txt", {"d1#0": "d1", "d1#1": "d1"}),
     # scales: (name, grades, threshold)

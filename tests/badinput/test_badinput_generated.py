@@ -43,8 +43,13 @@ def expand(value):
 
 
 def scale_json(definition: str) -> str:
-    return json.dumps({"name": "big", "threshold": 1, "grades": [
-        {"grade": 0, "label": "no"}, {"grade": 1, "label": "yes", "definition": definition}]})
+    return json.dumps(
+        {
+            "name": "big",
+            "threshold": 1,
+            "grades": [{"grade": 0, "label": "no"}, {"grade": 1, "label": "yes", "definition": definition}],
+        }
+    )
 
 
 # (importer, file name, text, what is stored afterwards) -- a 5 MB line trec_eval would read too
@@ -82,8 +87,9 @@ def raised_line_limit(monkeypatch):
 
 
 @pytest.mark.usefixtures("raised_line_limit")
-@pytest.mark.parametrize(("importer", "name", "text", "expected"), HUGE_ACCEPTED,
-                         ids=[row[1] + "-" + row[0] for row in HUGE_ACCEPTED])
+@pytest.mark.parametrize(
+    ("importer", "name", "text", "expected"), HUGE_ACCEPTED, ids=[row[1] + "-" + row[0] for row in HUGE_ACCEPTED]
+)
 def test_a_5mb_line_is_read_whole(workbench, tmp_path, importer, name, text, expected):
     path = tmp_path / name
     path.write_text(expand(text), encoding="utf-8")
@@ -94,10 +100,10 @@ def test_a_5mb_line_is_read_whole(workbench, tmp_path, importer, name, text, exp
 
 
 @pytest.mark.usefixtures("raised_line_limit")
-@pytest.mark.parametrize(("importer", "name", "text", "line", "fragment"), HUGE_REFUSED,
-                         ids=[row[1] + "-" + row[0] for row in HUGE_REFUSED])
-def test_a_malformed_5mb_line_is_refused_without_echoing_it(workbench, tmp_path, importer, name, text, line,
-                                                            fragment):
+@pytest.mark.parametrize(
+    ("importer", "name", "text", "line", "fragment"), HUGE_REFUSED, ids=[row[1] + "-" + row[0] for row in HUGE_REFUSED]
+)
+def test_a_malformed_5mb_line_is_refused_without_echoing_it(workbench, tmp_path, importer, name, text, line, fragment):
     path = tmp_path / name
     path.write_text(expand(text), encoding="utf-8")
     with Unchanged(workbench):
@@ -108,8 +114,10 @@ def test_a_malformed_5mb_line_is_refused_without_echoing_it(workbench, tmp_path,
 
 IMPORTERS = ["run", "qrels", "corpus", "topics", "mapping", "derive", "scale"]
 # A folder is a BEIR folder to `corpus import` and `topics import`; a file to everything else.
-FOLDER_REASON = {"corpus": "expected a BEIR folder with corpus.jsonl, found none",
-                 "topics": "expected a BEIR folder with queries.jsonl, found none"}
+FOLDER_REASON = {
+    "corpus": "expected a BEIR folder with corpus.jsonl, found none",
+    "topics": "expected a BEIR folder with queries.jsonl, found none",
+}
 
 
 @pytest.mark.parametrize("importer", IMPORTERS)
@@ -130,8 +138,15 @@ def test_a_missing_file_is_refused(workbench, tmp_path, importer):
     assert_refused(result, path, None, "no such file")
 
 
-SCALE_FILES = ["scale_bad_json.json", "scale_float_grade.json", "scale_nul_byte.json", "scale_utf16_bom.tsv",
-               "scale_no_threshold.tsv", "scale_truncated.tsv.gz", "missing.json"]
+SCALE_FILES = [
+    "scale_bad_json.json",
+    "scale_float_grade.json",
+    "scale_nul_byte.json",
+    "scale_utf16_bom.tsv",
+    "scale_no_threshold.tsv",
+    "scale_truncated.tsv.gz",
+    "missing.json",
+]
 
 
 @pytest.mark.parametrize("name", SCALE_FILES)

@@ -20,10 +20,28 @@ from support import new_workbench
 
 from labeler.workbench import init_workbench
 
-SOUND = {"event_id": "e-sound", "topic_id": "1", "unit": "doc", "unit_id": "d1", "kind": "grade", "grade": 2,
-         "assessor": "ann", "source": "human", "time": "2026-01-01T00:00:00.000000+00:00"}
-BAD = {"event_id": "e-bad", "topic_id": "1", "unit": "doc", "unit_id": "d2", "kind": "grade", "grade": 1,
-       "assessor": "bob", "source": "human", "time": "2026-01-02T00:00:00.000000+00:00"}
+SOUND = {
+    "event_id": "e-sound",
+    "topic_id": "1",
+    "unit": "doc",
+    "unit_id": "d1",
+    "kind": "grade",
+    "grade": 2,
+    "assessor": "ann",
+    "source": "human",
+    "time": "2026-01-01T00:00:00.000000+00:00",
+}
+BAD = {
+    "event_id": "e-bad",
+    "topic_id": "1",
+    "unit": "doc",
+    "unit_id": "d2",
+    "kind": "grade",
+    "grade": 1,
+    "assessor": "bob",
+    "source": "human",
+    "time": "2026-01-02T00:00:00.000000+00:00",
+}
 DELETE = object()
 
 
@@ -122,8 +140,13 @@ def test_an_id_already_here_with_other_content_is_forged_not_already_here(workbe
     forged.write_text(json.dumps({**BAD, "grade": 3}) + "\n")  # the same event id, another grade
     with Unchanged(workbench):
         result = invoke(workbench, ["merge", forged])
-        assert_refused(result, forged, 1, "event 'e-bad' is already in this workbench with other content "
-                                          "(grade 1 here, 3 there): a forged or corrupt event")
+        assert_refused(
+            result,
+            forged,
+            1,
+            "event 'e-bad' is already in this workbench with other content "
+            "(grade 1 here, 3 there): a forged or corrupt event",
+        )
     again = invoke(workbench, ["merge", log, "--json"])
     assert json.loads(again.stdout)["added"] == 0  # the same content stays idempotent
 
@@ -181,9 +204,13 @@ def other_workbench(folder: Path, *args: list[str], scale: str | None = None) ->
 def test_a_workbench_with_another_scale_is_refused(workbench, tmp_path):
     other = other_workbench(tmp_path, scale="binary")
     with Unchanged(workbench):
-        assert_refused(invoke(workbench, ["merge", other]), other, None,
-                       "its grade scale is 'binary' (grades 0, 1; relevant from 1), this workbench's is "
-                       "'default' (grades 0, 1, 2, 3; relevant from 1)")
+        assert_refused(
+            invoke(workbench, ["merge", other]),
+            other,
+            None,
+            "its grade scale is 'binary' (grades 0, 1; relevant from 1), this workbench's is "
+            "'default' (grades 0, 1, 2, 3; relevant from 1)",
+        )
 
 
 def test_a_chunking_of_the_same_name_with_other_chunks_is_refused(workbench, tmp_path):
@@ -191,8 +218,12 @@ def test_a_chunking_of_the_same_name_with_other_chunks_is_refused(workbench, tmp
     ids.write_text("x1#0\nx1#1\nx1#2\n")  # the baseline's chunking 'existing' has x1#0 and x1#1 only
     other = other_workbench(tmp_path, ["corpus", "mapping", "derive", ids, "--name", "existing"])
     with Unchanged(workbench):
-        assert_refused(invoke(workbench, ["merge", other]), other, None,
-                       "chunking 'existing' is another chunking there under the same name")
+        assert_refused(
+            invoke(workbench, ["merge", other]),
+            other,
+            None,
+            "chunking 'existing' is another chunking there under the same name",
+        )
 
 
 def test_a_document_with_the_same_id_and_other_text_is_refused(tmp_path):
@@ -205,8 +236,12 @@ def test_a_document_with_the_same_id_and_other_text_is_refused(tmp_path):
     assert invoke(db, ["corpus", "import", ours / "c.jsonl"]).exit_code == 0
     other = other_workbench(theirs, ["corpus", "import", theirs / "c.jsonl"])
     with Unchanged(db):
-        assert_refused(invoke(db, ["merge", other]), other, None,
-                       "1 document has the same id but another text there than here (e.g. 'd2')")
+        assert_refused(
+            invoke(db, ["merge", other]),
+            other,
+            None,
+            "1 document has the same id but another text there than here (e.g. 'd2')",
+        )
 
 
 def hostile(folder: Path, sql: str) -> Path:
@@ -256,18 +291,65 @@ def test_a_truncated_sqlite_file_is_refused(workbench, tmp_path):
 
 # -- fuzz: whatever an event holds, merge refuses it or takes it, never a traceback ----------------
 
-HOSTILE_VALUES = [None, True, False, 0, -1, 1, 3, 7, 2.5, float("inf"), 10**19, -(10**19), "", " ", "x y",
-                  "a\x1b]2;title\x07", "\u202e", "\x00", "doc", "chunk:existing", "chunk:", "chunk:x y",
-                  "2026-01-01T00:00:00Z", "2099-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00", "yesterday",
-                  "grade", "retract", "review", "reviewed", "model", "import", "e-sound", [], {}, [[[]]], {"a": 1},
-                  "x" * 600, "\U0001f600"]
+HOSTILE_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    3,
+    7,
+    2.5,
+    float("inf"),
+    10**19,
+    -(10**19),
+    "",
+    " ",
+    "x y",
+    "a\x1b]2;title\x07",
+    "\u202e",
+    "\x00",
+    "doc",
+    "chunk:existing",
+    "chunk:",
+    "chunk:x y",
+    "2026-01-01T00:00:00Z",
+    "2099-01-01T00:00:00Z",
+    "0001-01-01T00:00:00+01:00",
+    "yesterday",
+    "grade",
+    "retract",
+    "review",
+    "reviewed",
+    "model",
+    "import",
+    "e-sound",
+    [],
+    {},
+    [[[]]],
+    {"a": 1},
+    "x" * 600,
+    "\U0001f600",
+]
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_fuzzed_events_never_crash_merge(workbench, seed):
     rng = random.Random(seed)
-    fields = list(BAD) + ["reason", "note", "model", "active_ms", "content_hash", "order", "seed", "target",
-                          "pool", "clock", "extra"]
+    fields = list(BAD) + [
+        "reason",
+        "note",
+        "model",
+        "active_ms",
+        "content_hash",
+        "order",
+        "seed",
+        "target",
+        "pool",
+        "clock",
+        "extra",
+    ]
     lines = []
     for _ in range(40):
         row = dict(BAD, event_id=f"f{rng.randrange(10**9)}")

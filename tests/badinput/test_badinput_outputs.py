@@ -154,8 +154,9 @@ BAD_OUTPUTS = [
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
-@pytest.mark.parametrize(("make", "fragment", "force"), [row[1:] for row in BAD_OUTPUTS],
-                         ids=[row[0] for row in BAD_OUTPUTS])
+@pytest.mark.parametrize(
+    ("make", "fragment", "force"), [row[1:] for row in BAD_OUTPUTS], ids=[row[0] for row in BAD_OUTPUTS]
+)
 def test_a_bad_output_path_is_refused_and_nothing_changes(workbench, tmp_path, writer, make, fragment, force):
     out = tmp_path / "out"
     out.mkdir()
@@ -176,8 +177,10 @@ def test_a_bad_output_path_is_refused_and_nothing_changes(workbench, tmp_path, w
 @pytest.fixture
 def labelled(workbench):
     """The baseline plus a judgment and a snapshot (so export qrels and report have something to write)."""
-    for args in (["judgments", "add", "1", "x1", "2", "--assessor", "ann", "--allow-unknown"],
-                 ["snapshot", "create", "-m", "first"]):
+    for args in (
+        ["judgments", "add", "1", "x1", "2", "--assessor", "ann", "--allow-unknown"],
+        ["snapshot", "create", "-m", "first"],
+    ):
         result = invoke(workbench, args)
         assert result.exit_code == 0, result.stderr
     return workbench

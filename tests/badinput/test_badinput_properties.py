@@ -30,27 +30,108 @@ from hypothesis import strategies as st
 from labeler.ids import is_valid_id
 from labeler.store import Store
 
-SETTINGS = settings(max_examples=40, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 # Tokens the readers look at, and the ones that went wrong before.
 TOKENS = [
-    "301", "302", "Q0", "0", "d1", "d2", "d#1", "#", "#c", "1", "-1", "+2", "2.5", "1e3", "nan", "inf",
-    "-Infinity", "1e999", "1_0", "\u0663", "\uff11", "99999999999999999999", "query-id", "corpus-id", "score",
-    "id", "chunk_id", "doc_id", "threshold", "<top>", "</top>", "<num>", "<title>", "<desc>", "Number:",
-    "{", "}", "[", "]", '"', ":", ",", "\ud800", "\u00a0", "\u3000", "\x1c", "\x85", "\x00", "\ufeff", "\r", "é",
+    "301",
+    "302",
+    "Q0",
+    "0",
+    "d1",
+    "d2",
+    "d#1",
+    "#",
+    "#c",
+    "1",
+    "-1",
+    "+2",
+    "2.5",
+    "1e3",
+    "nan",
+    "inf",
+    "-Infinity",
+    "1e999",
+    "1_0",
+    "\u0663",
+    "\uff11",
+    "99999999999999999999",
+    "query-id",
+    "corpus-id",
+    "score",
+    "id",
+    "chunk_id",
+    "doc_id",
+    "threshold",
+    "<top>",
+    "</top>",
+    "<num>",
+    "<title>",
+    "<desc>",
+    "Number:",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    ":",
+    ",",
+    "\ud800",
+    "\u00a0",
+    "\u3000",
+    "\x1c",
+    "\x85",
+    "\x00",
+    "\ufeff",
+    "\r",
+    "é",
 ]
-JSON_KEYS = ["id", "_id", "text", "title", "qid", "query_id", "docno", "doc_id", "chunk_id", "score", "rank",
-             "start", "end", "grades", "threshold", "grade", "label", "name"]
+JSON_KEYS = [
+    "id",
+    "_id",
+    "text",
+    "title",
+    "qid",
+    "query_id",
+    "docno",
+    "doc_id",
+    "chunk_id",
+    "score",
+    "rank",
+    "start",
+    "end",
+    "grades",
+    "threshold",
+    "grade",
+    "label",
+    "name",
+]
 
 tokens = st.one_of(st.sampled_from(TOKENS), st.text(max_size=4))
 lines = st.lists(tokens, max_size=8).flatmap(
-    lambda parts: st.sampled_from([" ", "\t", "  "]).map(lambda sep: sep.join(parts)))
+    lambda parts: st.sampled_from([" ", "\t", "  "]).map(lambda sep: sep.join(parts))
+)
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**19, max_value=10**40),
-    st.floats(), st.text(max_size=6), st.sampled_from(TOKENS))
-json_values = st.recursive(json_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(JSON_KEYS), inner, max_size=3)), max_leaves=8)
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**19, max_value=10**40),
+    st.floats(),
+    st.text(max_size=6),
+    st.sampled_from(TOKENS),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(JSON_KEYS), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 json_lines = st.dictionaries(st.sampled_from(JSON_KEYS), json_values, max_size=5).map(json.dumps)
 
 
@@ -71,7 +152,7 @@ def file_bytes(draw, line_strategy) -> bytes:
         data = gzip.compress(data, mtime=0)
     if data and draw(st.integers(0, 5)) == 0:  # overwrite a byte (in gzip: corrupt the stream)
         index = draw(st.integers(0, len(data) - 1))
-        data = data[:index] + bytes([draw(st.integers(0, 255))]) + data[index + 1:]
+        data = data[:index] + bytes([draw(st.integers(0, 255))]) + data[index + 1 :]
     if draw(st.integers(0, 5)) == 0:
         data = data[: draw(st.integers(0, len(data)))]
     return data
@@ -122,9 +203,19 @@ scores = st.floats(allow_nan=False, allow_infinity=False)
 @st.composite
 def trec_runs(draw):
     """{topic: [(unit, score text, rank)]} and the TREC text of it, lines in any order."""
-    run = draw(st.dictionaries(topic_ids, st.lists(st.tuples(ids, scores, st.integers(-2**63, 2**63 - 1)),
-                                                   min_size=1, max_size=8, unique_by=lambda e: e[0]),
-                               min_size=1, max_size=4))
+    run = draw(
+        st.dictionaries(
+            topic_ids,
+            st.lists(
+                st.tuples(ids, scores, st.integers(-(2**63), 2**63 - 1)),
+                min_size=1,
+                max_size=8,
+                unique_by=lambda e: e[0],
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    )
     score_format = draw(st.sampled_from([repr, "{:.6g}".format, "{:.17e}".format]))
     rows = [(topic, unit, score_format(score), rank) for topic, entries in run.items() for unit, score, rank in entries]
     rows = draw(st.permutations(rows))  # a topic split across the file is merged

@@ -35,11 +35,11 @@ LONG_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("importer", "name", "text", "line"), LONG_LINES,
-                         ids=[f"{row[0]}-{row[1]}" for row in LONG_LINES])
+@pytest.mark.parametrize(
+    ("importer", "name", "text", "line"), LONG_LINES, ids=[f"{row[0]}-{row[1]}" for row in LONG_LINES]
+)
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
-def test_a_line_over_the_limit_is_refused_by_every_importer(workbench, tmp_path, importer, name, text, line,
-                                                            compress):
+def test_a_line_over_the_limit_is_refused_by_every_importer(workbench, tmp_path, importer, name, text, line, compress):
     data = text.encode()
     path = tmp_path / (name + (".gz" if compress else ""))
     path.write_bytes(gzip.compress(data) if compress else data)

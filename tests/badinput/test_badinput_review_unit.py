@@ -6,14 +6,19 @@ import pytest
 from badinput_support import Unchanged, assert_no_crash, invoke
 
 
-@pytest.mark.parametrize(("args", "fragment"), [
-    (["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "chunk:nope"], "no chunking named 'nope'"),
-    (["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "paragraph"],
-     "unit must be 'doc' or 'chunk:NAME', not 'paragraph'"),
-    (["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "chunk:"], "unit must be"),
-    (["status", "--unit", "chunk:nope"], "no chunking named 'nope'"),
-    (["eval", "--include-reopened"], "no snapshot"),
-])
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "chunk:nope"], "no chunking named 'nope'"),
+        (
+            ["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "paragraph"],
+            "unit must be 'doc' or 'chunk:NAME', not 'paragraph'",
+        ),
+        (["topics", "mark", "1", "reviewed", "--assessor", "a", "--unit", "chunk:"], "unit must be"),
+        (["status", "--unit", "chunk:nope"], "no chunking named 'nope'"),
+        (["eval", "--include-reopened"], "no snapshot"),
+    ],
+)
 def test_a_bad_unit_space_or_nothing_to_score_is_refused(workbench, args, fragment):
     with Unchanged(workbench):
         result = invoke(workbench, args)

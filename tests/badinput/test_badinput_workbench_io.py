@@ -38,12 +38,16 @@ def read_only(monkeypatch) -> None:
     monkeypatch.setattr(store_package, "connect", connect)  # the name Store opens its file with
 
 
-@pytest.mark.parametrize("args", [
-    ["judgments", "add", "1", "d1", "2", "--assessor", "ann", "--allow-unknown"],
-    ["topics", "mark", "1", "reviewed", "--assessor", "ann"],
-    ["pool", "build", "--depth", "1"],
-    ["snapshot", "create", "-m", "m"],
-], ids=["judgments add", "topics mark", "pool build", "snapshot create"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["judgments", "add", "1", "d1", "2", "--assessor", "ann", "--allow-unknown"],
+        ["topics", "mark", "1", "reviewed", "--assessor", "ann"],
+        ["pool", "build", "--depth", "1"],
+        ["snapshot", "create", "-m", "m"],
+    ],
+    ids=["judgments add", "topics mark", "pool build", "snapshot create"],
+)
 def test_writing_a_read_only_workbench_is_one_line(workbench, monkeypatch, args):
     with Unchanged(workbench):
         read_only(monkeypatch)

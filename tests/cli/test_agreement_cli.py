@@ -133,7 +133,10 @@ def test_nothing_to_compare(run_cli):
     result = run_cli.json("agreement")
     assert result["pairs_multi"] == 0 and result["pairs_judged"] == 1
     assert result["overall"]["krippendorff_alpha"] == {
-        "value": None, "pairs": 0, "reason": "no pair was graded by two or more assessors"}
+        "value": None,
+        "pairs": 0,
+        "reason": "no pair was graded by two or more assessors",
+    }
     assert result["topics"] == {}
     human = run_cli("agreement")
     assert "Nothing to compare" in human.stderr

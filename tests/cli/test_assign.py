@@ -16,8 +16,12 @@ def pooled(run_cli, write):
 
 def test_topics_are_dealt_round_robin_in_natural_order(pooled):
     result = pooled.json("assign", "--assessors", "ann,bob", "--by", "lead")
-    assert {t: row["assessor"] for t, row in result["topics"].items()} == {"1": "ann", "2": "bob", "3": "ann",
-                                                                         "10": "bob"}
+    assert {t: row["assessor"] for t, row in result["topics"].items()} == {
+        "1": "ann",
+        "2": "bob",
+        "3": "ann",
+        "10": "bob",
+    }
     assert result["assigned"] == ["1", "2", "3", "10"]
     assert all(row["second"] is None and row["overlap_pairs"] == 0 for row in result["topics"].values())
     assert result["topics"]["1"]["assigned_by"] == "lead"
@@ -27,8 +31,12 @@ def test_explicit_topics_to_one_assessor_supersede_and_clear_unassigns(pooled):
     pooled("assign", "--assessors", "ann,bob")
     pooled("assign", "--assessors", "carol", "--topics", "2,10")
     listed = pooled.json("assign", "--list")
-    assert {t: row["assessor"] for t, row in listed["topics"].items()} == {"1": "ann", "2": "carol", "3": "ann",
-                                                                         "10": "carol"}
+    assert {t: row["assessor"] for t, row in listed["topics"].items()} == {
+        "1": "ann",
+        "2": "carol",
+        "3": "ann",
+        "10": "carol",
+    }
     assert listed["assessors"]["carol"]["topics"] == ["2", "10"]
     pooled("assign", "--clear", "--topics", "3")
     assert list(pooled.json("assign", "--list")["topics"]) == ["1", "2", "10"]
@@ -42,10 +50,25 @@ def test_list_json_shape(pooled):
     listed = pooled.json("assign", "--list")
     assert set(listed) == {"pool", "unit", "topics", "assessors"} and listed["pool"] == "P1"
     row = listed["topics"]["1"]
-    assert set(row) == {"assessor", "second", "assessors", "overlap", "seed", "pairs", "overlap_pairs", "assigned",
-                        "assigned_by"}
+    assert set(row) == {
+        "assessor",
+        "second",
+        "assessors",
+        "overlap",
+        "seed",
+        "pairs",
+        "overlap_pairs",
+        "assigned",
+        "assigned_by",
+    }
     assert (row["assessor"], row["second"], row["assessors"], row["overlap"], row["seed"], row["pairs"]) == (
-        "ann", "bob", ["ann", "bob"], 0.25, 4, 20)
+        "ann",
+        "bob",
+        ["ann", "bob"],
+        0.25,
+        4,
+        20,
+    )
     ann = listed["assessors"]["ann"]
     assert set(ann) == {"topics", "second_on", "to_judge", "judged", "remaining", "overlap"}
     assert (ann["topics"], ann["second_on"]) == (["1", "3"], ["2", "10"])  # her own two; bob's as second judge

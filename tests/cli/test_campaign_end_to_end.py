@@ -68,8 +68,17 @@ def _worker(db: str, assessor: str, truth: dict[str, set[str]], out) -> None:
         claim = cli.json("next", "--assessor", assessor)
         if claim["unit"] is None:
             break
-        cli("judgments", "add", claim["topic"], claim["unit"], str(_grade(truth, claim["topic"], claim["unit"])),
-            "--assessor", assessor, "--unit", claim["unit_space"])
+        cli(
+            "judgments",
+            "add",
+            claim["topic"],
+            claim["unit"],
+            str(_grade(truth, claim["topic"], claim["unit"])),
+            "--assessor",
+            assessor,
+            "--unit",
+            claim["unit_space"],
+        )
         judged.append((claim["topic"], claim["unit"], claim["overlap"]))
     out.put((assessor, judged))
 
@@ -114,8 +123,9 @@ def test_three_rounds_three_assessors(tmp_path):
     db = tmp_path / "campaign.db"
     cli = Cli(db)
     corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"id": d, "title": f"Document {d}", "text": f"text of {d}"}) + "\n"
-                              for d in DOCS))
+    corpus.write_text(
+        "".join(json.dumps({"id": d, "title": f"Document {d}", "text": f"text of {d}"}) + "\n" for d in DOCS)
+    )
     topics = tmp_path / "topics.jsonl"
     topics.write_text("".join(json.dumps({"id": t, "title": f"topic {t}"}) + "\n" for t in TOPICS))
     for name, seed in (("A", 1), ("B", 2), ("C", 3)):

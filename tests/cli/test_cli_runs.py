@@ -19,8 +19,13 @@ def test_import_without_corpus_accepts_the_ids_it_is_given(run_cli, write):
 
 
 def test_stored_ranking_is_in_trec_eval_order(run_cli, write, db_path):
-    run_cli("runs", "import", write("r.txt", "1 Q0 a 1 1.0 t\n1 Q0 c 2 1.0 t\n1 Q0 b 3 1.0 t\n1 Q0 z 4 5 t\n"),
-            "--name", "r")
+    run_cli(
+        "runs",
+        "import",
+        write("r.txt", "1 Q0 a 1 1.0 t\n1 Q0 c 2 1.0 t\n1 Q0 b 3 1.0 t\n1 Q0 z 4 5 t\n"),
+        "--name",
+        "r",
+    )
     with Store(db_path) as store:
         assert store.ranking("r", "1").units == ("z", "c", "b", "a")
 
@@ -33,14 +38,16 @@ def test_a_topic_split_across_the_file_is_merged(run_cli, write, db_path):
 
 
 def test_a_duplicate_split_across_the_file_is_found(run_cli, write):
-    result = run_cli("runs", "import", write("r.txt", "1 Q0 a 1 3 t\n2 Q0 x 1 1 t\n1 Q0 a 2 2 t\n"), "--name", "r",
-                     expect=1)
+    result = run_cli(
+        "runs", "import", write("r.txt", "1 Q0 a 1 3 t\n2 Q0 x 1 1 t\n1 Q0 a 2 2 t\n"), "--name", "r", expect=1
+    )
     assert "r.txt:3: duplicate id 'a' in the ranking of topic '1'" in result.stderr
 
 
 def test_dedupe_first_is_recorded_with_the_run(run_cli, write):
-    result = run_cli.json("runs", "import", write("r.txt", "1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n"), "--name", "r",
-                          "--dedupe", "first")
+    result = run_cli.json(
+        "runs", "import", write("r.txt", "1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n"), "--name", "r", "--dedupe", "first"
+    )
     assert result["entries"] == 1
     assert result["policies"]["dedupe"] == "first" and result["policies"]["duplicates_dropped"] == 1
 

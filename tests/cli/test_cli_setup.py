@@ -68,8 +68,10 @@ def test_commands_before_init_say_what_to_do(tmp_path):
     assert "run 'labeler init' first" in result.stderr
 
 
-CORPUS = '{"id": "d1", "title": "Maize", "text": "Fall armyworm eats maize leaves.", "lang": "en"}\n' \
-         '{"_id": "d2", "title": "Milk", "text": "Cows give milk. Milk keeps when cold. Cheese is milk kept longer."}\n'
+CORPUS = (
+    '{"id": "d1", "title": "Maize", "text": "Fall armyworm eats maize leaves.", "lang": "en"}\n'
+    '{"_id": "d2", "title": "Milk", "text": "Cows give milk. Milk keeps when cold. Cheese is milk kept longer."}\n'
+)
 
 
 def test_corpus_import_is_idempotent_and_keeps_extra_fields(run_cli, write, db_path):
@@ -110,7 +112,7 @@ def test_word_chunking_makes_stable_ids_offsets_and_hashes(run_cli, write, db_pa
         chunks = store.chunks_of("w4", "d1")
         text = store.document("d1").text
     assert [c.chunk_id for c in chunks] == ["d1#0", "d1#1"]
-    assert [text[c.start:c.end] for c in chunks] == ["Fall armyworm eats maize", "maize leaves."]
+    assert [text[c.start : c.end] for c in chunks] == ["Fall armyworm eats maize", "maize leaves."]
     listed = run_cli.json("corpus", "chunkings")
     assert listed[0]["hash"] == result["hash"] and listed[0]["params"] == {"by": "words", "size": 4, "overlap": 1}
 
@@ -129,8 +131,10 @@ def test_sentence_chunking(run_cli, write, db_path):
     run_cli("corpus", "chunk", "--name", "s2", "--size", "2", "--overlap", "1", "--by", "sentences")
     with Store(db_path) as store:
         text = store.document("d2").text
-        assert [text[c.start:c.end] for c in store.chunks_of("s2", "d2")] == [
-            "Cows give milk. Milk keeps when cold.", "Milk keeps when cold. Cheese is milk kept longer."]
+        assert [text[c.start : c.end] for c in store.chunks_of("s2", "d2")] == [
+            "Cows give milk. Milk keeps when cold.",
+            "Milk keeps when cold. Cheese is milk kept longer.",
+        ]
 
 
 @pytest.mark.parametrize(
@@ -148,8 +152,9 @@ def test_bad_windows_are_refused(run_cli, write, args, message):
 
 def test_mapping_import_checks_parents_and_offsets(run_cli, write, db_path):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
-    result = run_cli.json("corpus", "mapping", "import", write("m.tsv", "d1#a\td1\t0\t4\nd1#b\td1\t5\t13\n"),
-                          "--name", "ext")
+    result = run_cli.json(
+        "corpus", "mapping", "import", write("m.tsv", "d1#a\td1\t0\t4\nd1#b\td1\t5\t13\n"), "--name", "ext"
+    )
     assert (result["chunks"], result["documents"]) == (2, 1)
     with Store(db_path) as store:
         assert store.chunk("ext", "d1#b").hash is not None
@@ -165,8 +170,10 @@ def test_topics_import_and_update(run_cli, write):
     assert run_cli.json("topics", "import", path)["added"] == 2
     assert run_cli.json("topics", "import", path)["unchanged"] == 2
     changed = write("t2.tsv", "1\tmaize insects\n")
-    assert "t2.tsv:1: topic '1' already exists with different text" in run_cli("topics", "import", changed,
-                                                                                  expect=1).stderr
+    assert (
+        "t2.tsv:1: topic '1' already exists with different text"
+        in run_cli("topics", "import", changed, expect=1).stderr
+    )
     assert run_cli.json("topics", "import", changed, "--update")["updated"] == 1
     assert [t["title"] for t in run_cli.json("topics", "list")] == ["maize insects", "milk storage"]
 

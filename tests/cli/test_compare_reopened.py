@@ -13,8 +13,14 @@ def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     db = tmp_path / "wb.db"
     new_workbench(db)
     cli = Cli(db)
-    cli("runs", "import", write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d1", "d5"]})), "--name", "a",
-        "--allow-unknown")
+    cli(
+        "runs",
+        "import",
+        write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d1", "d5"]})),
+        "--name",
+        "a",
+        "--allow-unknown",
+    )
     cli("pool", "build", "--depth", "2")  # P1
     for topic, unit, grade in (("1", "d1", 1), ("1", "d2", 0), ("2", "d1", 0), ("2", "d5", 1)):
         cli("judgments", "add", topic, unit, str(grade), "--assessor", "ann", "--allow-unknown")
@@ -22,8 +28,14 @@ def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     cli("topics", "mark", "2", "reviewed", "--assessor", "ann")
     cli("snapshot", "create", "-m", "one")  # v1
     # b finds d3 and d4 for topic 1 only: P2 reopens topic 1, not topic 2
-    cli("runs", "import", write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d1"]})), "--name", "b",
-        "--allow-unknown")
+    cli(
+        "runs",
+        "import",
+        write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d1"]})),
+        "--name",
+        "b",
+        "--allow-unknown",
+    )
     cli("pool", "build", "--depth", "2")  # P2
     cli("judgments", "add", "1", "d3", "1", "--assessor", "ann", "--allow-unknown")
     cli("snapshot", "create", "-m", "two")  # v2: d4 still unjudged

@@ -22,8 +22,11 @@ def test_python_dash_m_reports_errors_without_traceback(tmp_path):
     run.write_text("1 Q0 a 1 x t\n")
     db = tmp_path / "w.db"
     subprocess.run([sys.executable, "-m", "labeler", "--db", str(db), "init"], check=True, capture_output=True)
-    out = subprocess.run([sys.executable, "-m", "labeler", "--db", str(db), "runs", "import", str(run), "--name", "r"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "labeler", "--db", str(db), "runs", "import", str(run), "--name", "r"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 1
     assert out.stderr == f"Error: {run}:1: score 'x' is not a number\n"
 

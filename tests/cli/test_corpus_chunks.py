@@ -7,8 +7,7 @@ import json
 from labeler.store import Store
 
 # Non-ASCII text (offsets are characters, not bytes) and a tab and newline inside a document.
-CORPUS = ('{"id": "d1", "text": "Café crème brûlée 🍮 dessert"}\n'
-          '{"id": "d2", "text": "one\\ttwo\\nthree four five"}\n')
+CORPUS = '{"id": "d1", "text": "Café crème brûlée 🍮 dessert"}\n{"id": "d2", "text": "one\\ttwo\\nthree four five"}\n'
 
 
 def test_a_made_chunking_lists_its_chunks_with_their_document_spans(run_cli, write, db_path):
@@ -19,8 +18,16 @@ def test_a_made_chunking_lists_its_chunks_with_their_document_spans(run_cli, wri
         expected = []
         for doc_id in ("d1", "d2"):
             text = store.document(doc_id).text
-            expected += [{"chunk_id": c.chunk_id, "doc_id": doc_id, "start": c.start, "end": c.end,
-                          "text": text[c.start:c.end]} for c in store.chunks_of("w2", doc_id)]
+            expected += [
+                {
+                    "chunk_id": c.chunk_id,
+                    "doc_id": doc_id,
+                    "start": c.start,
+                    "end": c.end,
+                    "text": text[c.start : c.end],
+                }
+                for c in store.chunks_of("w2", doc_id)
+            ]
     assert rows == expected
     assert [r["text"] for r in rows] == ["Café crème", "brûlée 🍮", "dessert", "one\ttwo", "three four", "five"]
 
@@ -37,8 +44,10 @@ def test_a_mapping_without_offsets_lists_no_text(run_cli, write):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
     run_cli("corpus", "mapping", "import", write("m.tsv", "p1\td1\np2\td2\n"), "--name", "m")
     rows = [json.loads(line) for line in run_cli("corpus", "chunks", "--name", "m", "--json").stdout.splitlines()]
-    assert rows == [{"chunk_id": "p1", "doc_id": "d1", "start": None, "end": None, "text": None},
-                    {"chunk_id": "p2", "doc_id": "d2", "start": None, "end": None, "text": None}]
+    assert rows == [
+        {"chunk_id": "p1", "doc_id": "d1", "start": None, "end": None, "text": None},
+        {"chunk_id": "p2", "doc_id": "d2", "start": None, "end": None, "text": None},
+    ]
     assert run_cli("corpus", "chunks", "--name", "m").stdout.splitlines()[0] == "p1\td1\t-\t-\t-"
 
 
@@ -47,4 +56,5 @@ def test_an_unknown_chunking_is_one_line_and_nothing_on_stdout(run_cli):
         result = run_cli("corpus", "chunks", "--name", "nope", *args, expect=1)
         assert result.stdout == ""
         assert result.stderr.strip().splitlines() == [
-            "Error: no chunking named 'nope' (see 'labeler corpus chunkings')"]
+            "Error: no chunking named 'nope' (see 'labeler corpus chunkings')"
+        ]

@@ -14,20 +14,39 @@ from labeler.store import Store
 @pytest.mark.slow
 def test_demo_without_the_ui(tmp_path):
     folder = tmp_path / "demo"
-    out = subprocess.run([sys.executable, "-m", "labeler", "demo", "--dir", str(folder), "--no-tui"],
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-m", "labeler", "demo", "--dir", str(folder), "--no-tui"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     db = folder / "demo.db"
-    for command in ("init", "corpus import", "corpus chunk --name w100", "runs retrieve --retriever bm25s",
-                    "judgments import", "snapshot create", "pool build --depth 10", "coverage", "eval"):
+    for command in (
+        "init",
+        "corpus import",
+        "corpus chunk --name w100",
+        "runs retrieve --retriever bm25s",
+        "judgments import",
+        "snapshot create",
+        "pool build --depth 10",
+        "coverage",
+        "eval",
+    ):
         assert f"$ labeler --db {db} {command}" in out.stdout
     assert "R@10" in out.stdout and "share of ceiling" in out.stdout
     with Store(db) as store:
         assert [r.name for r in store.runs()] == ["fts5", "bm25s", "ql", "fts5-chunks", "fts5-context"]
         assert {r.stage for r in store.runs()} == {"candidate", "context"}
         assert store.latest_snapshot().name == "v1" and store.latest_pool().name == "P1"
-    status = json.loads(subprocess.run([sys.executable, "-m", "labeler", "--db", str(db), "status", "--json"],
-                                       capture_output=True, text=True, check=True).stdout)
+    status = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "labeler", "--db", str(db), "status", "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
     assert status["totals"]["unjudged"] > 0 and status["pool"] == "P1"
 
 

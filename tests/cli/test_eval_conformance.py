@@ -8,8 +8,13 @@ from collections import defaultdict
 import pytest
 
 NAME_MAP = {"map": "AP", "recip_rank": "RR", "Rprec": "Rprec", "bpref": "Bpref", "infAP": "infAP", "ndcg": "nDCG"}
-PATTERNS = [(r"P_(\d+)", "P@{}"), (r"recall_(\d+)", "R@{}"), (r"ndcg_cut_(\d+)", "nDCG@{}"),
-            (r"map_cut_(\d+)", "AP@{}"), (r"success_(\d+)", "Success@{}")]
+PATTERNS = [
+    (r"P_(\d+)", "P@{}"),
+    (r"recall_(\d+)", "R@{}"),
+    (r"ndcg_cut_(\d+)", "nDCG@{}"),
+    (r"map_cut_(\d+)", "AP@{}"),
+    (r"success_(\d+)", "Success@{}"),
+]
 
 
 def labeler_name(trec_name: str) -> str | None:
@@ -47,8 +52,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("out", "qrels", "results", "options", "scale"), CASES,
-                         ids=[c[0] + "".join(c[3]) for c in CASES])
+@pytest.mark.parametrize(
+    ("out", "qrels", "results", "options", "scale"), CASES, ids=[c[0] + "".join(c[3]) for c in CASES]
+)
 def test_eval_matches_trec_eval(conformance, tmp_path, write, out, qrels, results, options, scale):
     from support import Cli
 
@@ -72,8 +78,11 @@ def test_eval_matches_trec_eval(conformance, tmp_path, write, out, qrels, result
                 mismatches.append((measure, topic, value, got))
     assert mismatches == [], f"{len(mismatches)} values differ from {out}, e.g. {mismatches[:5]}"
     # the topics trec_eval averaged over (num_q) are the ones labeler scored
-    num_q = next(int(line.split()[2]) for line in (conformance / out).read_text().splitlines()
-                 if line.split()[:2] == ["num_q", "all"])
+    num_q = next(
+        int(line.split()[2])
+        for line in (conformance / out).read_text().splitlines()
+        if line.split()[:2] == ["num_q", "all"]
+    )
     assert run["topics"]["scored"] == num_q
 
 

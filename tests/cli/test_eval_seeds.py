@@ -10,16 +10,21 @@ def load(run_cli, write, qrels: dict[str, dict[str, int]], runs: dict[str, dict[
     lines = "".join(f"{t} 0 {d} {g}\n" for t, grades in qrels.items() for d, g in grades.items())
     run_cli("judgments", "import", write("q.txt", lines), "--assessor", "seed", "--reviewed")
     for name, rankings in runs.items():
-        text = "".join(f"{t} Q0 {d} {i} {100 - i} {name}\n" for t, ranked in rankings.items()
-                       for i, d in enumerate(ranked, 1))
+        text = "".join(
+            f"{t} Q0 {d} {i} {100 - i} {name}\n" for t, ranked in rankings.items() for i, d in enumerate(ranked, 1)
+        )
         run_cli("runs", "import", write(f"{name}.run", text), "--name", name)
     run_cli("snapshot", "create", "-m", "seed")
 
 
 def test_recall_denominator_macro_micro_any_all(run_cli, write):
     # recall-denominator.en.txt: A has 3 relevant and finds 1, B finds its 1, C misses its 1, at k=2
-    load(run_cli, write, {"A": {"a": 1, "b": 1, "c": 1}, "B": {"d": 1}, "C": {"e": 1}},
-         {"r": {"A": ["a", "x", "b", "c"], "B": ["x", "d"], "C": ["x", "y"]}})
+    load(
+        run_cli,
+        write,
+        {"A": {"a": 1, "b": 1, "c": 1}, "B": {"d": 1}, "C": {"e": 1}},
+        {"r": {"A": ["a", "x", "b", "c"], "B": ["x", "d"], "C": ["x", "y"]}},
+    )
     (run,) = run_cli.json("eval", "--measures", "R@2 AnyHit@2 AllHit@2")["runs"]
     recall = run["recall"]["2"]
     assert round(recall["macro"], 6) == 0.444444  # (1/3 + 1 + 0) / 3
@@ -55,8 +60,11 @@ def test_denominator_audit_table(run_cli, write):
     assert fetch["recall"]["10"]["macro"] == 1.0  # stage 1: everything fetched by rank 10
     assert round(moved["per_query"]["q_milk"]["RR"], 3) == 0.333
     assert round(moved["per_query"]["q_milk"]["nDCG@5"], 3) == 0.481
-    assert moved["topics"]["not_in_run"] == 3 and moved["topics"]["not_in_run_topics"] == ["q_broad", "q_faw",
-                                                                                              "q_store"]
+    assert moved["topics"]["not_in_run"] == 3 and moved["topics"]["not_in_run_topics"] == [
+        "q_broad",
+        "q_faw",
+        "q_store",
+    ]
 
 
 def test_q_broad_ceiling(run_cli, write):

@@ -64,16 +64,22 @@ def hostile(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("hostile")
     db = tmp / "wb.db"
     corpus = tmp / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"id": d, "title": f"{d} {HOSTILE}", "text": f"maize pests {HOSTILE} " * 3})
-                              + "\n" for d in DOCS))
+    corpus.write_text(
+        "".join(
+            json.dumps({"id": d, "title": f"{d} {HOSTILE}", "text": f"maize pests {HOSTILE} " * 3}) + "\n" for d in DOCS
+        )
+    )
     topics = tmp / f"topics{ESCAPES}.jsonl"  # the file name is user text too
-    topics.write_text(json.dumps({"id": T1, "title": f"maize {HOSTILE}", "description": HOSTILE,
-                                  "narrative": HOSTILE}) + "\n"
-                      + json.dumps({"id": T2, "title": HOSTILE, "description": "", "narrative": ""}) + "\n")
-    (tmp / "a.run").write_text("".join(f"{t} Q0 {d} {r} {9 - r} a\n" for t in (T1, T2)
-                                       for r, d in enumerate(DOCS, 1)))
-    (tmp / "b.run").write_text("".join(f"{t} Q0 {d} {r} {9 - r} b\n" for t in (T1, T2)
-                                       for r, d in enumerate(reversed(DOCS), 1)))
+    topics.write_text(
+        json.dumps({"id": T1, "title": f"maize {HOSTILE}", "description": HOSTILE, "narrative": HOSTILE})
+        + "\n"
+        + json.dumps({"id": T2, "title": HOSTILE, "description": "", "narrative": ""})
+        + "\n"
+    )
+    (tmp / "a.run").write_text("".join(f"{t} Q0 {d} {r} {9 - r} a\n" for t in (T1, T2) for r, d in enumerate(DOCS, 1)))
+    (tmp / "b.run").write_text(
+        "".join(f"{t} Q0 {d} {r} {9 - r} b\n" for t in (T1, T2) for r, d in enumerate(reversed(DOCS), 1))
+    )
     steps = [
         (["init"], ()),
         (["corpus", "import", corpus], ()),
@@ -120,11 +126,22 @@ TEXT_COMMANDS = {
 }
 
 JSON_VALUES = {
-    "snapshot list": [MESSAGE1, MESSAGE2], "snapshot show": [MESSAGE1, T1], "snapshot diff": [T2],
-    "snapshot verify": [], "runs list": [RUN1, RUN2], "judgments log": [ANN1, ANN2, HOSTILE],
-    "eval": [RUN1, T1], "eval compare": [RUN1, RUN2], "coverage": [RUN1, T1], "compare": [RUN1, T2],
-    "pool list": [RUN1], "status": [T1, T2], "queue": [T2], "topics list": [T1, HOSTILE],
-    "corpus chunkings": [CHUNKING], "agreement": [ANN1, ANN2],
+    "snapshot list": [MESSAGE1, MESSAGE2],
+    "snapshot show": [MESSAGE1, T1],
+    "snapshot diff": [T2],
+    "snapshot verify": [],
+    "runs list": [RUN1, RUN2],
+    "judgments log": [ANN1, ANN2, HOSTILE],
+    "eval": [RUN1, T1],
+    "eval compare": [RUN1, RUN2],
+    "coverage": [RUN1, T1],
+    "compare": [RUN1, T2],
+    "pool list": [RUN1],
+    "status": [T1, T2],
+    "queue": [T2],
+    "topics list": [T1, HOSTILE],
+    "corpus chunkings": [CHUNKING],
+    "agreement": [ANN1, ANN2],
 }
 
 
@@ -169,8 +186,9 @@ def test_the_html_report_escapes_user_text(hostile, tmp_path):
     db = tmp_path / "copy.db"
     db.write_bytes(hostile.read_bytes())
     script = '"><script>alert(1)</script><x'
-    (tmp_path / "c.run").write_text("".join(f"{t} Q0 {d} {r} {9 - r} c\n" for t in (T1, T2)
-                                            for r, d in enumerate(DOCS, 1)))
+    (tmp_path / "c.run").write_text(
+        "".join(f"{t} Q0 {d} {r} {9 - r} c\n" for t in (T1, T2) for r, d in enumerate(DOCS, 1))
+    )
     assert_inert(run(db, "runs", "import", tmp_path / "c.run", "--name", script))
     assert_inert(run(db, "snapshot", "create", "-m", f"{HOSTILE} {script}"))
     page = tmp_path / "report.html"

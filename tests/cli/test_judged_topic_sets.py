@@ -14,10 +14,12 @@ from labeler.workbench import record_judgment
 
 CORPUS = "".join(f"d{i}\tword{i}\n" for i in range(1, 9))
 TOPICS = "1\tone\n2\ttwo\n3\tthree\n4\tfour\n"
-RUN = ("1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n"
-       "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n"
-       "3 Q0 d5 1 9 r\n3 Q0 d6 2 8 r\n"
-       "4 Q0 d7 1 9 r\n4 Q0 d8 2 8 r\n")
+RUN = (
+    "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n"
+    "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n"
+    "3 Q0 d5 1 9 r\n3 Q0 d6 2 8 r\n"
+    "4 Q0 d7 1 9 r\n4 Q0 d8 2 8 r\n"
+)
 
 
 @pytest.fixture
@@ -84,8 +86,7 @@ def test_coverage_names_the_pace_of_its_effort_lines(bench):
     pool = coverage["pool"]
     assert pool["unjudged"] == 1 and pool["pace"]["description"] == effort["pace"]["description"]
     text = bench("coverage", "--depth", "2").stderr
-    assert (f"Judging the 4 unjudged units of the top 2 takes about {effort['hours']} h at the default pace of "
-            in text)
+    assert f"Judging the 4 unjudged units of the top 2 takes about {effort['hours']} h at the default pace of " in text
     assert "Pool P1: 1 pair left to judge; about" in text and "no judgments timed yet" in text
 
 
@@ -96,5 +97,7 @@ def test_a_measured_pace_is_named_with_its_window(bench, db_path):
     effort = bench.json("coverage", "--depth", "2", "--snapshot", "current")["effort"]
     assert effort["pace"]["description"] == "at 180/h, the median of the last 3 timed judgments"
     text = bench("coverage", "--depth", "2", "--snapshot", "current").stderr
-    assert (f"Judging the {effort['unjudged']} unjudged units of the top 2 takes about {effort['hours']} h at "
-            "180/h, the median of the last 3 timed judgments." in text)
+    assert (
+        f"Judging the {effort['unjudged']} unjudged units of the top 2 takes about {effort['hours']} h at "
+        "180/h, the median of the last 3 timed judgments." in text
+    )

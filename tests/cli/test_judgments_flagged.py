@@ -44,11 +44,14 @@ def test_topic_and_unit_filters(flagged, run_cli):
     assert "No flagged pairs for topic 1." in run_cli("judgments", "flagged", "--topic", "1").stderr
 
 
-@pytest.mark.parametrize(("args", "where", "fragment"), [
-    (["--topic", "99"], None, "no topic '99' in the workbench"),
-    (["--topic", "a\nb"], "--topic", "topic id"),
-    (["--unit", "chunk:nope"], None, "no chunking named 'nope'"),
-])
+@pytest.mark.parametrize(
+    ("args", "where", "fragment"),
+    [
+        (["--topic", "99"], None, "no topic '99' in the workbench"),
+        (["--topic", "a\nb"], "--topic", "topic id"),
+        (["--unit", "chunk:nope"], None, "no chunking named 'nope'"),
+    ],
+)
 def test_bad_filters_are_refused(flagged, args, where, fragment):
     with Unchanged(flagged):
         result = invoke(flagged, ["judgments", "flagged", *args])

@@ -17,8 +17,11 @@ RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
 @pytest.fixture
 def pooled(run_cli, write):
     titles = {"d1": "Maize pests", "d2": "Stored grain", "d3": "Milk fever"}
-    run_cli("corpus", "import", write("c.jsonl", "".join(json.dumps({"id": k, "title": t, "text": t}) + "\n"
-                                                          for k, t in titles.items())))
+    run_cli(
+        "corpus",
+        "import",
+        write("c.jsonl", "".join(json.dumps({"id": k, "title": t, "text": t}) + "\n" for k, t in titles.items())),
+    )
     run_cli("runs", "import", write("r.run", RUN), "--name", "bm25")
     run_cli("pool", "build", "--depth", "3")
     return run_cli
@@ -47,8 +50,15 @@ def test_next_when_nothing_is_left(pooled):
     for assessor in ("a", "b", "c"):
         pooled("next", "--assessor", assessor, "--topic", "1")
     result = pooled.json("next", "--assessor", "bob", "--topic", "1")
-    assert result == {"topic": "1", "unit": None, "unit_space": "doc", "position": None, "remaining": 0,
-                      "lease_until": None, "overlap": False}
+    assert result == {
+        "topic": "1",
+        "unit": None,
+        "unit_space": "doc",
+        "position": None,
+        "remaining": 0,
+        "lease_until": None,
+        "overlap": False,
+    }
     assert pooled.json("next", "--assessor", "bob")["unit"] == "d3"  # topic 2's d3: only its topic-1 pair is held
     assert pooled.json("next", "--assessor", "cy")["unit"] is None
     assert pooled.json("next", "--assessor", "cy")["topic"] is None
@@ -65,14 +75,17 @@ def test_queue_leaves_out_units_held_by_others(pooled):
     assert "1 unit(s) held by other assessors" in text.stdout + text.stderr
 
 
-@pytest.mark.parametrize(("args", "where", "fragment"), [
-    (["--lease", "0"], "--lease", "positive number of minutes"),
-    (["--lease", "-3"], "--lease", "positive number of minutes"),
-    (["--lease", "soon"], "--lease", "positive number of minutes"),
-    (["--assessor", "ann bob"], "--assessor", "assessor name"),
-    (["--assessor", "ann\nbob"], "--assessor", "assessor name"),
-    (["--topic", "1\t2"], "--topic", "topic id"),
-])
+@pytest.mark.parametrize(
+    ("args", "where", "fragment"),
+    [
+        (["--lease", "0"], "--lease", "positive number of minutes"),
+        (["--lease", "-3"], "--lease", "positive number of minutes"),
+        (["--lease", "soon"], "--lease", "positive number of minutes"),
+        (["--assessor", "ann bob"], "--assessor", "assessor name"),
+        (["--assessor", "ann\nbob"], "--assessor", "assessor name"),
+        (["--topic", "1\t2"], "--topic", "topic id"),
+    ],
+)
 def test_bad_input_is_refused_and_changes_nothing(pooled, db_path, args, where, fragment):
     base = ["next", "--assessor", "ann"]
     with Unchanged(db_path):
@@ -98,8 +111,10 @@ def test_parallel_next_processes_never_get_the_same_unit(pooled, db_path):
         " '--assessor', who])\n"
         "print(json.dumps(seen))\n"
     )
-    workers = [subprocess.Popen([sys.executable, "-c", script, str(db_path), who], stdout=subprocess.PIPE, env=env,
-                                text=True) for who in ("ann", "bob")]
+    workers = [
+        subprocess.Popen([sys.executable, "-c", script, str(db_path), who], stdout=subprocess.PIPE, env=env, text=True)
+        for who in ("ann", "bob")
+    ]
     handed = [tuple(p) for worker in workers for p in json.loads(worker.communicate(timeout=300)[0])]
     assert sorted(handed) == [("1", "d1"), ("1", "d2"), ("1", "d3"), ("2", "d3")]
 

@@ -21,8 +21,12 @@ def test_the_median_of_the_timed_judgments(run_cli, write, db_path):
         for unit, ms in (("x1", 10_000), ("x2", 20_000), ("x3", 30_000)):
             record_judgment(store, "1", unit, assessor="ann", grade=0, active_ms=ms, allow_unknown=True)
     result = run_cli.json("pool", "build", "--depth", "4")
-    assert result["pace"] == {"per_hour": 180.0, "judgments": 3, "basis": "median",
-                              "description": "at 180/h, the median of the last 3 timed judgments"}
+    assert result["pace"] == {
+        "per_hour": 180.0,
+        "judgments": 3,
+        "basis": "median",
+        "description": "at 180/h, the median of the last 3 timed judgments",
+    }
     assert (result["judgments_per_hour"], result["unjudged"], result["effort_hours"]) == (180.0, 4, 0.02)
     out = run_cli("pool", "build", "--depth", "3").stderr
     assert "About 0.02 hours of judging left, at 180/h, the median of the last 3 timed judgments." in out

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 # topic 1: a1..a4 (A) and b1..b4 (B); topic 2: c1..c3 (A only)
-RUN_A = "".join(f"1 Q0 a{r} {r} {100 - r} A\n" for r in range(1, 5)) + \
-        "".join(f"2 Q0 c{r} {r} {100 - r} A\n" for r in range(1, 4))
+RUN_A = "".join(f"1 Q0 a{r} {r} {100 - r} A\n" for r in range(1, 5)) + "".join(
+    f"2 Q0 c{r} {r} {100 - r} A\n" for r in range(1, 4)
+)
 RUN_B = "".join(f"1 Q0 b{r} {r} {100 - r} B\n" for r in range(1, 5))
 PRIOR = "1 0 a1 2\n1 0 a2 0\n2 0 c1 1\n2 0 c2 0\n2 0 c3 0\n"  # prior labels: topic 1 partly, topic 2 fully
 
@@ -15,8 +16,7 @@ PRIOR = "1 0 a1 2\n1 0 a2 0\n2 0 c1 1\n2 0 c2 0\n2 0 c3 0\n"  # prior labels: to
 def prior(run_cli, write):
     """Prior judgments imported as reviewed, then a pool P1 of run A at depth 4."""
     run_cli("runs", "import", write("a.run", RUN_A), "--name", "A", "--allow-unknown")
-    run_cli("judgments", "import", write("prior.qrels", PRIOR), "--assessor", "nist", "--reviewed",
-            "--allow-unknown")
+    run_cli("judgments", "import", write("prior.qrels", PRIOR), "--assessor", "nist", "--reviewed", "--allow-unknown")
     run_cli("pool", "build", "--depth", "4", "--runs", "A")
     return run_cli
 
@@ -43,8 +43,10 @@ def test_prior_reviewed_topic_is_reopened_by_the_pool_and_not_scored(prior):
     run = prior.json("eval", "--measures", "P@2", "--include-reopened")["runs"][0]
     assert run["topics"]["scored"] == 2 and run["topics"]["lower_bound"] == ["1"]
     assert "1" not in run["topics"]["excluded_topics"]
-    assert "lower bound for the reopened topics 1 (2 unjudged)" in prior(
-        "eval", "--measures", "P@2", "--include-reopened").stderr
+    assert (
+        "lower bound for the reopened topics 1 (2 unjudged)"
+        in prior("eval", "--measures", "P@2", "--include-reopened").stderr
+    )
 
     coverage = prior.json("coverage", "--no-loro")
     assert coverage["reopened"] == {"1": {"pool": "P1", "unjudged": 2}} and coverage["scored_topics"] == 1
@@ -86,8 +88,9 @@ def test_marks_belong_to_a_unit_space(run_cli, write):
     run_cli("judgments", "add", "1", "d1", "1", "--assessor", "ann")
     run_cli("judgments", "add", "1", "d2", "0", "--assessor", "ann")
     assert run_cli.json("topics", "mark", "1", "reviewed", "--assessor", "ann")["unit"] == "doc"
-    run_cli("runs", "import", write("c.run", "1 Q0 d1#0 1 9 c\n1 Q0 d1#1 2 8 c\n"),
-            "--name", "chunks", "--unit", "chunk:w3")
+    run_cli(
+        "runs", "import", write("c.run", "1 Q0 d1#0 1 9 c\n1 Q0 d1#1 2 8 c\n"), "--name", "chunks", "--unit", "chunk:w3"
+    )
     run_cli("pool", "build", "--depth", "2", "--runs", "chunks", "--unit", "chunk:w3")
     chunks = run_cli.json("status")
     assert chunks["unit"] == "chunk:w3"

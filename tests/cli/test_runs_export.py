@@ -8,8 +8,10 @@ from support import SAMPLE
 
 CORPUS = '{"id": "d1", "text": "one two three four five"}\n{"id": "d2", "text": "six seven eight nine"}\n'
 # Scores that a careless format would round (0.1 + 0.2, a long fraction), ties broken by id, ranks out of order.
-DOC_RUN = ("1 Q0 d1 7 0.30000000000000004 sys\n1 Q0 d2 3 0.30000000000000004 sys\n"
-           "2 Q0 d2 1 1e-17 sys\n2 Q0 d1 2 -3.141592653589793 sys\n10 Q0 d1 1 12 sys\n")
+DOC_RUN = (
+    "1 Q0 d1 7 0.30000000000000004 sys\n1 Q0 d2 3 0.30000000000000004 sys\n"
+    "2 Q0 d2 1 1e-17 sys\n2 Q0 d1 2 -3.141592653589793 sys\n10 Q0 d1 1 12 sys\n"
+)
 
 
 def _digest(db, name: str) -> str:
@@ -31,8 +33,10 @@ def test_a_doc_run_re_imports_to_the_same_rankings_digest(run_cli, write, tmp_pa
     text = _round_trip(run_cli, tmp_path, "r")
     # canonical order (score desc, id desc), natural topic order, stored ranks, repr scores, tag = run name
     assert text.splitlines() == [
-        "1 Q0 d2 3 0.30000000000000004 r", "1 Q0 d1 7 0.30000000000000004 r",
-        "2 Q0 d2 1 1e-17 r", "2 Q0 d1 2 -3.141592653589793 r",
+        "1 Q0 d2 3 0.30000000000000004 r",
+        "1 Q0 d1 7 0.30000000000000004 r",
+        "2 Q0 d2 1 1e-17 r",
+        "2 Q0 d1 2 -3.141592653589793 r",
         "10 Q0 d1 1 12.0 r",
     ]
 
@@ -46,8 +50,15 @@ def test_stdout_without_o_is_the_same_text(run_cli, write, tmp_path):
 def test_a_chunk_run_re_imports_to_the_same_rankings_digest(run_cli, write, tmp_path):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
     run_cli("corpus", "chunk", "--name", "w2", "--size", "2")
-    run_cli("runs", "import", write("c.run", "1 Q0 d1#0 1 2.5 x\n1 Q0 d2#1 2 1.25 x\n2 Q0 d1#2 1 0.1 x\n"),
-            "--name", "cr", "--unit", "chunk:w2")
+    run_cli(
+        "runs",
+        "import",
+        write("c.run", "1 Q0 d1#0 1 2.5 x\n1 Q0 d2#1 2 1.25 x\n2 Q0 d1#2 1 0.1 x\n"),
+        "--name",
+        "cr",
+        "--unit",
+        "chunk:w2",
+    )
     text = _round_trip(run_cli, tmp_path, "cr", "--unit", "chunk:w2")
     assert text.splitlines()[0] == "1 Q0 d1#0 1 2.5 cr"
 

@@ -92,9 +92,12 @@ def test_retiring_twice_records_once(bench, db_path):
 
 def test_the_retirement_row_is_append_only_and_check_stays_green(bench, db_path):
     with closing(sqlite3.connect(db_path)) as conn:
-        for sql in ("UPDATE run_retirements SET reason = 'x'", "DELETE FROM run_retirements",
-                    "INSERT OR REPLACE INTO run_retirements (run_id, retired, reason) "
-                    "SELECT run_id, retired, 'x' FROM run_retirements"):
+        for sql in (
+            "UPDATE run_retirements SET reason = 'x'",
+            "DELETE FROM run_retirements",
+            "INSERT OR REPLACE INTO run_retirements (run_id, retired, reason) "
+            "SELECT run_id, retired, 'x' FROM run_retirements",
+        ):
             with pytest.raises(sqlite3.IntegrityError, match="run_retirements is append-only"):
                 conn.execute(sql)
     assert bench.json("check")["ok"] is True
@@ -117,8 +120,10 @@ def test_every_run_retired_asks_for_runs(bench):
     for args in (("pool", "build", "--depth", "5"), ("eval",)):
         result = bench(*args, expect=1)
         assert result.stderr.strip().splitlines() == [
-            "Error: every run is retired (a, b, c): name the runs to pool with --runs" if args[0] == "pool"
-            else "Error: every run is retired (a, b, c): name the runs with --runs"]
+            "Error: every run is retired (a, b, c): name the runs to pool with --runs"
+            if args[0] == "pool"
+            else "Error: every run is retired (a, b, c): name the runs with --runs"
+        ]
 
 
 def test_an_unknown_run_is_refused_in_one_line(run_cli, db_path):

@@ -25,8 +25,12 @@ def free_port() -> int:
 @pytest.mark.slow
 def test_serve_answers_on_localhost(db_path):
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "labeler", "--db", str(db_path), "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "labeler", "--db", str(db_path), "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 30
         page = None
@@ -43,8 +47,12 @@ def test_serve_answers_on_localhost(db_path):
 
 
 def test_serve_refuses_a_missing_workbench(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "labeler", "--db", str(tmp_path / "none.db"), "serve"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "labeler", "--db", str(tmp_path / "none.db"), "serve"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 1 and "run 'labeler init' first" in out.stderr
 
 
@@ -105,8 +113,12 @@ def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_p
     run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n"), "--name", "r", "--allow-unknown")
     run_cli("pool", "build", "--depth", "5")
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "labeler", "--db", str(db_path), "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "labeler", "--db", str(db_path), "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         recorded = asyncio.run(_browser_session(port, db_path, time.monotonic() + 60))
     finally:
@@ -130,8 +142,9 @@ def decoy(tmp_path) -> Path:
 
 def test_the_decoy_shadows_python_dash_m(decoy):
     """The trap is real: `python -m labeler`, what serve used to run, imports the folder next to it."""
-    out = subprocess.run([sys.executable, "-m", "labeler", "--version"], cwd=decoy, capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "labeler", "--version"], cwd=decoy, capture_output=True, text=True, timeout=60
+    )
     assert "DECOY" in out.stderr
 
 
@@ -154,8 +167,12 @@ def test_a_session_command_names_the_workbench_by_its_absolute_path(db_path, dec
 
 def _start_serve(db_path, port: int, cwd=None) -> subprocess.Popen:
     """serve on loopback only; the caller stops it."""
-    return subprocess.Popen(labeler_command("--db", str(db_path), "serve", "--host", "127.0.0.1", "--port", str(port)),
-                            cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        labeler_command("--db", str(db_path), "serve", "--host", "127.0.0.1", "--port", str(port)),
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.slow
@@ -184,7 +201,7 @@ def _assert_one_line_error(out: subprocess.CompletedProcess, *fragments: str, af
     assert out.returncode == 1, out
     assert out.stdout == ""
     assert out.stderr.startswith(after), out.stderr
-    error = out.stderr[len(after):]
+    error = out.stderr[len(after) :]
     assert error.count("\n") == 1 and error.startswith("Error: "), out.stderr
     assert "Traceback" not in out.stderr
     for fragment in fragments:
@@ -207,19 +224,28 @@ def test_a_busy_port_is_one_line(db_path, busy_port):
 def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
     """The bind inside textual-serve (aiohttp) raises OSError: caught, not a traceback. (serve has
     already said where it was about to listen, so here the error is the line after that one.)"""
-    code = ("import labeler.cli.serving as s; s.check_can_listen = lambda host, port: None; "
-            "from labeler.cli import main; main()")
+    code = (
+        "import labeler.cli.serving as s; s.check_can_listen = lambda host, port: None; "
+        "from labeler.cli import main; main()"
+    )
     out = _serve(db_path, "--host", "127.0.0.1", "--port", str(busy_port), code=code)
-    _assert_one_line_error(out, f"port {busy_port} on 127.0.0.1 is in use", "choose another with --port",
-                           after=f"Serving the judging UI on http://127.0.0.1:{busy_port} (Ctrl+C to stop).\n")
+    _assert_one_line_error(
+        out,
+        f"port {busy_port} on 127.0.0.1 is in use",
+        "choose another with --port",
+        after=f"Serving the judging UI on http://127.0.0.1:{busy_port} (Ctrl+C to stop).\n",
+    )
 
 
-@pytest.mark.parametrize("host, fragment", [  # each refused without a DNS query: loopback only
-    ("a..b", "--host a..b: not an address or a name this machine can resolve"),
-    ("x" * 64 + ".invalid", "not an address or a name this machine can resolve"),
-    ("192.0.2.1", "--host 192.0.2.1: 192.0.2.1 is not an address of this machine"),  # TEST-NET-1
-    ("a\x1b]2;owned\x07..b", "--host a\\x1b]2;owned\\x07..b: not an address"),  # shown, not obeyed
-])
+@pytest.mark.parametrize(
+    "host, fragment",
+    [  # each refused without a DNS query: loopback only
+        ("a..b", "--host a..b: not an address or a name this machine can resolve"),
+        ("x" * 64 + ".invalid", "not an address or a name this machine can resolve"),
+        ("192.0.2.1", "--host 192.0.2.1: 192.0.2.1 is not an address of this machine"),  # TEST-NET-1
+        ("a\x1b]2;owned\x07..b", "--host a\\x1b]2;owned\\x07..b: not an address"),  # shown, not obeyed
+    ],
+)
 def test_a_bad_host_is_one_line(db_path, host, fragment):
     _assert_one_line_error(_serve(db_path, "--host", host, "--port", str(free_port())), fragment)
 
@@ -240,8 +266,9 @@ class _References(HTMLParser):
             if value is None:
                 continue
             if name in self.ATTRIBUTES:
-                self.urls += [part.split()[0] for part in value.split(",") if part.strip()] if name == "srcset" \
-                    else [value]
+                self.urls += (
+                    [part.split()[0] for part in value.split(",") if part.strip()] if name == "srcset" else [value]
+                )
             elif name == "style":
                 self.urls += css_urls(value)
             elif name.startswith("data-") and re.match(r"\s*[a-z][a-z0-9+.-]*://", value, re.I):
@@ -258,8 +285,10 @@ class _References(HTMLParser):
 
 
 def css_urls(css: str) -> list[str]:
-    return [m.group(2) or m.group(3) for m in re.finditer(
-        r"""url\(\s*(['"]?)(.*?)\1\s*\)|@import\s+['"]([^'"]+)['"]""", css, re.I)]
+    return [
+        m.group(2) or m.group(3)
+        for m in re.finditer(r"""url\(\s*(['"]?)(.*?)\1\s*\)|@import\s+['"]([^'"]+)['"]""", css, re.I)
+    ]
 
 
 def external(urls: list[str], own: str) -> list[str]:

@@ -17,8 +17,14 @@ def _campaign(tmp_path, write) -> Cli:
     db = tmp_path / "wb.db"
     new_workbench(db)
     cli = Cli(db)
-    cli("runs", "import", write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d5", "d6"]})), "--name", "a",
-        "--allow-unknown")
+    cli(
+        "runs",
+        "import",
+        write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d5", "d6"]})),
+        "--name",
+        "a",
+        "--allow-unknown",
+    )
     cli("pool", "build", "--depth", "2")  # P1
     for topic, unit, grade in (("1", "d1", 1), ("1", "d2", 0), ("2", "d5", 1), ("2", "d6", 0)):
         cli("judgments", "add", topic, unit, str(grade), "--assessor", "ann", "--allow-unknown")
@@ -32,8 +38,14 @@ def test_eval_on_an_old_snapshot_leaves_out_what_a_later_pool_reopened(tmp_path,
     cli = _campaign(tmp_path, write)
     assert cli.json("eval", "--measures", "R@2")["runs"][0]["topics"]["scored"] == 2
     # b brings d3 and d4 to topic 1 only
-    cli("runs", "import", write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d6"]})), "--name", "b",
-        "--allow-unknown")
+    cli(
+        "runs",
+        "import",
+        write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d6"]})),
+        "--name",
+        "b",
+        "--allow-unknown",
+    )
     cli("pool", "build", "--depth", "2")  # P2
     result = cli.json("eval", "--measures", "R@2")
     for run in result["runs"]:

@@ -15,7 +15,13 @@ def test_columns_count_the_pool_and_outside_labels_apart(run_cli, write):
     result = run_cli.json("status")
     row = result["topics"]["1"]
     assert {k: row[k] for k in ("pool", "judged", "unjudged", "relevant", "outside", "outside_relevant")} == {
-        "pool": 3, "judged": 2, "unjudged": 1, "relevant": 1, "outside": 2, "outside_relevant": 1}
+        "pool": 3,
+        "judged": 2,
+        "unjudged": 1,
+        "relevant": 1,
+        "outside": 2,
+        "outside_relevant": 1,
+    }
     assert result["totals"]["relevant"] == 1 and result["totals"]["outside"] == 2
     assert result["totals"]["judged"] + result["totals"]["unjudged"] == result["totals"]["pool"]
     text = run_cli("status").stdout

@@ -22,8 +22,10 @@ def workbench(tmp_path: Path, name: str) -> Cli:
 
 def labels(db: Path) -> dict:
     with Store(db) as store:
-        return {pair: (state.label, state.conflict, dict(state.grades))
-                for pair, state in current_labels(store, "doc").items()}
+        return {
+            pair: (state.label, state.conflict, dict(state.grades))
+            for pair, state in current_labels(store, "doc").items()
+        }
 
 
 @pytest.fixture
@@ -92,8 +94,11 @@ def test_jsonl_log_round_trip(pair, tmp_path):
     [
         ('{"event_id": "x"}\n', "bad.jsonl:1: an event needs"),
         ("not json\n", "bad.jsonl:1: invalid JSON"),
-        ('{"event_id": "e", "topic_id": "1", "unit": "doc", "unit_id": "d", "kind": "smile", "assessor": "a", '
-         '"source": "human", "time": "t"}\n', "bad.jsonl:1: unknown event kind 'smile'"),
+        (
+            '{"event_id": "e", "topic_id": "1", "unit": "doc", "unit_id": "d", "kind": "smile", "assessor": "a", '
+            '"source": "human", "time": "t"}\n',
+            "bad.jsonl:1: unknown event kind 'smile'",
+        ),
     ],
 )
 def test_bad_logs_are_refused_and_change_nothing(tmp_path, write, content, message):
@@ -137,8 +142,12 @@ def test_eight_annotators_at_once_lose_nothing(tmp_path):
     new_workbench(db)
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
-    procs = [subprocess.Popen([sys.executable, str(script), str(db), f"a{n}"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for n in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(db), f"a{n}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for n in range(8)
+    ]
     outputs = [p.communicate(timeout=300) for p in procs]
     for proc, (out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err

@@ -28,8 +28,10 @@ def grade(cli: Cli, unit_id: str, value: int, assessor: str = "ann") -> dict:
 
 def labels(db: Path) -> dict:
     with Store(db) as store:
-        return {pair: (state.label, state.conflict, dict(state.grades))
-                for pair, state in current_labels(store, "doc").items()}
+        return {
+            pair: (state.label, state.conflict, dict(state.grades))
+            for pair, state in current_labels(store, "doc").items()
+        }
 
 
 def clock_of(db: Path, event_id: str) -> int:
@@ -112,8 +114,18 @@ def test_undo_after_a_merge_retracts_the_current_decision(tmp_path, merged_first
 
 def test_a_log_without_clocks_merges_and_gets_the_clock_its_time_gives(tmp_path):
     target = workbench(tmp_path, "t")
-    old = {"event_id": "old-1", "topic_id": "1", "unit": "doc", "unit_id": "d1", "kind": "grade", "grade": 1,
-           "assessor": "ann", "source": "human", "time": "2026-03-01T12:00:00Z", "note": None}  # before clocks
+    old = {
+        "event_id": "old-1",
+        "topic_id": "1",
+        "unit": "doc",
+        "unit_id": "d1",
+        "kind": "grade",
+        "grade": 1,
+        "assessor": "ann",
+        "source": "human",
+        "time": "2026-03-01T12:00:00Z",
+        "note": None,
+    }  # before clocks
     log = tmp_path / "old.jsonl"
     log.write_text(json.dumps(old) + "\n")
     assert target.json("merge", log)["added"] == 1
@@ -137,9 +149,22 @@ def test_a_merge_moves_the_clock_past_the_events_it_brings(tmp_path):
     from datetime import datetime, timedelta, timezone
 
     soon = (datetime.now(timezone.utc) + timedelta(minutes=4)).isoformat()  # within the 5-minute tolerance
-    log.write_text(json.dumps({"event_id": "soon", "topic_id": "1", "unit": "doc", "unit_id": "d1",
-                               "kind": "grade", "grade": 3, "assessor": "ann", "source": "human",
-                               "time": soon}) + "\n")
+    log.write_text(
+        json.dumps(
+            {
+                "event_id": "soon",
+                "topic_id": "1",
+                "unit": "doc",
+                "unit_id": "d1",
+                "kind": "grade",
+                "grade": 3,
+                "assessor": "ann",
+                "source": "human",
+                "time": soon,
+            }
+        )
+        + "\n"
+    )
     assert target.json("merge", log)["future"] == []
     now_grade = grade(target, "d1", 0)["event"]  # recorded now, four minutes before the merged event's time
     assert clock_of(target.db, now_grade) > clock_of(target.db, "soon") > ahead
@@ -161,8 +186,10 @@ def test_a_workbench_from_before_the_clock_merges_with_the_clocks_its_times_give
         migrations.apply(db, stop_before="m003_logical_clock")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 2")
-        db.execute("INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time) "
-                   "VALUES ('o1', '1', 'doc', 'd1', 'grade', 2, 'ann', 'human', '2026-02-01T00:00:00.000000+00:00')")
+        db.execute(
+            "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time) "
+            "VALUES ('o1', '1', 'doc', 'd1', 'grade', 2, 'ann', 'human', '2026-02-01T00:00:00.000000+00:00')"
+        )
     before = old.read_bytes()
     target = workbench(tmp_path, "t")
     assert target.json("merge", old)["added"] == 1

@@ -39,8 +39,9 @@ def test_truly_unknown_ids_keep_the_allow_unknown_advice(chunked, write):
     path = write("unknown.run", UNKNOWN_RUN)
     result = invoke(chunked, ["runs", "import", path, "--name", "u"])
     # one chunk id of three unknown: not mostly chunks, so no --unit advice
-    assert_refused(result, path, 2, "3 ids not in the corpus, e.g. d1#0, elsewhere, nowhere "
-                                    "(pass --allow-unknown to accept them)")
+    assert_refused(
+        result, path, 2, "3 ids not in the corpus, e.g. d1#0, elsewhere, nowhere (pass --allow-unknown to accept them)"
+    )
     assert "--unit" not in result.stderr
 
 

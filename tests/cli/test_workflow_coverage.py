@@ -16,8 +16,9 @@ RUNS = {
 
 
 def import_run(run_cli, write, name):
-    text = "".join(f"{t} Q0 {u} {i} {50 - i} {name}\n" for t, units in RUNS[name].items()
-                   for i, u in enumerate(units, 1))
+    text = "".join(
+        f"{t} Q0 {u} {i} {50 - i} {name}\n" for t, units in RUNS[name].items() for i, u in enumerate(units, 1)
+    )
     run_cli("runs", "import", write(f"{name}.run", text), "--name", name)
 
 
@@ -62,8 +63,10 @@ def test_a_new_run_is_penalised_until_re_pooled(run_cli, write):
 
     compare = run_cli.json("compare", "v1", "v2", "--depth", "5")
     assert compare["labels"]["added"] == 8
-    assert compare["topics_grown"] == {"1": {"before": 3, "after": 5, "new": ["n1", "n2"]},
-                                       "2": {"before": 2, "after": 3, "new": ["n3"]}}
+    assert compare["topics_grown"] == {
+        "1": {"before": 3, "after": 5, "new": ["n1", "n2"]},
+        "2": {"before": 2, "after": 3, "new": ["n3"]},
+    }
     d = compare["runs"]["D"]["recall"]["R@5"]
     # v1: topic 1 R = {a1,a2,b1}: D finds a1 -> 1/3; topic 2 R = {a3,c1}: D finds c1 -> 1/2; macro 5/12
     # v2: topic 1 R = 5: D finds n1,n2,a1 -> 3/5; topic 2 R = 3: D finds n3,c1 -> 2/3; macro 19/30

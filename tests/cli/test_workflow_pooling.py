@@ -19,8 +19,7 @@ def judge_all(run_cli, grade_of):
         if not queue["next"]:
             return
         for item in queue["next"]:
-            run_cli("judgments", "add", queue["topic"], item["unit"], str(grade_of(item["unit"])),
-                    "--assessor", "ann")
+            run_cli("judgments", "add", queue["topic"], item["unit"], str(grade_of(item["unit"])), "--assessor", "ann")
 
 
 @pytest.fixture
@@ -110,8 +109,10 @@ def test_skipped_units_come_last(pooled):
     pooled("judgments", "add", "1", "a1-1", "--kind", "skip", "--assessor", "ann")
     queue = pooled.json("queue", "--topic", "1", "--assessor", "ann")["next"]
     assert [(i["unit"], i["later"]) for i in queue] == [("a1-2", False), ("a1-3", False), ("a1-1", True)]
-    assert "'unsure' needs a reason" in pooled("judgments", "add", "1", "a1-2", "--kind", "unsure",
-                                               "--assessor", "ann", expect=1).stderr
+    assert (
+        "'unsure' needs a reason"
+        in pooled("judgments", "add", "1", "a1-2", "--kind", "unsure", "--assessor", "ann", expect=1).stderr
+    )
 
 
 def test_changed_document_text_puts_the_pair_back_in_the_queue(run_cli, write):
@@ -175,8 +176,15 @@ def test_history_cannot_be_changed_with_sql(pooled, db_path):
     pooled("judgments", "add", "1", "a1-1", "2", "--assessor", "ann")
     pooled("snapshot", "create", "-m", "v1")
     with sqlite3.connect(db_path) as conn:
-        for sql in ("UPDATE events SET grade = 0", "DELETE FROM events", "UPDATE snapshots SET message = 'x'",
-                    "DELETE FROM snapshots", "UPDATE snapshot_labels SET grade = 0", "DELETE FROM snapshot_labels",
-                    "DELETE FROM pool_entries", "UPDATE pools SET depth = 9"):
+        for sql in (
+            "UPDATE events SET grade = 0",
+            "DELETE FROM events",
+            "UPDATE snapshots SET message = 'x'",
+            "DELETE FROM snapshots",
+            "UPDATE snapshot_labels SET grade = 0",
+            "DELETE FROM snapshot_labels",
+            "DELETE FROM pool_entries",
+            "UPDATE pools SET depth = 9",
+        ):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 conn.execute(sql)

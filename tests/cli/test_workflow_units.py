@@ -49,8 +49,10 @@ def test_rrf_pool_and_orders(chunked):
     result = chunked.json("pool", "build", "--depth", "2", "--strategy", "rrf", "--unit", "doc")
     # RRF over docs: d3 = 1/63 + 1/61 = 0.032266 > d2 = 2/62 = 0.032258 > d1 = 1/61 -> top 2 = d3, d2
     assert set(result["per_topic"]) == {"1"} and result["pairs"] == 2
-    orders = {o: [i["unit"] for i in chunked.json("queue", "--topic", "1", "--order", o)["next"]]
-              for o in ("pool", "rrf", "mtf")}
+    orders = {
+        o: [i["unit"] for i in chunked.json("queue", "--topic", "1", "--order", o)["next"]]
+        for o in ("pool", "rrf", "mtf")
+    }
     assert orders["rrf"] == ["d3", "d2"]
     assert sorted(orders["pool"]) == ["d2", "d3"] and sorted(orders["mtf"]) == ["d2", "d3"]
     first = chunked.json("queue", "--topic", "1", "--order", "random", "--seed", "7")

@@ -13,8 +13,13 @@ def entry(topic: str, assessor: str, order=("ann", "bob", "carol"), overlap=0.2,
 
 
 def test_topics_are_dealt_round_robin_in_the_order_given():
-    assert deal(["1", "2", "3", "10", "11"], ["ann", "bob"]) == {"1": "ann", "2": "bob", "3": "ann", "10": "bob",
-                                                                 "11": "ann"}
+    assert deal(["1", "2", "3", "10", "11"], ["ann", "bob"]) == {
+        "1": "ann",
+        "2": "bob",
+        "3": "ann",
+        "10": "bob",
+        "11": "ann",
+    }
     assert deal(["4", "9"], ["ann"]) == {"4": "ann", "9": "ann"}
 
 
@@ -52,14 +57,17 @@ def test_order_for_puts_the_assessors_topics_first_and_leaves_out_others():
     assert Plan().order_for("ann", ["1", "2"]) == ["1", "2"]
 
 
-@pytest.mark.parametrize(("grades", "conflict", "overlap", "expected"), [
-    ({}, False, False, True),                       # nobody graded it
-    ({"bob": 2}, False, False, False),              # an ordinary pair is done once anyone judged it
-    ({"bob": 2}, False, True, True),                # an overlap pair waits for ann's own grade
-    ({"ann": 2}, False, True, False),               # ... and is done for her once she gave it
-    ({"ann": -1}, False, True, True),               # "pooled, not judged" is not a grade
-    ({"ann": 2, "bob": 0}, True, True, False),      # a conflict waits for adjudication, not for a judge
-])
+@pytest.mark.parametrize(
+    ("grades", "conflict", "overlap", "expected"),
+    [
+        ({}, False, False, True),  # nobody graded it
+        ({"bob": 2}, False, False, False),  # an ordinary pair is done once anyone judged it
+        ({"bob": 2}, False, True, True),  # an overlap pair waits for ann's own grade
+        ({"ann": 2}, False, True, False),  # ... and is done for her once she gave it
+        ({"ann": -1}, False, True, True),  # "pooled, not judged" is not a grade
+        ({"ann": 2, "bob": 0}, True, True, False),  # a conflict waits for adjudication, not for a judge
+    ],
+)
 def test_waiting_for(grades, conflict, overlap, expected):
     label = next(iter(grades.values())) if grades and not conflict else None
     state = PairState("1", "u", label=label, conflict=conflict, grades=grades)
@@ -70,8 +78,9 @@ def test_an_assessor_meets_their_own_topics_before_those_they_are_second_judge_o
     from labeler.assignment import Plan, TopicAssignment
 
     order = ("ann", "bob")
-    plan = Plan({t: TopicAssignment(t, a, order, 0.3, 1, "t", "lead") for t, a in (("1", "ann"), ("2", "bob"),
-                                                                                   ("3", "ann"))})
+    plan = Plan(
+        {t: TopicAssignment(t, a, order, 0.3, 1, "t", "lead") for t, a in (("1", "ann"), ("2", "bob"), ("3", "ann"))}
+    )
     assert plan.own_topics("bob") == ["2"] and plan.second_on("bob") == ["1", "3"]
     assert plan.order_for("bob", ["1", "2", "3", "4"]) == ["2", "1", "3", "4"]  # own, second judge, unassigned
     assert plan.order_for("ann", ["1", "2", "3", "4"]) == ["1", "3", "2", "4"]

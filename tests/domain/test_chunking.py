@@ -20,7 +20,7 @@ def test_word_windows_without_overlap():
     doc = Document("D", "", TEXT)
     assert spans(doc, size=3, overlap=0) == [("D#0", 0, 14), ("D#1", 15, 28), ("D#2", 29, 34)]
     chunks = chunk_document(doc, size=3, overlap=0)
-    assert [TEXT[c.start:c.end] for c in chunks] == ["one two  three", "four five six", "seven"]
+    assert [TEXT[c.start : c.end] for c in chunks] == ["one two  three", "four five six", "seven"]
     assert chunks[0].hash == content_hash("one two  three") and chunks[0].doc_id == "D"
 
 
@@ -55,9 +55,12 @@ WORD_CHARS = st.characters(blacklist_categories=("Zs", "Cc", "Zl", "Zp", "Cs"))
 
 
 @settings(max_examples=300, deadline=None)
-@given(words=st.lists(st.text(WORD_CHARS, min_size=1, max_size=6), max_size=40),
-       gaps=st.lists(st.sampled_from(WHITE), min_size=41, max_size=41),
-       size=st.integers(1, 12), lead=st.booleans())
+@given(
+    words=st.lists(st.text(WORD_CHARS, min_size=1, max_size=6), max_size=40),
+    gaps=st.lists(st.sampled_from(WHITE), min_size=41, max_size=41),
+    size=st.integers(1, 12),
+    lead=st.booleans(),
+)
 def test_the_window_regex_cuts_exactly_where_word_spans_do(words, gaps, size, lead):
     """overlap 0 takes one regex match per window; it must equal `_windows` over every word's span."""
     text = (gaps[-1] if lead else "") + "".join(w + g for w, g in zip(words, gaps[: len(words)], strict=True))

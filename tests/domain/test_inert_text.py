@@ -7,17 +7,20 @@ import pytest
 from labeler.inert import inert_json, visible, visible_line
 
 
-@pytest.mark.parametrize(("text", "shown"), [
-    ("plain text", "plain text"),
-    ("tab\tand\nnewline", "tab\tand\nnewline"),  # layout is kept
-    ("\x1b]2;pwned\x07", "\\x1b]2;pwned\\x07"),  # OSC: retitles a terminal
-    ("\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"),  # CSI: clears the screen
-    ("\x9b2J", "\\x9b2J"),  # the 8-bit CSI
-    ("a\x00b\x7f", "a\\x00b\\x7f"),
-    ("a\rb", "a\\x0db"),  # a bare CR would overwrite the line
-    ("\u202eevil", "\\u202eevil"),  # bidi override
-    ("[/b] [link=file:///etc/passwd]x", "[/b] [link=file:///etc/passwd]x"),  # markup is the front ends' job
-])
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain text", "plain text"),
+        ("tab\tand\nnewline", "tab\tand\nnewline"),  # layout is kept
+        ("\x1b]2;pwned\x07", "\\x1b]2;pwned\\x07"),  # OSC: retitles a terminal
+        ("\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"),  # CSI: clears the screen
+        ("\x9b2J", "\\x9b2J"),  # the 8-bit CSI
+        ("a\x00b\x7f", "a\\x00b\\x7f"),
+        ("a\rb", "a\\x0db"),  # a bare CR would overwrite the line
+        ("\u202eevil", "\\u202eevil"),  # bidi override
+        ("[/b] [link=file:///etc/passwd]x", "[/b] [link=file:///etc/passwd]x"),  # markup is the front ends' job
+    ],
+)
 def test_visible(text, shown):
     assert visible(text) == shown
     assert "\x1b" not in visible(text)

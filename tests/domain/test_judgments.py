@@ -8,8 +8,19 @@ from labeler.judgments import Event, derive_pair, derive_pairs
 
 
 def ev(seq, kind="grade", assessor="ann", grade=None, *, target=None, time=None, reason=None, unit_id="d1", note=None):
-    return Event(f"e{seq}", seq, "1", unit_id, kind, assessor, time or f"2026-01-01T00:00:{seq:02d}", grade=grade,
-                 target=target, reason=reason, note=note)
+    return Event(
+        f"e{seq}",
+        seq,
+        "1",
+        unit_id,
+        kind,
+        assessor,
+        time or f"2026-01-01T00:00:{seq:02d}",
+        grade=grade,
+        target=target,
+        reason=reason,
+        note=note,
+    )
 
 
 @pytest.mark.parametrize(
@@ -20,8 +31,16 @@ def ev(seq, kind="grade", assessor="ann", grade=None, *, target=None, time=None,
         ([ev(1, grade=2), ev(2, assessor="bob", grade=2)], 2, False),  # two assessors agree
         ([ev(1, grade=2), ev(2, assessor="bob", grade=1)], None, True),  # they disagree: conflict
         ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "adjudicate", "cat", 1)], 1, False),  # resolved
-        ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "adjudicate", "cat", 1),
-          ev(4, assessor="dan", grade=3)], None, True),  # a later differing grade reopens it
+        (
+            [
+                ev(1, grade=2),
+                ev(2, assessor="bob", grade=1),
+                ev(3, "adjudicate", "cat", 1),
+                ev(4, assessor="dan", grade=3),
+            ],
+            None,
+            True,
+        ),  # a later differing grade reopens it
         ([ev(1, grade=2), ev(2, "retract", target="e1")], None, False),  # undo: nothing left
         ([ev(1, grade=2), ev(2, grade=3), ev(3, "retract", target="e2")], 2, False),  # undo goes back one step
         ([ev(1, grade=2), ev(2, assessor="bob", grade=1), ev(3, "retract", "bob", target="e2")], 2, False),
@@ -52,8 +71,11 @@ def test_a_judgment_of_text_that_changed_since_is_stale():
 
 
 def test_derive_pairs_groups_by_pair_and_ignores_review_events():
-    events = [ev(1, grade=1), ev(2, grade=0, unit_id="d2"), Event("r", 3, "1", None, "review", "ann", "t",
-                                                                   reason="reviewed")]
+    events = [
+        ev(1, grade=1),
+        ev(2, grade=0, unit_id="d2"),
+        Event("r", 3, "1", None, "review", "ann", "t", reason="reviewed"),
+    ]
     states = derive_pairs(events)
     assert {k: s.label for k, s in states.items()} == {("1", "d1"): 1, ("1", "d2"): 0}
 
@@ -69,8 +91,15 @@ def test_the_log_follows_the_logical_clock_not_the_wall_clock():
 def test_an_event_without_a_clock_is_ordered_by_the_clock_its_time_gives():
     from labeler.judgments import clock_from_time, event_order
 
-    same_instant = [clock_from_time(t) for t in ("2026-01-01T10:00:00Z", "2026-01-01T11:00:00+01:00",
-                                                  "2026-01-01T10:00:00.000000+00:00", "2026-01-01T10:00:00")]
+    same_instant = [
+        clock_from_time(t)
+        for t in (
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T11:00:00+01:00",
+            "2026-01-01T10:00:00.000000+00:00",
+            "2026-01-01T10:00:00",
+        )
+    ]
     assert len(set(same_instant)) == 1 and same_instant[0] == 1_767_261_600_000_000
     assert clock_from_time("yesterday") == 0  # not a time: it outranks nothing
     assert event_order(ev(1, grade=1)) < event_order(ev(2, grade=1))

@@ -172,8 +172,9 @@ def test_a_registered_strategy_is_a_choice_and_builds_a_pool(workbench, shallow)
 
 
 def test_rrf_still_records_its_constant(workbench):
-    built = json.loads(run(workbench, "pool", "build", "--depth", "2", "--strategy", "rrf", "--rrf-k", "10",
-                           "--json").output)
+    built = json.loads(
+        run(workbench, "pool", "build", "--depth", "2", "--strategy", "rrf", "--rrf-k", "10", "--json").output
+    )
     assert built["params"] == {"run_depths": {}, "rrf_k": 10}
 
 

@@ -9,8 +9,9 @@ from labeler.review import ReviewState, judged_after, latest_mark, review_state,
 
 
 def marks(*reasons: str) -> list[Event]:
-    return [Event(f"r{i}", i, "1", None, "review", "ann", "t", reason=r, clock=10 * (i + 1))
-            for i, r in enumerate(reasons)]
+    return [
+        Event(f"r{i}", i, "1", None, "review", "ann", "t", reason=r, clock=10 * (i + 1)) for i, r in enumerate(reasons)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -28,8 +29,14 @@ def marks(*reasons: str) -> list[Event]:
     ],
 )
 def test_review_state(reasons, judged, relevant, after, unjudged, status):
-    state = review_state(latest_mark(marks(*reasons)), has_judgments=judged, has_relevant=relevant,
-                         judged_after_mark=after, pool="P2", unjudged=unjudged)
+    state = review_state(
+        latest_mark(marks(*reasons)),
+        has_judgments=judged,
+        has_relevant=relevant,
+        judged_after_mark=after,
+        pool="P2",
+        unjudged=unjudged,
+    )
     assert state.status == status
     assert state.reopened == ({"pool": "P2", "unjudged": unjudged} if status == "reopened" else None)
 

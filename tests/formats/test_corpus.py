@@ -106,8 +106,11 @@ def test_duplicate_ids_are_left_to_the_store(tmp_path):
     "name, text, match",
     [
         # TSV: one field
-        ("c.tsv", "d1\tok\nd2 no tab\n",
-         r"c\.tsv:2: expected 2 or 3 tab-separated fields \(id, \[title,\] text\), found 1"),
+        (
+            "c.tsv",
+            "d1\tok\nd2 no tab\n",
+            r"c\.tsv:2: expected 2 or 3 tab-separated fields \(id, \[title,\] text\), found 1",
+        ),
         # TSV: four fields
         ("c.tsv", "d1\ta\tb\tc\n", r"c\.tsv:1: expected 2 or 3 tab-separated fields .*found 4"),
         # TSV: a comment is not skipped, so it is a malformed line
@@ -127,15 +130,21 @@ def test_duplicate_ids_are_left_to_the_store(tmp_path):
         # JSONL: id with whitespace
         ("c.jsonl", '{"id": "d\\t1", "text": "x"}\n', r"c\.jsonl:1: document id 'd\\t1' contains white space"),
         # JSONL: id of the wrong type
-        ("c.jsonl", '{"id": ["d1"], "text": "x"}\n',
-         r"c\.jsonl:1: document id must be a string or an integer, found an array"),
+        (
+            "c.jsonl",
+            '{"id": ["d1"], "text": "x"}\n',
+            r"c\.jsonl:1: document id must be a string or an integer, found an array",
+        ),
         # JSONL: no text
         ("c.jsonl", '{"id": "d1", "title": "x"}\n', r'c\.jsonl:1: document d1 has no "text" key'),
         # JSONL: text is not a string
         ("c.jsonl", '{"id": "d1", "text": null}\n', r'c\.jsonl:1: document d1: "text" must be a string, found null'),
         # JSONL: title is not a string
-        ("c.jsonl", '{"id": "d1", "title": 3, "text": "x"}\n',
-         r'c\.jsonl:1: document d1: "title" must be a string, found a number'),
+        (
+            "c.jsonl",
+            '{"id": "d1", "title": 3, "text": "x"}\n',
+            r'c\.jsonl:1: document d1: "title" must be a string, found a number',
+        ),
     ],
 )
 def test_errors(tmp_path, name, text, match):

@@ -119,8 +119,9 @@ def test_limits_below_one_are_refused():
         ReadLimits(max_line_bytes=0)
 
 
-@pytest.mark.parametrize(("size", "text"), [(MiB, "1 MiB"), (64 << 30, "64 GiB"), (1536, "1536 bytes"),
-                                            (4096, "4 KiB"), (3, "3 bytes")])
+@pytest.mark.parametrize(
+    ("size", "text"), [(MiB, "1 MiB"), (64 << 30, "64 GiB"), (1536, "1536 bytes"), (4096, "4 KiB"), (3, "3 bytes")]
+)
 def test_sizes_are_shown_in_binary_units(size, text):
     assert size_text(size) == text
 
@@ -136,8 +137,11 @@ def test_a_gzip_bomb_is_refused_early_with_the_default_limits(tmp_path, monkeypa
         return data
 
     monkeypatch.setattr(gzip.GzipFile, "read1", counting)
-    with pytest.raises(FormatError, match=r"bomb.gz: gzip data expands more than 100 times its compressed size"
-                                          r".*pass --max-gzip-ratio"):
+    with pytest.raises(
+        FormatError,
+        match=r"bomb.gz: gzip data expands more than 100 times its compressed size"
+        r".*pass --max-gzip-ratio",
+    ):
         read(path)
     assert sum(decompressed) < 4 * MiB  # refused after a few MiB, not 1 GiB
 
@@ -155,8 +159,11 @@ def test_the_gzip_ratio_is_measured_against_the_compressed_bytes_read_so_far(tmp
 def test_gzip_data_past_the_absolute_size_is_refused(tmp_path):
     path = write(tmp_path, gzip.compress(b"1 Q0 d1 1 1.0 t\n" * 1000), "run.gz")  # 16,000 bytes
     assert len(read(path, max_gzip_bytes=16_000)) == 1000
-    with pytest.raises(FormatError, match=r"run.gz: gzip data expands to more than 15999 bytes "
-                                          r"\(pass --max-gzip-bytes"):
+    with pytest.raises(
+        FormatError,
+        match=r"run.gz: gzip data expands to more than 15999 bytes "
+        r"\(pass --max-gzip-bytes",
+    ):
         read(path, max_gzip_bytes=15_999)
 
 
@@ -231,4 +238,3 @@ def test_a_fifo_swapped_in_after_the_check_does_not_block(tmp_path):
 def test_a_device_is_refused():
     with pytest.raises(FormatError, match="/dev/zero: is a device"):
         TextLines("/dev/zero")
-

@@ -80,29 +80,47 @@ def test_gzip_bom_crlf(tmp_path):
         # the same chunk twice
         ("m.tsv", "c1 d1\nc2 d1\n\nc1 d2\n", r"m\.tsv:4: chunk c1 appears twice \(first at line 1\)"),
         # JSONL: start without end
-        ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1", "start": 3}\n',
-         r"m\.jsonl:1: chunk c1 has a start offset but no end \(give both or neither\)"),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc_id": "d1", "start": 3}\n',
+            r"m\.jsonl:1: chunk c1 has a start offset but no end \(give both or neither\)",
+        ),
         # JSONL: end without start
-        ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1", "end": 3}\n',
-         r"m\.jsonl:1: chunk c1 has an end offset but no start"),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc_id": "d1", "end": 3}\n',
+            r"m\.jsonl:1: chunk c1 has an end offset but no start",
+        ),
         # JSONL: an offset of the wrong type
-        ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1", "start": "0", "end": 3}\n',
-         r'm\.jsonl:1: "start" must be an integer, found a string'),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc_id": "d1", "start": "0", "end": 3}\n',
+            r'm\.jsonl:1: "start" must be an integer, found a string',
+        ),
         # JSONL: a negative offset
-        ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1", "start": 0, "end": -3}\n',
-         r"m\.jsonl:1: .*must not be negative"),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc_id": "d1", "start": 0, "end": -3}\n',
+            r"m\.jsonl:1: .*must not be negative",
+        ),
         # JSONL: no chunk id
         ("m.jsonl", '{"doc_id": "d1"}\n', r'm\.jsonl:1: expected a chunk id key \("chunk_id" or "id"\), found none'),
         # JSONL: no document id
-        ("m.jsonl", '{"chunk_id": "c1", "doc": "d1"}\n',
-         r'm\.jsonl:1: expected a document id key \("doc_id" or "docid" or "parent"\), found none'),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc": "d1"}\n',
+            r'm\.jsonl:1: expected a document id key \("doc_id" or "docid" or "parent"\), found none',
+        ),
         # JSONL: an id with a space
         ("m.jsonl", '{"chunk_id": "c 1", "doc_id": "d1"}\n', r"m\.jsonl:1: chunk id 'c 1' contains white space"),
         # JSONL: not JSON
         ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1"}\n{chunk_id: c2}\n', r"m\.jsonl:2: invalid JSON"),
         # JSONL: a duplicate chunk id
-        ("m.jsonl", '{"chunk_id": "c1", "doc_id": "d1"}\n{"id": "c1", "doc_id": "d2"}\n',
-         r"m\.jsonl:2: chunk c1 appears twice \(first at line 1\)"),
+        (
+            "m.jsonl",
+            '{"chunk_id": "c1", "doc_id": "d1"}\n{"id": "c1", "doc_id": "d2"}\n',
+            r"m\.jsonl:2: chunk c1 appears twice \(first at line 1\)",
+        ),
     ],
 )
 def test_read_mapping_errors(tmp_path, name, text, match):
@@ -182,11 +200,15 @@ def test_derive_from_id_list_with_bom_and_custom_separator(tmp_path):
         # a chunk id with nothing after the separator
         ("q1 Q0 d1# 1 1.0 r\n", r"ids:1: chunk id d1# does not name its parent \(nothing before or after '#'\)"),
         # 5 fields: neither a run nor qrels
-        ("q1 Q0 d1#1 1 1.0\n",
-         r"ids:1: expected a TREC run \(6 fields\), TREC qrels \(4 fields\) or one chunk id per line, found 5"),
+        (
+            "q1 Q0 d1#1 1 1.0\n",
+            r"ids:1: expected a TREC run \(6 fields\), TREC qrels \(4 fields\) or one chunk id per line, found 5",
+        ),
         # a run line that lost a field
-        ("q1 Q0 d1#1 1 1.0 r\nq1 Q0 d1#2 2 r\n",
-         r"ids:2: expected 6 or more fields like line 1 \(a TREC run\), found 5"),
+        (
+            "q1 Q0 d1#1 1 1.0 r\nq1 Q0 d1#2 2 r\n",
+            r"ids:2: expected 6 or more fields like line 1 \(a TREC run\), found 5",
+        ),
         # a qrels line with an extra field
         ("q1 0 d1#1 1\n\nq1 0 d1#2 1 x\n", r"ids:3: expected 4 fields like line 1 \(a TREC qrels file\), found 5"),
         # a list of ids with two ids on one line

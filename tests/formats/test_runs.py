@@ -51,8 +51,9 @@ def test_gzip_crlf_and_bom_are_read(write, tmp_path):
 
 
 def test_jsonl_run(write):
-    path = write("run.jsonl", '{"qid": 1, "docno": "a", "score": 2}\n'
-                              '{"qid": "1", "docno": "b", "score": 1.5, "rank": 9}\n')
+    path = write(
+        "run.jsonl", '{"qid": 1, "docno": "a", "score": 2}\n{"qid": "1", "docno": "b", "score": 1.5, "rank": 9}\n'
+    )
     reader = RunReader(path)
     assert reader.format == "jsonl"
     blocks = [(b.topic_id, b.units, b.scores, b.ranks) for b in reader.blocks()]

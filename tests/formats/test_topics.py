@@ -57,16 +57,20 @@ def test_tsv_with_bom_and_crlf(tmp_path):
     "line, expected",
     [
         # BEIR: _id + text, metadata kept as extra
-        ('{"_id": "q1", "text": "what is rust", "metadata": {"lang": "en"}}',
-         Topic("q1", "what is rust", extra={"metadata": {"lang": "en"}})),
+        (
+            '{"_id": "q1", "text": "what is rust", "metadata": {"lang": "en"}}',
+            Topic("q1", "what is rust", extra={"metadata": {"lang": "en"}}),
+        ),
         # integer id under "qid", "query" as the title
         ('{"qid": 7, "query": "hello"}', Topic("7", "hello")),
         ('{"query_id": " 8 ", "title": "t"}', Topic("8", "t")),
         ('{"topic_id": "9", "title": "t", "desc": "d", "narr": "n"}', Topic("9", "t", "d", "n")),
         ('{"num": 10, "title": "t", "description": "d", "narrative": "n"}', Topic("10", "t", "d", "n")),
         # "id" wins over "_id", the unused id and the unused title key go to extra
-        ('{"_id": "x", "id": "11", "title": "t", "text": "longer text"}',
-         Topic("11", "t", extra={"_id": "x", "text": "longer text"})),
+        (
+            '{"_id": "x", "id": "11", "title": "t", "text": "longer text"}',
+            Topic("11", "t", extra={"_id": "x", "text": "longer text"}),
+        ),
     ],
 )
 def test_jsonl_keys(tmp_path, line, expected):
@@ -140,8 +144,10 @@ def test_trec_closed_tags_on_one_line_gz_crlf_non_ascii(tmp_path):
 
 
 def test_trec_other_tags_go_to_extra(tmp_path):
-    text = ("<top>\n<head> Tipster Topic Description\n<num> Number: 051\n<dom> Domain: International\n"
-            "<title> Topic: Airbus\n</top>\n")
+    text = (
+        "<top>\n<head> Tipster Topic Description\n<num> Number: 051\n<dom> Domain: International\n"
+        "<title> Topic: Airbus\n</top>\n"
+    )
     path = write(tmp_path, "topics.trec", text)
     assert read_topics(path) == [
         (1, Topic("051", "Airbus", extra={"head": "Tipster Topic Description", "dom": "Domain: International"}))
@@ -167,15 +173,21 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # JSONL: id is neither a string nor an integer
         ("t.jsonl", '{"id": null, "title": "a"}\n', r"t\.jsonl:1: topic id must be a string or an integer, found null"),
         # JSONL: no title, text or query
-        ("t.jsonl", '{"id": "1", "desc": "d"}\n',
-         r"t\.jsonl:1: topic 1 has no title \(expected a title, text or query"),
+        (
+            "t.jsonl",
+            '{"id": "1", "desc": "d"}\n',
+            r"t\.jsonl:1: topic 1 has no title \(expected a title, text or query",
+        ),
         # JSONL: empty title
         ("t.jsonl", '{"id": "1", "text": "  "}\n', r"t\.jsonl:1: topic 1 has an empty text"),
         # JSONL: title of the wrong type
         ("t.jsonl", '{"id": "1", "title": 5}\n', r't\.jsonl:1: topic 1: "title" must be a string, found a number'),
         # JSONL: the same id twice, once as an integer
-        ("t.jsonl", '{"id": 7, "title": "a"}\n\n{"id": "7", "title": "b"}\n',
-         r"t\.jsonl:3: topic 7 appears twice \(first at line 1\)"),
+        (
+            "t.jsonl",
+            '{"id": 7, "title": "a"}\n\n{"id": "7", "title": "b"}\n',
+            r"t\.jsonl:3: topic 7 appears twice \(first at line 1\)",
+        ),
         # TSV: a line without a tab
         ("t.tsv", "1\ta\n2 b\n", r"t\.tsv:2: expected id<TAB>title.*found no tab"),
         # TSV: too many columns
@@ -197,11 +209,17 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # TREC: an empty title
         ("t.trec", "<top>\n<num> 1\n<title> Topic:\n</top>\n", r"t\.trec:1: topic 1 has no title"),
         # TREC: a number with a space
-        ("t.trec", "<top>\n<num> Number: 1 2\n<title> a\n</top>\n",
-         r"t\.trec:1: topic number '1 2' contains white space"),
+        (
+            "t.trec",
+            "<top>\n<num> Number: 1 2\n<title> a\n</top>\n",
+            r"t\.trec:1: topic number '1 2' contains white space",
+        ),
         # TREC: the last <top> is never closed
-        ("t.trec", "<top>\n<num> 1\n<title> a\n</top>\n<top>\n<num> 2\n<title> b\n",
-         r"t\.trec:5: <top> is never closed"),
+        (
+            "t.trec",
+            "<top>\n<num> 1\n<title> a\n</top>\n<top>\n<num> 2\n<title> b\n",
+            r"t\.trec:5: <top> is never closed",
+        ),
         # TREC: a new <top> before </top>
         ("t.trec", "<top>\n<num> 1\n<title> a\n<top>\n", r"t\.trec:4: expected </top> to close the topic at line 1"),
         # TREC: text between topics
@@ -209,14 +227,23 @@ def test_trec_other_tags_go_to_extra(tmp_path):
         # TREC: a field tag outside any topic
         ("t.trec", "<num> 1\n<top>\n", r"t\.trec:1: expected <top>, found <num> outside a topic"),
         # TREC: a closing tag that does not match the open field
-        ("t.trec", "<top>\n<num> 1\n<title> a </desc>\n</top>\n",
-         r"t\.trec:3: expected </title> or a new tag, found </desc>"),
+        (
+            "t.trec",
+            "<top>\n<num> 1\n<title> a </desc>\n</top>\n",
+            r"t\.trec:3: expected </title> or a new tag, found </desc>",
+        ),
         # TREC: the same field twice in one topic
-        ("t.trec", "<top>\n<num> 1\n<title> a\n<title> b\n</top>\n",
-         r"t\.trec:4: <title> appears twice in the topic at line 1"),
+        (
+            "t.trec",
+            "<top>\n<num> 1\n<title> a\n<title> b\n</top>\n",
+            r"t\.trec:4: <title> appears twice in the topic at line 1",
+        ),
         # TREC: duplicate number, reported at the second <top>
-        ("t.trec", "<top>\n<num> 7\n<title> a\n</top>\n<top>\n<num> 7\n<title> b\n</top>\n",
-         r"t\.trec:5: topic 7 appears twice \(first at line 1\)"),
+        (
+            "t.trec",
+            "<top>\n<num> 7\n<title> a\n</top>\n<top>\n<num> 7\n<title> b\n</top>\n",
+            r"t\.trec:5: topic 7 appears twice \(first at line 1\)",
+        ),
     ],
 )
 def test_errors(tmp_path, name, text, match):

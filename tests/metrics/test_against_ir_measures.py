@@ -35,8 +35,14 @@ def collections(draw):
         if draw(st.booleans()) or topic == "1":
             rankings[topic] = draw(st.permutations(UNITS))[: draw(st.integers(0, len(UNITS)))]
     topics = draw(st.lists(st.sampled_from(TOPICS), unique=True, min_size=1))
-    return qrels, rankings, topics, draw(st.integers(1, 3)), draw(st.integers(1, 6)), draw(
-        st.none() | st.integers(1, 12))
+    return (
+        qrels,
+        rankings,
+        topics,
+        draw(st.integers(1, 3)),
+        draw(st.integers(1, 6)),
+        draw(st.none() | st.integers(1, 12)),
+    )
 
 
 def library_values(measure, qrels, rankings, topics, depth):
@@ -51,8 +57,11 @@ def library_values(measure, qrels, rankings, topics, depth):
         ranking = rankings.get(topic, [])[:depth]
         if ranking:
             run[topic] = {unit: float(len(ranking) - index) for index, unit in enumerate(ranking)}
-    judged = {topic: grades for topic, grades in qrels.items()
-              if topic in topics and any(grade >= 0 for grade in grades.values())}
+    judged = {
+        topic: grades
+        for topic, grades in qrels.items()
+        if topic in topics and any(grade >= 0 for grade in grades.values())
+    }
     values = {topic: 0.0 for topic in topics}
     if run and judged:
         for metric in ir_measures.iter_calc([measure], judged, run):

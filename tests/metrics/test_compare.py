@@ -51,7 +51,7 @@ def test_randomization_p_is_reproducible_and_close_to_the_exact_value():
 def test_randomization_blocks_of_eight_cover_every_topic():
     # 11 deltas (a full block of 8 and a partial one): flipping only the last one matters.
     deltas = [0.0] * 10 + [1.0]
-    assert randomization_p_value(deltas, permutations=2000, seed=3) == 1.0   # |±1| always reaches 1
+    assert randomization_p_value(deltas, permutations=2000, seed=3) == 1.0  # |±1| always reaches 1
 
 
 def test_no_common_topics():
@@ -83,10 +83,10 @@ def test_t_test_edge_cases():
 @pytest.mark.parametrize(
     ("x", "a", "b", "expected"),
     [
-        (0.3, 1.0, 1.0, 0.3),                 # I_x(1, 1) = x
-        (0.3, 2.5, 1.0, 0.3 ** 2.5),          # I_x(a, 1) = x^a
-        (0.5, 4.0, 4.0, 0.5),                 # symmetry
-        (0.9, 1.0, 3.0, 1 - 0.1 ** 3),        # I_x(1, b) = 1 − (1 − x)^b
+        (0.3, 1.0, 1.0, 0.3),  # I_x(1, 1) = x
+        (0.3, 2.5, 1.0, 0.3**2.5),  # I_x(a, 1) = x^a
+        (0.5, 4.0, 4.0, 0.5),  # symmetry
+        (0.9, 1.0, 3.0, 1 - 0.1**3),  # I_x(1, b) = 1 − (1 − x)^b
         (0.0, 2.0, 3.0, 0.0),
         (1.0, 2.0, 3.0, 1.0),
     ],

@@ -30,8 +30,8 @@ RD_RANKINGS = {"A": ["a", "x", "b", "c"], "B": ["x", "d"], "C": ["x", "y"]}
 
 def test_recall_denominator_seed_macro_micro_any_all():
     report = recall_report(RD_QRELS, RD_RANKINGS, ["A", "B", "C"], 2, 1)
-    assert round(report["macro"], 6) == 0.444444      # (1/3 + 1 + 0) / 3 = 4/9
-    assert round(report["micro"], 6) == 0.400000      # (1 + 1 + 0) / (3 + 1 + 1) = 2/5
+    assert round(report["macro"], 6) == 0.444444  # (1/3 + 1 + 0) / 3 = 4/9
+    assert round(report["micro"], 6) == 0.400000  # (1 + 1 + 0) / (3 + 1 + 1) = 2/5
     assert report["macro"] == pytest.approx(4 / 9) and report["micro"] == pytest.approx(2 / 5)
     assert (report["topics"], report["hits"], report["relevant"]) == (3, 2, 5)
     evaluation = evaluate(RD_QRELS, RD_RANKINGS, "R@2 AnyHit@2 AllHit@2", topics=["A", "B", "C"], threshold=1)
@@ -42,10 +42,10 @@ def test_recall_denominator_seed_macro_micro_any_all():
 
 
 def test_recall_denominator_seed_edge_cases():
-    assert recall_at_k([], {"a"}, 2) == 0                       # nothing returned: 0, not undefined
-    assert recall_at_k(["a"], {"a", "b"}, 5) == 0.5             # fewer results than k
-    assert recall_at_k(["a"], set(), 2) is None                 # no relevant: undefined, not 0
-    assert recall_at_k(["a", "b"], {"a", "b", "c"}, 2) == pytest.approx(2 / 3)   # the best at k=2
+    assert recall_at_k([], {"a"}, 2) == 0  # nothing returned: 0, not undefined
+    assert recall_at_k(["a"], {"a", "b"}, 5) == 0.5  # fewer results than k
+    assert recall_at_k(["a"], set(), 2) is None  # no relevant: undefined, not 0
+    assert recall_at_k(["a", "b"], {"a", "b", "c"}, 2) == pytest.approx(2 / 3)  # the best at k=2
     assert all_hit_at_k(["a", "b"], {"a", "b", "c"}, 2) == 0.0  # |G| > k: all-hit is unreachable
     with pytest.raises(ValueError, match="at least 1"):
         recall_at_k(["a"], {"a"}, 0)
@@ -63,8 +63,10 @@ AUDIT = {
     "q_faw": ({"m1": 3, "m2": 2, "m3": 1}, ["m2", "x3", "m1", "p1", "d2", "m3", "s1", "x1", "p3", "d5"]),
     "q_store": ({"s1": 3, "s2": 2, "s3": 1}, ["d2", "s2", "x4", "s1", "p2", "s3", "m4", "d1", "p5", "x2"]),
     "q_milk": ({"d1": 3, "d2": 2, "d3": 1}, ["d1", "s2", "x1", "d2", "x3", "d3", "m1", "p4", "s4", "x2"]),
-    "q_broad": ({"m1": 3, "m2": 3, "m3": 2, "m4": 2, "m5": 1, "m6": 1, "s1": 2, "s2": 1},
-                ["m1", "s1", "m2", "m3", "x1", "m4", "m5", "m6", "s2", "d1"]),
+    "q_broad": (
+        {"m1": 3, "m2": 3, "m3": 2, "m4": 2, "m5": 1, "m6": 1, "s1": 2, "s2": 1},
+        ["m1", "s1", "m2", "m3", "x1", "m4", "m5", "m6", "s2", "d1"],
+    ),
 }
 AUDIT_QRELS = {q: grades for q, (grades, _) in AUDIT.items()}
 AUDIT_RANKINGS = {q: ranking for q, (_, ranking) in AUDIT.items()}
@@ -73,15 +75,16 @@ AUDIT_TOPICS = list(AUDIT)
 
 def test_denominator_audit_table():
     evaluation = evaluate(AUDIT_QRELS, AUDIT_RANKINGS, "P@5 R@5 RR nDCG@5 R@10", topics=AUDIT_TOPICS, threshold=1)
-    table = {q: tuple(round(evaluation.per_query[q][m], 3) for m in ("P@5", "R@5", "RR", "nDCG@5"))
-             for q in AUDIT_TOPICS}
+    table = {
+        q: tuple(round(evaluation.per_query[q][m], 3) for m in ("P@5", "R@5", "RR", "nDCG@5")) for q in AUDIT_TOPICS
+    }
     assert table == {
         "q_faw": (0.400, 0.667, 1.000, 0.735),
         "q_store": (0.400, 0.667, 0.500, 0.536),
         "q_milk": (0.400, 0.667, 1.000, 0.811),
         "q_broad": (0.800, 0.500, 1.000, 0.880),
     }
-    assert round(evaluation.aggregate["R@5"], 3) == 0.625     # the correct mean (the capped one says 0.700)
+    assert round(evaluation.aggregate["R@5"], 3) == 0.625  # the correct mean (the capped one says 0.700)
     assert round(evaluation.aggregate["P@5"], 3) == 0.500
     assert round(evaluation.aggregate["nDCG@5"], 3) == 0.741
     # Stage 1 (fetch 10) already held every relevant document.
@@ -90,8 +93,8 @@ def test_denominator_audit_table():
 
 def test_denominator_audit_q_broad_ceiling():
     report = recall_report(AUDIT_QRELS, AUDIT_RANKINGS, ["q_broad"], 5, 1)
-    assert report["macro"] == 0.5                           # 4 of 8 in the top 5
-    assert report["ceiling"] == 0.625                       # min(5, 8) / 8
+    assert report["macro"] == 0.5  # 4 of 8 in the top 5
+    assert report["ceiling"] == 0.625  # min(5, 8) / 8
     assert report["share_of_ceiling"] == pytest.approx(0.8)  # "80% of ceiling"
     four = recall_report(AUDIT_QRELS, AUDIT_RANKINGS, AUDIT_TOPICS, 5, 1)
     assert four["macro"] == pytest.approx(0.625)
@@ -147,8 +150,17 @@ def test_recall_ceiling_seed_caps_and_exclusion():
 
 def test_recall_report_over_no_scorable_topic_is_undefined_not_zero():
     report = recall_report({"t": {"n": 0}}, {"t": ["n"]}, ["t", "u"], 5, 1)
-    assert report == {"k": 5, "macro": None, "micro": None, "ceiling": None, "share_of_ceiling": None,
-                      "topics": 0, "excluded": 2, "hits": 0, "relevant": 0}
+    assert report == {
+        "k": 5,
+        "macro": None,
+        "micro": None,
+        "ceiling": None,
+        "share_of_ceiling": None,
+        "topics": 0,
+        "excluded": 2,
+        "hits": 0,
+        "relevant": 0,
+    }
 
 
 def test_ceiling_counts_distinct_relevant_units_and_depth_cuts_rankings():
@@ -186,16 +198,16 @@ def test_t_f_fe_hand_worked(alpha, t, f, fe):
 
 def test_t_f_fe_short_ranking_keeps_n_n_as_k_minus_n_p():
     # Ranking [r1] at K = 5, G = {r1}: n_p = 1, n_n = 5 − 1 = 4 (empty slots count as negatives).
-    assert t_at_k(["r1"], {"r1"}, 5) == pytest.approx(0.5 * 1 - 0.5 * 4 / 5)   # 0.1
-    assert f_at_k(["r1"], {"r1"}, 5) == pytest.approx(1 / (2.5 + 0.5))         # 1/3
-    assert fe_at_k(["r1"], {"r1"}, 5) == pytest.approx(1 / (2.5 + 0.5))        # N_e = 1
+    assert t_at_k(["r1"], {"r1"}, 5) == pytest.approx(0.5 * 1 - 0.5 * 4 / 5)  # 0.1
+    assert f_at_k(["r1"], {"r1"}, 5) == pytest.approx(1 / (2.5 + 0.5))  # 1/3
+    assert fe_at_k(["r1"], {"r1"}, 5) == pytest.approx(1 / (2.5 + 0.5))  # N_e = 1
 
 
 def test_t_f_fe_without_relevant_units():
     # T and Fe need no N_p, so they stay defined; F does, so it is undefined like recall.
-    assert t_at_k(["n1", "n2"], set(), 2, 0.5) == -0.5     # −α·K/K
+    assert t_at_k(["n1", "n2"], set(), 2, 0.5) == -0.5  # −α·K/K
     assert fe_at_k(["n1", "n2"], set(), 2, 0.5) == 0.0
-    assert fe_at_k(["n1", "n2"], set(), 2, 0.0) == 0.0     # α = 0 and N_e = 0: 0/0 scored 0
+    assert fe_at_k(["n1", "n2"], set(), 2, 0.0) == 0.0  # α = 0 and N_e = 0: 0/0 scored 0
     assert f_at_k(["n1", "n2"], set(), 2, 0.5) is None
     assert any_hit_at_k(["n1"], set(), 2) is None and all_hit_at_k(["n1"], set(), 2) is None
 
@@ -214,8 +226,8 @@ TOY1_RUN = {"1": ["d1", "d8", "d2", "d5", "d3", "d4"]}
 
 def test_rbp_toy1():
     score, residual = rbp(TOY1_RUN["1"], TOY1_QRELS["1"], 1, 0.5)
-    assert score == 0.53125          # 0.5·(1 + 0.5^4): relevant at ranks 1 and 5
-    assert residual == 0.328125      # 0.5·(0.5^1 + 0.5^3) + 0.5^6: d8 and d5 unjudged, tail below rank 6
+    assert score == 0.53125  # 0.5·(1 + 0.5^4): relevant at ranks 1 and 5
+    assert residual == 0.328125  # 0.5·(0.5^1 + 0.5^3) + 0.5^6: d8 and d5 unjudged, tail below rank 6
 
 
 def test_rbp_empty_ranking_is_all_residual():
@@ -225,10 +237,10 @@ def test_rbp_empty_ranking_is_all_residual():
 def test_toy1_through_evaluate():
     evaluation = evaluate(TOY1_QRELS, TOY1_RUN, "AP Bpref infAP Judged@5 RBP(p=0.5)", topics=["1"], threshold=1)
     row = evaluation.per_query["1"]
-    assert round(row["AP"], 4) == 0.4667       # (1/1 + 2/5) / 3
+    assert round(row["AP"], 4) == 0.4667  # (1/1 + 2/5) / 3
     assert round(row["Bpref"], 4) == 0.5556
     assert round(row["infAP"], 4) == 0.5
-    assert row["Judged@5"] == 0.6              # d1 d2 d3 judged; d8 absent, d5 graded −1 (ir_measures says 0.8)
+    assert row["Judged@5"] == 0.6  # d1 d2 d3 judged; d8 absent, d5 graded −1 (ir_measures says 0.8)
     assert row["RBP(p=0.5)"] == 0.53125
     assert evaluation.residuals["RBP(p=0.5)"] == 0.328125
 
@@ -279,14 +291,14 @@ def test_depth_reads_only_the_first_units():
     evaluation = evaluate(qrels, {"t": ["a", "b", "c"]}, "R@10 P@3 RBP(p=0.5)", topics=["t"], threshold=1, depth=2)
     assert evaluation.per_query["t"]["R@10"] == 0.5
     assert evaluation.per_query["t"]["P@3"] == pytest.approx(1 / 3)
-    assert evaluation.per_query_residuals["t"]["RBP(p=0.5)"] == 0.25   # p^2: only the tail below depth 2 (a, b judged)
+    assert evaluation.per_query_residuals["t"]["RBP(p=0.5)"] == 0.25  # p^2: only the tail below depth 2 (a, b judged)
 
 
 def test_threshold_applies_to_binary_measures_and_grades_are_ndcg_gains():
     qrels = {"t": {"a": 1, "b": 3}}
     evaluation = evaluate(qrels, {"t": ["a", "b"]}, "P@1 R@2 nDCG@2", topics=["t"], threshold=2)
-    assert evaluation.per_query["t"]["P@1"] == 0.0          # grade 1 is below the threshold
-    assert evaluation.per_query["t"]["R@2"] == 1.0          # G = {b}
+    assert evaluation.per_query["t"]["P@1"] == 0.0  # grade 1 is below the threshold
+    assert evaluation.per_query["t"]["R@2"] == 1.0  # G = {b}
     ideal = 3 + 1 / math.log2(3)
     assert evaluation.per_query["t"]["nDCG@2"] == pytest.approx((1 + 3 / math.log2(3)) / ideal)
 

@@ -35,7 +35,8 @@ def first_hit():
 def test_the_built_in_families_read_as_before():
     assert known_families() == (
         "P@k, R@k, nDCG[@k], AP[@k], RR[@k], Rprec, Bpref, infAP, Success@k, Judged@k, AnyHit@k, AllHit@k, "
-        "T[(alpha=a)]@k, F[(alpha=a)]@k, Fe[(alpha=a)]@k, RBP[(p=p)]")
+        "T[(alpha=a)]@k, F[(alpha=a)]@k, Fe[(alpha=a)]@k, RBP[(p=p)]"
+    )
 
 
 def test_a_registered_family_is_parsed_listed_and_computed(first_hit):
@@ -57,12 +58,15 @@ def test_an_unregistered_family_is_unknown_again(first_hit):
     register_family(MeasureFamily("FirstHit", compute=lambda m, r, rel: None))  # for the fixture to remove
 
 
-@pytest.mark.parametrize(("family", "message"), [
-    (MeasureFamily("ap", compute=lambda m, r, rel: 0.0), "'ap' is already registered"),
-    (MeasureFamily("Mean", aliases=("MRR",), compute=lambda m, r, rel: 0.0), "'MRR' is already registered"),
-    (MeasureFamily("Nothing"), "has no function"),
-    (MeasureFamily("Odd", cutoff="sometimes", compute=lambda m, r, rel: 0.0), "cutoff must be"),
-])
+@pytest.mark.parametrize(
+    ("family", "message"),
+    [
+        (MeasureFamily("ap", compute=lambda m, r, rel: 0.0), "'ap' is already registered"),
+        (MeasureFamily("Mean", aliases=("MRR",), compute=lambda m, r, rel: 0.0), "'MRR' is already registered"),
+        (MeasureFamily("Nothing"), "has no function"),
+        (MeasureFamily("Odd", cutoff="sometimes", compute=lambda m, r, rel: 0.0), "cutoff must be"),
+    ],
+)
 def test_a_bad_registration_is_refused(family, message):
     with pytest.raises(ValueError, match=message):
         register_family(family)

@@ -23,8 +23,11 @@ def inputs(seed: int):
     rng = random.Random(seed)
     topics = [str(t) for t in range(1, rng.randint(2, 12))]
     units = [f"d{i}" for i in range(20)]
-    qrels = {t: {u: rng.choice([-1, 0, 1, 2]) for u in rng.sample(units, rng.randint(0, 10))}
-             for t in topics if rng.random() < 0.9}
+    qrels = {
+        t: {u: rng.choice([-1, 0, 1, 2]) for u in rng.sample(units, rng.randint(0, 10))}
+        for t in topics
+        if rng.random() < 0.9
+    }
     rankings = {t: rng.sample(units, rng.randint(0, 15)) for t in topics if rng.random() < 0.85}
     return rng, topics, qrels, rankings
 
@@ -40,8 +43,16 @@ def test_merged_batches_equal_one_evaluation(seed, depth, threshold):
     while shuffled:
         size = rng.randint(1, len(shuffled))
         batch, shuffled = shuffled[:size], shuffled[size:]
-        parts.append(evaluate(qrels, {t: r for t, r in rankings.items() if t in batch}, MEASURES, topics=batch,
-                              threshold=threshold, depth=depth))
+        parts.append(
+            evaluate(
+                qrels,
+                {t: r for t, r in rankings.items() if t in batch},
+                MEASURES,
+                topics=batch,
+                threshold=threshold,
+                depth=depth,
+            )
+        )
     merged = merge_evaluations(parts)
     assert merged == whole
     assert list(merged.per_query) == list(whole.per_query)  # topic order too, which the sums follow

@@ -17,9 +17,9 @@ from labeler.metrics import DEFAULT_MEASURES, Measure, parse_measure, parse_meas
         ("P@10", "P", 10, None, None),
         ("R@100", "R", 100, None, None),
         ("nDCG@10", "nDCG", 10, None, None),
-        ("nDCG", "nDCG", None, None, None),          # no cutoff: the whole ranking
+        ("nDCG", "nDCG", None, None, None),  # no cutoff: the whole ranking
         ("AP", "AP", None, None, None),
-        ("AP@10", "AP", 10, None, None),             # trec_eval map_cut_10
+        ("AP@10", "AP", 10, None, None),  # trec_eval map_cut_10
         ("RR", "RR", None, None, None),
         ("RR@10", "RR", 10, None, None),
         ("Rprec", "Rprec", None, None, None),
@@ -29,15 +29,15 @@ from labeler.metrics import DEFAULT_MEASURES, Measure, parse_measure, parse_meas
         ("Judged@10", "Judged", 10, None, None),
         ("AnyHit@10", "AnyHit", 10, None, None),
         ("AllHit@3", "AllHit", 3, None, None),
-        ("T@5", "T", 5, 0.5, None),                  # alpha defaults to 0.5
+        ("T@5", "T", 5, 0.5, None),  # alpha defaults to 0.5
         ("T(alpha=0.3)@5", "T", 5, 0.3, None),
         ("F(alpha=1)@5", "F", 5, 1.0, None),
         ("Fe(alpha=0)@5", "Fe", 5, 0.0, None),
-        ("RBP", "RBP", None, None, 0.8),             # p defaults to 0.8
+        ("RBP", "RBP", None, None, 0.8),  # p defaults to 0.8
         ("RBP(p=0.95)", "RBP", None, None, 0.95),
-        ("MAP", "AP", None, None, None),             # ir_measures aliases
+        ("MAP", "AP", None, None, None),  # ir_measures aliases
         ("MRR@10", "RR", 10, None, None),
-        ("ndcg@10", "nDCG", 10, None, None),         # family names are not case-sensitive
+        ("ndcg@10", "nDCG", 10, None, None),  # family names are not case-sensitive
     ],
 )
 def test_parse_measure(text, family, cutoff, alpha, p):
@@ -111,8 +111,15 @@ def test_importing_the_metrics_loads_no_sql_cli_or_ui():
 
 @pytest.mark.parametrize(
     ("typed", "meant"),
-    [("P_10", "P@10"), ("ndcg_cut_10", "nDCG@10"), ("recall_100", "R@100"), ("recip_rank", "RR"),
-     ("map_cut_5", "AP@5"), ("success_1", "Success@1"), ("R-prec", "Rprec")],
+    [
+        ("P_10", "P@10"),
+        ("ndcg_cut_10", "nDCG@10"),
+        ("recall_100", "R@100"),
+        ("recip_rank", "RR"),
+        ("map_cut_5", "AP@5"),
+        ("success_1", "Success@1"),
+        ("R-prec", "Rprec"),
+    ],
 )
 def test_trec_eval_names_are_refused_with_ours_suggested(typed, meant):
     with pytest.raises(ValueError, match=re.escape(f"unknown measure {typed!r}: did you mean {meant}?")):

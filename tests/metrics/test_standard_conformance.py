@@ -136,8 +136,9 @@ def test_judged_and_unj_split_the_top_k(case, k):
     _, expected, rankings = scored(case)
     unj = expected[f"unj_{k}"]
     topics = sorted(unj.keys() - {"all"})
-    evaluation = evaluate(read_qrels(CONFORMANCE / qrels_name), rankings, [f"Judged@{k}"], topics=topics,
-                          threshold=threshold, depth=depth)
+    evaluation = evaluate(
+        read_qrels(CONFORMANCE / qrels_name), rankings, [f"Judged@{k}"], topics=topics, threshold=threshold, depth=depth
+    )
     long_enough = 0
     for topic in topics:
         judged = evaluation.per_query[topic][f"Judged@{k}"]

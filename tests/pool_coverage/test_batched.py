@@ -53,9 +53,12 @@ def batched(topics, qrels, runs, scored, rng, depth, threshold, measures):
     while shuffled:
         size = rng.randint(1, len(shuffled))
         batch, shuffled = shuffled[:size], shuffled[size:]
-        batches.add({t: qrels[t] for t in batch if t in qrels},
-                    {run: {t: ranking[t] for t in batch if t in ranking} for run, ranking in runs.items()},
-                    topics=batch, scored=[t for t in batch if t in scored])
+        batches.add(
+            {t: qrels[t] for t in batch if t in qrels},
+            {run: {t: ranking[t] for t in batch if t in ranking} for run, ranking in runs.items()},
+            topics=batch,
+            scored=[t for t in batch if t in scored],
+        )
     return batches.result()
 
 
@@ -73,8 +76,9 @@ def test_batches_equal_all_at_once(seed, depth, threshold):
         expected = recall_curve(qrels, ranking, topics=ordered, threshold=threshold) if ordered else []
         assert streamed["curves"][run] == expected
     if ordered and len(runs) > 1:
-        assert streamed["bias"] == leave_one_run_out(qrels, runs, topics=ordered, depth=depth, threshold=threshold,
-                                                     measures=MEASURES)
+        assert streamed["bias"] == leave_one_run_out(
+            qrels, runs, topics=ordered, depth=depth, threshold=threshold, measures=MEASURES
+        )
     else:
         assert streamed["bias"] is None
 
@@ -96,8 +100,9 @@ def test_rescoring_only_changed_topics_equals_rescoring_all(seed, depth, rescore
     topics, qrels, runs, _, _ = random_inputs(seed)
     if len(runs) < 2:
         runs["extra"] = {t: sorted({u for r in runs.values() for u in r.get(t, [])}) for t in topics}
-    result = leave_one_run_out(qrels, runs, topics=topics, depth=depth, threshold=1, measures=MEASURES,
-                               rescore_all=rescore_all)
+    result = leave_one_run_out(
+        qrels, runs, topics=topics, depth=depth, threshold=1, measures=MEASURES, rescore_all=rescore_all
+    )
     expected = textbook_loro(qrels, runs, topics, depth, 1, MEASURES)
     for run, values in expected.items():
         for measure, (full, without) in values.items():

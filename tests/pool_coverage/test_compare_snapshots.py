@@ -19,8 +19,9 @@ DEPTH3 = {"1": {"d1": 1, "d2": 1, "d3": 0, "d6": 1, "d9": 1, "d10": 0}}  # adds 
 
 @pytest.fixture(scope="module")
 def toy2():
-    return compare_snapshots(DEPTH2, DEPTH3, TOY2, topics=["1"], threshold=1, depth=3,
-                             measures=["R@3", "nDCG@3", "AP", "Bpref"])
+    return compare_snapshots(
+        DEPTH2, DEPTH3, TOY2, topics=["1"], threshold=1, depth=3, measures=["R@3", "nDCG@3", "AP", "Bpref"]
+    )
 
 
 @pytest.mark.parametrize(("run", "ap"), [("A", 0.5), ("B", 0.75), ("C", 0.6875)])
@@ -98,10 +99,16 @@ def test_new_run_moves_to_the_top(new_run):
     # tau_AP of N A B against A B N: C(2) = 0 (N is below A in the reference), C(3) = 1 (A above B) ->
     # (2/2)(0/1 + 1/2) − 1 = −0.5.
     assert ranking["tau_ap"] == pytest.approx(-0.5)
-    assert ranking["moved"] == {"A": {"before": 1, "after": 2}, "B": {"before": 2, "after": 3},
-                                "N": {"before": 3, "after": 1}}
+    assert ranking["moved"] == {
+        "A": {"before": 1, "after": 2},
+        "B": {"before": 2, "after": 3},
+        "N": {"before": 3, "after": 1},
+    }
     assert [(row["run"], row["gain"]) for row in ranking["gained"]] == [
-        ("N", pytest.approx(0.25)), ("A", pytest.approx(-0.5)), ("B", pytest.approx(-0.5))]
+        ("N", pytest.approx(0.25)),
+        ("A", pytest.approx(-0.5)),
+        ("B", pytest.approx(-0.5)),
+    ]
     json.dumps(new_run, allow_nan=False)
 
 
@@ -132,8 +139,12 @@ def test_rank_by_can_be_chosen():
     result = compare_snapshots(BEFORE, AFTER, NEW_RUNS, topics=["t"], threshold=1, depth=3, rank_by="Judged@3")
     # Judged@3 before: A 1, B 1, N 1/3; after: all 1 -> N's gain is 2/3.
     assert result["ranking"]["measure"] == "Judged@3"
-    assert result["ranking"]["gained"][0] == {"run": "N", "before": pytest.approx(1 / 3), "after": 1.0,
-                                              "gain": pytest.approx(2 / 3)}
+    assert result["ranking"]["gained"][0] == {
+        "run": "N",
+        "before": pytest.approx(1 / 3),
+        "after": 1.0,
+        "gain": pytest.approx(2 / 3),
+    }
 
 
 @pytest.mark.parametrize(
@@ -149,8 +160,14 @@ def test_rank_by_can_be_chosen():
     ],
 )
 def test_invalid_input_is_refused(kwargs, message):
-    arguments = {"before": BEFORE, "after": AFTER, "runs": NEW_RUNS, "topics": ["t"], "threshold": 1,
-                 "depth": 3} | kwargs
+    arguments = {
+        "before": BEFORE,
+        "after": AFTER,
+        "runs": NEW_RUNS,
+        "topics": ["t"],
+        "threshold": 1,
+        "depth": 3,
+    } | kwargs
     before, after, runs = arguments.pop("before"), arguments.pop("after"), arguments.pop("runs")
     with pytest.raises(ValueError, match=message):
         compare_snapshots(before, after, runs, **arguments)

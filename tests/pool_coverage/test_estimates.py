@@ -34,8 +34,15 @@ def test_chapman_without_overlap_has_no_lincoln_petersen():
 
 def test_chapman_with_full_overlap_has_no_variance():
     # Both samples found the same 5: (6·6)/6 − 1 = 5 with variance 0.
-    assert chapman(5, 5, 5) == {"n1": 5, "n2": 5, "m": 5, "estimate": 5.0, "variance": 0.0, "se": 0.0,
-                                "lincoln_petersen": 5.0}
+    assert chapman(5, 5, 5) == {
+        "n1": 5,
+        "n2": 5,
+        "m": 5,
+        "estimate": 5.0,
+        "variance": 0.0,
+        "se": 0.0,
+        "lincoln_petersen": 5.0,
+    }
 
 
 @pytest.mark.parametrize(
@@ -96,8 +103,9 @@ def test_the_estimate_never_falls_below_the_lower_bound():
     # (3 found outside these runs' top K), so the estimate is raised to 8 and says so.
     same = ["a", "b", "c", "d", "e"]
     qrels = {"t": {unit: 1 for unit in [*same, "x", "y", "z"]}}
-    topic = estimate_relevant(qrels, {"P": {"t": same}, "Q": {"t": same}}, topics=["t"], depth=5,
-                              threshold=1)["topics"]["t"]
+    topic = estimate_relevant(qrels, {"P": {"t": same}, "Q": {"t": same}}, topics=["t"], depth=5, threshold=1)[
+        "topics"
+    ]["t"]
     assert topic["chapman"] == pytest.approx(5.0)
     assert topic["lower_bound"] == 8
     assert topic["estimate"] == 8

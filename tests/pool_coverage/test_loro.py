@@ -30,7 +30,8 @@ def test_qrels_without_each_run():
     # U_3(C) = {d9, d10}; U_3(A) = {d3}; B contributes nothing alone.
     assert leave_out_qrels(FULL, TOY2, "C", topics=["1"], depth=3) == {"1": {"d1": 1, "d2": 1, "d3": 0, "d6": 1}}
     assert leave_out_qrels(FULL, TOY2, "A", topics=["1"], depth=3) == {
-        "1": {"d1": 1, "d2": 1, "d6": 1, "d9": 1, "d10": 0}}
+        "1": {"d1": 1, "d2": 1, "d6": 1, "d9": 1, "d10": 0}
+    }
     assert leave_out_qrels(FULL, TOY2, "B", topics=["1"], depth=3) == FULL
 
 
@@ -99,7 +100,10 @@ def test_rescoring_everyone_shows_the_side_effect():
     report = leave_one_run_out(FULL, TOY2, topics=["1"], depth=3, threshold=1, measures=["AP"], rescore_all=True)
     # Without C, R falls from 4 to 3: A (1 + 1)/3, B (1 + 1 + 1)/3.
     assert report["ranking"]["AP"]["scores_without"]["C"] == {
-        "A": pytest.approx(2 / 3), "B": pytest.approx(1.0), "C": pytest.approx(1 / 3)}
+        "A": pytest.approx(2 / 3),
+        "B": pytest.approx(1.0),
+        "C": pytest.approx(1 / 3),
+    }
     assert report["ranking"]["AP"]["without"]["C"] == ["B", "A", "C"]
     assert report["ranking"]["AP"]["kendall_tau"]["C"] == pytest.approx(1 / 3)
     # Per-run figures are the left-out run's own and do not change with the option.
@@ -112,7 +116,8 @@ def test_judgments_from_outside_the_depth_k_pool_are_kept():
     # it is nobody's unique contribution, so qrels^{-C} keeps it and only d9, d10 go.
     qrels = {"1": dict(FULL["1"], x=1)}
     assert leave_out_qrels(qrels, TOY2, "C", topics=["1"], depth=3) == {
-        "1": {"d1": 1, "d2": 1, "d3": 0, "d6": 1, "x": 1}}
+        "1": {"d1": 1, "d2": 1, "d3": 0, "d6": 1, "x": 1}
+    }
     report = leave_one_run_out(qrels, TOY2, topics=["1"], depth=3, threshold=1, measures=["AP"])
     # R = 5 in full: C (1 + 1 + 3/4)/5 = 0.55; without: R = 4, d6 at 2 and d2 at 4: (1/2 + 2/4)/4 = 0.25.
     assert report["runs"]["C"]["measures"]["AP"]["full"] == pytest.approx(0.55)

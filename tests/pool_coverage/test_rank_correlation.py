@@ -44,7 +44,7 @@ def test_tau_ap_weighs_top_swaps_more_and_is_asymmetric():
 def test_kendall_tau_b_with_ties_by_hand():
     # pairs: (a,b) x=+1, y=-1 discordant; (a,c) x=+1, y=-2 discordant; (b,c) tied in the reference.
     # n0 = 3, n1 = 1 tie in the reference, n2 = 0 -> (0 - 2) / sqrt((3 - 1)(3 - 0)) = -2/sqrt(6).
-    assert kendall_tau({"a": 3, "b": 2, "c": 2}, {"a": 1, "b": 2, "c": 3}) == pytest.approx(-2 / 6 ** 0.5)
+    assert kendall_tau({"a": 3, "b": 2, "c": 2}, {"a": 1, "b": 2, "c": 3}) == pytest.approx(-2 / 6**0.5)
 
 
 def test_kendall_tau_matches_scipy_on_random_scores_with_ties():

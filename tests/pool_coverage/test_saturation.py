@@ -71,8 +71,10 @@ def test_default_window_is_the_last_fifth_at_least_one(depth, window):
     assert default_window(depth) == window
 
 
-@pytest.mark.parametrize(("window", "message"), [(0, "window must be"), (6, "from 1 to the depth \\(5\\)"),
-                                                 (True, "window must be"), (1.5, "window must be")])
+@pytest.mark.parametrize(
+    ("window", "message"),
+    [(0, "window must be"), (6, "from 1 to the depth \\(5\\)"), (True, "window must be"), (1.5, "window must be")],
+)
 def test_invalid_window_is_refused(window, message):
     with pytest.raises(ValueError, match=message):
         judging_saturation(ORACLE, TOY2, topics=["1"], depth=5, threshold=1, window=window)

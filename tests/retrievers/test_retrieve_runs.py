@@ -27,9 +27,11 @@ def test_a_run_is_stored_like_an_imported_one(hand_cli, db_path, write, retrieve
     result = hand_cli.json("runs", "retrieve", "--retriever", retriever, "--name", "made", "--depth", "2")
     with Store(db_path) as store:
         made = store.rankings("made")
-        trec = "".join(f"{topic} Q0 {unit} {rank} {score!r} x\n"
-                       for topic, ranking in made.items()
-                       for rank, (unit, score) in enumerate(zip(ranking.units, ranking.scores, strict=True), 1))
+        trec = "".join(
+            f"{topic} Q0 {unit} {rank} {score!r} x\n"
+            for topic, ranking in made.items()
+            for rank, (unit, score) in enumerate(zip(ranking.units, ranking.scores, strict=True), 1)
+        )
         import_run(store, write("made.trec", trec), "imported")
         imported = store.rankings("imported")
     assert {t: (r.units, r.scores) for t, r in made.items()} == {t: (r.units, r.scores) for t, r in imported.items()}
@@ -59,7 +61,7 @@ def test_chunk_text_is_the_span_of_the_document_text(hand_cli, db_path):
         assert texts["d2#0"] == "cats sleep all" and texts["d2#2"] == "purr"
         for chunk_id, text in texts.items():
             chunk = store.chunk("w3", chunk_id)
-            assert text == store.document(chunk.doc_id).text[chunk.start:chunk.end]
+            assert text == store.document(chunk.doc_id).text[chunk.start : chunk.end]
         assert dict(unit_texts(store, Unit("doc")))["d1"] == "cats chase mice"  # no title: the text alone
 
 

@@ -61,21 +61,25 @@ def test_ties_are_broken_by_unit_id_descending_before_the_cut():
     assert [unit for unit, _ in retriever.search("fish", 2)] == ["c", "b"]
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ({"k1": -1}, "k1 must be a number 0 or more"),
-    ({"b": "high"}, "b must be a number 0 or more"),
-    ({"stemmer": "porter"}, "stemmer must be one of auto, english, none"),
-    ({"method": "okapi"}, "method must be one of lucene, robertson, atire, bm25l, bm25+"),
-    ({"k1": float("nan")}, "k1 must be a number 0 or more"),
-])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"k1": -1}, "k1 must be a number 0 or more"),
+        ({"b": "high"}, "b must be a number 0 or more"),
+        ({"stemmer": "porter"}, "stemmer must be one of auto, english, none"),
+        ({"method": "okapi"}, "method must be one of lucene, robertson, atire, bm25l, bm25+"),
+        ({"k1": float("nan")}, "k1 must be a number 0 or more"),
+    ],
+)
 def test_bad_parameters_are_refused(params, message):
     with pytest.raises(ValueError, match=message):
         BM25SRetriever(**params)
 
 
 def test_the_cli_passes_parameters_and_records_them(hand_cli, stored_units):
-    result = hand_cli.json("runs", "retrieve", "--retriever", "bm25s", "--name", "b", "--param", "k1=0.9",
-                           "--param", "stemmer=none")
+    result = hand_cli.json(
+        "runs", "retrieve", "--retriever", "bm25s", "--name", "b", "--param", "k1=0.9", "--param", "stemmer=none"
+    )
     params = result["policies"]["retriever_params"]
     assert (params["k1"], params["b"], params["stemmer"], params["stopwords"]) == (0.9, 0.75, "none", "en")
     assert result["policies"]["retriever_version"].startswith("bm25s ")

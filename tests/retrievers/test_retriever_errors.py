@@ -6,17 +6,20 @@ import pytest
 from support import dump
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    # (arguments after `runs retrieve`, what stderr says)
-    (("--retriever", "nope"), "unknown retriever 'nope': choose one of fts5, bm25s, ql"),
-    (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77"),
-    (("--retriever", "ql", "--topics", ","), "--topics names no topic"),
-    (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
-    (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),
-    (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0"),
-    (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)"),
-    (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # (arguments after `runs retrieve`, what stderr says)
+        (("--retriever", "nope"), "unknown retriever 'nope': choose one of fts5, bm25s, ql"),
+        (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77"),
+        (("--retriever", "ql", "--topics", ","), "--topics names no topic"),
+        (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
+        (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),
+        (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0"),
+        (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)"),
+        (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters"),
+    ],
+)
 def test_bad_requests_exit_1_and_change_nothing(hand_cli, db_path, args, message):
     before = dump(db_path)
     result = hand_cli("runs", "retrieve", "--name", "r", *args, expect=1)

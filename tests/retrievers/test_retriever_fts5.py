@@ -10,13 +10,19 @@ from labeler.store import Store
 from labeler.store.search_rows import fts5_query
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("cats", '"cats"'),
-    ("Cats chase CATS", '"cats" OR "chase"'),                   # case-folded, repeated words once
-    ('cats: "AND" (NOT) mice*^', '"cats" OR "and" OR "not" OR "mice"'),  # syntax characters and keywords dropped/quoted
-    ("café au lait", '"café" OR "au" OR "lait"'),              # words are Unicode words
-    ("-- ?! ()", None),                                         # nothing to search for
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("cats", '"cats"'),
+        ("Cats chase CATS", '"cats" OR "chase"'),  # case-folded, repeated words once
+        (
+            'cats: "AND" (NOT) mice*^',
+            '"cats" OR "and" OR "not" OR "mice"',
+        ),  # syntax characters and keywords dropped/quoted
+        ("café au lait", '"café" OR "au" OR "lait"'),  # words are Unicode words
+        ("-- ?! ()", None),  # nothing to search for
+    ],
+)
 def test_queries_are_quoted_terms_ored(text, expected):
     assert fts5_query(text) == expected
 
@@ -30,8 +36,15 @@ def test_no_title_causes_an_fts5_syntax_error(db_path, title):
 
 def test_bm25_is_negated_so_higher_is_better(db_path):
     with Store(db_path) as store:
-        store.build_unit_search([("d1", "cats chase mice"), ("d2", "mice eat cheese"), ("d3", "dogs bark"),
-                                 ("d4", "birds sing"), ("d5", "fish swim")])
+        store.build_unit_search(
+            [
+                ("d1", "cats chase mice"),
+                ("d2", "mice eat cheese"),
+                ("d3", "dogs bark"),
+                ("d4", "birds sing"),
+                ("d5", "fish swim"),
+            ]
+        )
         hits = store.search_units("chase mice", 10)
         assert [unit for unit, _ in hits] == ["d1", "d2"]  # d1 has both words
         assert hits[0][1] > hits[1][1] > 0

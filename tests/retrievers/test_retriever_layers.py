@@ -13,8 +13,13 @@ import sys
 import pytest
 
 MODULES = [
-    "labeler.retrievers", "labeler.retrievers.base", "labeler.retrievers.ql", "labeler.retrievers.fts5",
-    "labeler.retrievers.bm25s_retriever", "labeler.retrievers.command", "labeler.retrievers.registry",
+    "labeler.retrievers",
+    "labeler.retrievers.base",
+    "labeler.retrievers.ql",
+    "labeler.retrievers.fts5",
+    "labeler.retrievers.bm25s_retriever",
+    "labeler.retrievers.command",
+    "labeler.retrievers.registry",
 ]
 
 

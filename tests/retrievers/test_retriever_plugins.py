@@ -38,8 +38,18 @@ def test_a_command_makes_a_run_from_the_topics_it_reads(hand_cli, write, stored_
 
 
 def test_a_command_gets_only_the_chosen_topics_and_is_cut_at_depth(hand_cli, write, stored_units):
-    result = hand_cli.json("runs", "retrieve", "--retriever", command(write("echo.py", ECHO)), "--name", "cmd",
-                           "--topics", "2", "--depth", "1")
+    result = hand_cli.json(
+        "runs",
+        "retrieve",
+        "--retriever",
+        command(write("echo.py", ECHO)),
+        "--name",
+        "cmd",
+        "--topics",
+        "2",
+        "--depth",
+        "1",
+    )
     assert (result["topics"], result["entries"]) == (1, 1)
     assert stored_units("cmd", "2") == ["d3"]
 
@@ -51,16 +61,22 @@ def test_the_example_script_works_as_a_command(hand_cli, corpus_file, stored_uni
     assert stored_units("overlap", "3")[0] == "d1"
 
 
-@pytest.mark.parametrize(("script", "message"), [
-    # (what the command does, what the error says)
-    ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "failed with exit code 3; it said: boom"),
-    ("print('1 Q0 d1 1 1.0 t'); print('1 Q0 d2 x')", "bad.py':2: expected 6 fields"),
-    ("print('1 Q0 d1 1 high t')", "bad.py':1: score 'high' is not a number"),
-    ("pass", "empty run: no result lines"),
-    ("print('1 Q0 d1 1 1 t'); print('1 Q0 d1 2 0.5 t')", "bad.py':2: duplicate id 'd1' in the ranking of topic '1'"),
-    ("print('1 Q0 nope 1 1 t')", "returned 1 id not in the corpus, e.g. nope"),
-    ("print('99 Q0 d1 1 1 t')", "bad.py':1: topic '99' was not asked for"),
-])
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        # (what the command does, what the error says)
+        ("import sys; print('boom', file=sys.stderr); sys.exit(3)", "failed with exit code 3; it said: boom"),
+        ("print('1 Q0 d1 1 1.0 t'); print('1 Q0 d2 x')", "bad.py':2: expected 6 fields"),
+        ("print('1 Q0 d1 1 high t')", "bad.py':1: score 'high' is not a number"),
+        ("pass", "empty run: no result lines"),
+        (
+            "print('1 Q0 d1 1 1 t'); print('1 Q0 d1 2 0.5 t')",
+            "bad.py':2: duplicate id 'd1' in the ranking of topic '1'",
+        ),
+        ("print('1 Q0 nope 1 1 t')", "returned 1 id not in the corpus, e.g. nope"),
+        ("print('99 Q0 d1 1 1 t')", "bad.py':1: topic '99' was not asked for"),
+    ],
+)
 def test_a_failing_command_or_a_bad_run_is_refused_naming_the_command(hand_cli, write, db_path, script, message):
     from support import dump
 
@@ -137,8 +153,9 @@ def plugins(monkeypatch):
 
 def test_an_entry_point_plugin_runs_like_a_builtin(hand_cli, plugins, stored_units):
     plugins(recorder="test_retriever_plugins:Recorder")
-    result = hand_cli.json("runs", "retrieve", "--retriever", "recorder", "--name", "p", "--param", "boost=2",
-                           "--unit", "chunk:w3")
+    result = hand_cli.json(
+        "runs", "retrieve", "--retriever", "recorder", "--name", "p", "--param", "boost=2", "--unit", "chunk:w3"
+    )
     assert dict(Recorder.seen)["d2#1"] == "day and cats"  # it was given the chunk texts
     assert stored_units("p", "1") == ["d3#0", "d2#1", "d2#0", "d1#0"]  # all tie at 2.0: unit id descending
     assert result["policies"]["retriever"] == "recorder"
@@ -160,16 +177,25 @@ def test_builtins_win_over_a_plugin_of_the_same_name(hand_cli, plugins):
     assert hand_cli.json("runs", "retrieve", "--retriever", "ql", "--name", "q")["policies"]["retriever_version"] == "1"
 
 
-@pytest.mark.parametrize(("point", "args", "message"), [
-    ("test_retriever_plugins:Broken", (), "retriever 'plug' returned ('d1', nan) for topic '1'"),
-    ("test_retriever_plugins:Crashing", (), "retriever 'plug' failed: RuntimeError: index is corrupt"),
-    ("test_retriever_plugins:NoSuchClass", (), "retriever plug-in 'plug' (test_retriever_plugins:NoSuchClass) "
-                                               "failed to load"),
-    ("test_retriever_plugins:Recorder", ("--param", "colour=red"), "retriever 'plug' takes no parameter colour "
-                                                                  "(it takes boost)"),
-    ("retriever_plugin:OverlapRetriever", ("--param", "min_words=0"), "min_words must be 1 or more"),
-    ("builtins:object", (), "retriever plug-in 'plug' (builtins:object) has no index() method"),
-])
+@pytest.mark.parametrize(
+    ("point", "args", "message"),
+    [
+        ("test_retriever_plugins:Broken", (), "retriever 'plug' returned ('d1', nan) for topic '1'"),
+        ("test_retriever_plugins:Crashing", (), "retriever 'plug' failed: RuntimeError: index is corrupt"),
+        (
+            "test_retriever_plugins:NoSuchClass",
+            (),
+            "retriever plug-in 'plug' (test_retriever_plugins:NoSuchClass) failed to load",
+        ),
+        (
+            "test_retriever_plugins:Recorder",
+            ("--param", "colour=red"),
+            "retriever 'plug' takes no parameter colour (it takes boost)",
+        ),
+        ("retriever_plugin:OverlapRetriever", ("--param", "min_words=0"), "min_words must be 1 or more"),
+        ("builtins:object", (), "retriever plug-in 'plug' (builtins:object) has no index() method"),
+    ],
+)
 def test_a_broken_plugin_is_named_in_one_line(hand_cli, plugins, db_path, point, args, message):
     plugins(plug=point)
     result = hand_cli("runs", "retrieve", "--retriever", "plug", "--name", "p", *args, expect=1)

@@ -25,9 +25,11 @@ def schema_4(path, grades):
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 4")
         for number, grade in enumerate(grades):
-            db.execute("INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, "
-                       "clock) VALUES (?, '1', 'doc', ?, 'grade', ?, 'ann', 'human', '2026-01-01T10:00:00+00:00', ?)",
-                       [f"e{number}", f"d{number}", grade, number + 1])
+            db.execute(
+                "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, "
+                "clock) VALUES (?, '1', 'doc', ?, 'grade', ?, 'ann', 'human', '2026-01-01T10:00:00+00:00', ?)",
+                [f"e{number}", f"d{number}", grade, number + 1],
+            )
     return path
 
 

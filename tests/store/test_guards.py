@@ -71,8 +71,9 @@ def test_every_immutable_table_refuses_rewriting(db, table, how, recursive_trigg
     assert table_dump(conn, table) == before
 
 
-@pytest.mark.parametrize(("table", "unique"), [("events", "event_id"), ("snapshots", "name"), ("pools", "name"),
-                                               ("chunkings", "name")])
+@pytest.mark.parametrize(
+    ("table", "unique"), [("events", "event_id"), ("snapshots", "name"), ("pools", "name"), ("chunkings", "name")]
+)
 def test_replace_on_a_unique_name_is_refused_too(db, table, unique):
     """REPLACE also deletes a row that collides on a UNIQUE column, under a new primary key."""
     conn = connect(db, recursive_triggers=False)
@@ -81,8 +82,10 @@ def test_replace_on_a_unique_name_is_refused_too(db, table, unique):
     values[columns[0]] = conn.execute(f"SELECT max({columns[0]}) + 100 FROM {table}").fetchone()[0]
     before = table_dump(conn, table)
     with pytest.raises(sqlite3.IntegrityError, match="cannot be replaced"):
-        conn.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-                     list(values.values()))
+        conn.execute(
+            f"INSERT OR REPLACE INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+            list(values.values()),
+        )
     assert table_dump(conn, table) == before
 
 

@@ -29,8 +29,11 @@ def schema_2(path, events):
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 2")
         for event_id, time, grade in events:
-            db.execute("INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time) "
-                       "VALUES (?, '1', 'doc', 'd1', 'grade', ?, 'ann', 'human', ?)", [event_id, grade, time])
+            db.execute(
+                "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time) "
+                "VALUES (?, '1', 'doc', 'd1', 'grade', ?, 'ann', 'human', ?)",
+                [event_id, grade, time],
+            )
     return path
 
 
@@ -62,8 +65,9 @@ def test_appends_stamp_clocks_past_everything_in_the_log(tmp_path):
         latest = store.latest_clock()
         with store.transaction():
             first = store.append_event(Event("", 0, "1", "d2", "grade", "ann", "2000-01-01T00:00:00+00:00", grade=1))
-            store.append_events([Event("", 0, "1", f"d{n}", "grade", "ann", "2000-01-01T00:00:00+00:00", grade=1)
-                                 for n in range(3, 6)])
-        clocks = [e.clock for e in store.all_events()][len(SOUND):]
+            store.append_events(
+                [Event("", 0, "1", f"d{n}", "grade", "ann", "2000-01-01T00:00:00+00:00", grade=1) for n in range(3, 6)]
+            )
+        clocks = [e.clock for e in store.all_events()][len(SOUND) :]
     assert first.clock == latest + 1  # its wall time is older than the log: the clock still moves on
     assert clocks == [latest + 1, latest + 2, latest + 3, latest + 4]

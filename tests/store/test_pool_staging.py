@@ -20,16 +20,20 @@ from labeler.workbench import init_workbench
 
 INFO = PoolInfo("P1", "depth", 5, {"run_depths": {}}, ("A", "B"), "doc", "2024-01-01T00:00:00", 0)
 
-ids = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\t\n"), min_size=1,
-              max_size=6)
+ids = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\t\n"), min_size=1, max_size=6
+)
 entries = st.dictionaries(
     st.tuples(ids, ids),
-    st.tuples(st.integers(1, 1000), st.lists(st.tuples(st.sampled_from(["A", "B", "run c"]), st.integers(1, 1000)),
-                                             min_size=1, max_size=3),
-              st.floats(0, 10, allow_nan=False) | st.sampled_from([0.0, 1.0, 2.0, 1 / 61])),
+    st.tuples(
+        st.integers(1, 1000),
+        st.lists(st.tuples(st.sampled_from(["A", "B", "run c"]), st.integers(1, 1000)), min_size=1, max_size=3),
+        st.floats(0, 10, allow_nan=False) | st.sampled_from([0.0, 1.0, 2.0, 1 / 61]),
+    ),
     max_size=30,
-).map(lambda rows: [PoolEntry(t, u, best, tuple(contributors), rrf)
-                    for (t, u), (best, contributors, rrf) in rows.items()])
+).map(
+    lambda rows: [PoolEntry(t, u, best, tuple(contributors), rrf) for (t, u), (best, contributors, rrf) in rows.items()]
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +46,7 @@ def empty_workbench(tmp_path_factory) -> Path:
 def stage_and_copy(store: Store, pool: list[PoolEntry], batch: int = 10_000) -> None:
     with store.pool_staging():
         for start in range(0, len(pool), batch):
-            store.stage_pool_entries(pool[start:start + batch])
+            store.stage_pool_entries(pool[start : start + batch])
         with store.transaction():
             store.insert_staged_pool(1, replace(INFO, pairs=len(pool)))
 
@@ -59,7 +63,8 @@ def test_staged_entries_come_back_exactly_as_given(empty_workbench, pool, batch)
             stored = store.pool_entries("P1")
             assert store.pool("P1") == replace(INFO, pairs=len(pool))
     assert {(e.topic_id, e.unit_id): e for units in stored.values() for e in units.values()} == {
-        (e.topic_id, e.unit_id): e for e in pool}
+        (e.topic_id, e.unit_id): e for e in pool
+    }
 
 
 def test_staging_takes_no_lock_on_the_workbench(db_path, monkeypatch):

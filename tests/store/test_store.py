@@ -54,8 +54,12 @@ def test_chunks_and_chunkings_cannot_be_changed(db_path):
             chunking_id = store.next_chunking_id()
             store.insert_chunks(chunking_id, [(0, Chunk("d#0", "d", 0, 5, "h"))])
             store.insert_chunking(Chunking("c", "imported", {}, "hash", "now", 1, 1), chunking_id=chunking_id)
-        for sql in ("UPDATE chunks SET doc_id = 'x'", "DELETE FROM chunks", "UPDATE chunkings SET name = 'y'",
-                    "DELETE FROM chunkings"):
+        for sql in (
+            "UPDATE chunks SET doc_id = 'x'",
+            "DELETE FROM chunks",
+            "UPDATE chunkings SET name = 'y'",
+            "DELETE FROM chunkings",
+        ):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 store.db.execute(sql)
 

@@ -24,17 +24,23 @@ DOCS = {
     "d3": ("Milk fever", "Milk fever is low blood calcium in dairy cows after calving."),
     "d4": ("Cheese", "Cheese is made from milk with starter cultures."),
     "d5": ("Pulsars", "Pulsars are rotating neutron stars."),
-    "d6": ("Long maize history",
-           "Maize was domesticated in Mexico. It spread north and south over centuries. "
-           "Farmers selected larger cobs. Pests followed the crop everywhere. Armyworm arrived in Africa in 2016. "
-           "It spread to Asia soon after. Control relies on scouting and biological agents."),
+    "d6": (
+        "Long maize history",
+        "Maize was domesticated in Mexico. It spread north and south over centuries. "
+        "Farmers selected larger cobs. Pests followed the crop everywhere. Armyworm arrived in Africa in 2016. "
+        "It spread to Asia soon after. Control relies on scouting and biological agents.",
+    ),
 }
-TOPICS = "1\tmaize pests\tHow to control pests of maize?\tA relevant document names a pest and a control.\n" \
-         "2\tmilk fever\tWhat is milk fever in cows?\tExplains the disease.\n" \
-         "3\tpulsar discovery\tWho discovered pulsars?\tNames the discoverer.\n"
-RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d6 3 7 r\n1 Q0 d4 4 6 r\n" \
-      "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n" \
-      "3 Q0 d5 1 9 r\n3 Q0 d4 2 8 r\n"
+TOPICS = (
+    "1\tmaize pests\tHow to control pests of maize?\tA relevant document names a pest and a control.\n"
+    "2\tmilk fever\tWhat is milk fever in cows?\tExplains the disease.\n"
+    "3\tpulsar discovery\tWho discovered pulsars?\tNames the discoverer.\n"
+)
+RUN = (
+    "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d6 3 7 r\n1 Q0 d4 4 6 r\n"
+    "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n"
+    "3 Q0 d5 1 9 r\n3 Q0 d4 2 8 r\n"
+)
 
 
 def _write_inputs(folder: Path) -> None:

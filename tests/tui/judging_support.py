@@ -10,8 +10,11 @@ def grades(db, assessor="ann", unit="doc"):
     from labeler.workbench import current_labels
 
     with Store(db) as store:
-        return {pair: state.grades[assessor] for pair, state in current_labels(store, unit).items()
-                if assessor in state.grades}
+        return {
+            pair: state.grades[assessor]
+            for pair, state in current_labels(store, unit).items()
+            if assessor in state.grades
+        }
 
 
 def events(db, kind=None):
@@ -66,8 +69,11 @@ async def palette(pilot, command: str) -> None:
 
     app = pilot.app
     await pilot.press("ctrl+p")
-    await until(pilot, lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
-                "the command palette opened")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
+        "the command palette opened",
+    )
     app.focused.value = command
     commands = app.screen.query_one(CommandList)
 

@@ -22,7 +22,7 @@ def screen_lines(svg: str) -> list[str]:
         text = html.unescape(content).replace("\xa0", " ")
         if len(row) < column:
             row.extend(" " * (column - len(row)))
-        row[column:column + len(text)] = list(text)
+        row[column : column + len(text)] = list(text)
     return ["".join(rows.get(index, [])).rstrip() for index in range(max(rows, default=-1) + 1)]
 
 

@@ -16,8 +16,11 @@ from labeler.tui import make_app
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
 
 NARRATIVE = " ".join(["A relevant document names a pest of maize and a way to control it in the field."] * 8)
-LONG_TEXT = "\n\n".join(f"Paragraph {i} about maize farming, seasons, soils and the pests that follow the crop "
-                        f"from one field to the next over the years." for i in range(40))
+LONG_TEXT = "\n\n".join(
+    f"Paragraph {i} about maize farming, seasons, soils and the pests that follow the crop "
+    f"from one field to the next over the years."
+    for i in range(40)
+)
 GRADES = ["0", "not relevant", "1*", "related", "2*", "highly relevant", "3*", "perfectly relevant"]
 
 
@@ -27,8 +30,12 @@ def long_db(tmp_path):
     db = tmp_path / "long.db"
     new_workbench(db)
     corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text(json.dumps({"id": "d7", "title": "Long maize history", "text": LONG_TEXT}) + "\n"
-                      + json.dumps({"id": "d8", "title": "Short", "text": "Maize."}) + "\n")
+    corpus.write_text(
+        json.dumps({"id": "d7", "title": "Long maize history", "text": LONG_TEXT})
+        + "\n"
+        + json.dumps({"id": "d8", "title": "Short", "text": "Maize."})
+        + "\n"
+    )
     (tmp_path / "topics.tsv").write_text(f"1\tmaize pests\tHow to control pests of maize?\t{NARRATIVE}\n")
     (tmp_path / "run.txt").write_text("1 Q0 d7 1 9 r\n1 Q0 d8 2 8 r\n")
     with Store(db) as store:

@@ -30,5 +30,9 @@ async def test_help_lists_every_judging_key_before_the_generic_ones(judging_db):
         assert not {"Focus Next", "Focus Previous", "palette", "Copy selected text"} & set(own)
         assert own["Quit"] == ["q"] and generic["Quit"] == ["^q"]
         text = screen_text(app.export_screenshot())
-        assert text.index("Judging keys") < text.index("^z") < text.index("Generic keys (Textual)") \
+        assert (
+            text.index("Judging keys")
+            < text.index("^z")
+            < text.index("Generic keys (Textual)")
             < text.index("Focus Next")
+        )

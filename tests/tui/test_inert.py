@@ -57,10 +57,14 @@ def escapes_db(tmp_path):
     db = tmp_path / "escapes.db"
     new_workbench(db)
     (tmp_path / "corpus.jsonl").write_text(
-        json.dumps({"id": D1, "title": DOC_TITLE, "text": DOC_TEXT}) + "\n"
-        + json.dumps({"id": D2, "title": "Plain", "text": f"Weevils {CSI} damage stored maize."}) + "\n")
+        json.dumps({"id": D1, "title": DOC_TITLE, "text": DOC_TEXT})
+        + "\n"
+        + json.dumps({"id": D2, "title": "Plain", "text": f"Weevils {CSI} damage stored maize."})
+        + "\n"
+    )
     (tmp_path / "topics.jsonl").write_text(
-        json.dumps({"id": T1, "title": TITLE, "description": DESCRIPTION, "narrative": f"{BIDI}{OSC}"}) + "\n")
+        json.dumps({"id": T1, "title": TITLE, "description": DESCRIPTION, "narrative": f"{BIDI}{OSC}"}) + "\n"
+    )
     (tmp_path / "run.txt").write_text(f"{T1} Q0 {D1} 1 9 r\n{T1} Q0 {D2} 2 8 r\n")
     with Store(db) as store:
         import_corpus(store, tmp_path / "corpus.jsonl")
@@ -90,7 +94,7 @@ def styled(content, style: str) -> list[str]:
     sample = Text("x")
     sample.stylize(style, 0, 1)
     (wanted,) = Content.from_rich_text(sample).spans
-    return [content.plain[span.start:span.end] for span in content.spans if span.style == wanted.style]
+    return [content.plain[span.start : span.end] for span in content.spans if span.style == wanted.style]
 
 
 # -- the highlighting, without a screen -------------------------------------------------------
@@ -104,7 +108,7 @@ def test_highlights_land_on_the_terms_when_escapes_lengthen_the_text():
     assert text.plain == visible(DOC_TEXT) and "\x1b" not in text.plain
     under = {str(span.style): [] for span in text.spans}
     for span in text.spans:
-        under[str(span.style)].append(text.plain[span.start:span.end])
+        under[str(span.style)].append(text.plain[span.start : span.end])
     assert under[QUERY_STYLE] == ["maize", "maize", "maize"]
     assert under[CURRENT_HIT_STYLE] == ["maize"]
     assert under["bold black on magenta"] == ["weekly"]
@@ -121,7 +125,7 @@ def test_a_crlf_line_end_is_a_newline_and_a_lone_cr_is_spelled_out():
     part = Paragraph(0, "one\r\ntwo maize\rthree")
     assert part.shown == "one\ntwo maize\\x0dthree"
     (hit,) = find_hits([part], ["maize"])
-    assert part.shown[part.shown_offset(hit.start):part.shown_offset(hit.end)] == "maize"
+    assert part.shown[part.shown_offset(hit.start) : part.shown_offset(hit.end)] == "maize"
 
 
 # -- the judging screen ------------------------------------------------------------------------
@@ -138,8 +142,13 @@ async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_termina
         # the title's words, found in the text and drawn over exactly those words of the escaped text
         assert styled(content, QUERY_STYLE) == ["pwned", "maize", "maize", "pwned", "maize"]
         assert_drawn(body, SHOWN_OSC, f"{SHOWN_CSI}Scout \\x9b1m maize \\u202eweekly {SHOWN_OSC}maize.")
-        assert_drawn(screen.query_one(TopicCard), f"Topic {T1}", visible_line(TITLE),
-                     "[link=file:///etc/passwd]pests[/link]", visible(DESCRIPTION).split("\n")[0])
+        assert_drawn(
+            screen.query_one(TopicCard),
+            f"Topic {T1}",
+            visible_line(TITLE),
+            "[link=file:///etc/passwd]pests[/link]",
+            visible(DESCRIPTION).split("\n")[0],
+        )
         assert_drawn(screen.query_one(StatusBar), ASSESSOR, D1)
 
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")

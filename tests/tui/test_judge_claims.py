@@ -27,8 +27,18 @@ async def test_two_apps_never_show_the_same_unit(judging_db):
     ann, bob = make_app(judging_db, assessor="ann"), make_app(judging_db, assessor="bob")
     async with ann.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
         assert shown(ann) == ("1", "d1") and shown(bob) == ("1", "d2")
-        steps = [(pa, "right"), (pb, "1"), (pa, "s"), (pb, "right"), (pa, "2"), (pb, "left"), (pa, "right"),
-                 (pb, "0"), (pa, "left"), (pb, "right")]
+        steps = [
+            (pa, "right"),
+            (pb, "1"),
+            (pa, "s"),
+            (pb, "right"),
+            (pa, "2"),
+            (pb, "left"),
+            (pa, "right"),
+            (pb, "0"),
+            (pa, "left"),
+            (pb, "right"),
+        ]
         for pilot, key in steps:
             await pilot.press(key)
             await pilot.pause()

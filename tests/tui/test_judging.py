@@ -200,7 +200,7 @@ async def test_a_chunk_is_shown_inside_its_parent_document(chunk_db):
         assert "Maize was domesticated in Mexico" in shown  # the parent's text, not only the chunk
         words = view.view.text.split()
         chunk_text = " ".join(words[20:30])  # the third 10-word window
-        assert view.view.text[view.view.span[0]:view.view.span[1]] == chunk_text
+        assert view.view.text[view.view.span[0] : view.view.span[1]] == chunk_text
         status = str(app.screen.query_one(StatusBar).render())
         assert "chunk" in status and "chunking w10" in status and "parent d6" in status
         await pilot.press("minus", "minus", "minus")
@@ -267,16 +267,28 @@ async def test_coverage_screen_matches_the_cli(judging_db):
         shown = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1:] for i in range(table.row_count)}
         header = [str(column.label) for column in table.columns.values()]
         summary = str(screen.query_one("#summary").render())
-    expected = json.loads(CliRunner().invoke(cli, ["--db", str(judging_db), "coverage", "--snapshot", "current",
-                                                   "--depth", "4", "--no-loro", "--json"]).stdout)
+    expected = json.loads(
+        CliRunner()
+        .invoke(
+            cli, ["--db", str(judging_db), "coverage", "--snapshot", "current", "--depth", "4", "--no-loro", "--json"]
+        )
+        .stdout
+    )
     row = expected["runs"]["bm25"]
     # Judged@k over every topic and over the scored ones, each labelled with its count (1 scored: topic 1)
     assert header[1:3] == ["Judged@4 (all 3)", "Judged@4 (1 scored)"]
-    assert shown["bm25"] == [f"{row['judged']:.3f}", f"{row['judged_scored']:.3f}", row["unjudged"], row["unique"],
-                             row["unique_relevant"]]
+    assert shown["bm25"] == [
+        f"{row['judged']:.3f}",
+        f"{row['judged_scored']:.3f}",
+        row["unjudged"],
+        row["unique"],
+        row["unique_relevant"],
+    ]
     effort = expected["effort"]
-    assert (f"Judging the {effort['unjudged']} unjudged units of the top 4 takes about {effort['hours']} h "
-            f"{effort['pace']['description']}." in summary)
+    assert (
+        f"Judging the {effort['unjudged']} unjudged units of the top 4 takes about {effort['hours']} h "
+        f"{effort['pace']['description']}." in summary
+    )
     assert expected["pool"]["pace"]["description"] in summary and "timed" in effort["pace"]["description"]
     assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]
 
@@ -297,8 +309,9 @@ async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_t
     assert screen.result["runs_not_scored"] == ["bm25"]
     assert "Not scored here (they rank other units): bm25;" in summary
     with Store(chunk_db) as store:  # what the screen shows is the workbench's own report on those runs
-        expected = coverage_report(store, snapshot="current", depth=screen.result["depth"], loro=False, runs=["chunks"],
-                                   space="chunk:w10")
+        expected = coverage_report(
+            store, snapshot="current", depth=screen.result["depth"], loro=False, runs=["chunks"], space="chunk:w10"
+        )
     assert screen.result["runs"] == expected["runs"] and screen.result["topics"] == expected["topics"]
 
 

@@ -39,5 +39,7 @@ async def test_a_topic_reviewed_at_document_level_is_open_in_a_chunk_pool(chunk_
         assert "[in_progress]" in card(app)
         await pilot.press("d")  # marks the chunk space, not the documents
     with Store(chunk_db) as store:
-        assert [(e.unit, e.reason) for e in store.review_events("1")] == [("doc", "reviewed"),
-                                                                         ("chunk:w10", "reviewed")]
+        assert [(e.unit, e.reason) for e in store.review_events("1")] == [
+            ("doc", "reviewed"),
+            ("chunk:w10", "reviewed"),
+        ]

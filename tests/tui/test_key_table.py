@@ -56,8 +56,11 @@ def labelers_bindings(screen: JudgeScreen) -> list[Binding]:
 
 def names(app, binding: Binding, key: str) -> set[str]:
     """How the table may write a key: its name (`backspace`) or how it is shown (`←`, `/`)."""
-    return {key, app.get_key_display(Binding(key, binding.action)), *([binding.key_display] if binding.key_display
-                                                                        else [])}
+    return {
+        key,
+        app.get_key_display(Binding(key, binding.action)),
+        *([binding.key_display] if binding.key_display else []),
+    }
 
 
 async def test_every_key_of_the_judging_screen_is_in_the_table_and_every_key_there_is_bound(judging_db):
@@ -72,8 +75,9 @@ async def test_every_key_of_the_judging_screen_is_in_the_table_and_every_key_the
         bound = {key: names(app, entry.binding, key) for key, entry in active.items()}
 
         documented = [(binding, key) for binding in labelers_bindings(screen) for key in binding.key.split(",")]
-        grade_keys = [(entry.binding, key) for key, entry in active.items()
-                      if entry.binding.action.startswith("grade(")]
+        grade_keys = [
+            (entry.binding, key) for key, entry in active.items() if entry.binding.action.startswith("grade(")
+        ]
         assert grade_keys, "the judging screen has no grade keys"
         for binding, key in documented + grade_keys:
             key = key.strip()
@@ -84,10 +88,12 @@ async def test_every_key_of_the_judging_screen_is_in_the_table_and_every_key_the
             if binding.action.startswith("grade("):
                 assert "grade" in row, row
             else:
-                assert binding.description.lower() in row, \
+                assert binding.description.lower() in row, (
                     f"the row of {key} does not say {binding.description!r}: {row}"
+                )
 
         for keys, text in rows:
             for written in keys:
-                assert any(written in shown for shown in bound.values()), \
+                assert any(written in shown for shown in bound.values()), (
                     f"the table lists `{written}` but no key of the judging screen is bound to it: {text}"
+                )

@@ -74,20 +74,31 @@ def markup_db(tmp_path):
 
 def make_workbench(tmp_path, *, doc_run: bool = True):
     scale = tmp_path / "grades[x].tsv"
-    scale.write_text("".join(f"{g}\t{label}\t{definition}\n" for g, (label, definition)
-                             in enumerate(zip(LABELS, DEFINITIONS, strict=True))) + "threshold\t1\n")
+    scale.write_text(
+        "".join(
+            f"{g}\t{label}\t{definition}\n"
+            for g, (label, definition) in enumerate(zip(LABELS, DEFINITIONS, strict=True))
+        )
+        + "threshold\t1\n"
+    )
     db = tmp_path / "markup.db"
     init_workbench(db, scale=str(scale))
-    docs = {D1: (DOC_TITLE1, "Fall armyworm [bold]x[/bold] eats maize leaves.\n\nScout " + CLICK + " weekly."),
-            D2: ("Stored " + LINK + " grain", "Weevils [/b] damage stored maize."),
-            D3: ("Cheese", "Cheese is made from milk."),
-            D4: ("Pulsars", "Pulsars spin."),
-            D5: ("Long maize", LONG)}
+    docs = {
+        D1: (DOC_TITLE1, "Fall armyworm [bold]x[/bold] eats maize leaves.\n\nScout " + CLICK + " weekly."),
+        D2: ("Stored " + LINK + " grain", "Weevils [/b] damage stored maize."),
+        D3: ("Cheese", "Cheese is made from milk."),
+        D4: ("Pulsars", "Pulsars spin."),
+        D5: ("Long maize", LONG),
+    }
     (tmp_path / "corpus.jsonl").write_text(
-        "".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in docs.items()))
+        "".join(json.dumps({"id": k, "title": t, "text": x}) + "\n" for k, (t, x) in docs.items())
+    )
     (tmp_path / "topics.jsonl").write_text(
-        json.dumps({"id": T1, "title": TITLE1, "description": DESCRIPTION1, "narrative": NARRATIVE1}) + "\n"
-        + json.dumps({"id": T2, "title": TITLE2, "description": "What [/b]?", "narrative": ""}) + "\n")
+        json.dumps({"id": T1, "title": TITLE1, "description": DESCRIPTION1, "narrative": NARRATIVE1})
+        + "\n"
+        + json.dumps({"id": T2, "title": TITLE2, "description": "What [/b]?", "narrative": ""})
+        + "\n"
+    )
     ranking = [(T1, D1), (T1, D2), (T1, D3), (T1, D5), (T2, D4), (T2, D3)]
     (tmp_path / "run.txt").write_text("".join(f"{t} Q0 {d} {i} {9 - i} r\n" for i, (t, d) in enumerate(ranking, 1)))
     with Store(db) as store:
@@ -147,8 +158,7 @@ async def table_cells(pilot, table: DataTable) -> list[list[str]]:
         await pilot.pause()
     assert not (table._updated_cells or table._require_update_dimensions), "the table never settled"
     table.notify_style_update()  # empties the render caches
-    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()]
-            for line in drawn(table).splitlines()]
+    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()] for line in drawn(table).splitlines()]
 
 
 def toasts(app) -> list[str]:
@@ -158,8 +168,9 @@ def toasts(app) -> list[str]:
 async def assert_notified(pilot, message: str) -> None:
     """The notification holds the message, as plain text, and its toast draws it verbatim."""
     await pilot.pause()
-    assert any(n.message == message and not n.markup for n in pilot.app._notifications), \
-        [n.message for n in pilot.app._notifications]
+    assert any(n.message == message and not n.markup for n in pilot.app._notifications), [
+        n.message for n in pilot.app._notifications
+    ]
     assert any(message in toast for toast in toasts(pilot.app)), toasts(pilot.app)
 
 
@@ -177,7 +188,6 @@ async def click_on(pilot, widget, text: str) -> None:
     raise AssertionError(f"{text!r} not drawn in {drawn(widget)!r}")
 
 
-
 def current(app):
     return app.session.current.unit_id if app.session.current else None
 
@@ -192,8 +202,12 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         assert (app.session.topic_id, current(app)) == (T1, D1)
         assert_shows(screen.query_one(TopicCard), f"Topic {T1}", TITLE1, DESCRIPTION1, NARRATIVE1)
         assert_shows(screen.query_one(Rubric), "grades[x]", *LABELS, *DEFINITIONS)
-        assert_shows(screen.query_one("#unit-body", Static), DOC_TITLE1, "Fall armyworm [bold]x[/bold] eats",
-                     f"Scout {CLICK} weekly.")
+        assert_shows(
+            screen.query_one("#unit-body", Static),
+            DOC_TITLE1,
+            "Fall armyworm [bold]x[/bold] eats",
+            f"Scout {CLICK} weekly.",
+        )
         assert_shows(screen.query_one(StatusBar), f"│ {D1} │", ASSESSOR)
         footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))
         assert all(label in footer for label in LABELS)
@@ -222,9 +236,13 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         assert current(app) == D3
         assert app.is_running and app.screen is screen
     assert [(e.kind, e.topic_id, e.unit_id, e.grade, e.reason, e.note) for e in events(markup_db)] == [
-        ("flag", T1, D1, None, None, None), ("note", T1, D1, None, None, NOTE),
-        ("unsure", T1, D1, None, REASON, None), ("grade", T1, D2, 1, None, None),
-        ("retract", T1, D2, None, None, None), ("grade", T1, D2, 2, None, None)]
+        ("flag", T1, D1, None, None, None),
+        ("note", T1, D1, None, None, NOTE),
+        ("unsure", T1, D1, None, REASON, None),
+        ("grade", T1, D2, 1, None, None),
+        ("retract", T1, D2, None, None, None),
+        ("grade", T1, D2, 2, None, None),
+    ]
     assert all(e.assessor == ASSESSOR for e in events(markup_db))
     assert grades(markup_db, assessor=ASSESSOR) == {(T1, D2): 2}
 
@@ -343,7 +361,8 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
             [squeezed(T1), squeezed(D2), "unsure", squeezed(REASON)],
             [squeezed(T1), squeezed(D2), "flag", squeezed(FLAG_REASON)],
             [squeezed(T1), squeezed(D1), "grade2"],
-            [squeezed(T1), squeezed(D1), "note", squeezed(NOTE)]]
+            [squeezed(T1), squeezed(D1), "note", squeezed(NOTE)],
+        ]
         await pilot.press("down", "down", "enter")
         assert (app.session.topic_id, current(app)) == (T1, D1)
         await pilot.press("0")
@@ -366,8 +385,10 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
         await app.workers.wait_for_complete()
         await pilot.pause()
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
-        assert [(row[0], row[-2]) for row in cells[1:]] == [("v1", squeezed(MESSAGE)),
-                                                           ("v2", squeezed(f"{MESSAGE} two"))]
+        assert [(row[0], row[-2]) for row in cells[1:]] == [
+            ("v1", squeezed(MESSAGE)),
+            ("v2", squeezed(f"{MESSAGE} two")),
+        ]
         await pilot.press("space", "down", "d")
         diff = app.screen.query_one("#diff-text", Static)
         # The new text is laid out (its height) on a later refresh: wait for it rather than read a half-drawn line.
@@ -394,8 +415,16 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
         cells = await table_cells(pilot, screen.query_one(DataTable))
         assert cells[1] == [squeezed(T1), squeezed(D1), squeezed(f"{cat}=0, {bob}=2")]
         detail = screen.query_one("#detail-text", Static)
-        assert_shows(detail, f"Topic {T1}, {D1}", bob, cat, f"2 ({LABELS[2]})", f"0 ({LABELS[0]})", NOTE,
-                     f"Notes: {cat}: {REASON}")
+        assert_shows(
+            detail,
+            f"Topic {T1}, {D1}",
+            bob,
+            cat,
+            f"2 ({LABELS[2]})",
+            f"0 ({LABELS[0]})",
+            NOTE,
+            f"Notes: {cat}: {REASON}",
+        )
         footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))
         assert f"Settle as {LABELS[1]}" in footer
         await pilot.press("1")
@@ -404,8 +433,12 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
         await pilot.press("escape")
         assert isinstance(app.screen, JudgeScreen)
     (adjudication,) = events(markup_db, "adjudicate")
-    assert (adjudication.topic_id, adjudication.unit_id, adjudication.grade, adjudication.assessor) == \
-        (T1, D1, 1, ASSESSOR)
+    assert (adjudication.topic_id, adjudication.unit_id, adjudication.grade, adjudication.assessor) == (
+        T1,
+        D1,
+        1,
+        ASSESSOR,
+    )
 
 
 async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
@@ -444,8 +477,11 @@ async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db
         await pilot.pause()
         assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
         await pilot.press(*"a [x]", "enter")
-        await assert_notified(pilot, "assessor name 'a [x]' contains white space (U+0020) at character 2, "
-                                     "which an id may not hold. Type another name.")
+        await assert_notified(
+            pilot,
+            "assessor name 'a [x]' contains white space (U+0020) at character 2, "
+            "which an id may not hold. Type another name.",
+        )
         assert not isinstance(app.screen, JudgeScreen)
         await pilot.press(*CLICK, "enter")
         await pilot.pause()
@@ -497,8 +533,9 @@ def test_every_notification_is_plain_text():
     import labeler.tui
 
     def plain(call: ast.Call) -> bool:
-        return any(k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False
-                   for k in call.keywords)
+        return any(
+            k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False for k in call.keywords
+        )
 
     root = Path(labeler.tui.__file__).parent
     calls, missing = 0, []
@@ -507,8 +544,12 @@ def test_every_notification_is_plain_text():
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
             direct = node.func.attr == "notify"
-            via_thread = (node.func.attr == "call_from_thread" and node.args
-                          and isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "notify")
+            via_thread = (
+                node.func.attr == "call_from_thread"
+                and node.args
+                and isinstance(node.args[0], ast.Attribute)
+                and node.args[0].attr == "notify"
+            )
             if direct or via_thread:
                 calls += 1
                 if not plain(node):

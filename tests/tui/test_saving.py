@@ -33,15 +33,17 @@ def snapshot_db(judging_db):
 
 def labels(db) -> list[tuple]:
     with closing(sqlite3.connect(db)) as conn:
-        return conn.execute("SELECT * FROM events ORDER BY rowid").fetchall() + \
-            conn.execute("SELECT * FROM snapshot_labels").fetchall()
+        return (
+            conn.execute("SELECT * FROM events ORDER BY rowid").fetchall()
+            + conn.execute("SELECT * FROM snapshot_labels").fetchall()
+        )
 
 
 def files_under(*folders: Path) -> set[str]:
     """Every file below the folders, but the workbench's own (open while the app runs)."""
-    return {str(p) for folder in folders for p in folder.rglob("*")
-            if p.is_file() and not p.name.startswith("judge.db")}
-
+    return {
+        str(p) for folder in folders for p in folder.rglob("*") if p.is_file() and not p.name.startswith("judge.db")
+    }
 
 
 async def answer(pilot, text: str) -> None:

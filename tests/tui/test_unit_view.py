@@ -35,8 +35,9 @@ def many_db(tmp_path):
     new_workbench(db)
     docs = {f"m{i:02d}": "\n\n".join(f"Part {j} of m{i:02d}. {FILLER}" for j in range(1 + i % 8)) for i in range(24)}
     docs["long"] = long_text()
-    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"id": k, "title": f"Doc {k}", "text": x}) + "\n"
-                                                   for k, x in docs.items()))
+    (tmp_path / "corpus.jsonl").write_text(
+        "".join(json.dumps({"id": k, "title": f"Doc {k}", "text": x}) + "\n" for k, x in docs.items())
+    )
     (tmp_path / "topics.tsv").write_text("1\tmaize pests\tHow to control pests of maize?\tNames a pest.\n")
     (tmp_path / "run.txt").write_text("".join(f"1 Q0 {k} {r} {100 - r} r\n" for r, k in enumerate(docs, 1)))
     with Store(db) as store:
@@ -96,9 +97,14 @@ async def test_hit_keys_move_between_hits_and_scroll_each_into_view(many_db):
         assert app.session.current.unit_id == "long"
         assert [h.paragraph for h in view.hits] == [2, 25, 38]
         assert view.scroll_y == 0 and "Paragraph 0." in shown(view)
-        for key, index, marker in [("right_square_bracket", 0, "alpha"), ("right_square_bracket", 1, "bravo"),
-                                   ("right_square_bracket", 2, "charlie"), ("right_square_bracket", 0, "alpha"),
-                                   ("left_square_bracket", 2, "charlie"), ("left_square_bracket", 1, "bravo")]:
+        for key, index, marker in [
+            ("right_square_bracket", 0, "alpha"),
+            ("right_square_bracket", 1, "bravo"),
+            ("right_square_bracket", 2, "charlie"),
+            ("right_square_bracket", 0, "alpha"),
+            ("left_square_bracket", 2, "charlie"),
+            ("left_square_bracket", 1, "bravo"),
+        ]:
             await pilot.press(key)
             await pilot.pause()
             assert view.hit_index == index
@@ -114,13 +120,18 @@ async def test_the_chunk_is_highlighted_inside_its_parent(chunk_db):
     app = make_app(chunk_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(UnitView)
-        chunk = view.view.text[view.view.span[0]:view.view.span[1]]
+        chunk = view.view.text[view.view.span[0] : view.view.span[1]]
         chunk_background = Content.from_rich_text(f"[{CHUNK_STYLE}]x", app.console).spans[0].style.background
 
         def on_chunk() -> str:
-            return " ".join(segment.text for strip in viewport(view) for segment in strip
-                            if segment.style and segment.style.bgcolor
-                            and segment.style.bgcolor.get_truecolor() == chunk_background.rgb)
+            return " ".join(
+                segment.text
+                for strip in viewport(view)
+                for segment in strip
+                if segment.style
+                and segment.style.bgcolor
+                and segment.style.bgcolor.get_truecolor() == chunk_background.rgb
+            )
 
         text = shown(view)
         assert "Maize was domesticated in Mexico" in text  # the parent, before the chunk

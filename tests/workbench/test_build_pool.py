@@ -31,8 +31,7 @@ UNITS = [f"d{i}" for i in range(10)]
 
 
 def trec(rankings: dict[str, list[str]], tag: str) -> str:
-    return "".join(f"{t} Q0 {u} {r} {100 - r} {tag}\n" for t, units in rankings.items()
-                   for r, u in enumerate(units, 1))
+    return "".join(f"{t} Q0 {u} {r} {100 - r} {tag}\n" for t, units in rankings.items() for r, u in enumerate(units, 1))
 
 
 def import_runs(store: Store, folder: Path, runs: dict[str, dict[str, list[str]]]) -> None:
@@ -45,8 +44,9 @@ def import_runs(store: Store, folder: Path, runs: dict[str, dict[str, list[str]]
 def judge(store: Store, judgments) -> None:
     for topic, unit, grade, assessor in judgments:  # grade None: a skip; two assessors who differ: a conflict
         kind = "grade" if grade is not None else "skip"
-        record_judgment(store, topic, unit, assessor=assessor, grade=grade, kind=kind, allow_unknown=True,
-                        active_ms=4000)
+        record_judgment(
+            store, topic, unit, assessor=assessor, grade=grade, kind=kind, allow_unknown=True, active_ms=4000
+        )
 
 
 def whole_pool_report(store: Store, pool, names, previous: str | None) -> dict:
@@ -69,16 +69,28 @@ def whole_pool_report(store: Store, pool, names, previous: str | None) -> dict:
                 per_run[entry.runs[0]]["unique"] += 1
     total = lambda key: sum(r[key] for r in per_topic.values())  # noqa: E731
     rate = judging_pace(store).per_hour
-    return {"previous": previous, "pairs": total("pairs"), "added": total("added"),
-            "added_judged": total("added_judged"), "unjudged": total("unjudged"), "judgments_per_hour": rate,
-            "effort_hours": round(total("unjudged") / rate, 2),
-            "per_topic": per_topic, "per_run": per_run}
+    return {
+        "previous": previous,
+        "pairs": total("pairs"),
+        "added": total("added"),
+        "added_judged": total("added_judged"),
+        "unjudged": total("unjudged"),
+        "judgments_per_hour": rate,
+        "effort_hours": round(total("unjudged") / rate, 2),
+        "per_topic": per_topic,
+        "per_run": per_run,
+    }
 
 
-rankings = st.dictionaries(st.sampled_from(TOPICS), st.lists(st.sampled_from(UNITS), min_size=1, unique=True),
-                           min_size=1)
-judgments = st.lists(st.tuples(st.sampled_from(TOPICS), st.sampled_from(UNITS), st.none() | st.integers(0, 3),
-                               st.sampled_from(["ann", "bob"])), max_size=15)
+rankings = st.dictionaries(
+    st.sampled_from(TOPICS), st.lists(st.sampled_from(UNITS), min_size=1, unique=True), min_size=1
+)
+judgments = st.lists(
+    st.tuples(
+        st.sampled_from(TOPICS), st.sampled_from(UNITS), st.none() | st.integers(0, 3), st.sampled_from(["ann", "bob"])
+    ),
+    max_size=15,
+)
 
 
 @st.composite
@@ -114,8 +126,13 @@ def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts
             if scenario["previous_depth"] is not None:
                 previous = build_pool(store, scenario["previous_depth"])["pool"]
             judge(store, scenario["after"])
-            report = build_pool(store, scenario["depth"], strategy=scenario["strategy"],
-                                run_depths=scenario["run_depths"], rrf_k=scenario["rrf_k"])
+            report = build_pool(
+                store,
+                scenario["depth"],
+                strategy=scenario["strategy"],
+                run_depths=scenario["run_depths"],
+                rrf_k=scenario["rrf_k"],
+            )
 
             names = list(scenario["runs"])
             stored = {name: store.ranked_units(name) for name in names}  # the canonical rankings pooled
@@ -125,27 +142,33 @@ def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts
                 expected = rrf_pool(stored, scenario["depth"], scenario["rrf_k"])
             assert store.pool_entries(report["pool"]) == expected
             assert report["pool"] == ("P2" if previous else "P1")
-            assert {key: report[key] for key in whole_pool_report(store, expected, names, previous)} == \
-                whole_pool_report(store, expected, names, previous)
+            assert {
+                key: report[key] for key in whole_pool_report(store, expected, names, previous)
+            } == whole_pool_report(store, expected, names, previous)
             assert list(report["per_topic"]) == sorted(expected, key=topic_sort_key)
             assert store.pool(report["pool"]).pairs == report["pairs"]
             assert store.db.execute("SELECT name FROM temp.sqlite_master").fetchall() == []
 
 
 # 120 topics, so that progress is reported at topics 50 and 100
-MANY = {"A": {str(t): [f"a{t}-{r}" for r in range(1, 4)] for t in range(1, 121)},
-        "B": {str(t): [f"b{t}-1", f"a{t}-2"] for t in range(1, 121)}}
+MANY = {
+    "A": {str(t): [f"a{t}-{r}" for r in range(1, 4)] for t in range(1, 121)},
+    "B": {str(t): [f"b{t}-1", f"a{t}-2"] for t in range(1, 121)},
+}
 
 
 class Boom(Exception):
     pass
 
 
-@pytest.mark.parametrize("where", [
-    "computing",  # the progress callback fails after 100 of 120 topics, entries of 100 topics staged
-    "staging",  # the staging table refuses a batch
-    "copying",  # the copy into pool_entries and the pool row are written, then the transaction fails
-])
+@pytest.mark.parametrize(
+    "where",
+    [
+        "computing",  # the progress callback fails after 100 of 120 topics, entries of 100 topics staged
+        "staging",  # the staging table refuses a batch
+        "copying",  # the copy into pool_entries and the pool row are written, then the transaction fails
+    ],
+)
 def test_a_failure_midway_leaves_the_workbench_unchanged(db_path, tmp_path, monkeypatch, where):
     monkeypatch.setattr(pools_module, "STAGE_BATCH", 20)
     with Store(db_path) as store:
@@ -154,6 +177,7 @@ def test_a_failure_midway_leaves_the_workbench_unchanged(db_path, tmp_path, monk
         before = dump(db_path)
         progress = None
         if where == "computing":
+
             def progress(done, total):
                 if done == 100:
                     raise Boom
@@ -166,6 +190,7 @@ def test_a_failure_midway_leaves_the_workbench_unchanged(db_path, tmp_path, monk
                 if len(calls) == 3:
                     raise Boom
                 stage(entries)
+
             monkeypatch.setattr(store, "stage_pool_entries", failing_stage)
         else:
             insert = store.insert_staged_pool
@@ -174,6 +199,7 @@ def test_a_failure_midway_leaves_the_workbench_unchanged(db_path, tmp_path, monk
                 insert(pool_id, info)
                 assert store.db.execute("SELECT count(*) FROM pool_entries WHERE pool_id = ?", [pool_id]).fetchone()[0]
                 raise Boom
+
             monkeypatch.setattr(store, "insert_staged_pool", insert_then_fail)
         with pytest.raises(Boom):
             build_pool(store, 3, progress=progress)
@@ -193,11 +219,12 @@ def test_annotators_judge_while_a_pool_is_computed(db_path, tmp_path, monkeypatc
     def judge_meanwhile(done, total):
         if done in (50, 100):
             with Store(db_path) as annotator:
-                event = record_judgment(annotator, str(done), f"a{done}-1", assessor="ann", grade=2,
-                                        allow_unknown=True)
+                event = record_judgment(annotator, str(done), f"a{done}-1", assessor="ann", grade=2, allow_unknown=True)
             with sqlite3.connect(db_path) as reader:  # committed: another process sees it at once
-                assert reader.execute("SELECT count(*) FROM events WHERE event_id = ?",
-                                      [event.event_id]).fetchone()[0] == 1
+                assert (
+                    reader.execute("SELECT count(*) FROM events WHERE event_id = ?", [event.event_id]).fetchone()[0]
+                    == 1
+                )
             recorded.append(done)
 
     with Store(db_path) as store:

@@ -65,8 +65,11 @@ def guard_dropped(db: Path) -> None:
 
 
 def guard_made_a_no_op(db: Path) -> None:
-    sql(db, "DROP TRIGGER events_no_update",
-        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT 1; END")
+    sql(
+        db,
+        "DROP TRIGGER events_no_update",
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT 1; END",
+    )
 
 
 def extra_trigger(db: Path) -> None:
@@ -75,18 +78,27 @@ def extra_trigger(db: Path) -> None:
 
 def event_replaced(db: Path) -> None:
     """The event that decided a snapshot label is replaced with another grade; the guards are put back."""
-    event_id, grade = first(db, "SELECT l.event_id, l.grade FROM snapshot_labels l WHERE l.event_id IS NOT NULL "
-                                "AND l.grade = 0 LIMIT 1")
+    event_id, grade = first(
+        db, "SELECT l.event_id, l.grade FROM snapshot_labels l WHERE l.event_id IS NOT NULL AND l.grade = 0 LIMIT 1"
+    )
     columns = [r[1] for r in sqlite3.connect(db).execute("PRAGMA table_info(events)")]
     values = ", ".join("3" if c == "grade" else c for c in columns)
-    without_guards(db, "events", f"INSERT OR REPLACE INTO events SELECT {values} FROM events WHERE event_id = ?",
-                   params=(event_id,))
+    without_guards(
+        db,
+        "events",
+        f"INSERT OR REPLACE INTO events SELECT {values} FROM events WHERE event_id = ?",
+        params=(event_id,),
+    )
 
 
 def unsnapshotted_event_rewritten(db: Path) -> None:
     """The newest event (cited by no snapshot) gets another grade behind the guards, which are put back."""
-    without_guards(db, "events", "UPDATE events SET grade = 1 - coalesce(grade, 0) "
-                                 "WHERE seq = (SELECT max(seq) FROM events WHERE kind = 'grade')")
+    without_guards(
+        db,
+        "events",
+        "UPDATE events SET grade = 1 - coalesce(grade, 0) "
+        "WHERE seq = (SELECT max(seq) FROM events WHERE kind = 'grade')",
+    )
 
 
 def event_deleted_in_the_middle(db: Path) -> None:
@@ -99,19 +111,25 @@ def event_deleted_at_the_end(db: Path) -> None:
 
 def event_slipped_in(db: Path) -> None:
     """A plain INSERT of a new event, which the guards allow: it has no place in the chain."""
-    sql(db, "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, clock) "
-            "SELECT 'forged', topic_id, unit, unit_id, 'grade', 3, 'mallory', 'human', time, clock + 1 "
-            "FROM events WHERE seq = (SELECT max(seq) FROM events)")
+    sql(
+        db,
+        "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, clock) "
+        "SELECT 'forged', topic_id, unit, unit_id, 'grade', 3, 'mallory', 'human', time, clock + 1 "
+        "FROM events WHERE seq = (SELECT max(seq) FROM events)",
+    )
 
 
 def snapshot_label_changed(db: Path) -> None:
-    without_guards(db, "snapshot_labels", "UPDATE snapshot_labels SET grade = 3 WHERE (topic_id, unit_id) = "
-                                          "(SELECT topic_id, unit_id FROM snapshot_labels WHERE grade = 0 LIMIT 1)")
+    without_guards(
+        db,
+        "snapshot_labels",
+        "UPDATE snapshot_labels SET grade = 3 WHERE (topic_id, unit_id) = "
+        "(SELECT topic_id, unit_id FROM snapshot_labels WHERE grade = 0 LIMIT 1)",
+    )
 
 
 def chunk_changed(db: Path) -> None:
-    without_guards(db, "chunks", "UPDATE chunks SET end = end - 1 WHERE chunk_id = "
-                                 "(SELECT min(chunk_id) FROM chunks)")
+    without_guards(db, "chunks", "UPDATE chunks SET end = end - 1 WHERE chunk_id = (SELECT min(chunk_id) FROM chunks)")
 
 
 def document_changed(db: Path) -> None:
@@ -123,8 +141,12 @@ def grade_off_scale(db: Path) -> None:
 
 
 def ranking_changed(db: Path) -> None:
-    without_guards(db, "run_rankings", "UPDATE run_rankings SET units = units || char(10) || 'agri-999' "
-                                       "WHERE topic_id = (SELECT min(topic_id) FROM run_rankings)")
+    without_guards(
+        db,
+        "run_rankings",
+        "UPDATE run_rankings SET units = units || char(10) || 'agri-999' "
+        "WHERE topic_id = (SELECT min(topic_id) FROM run_rankings)",
+    )
 
 
 def scale_changed(db: Path) -> None:
@@ -165,7 +187,7 @@ def bad_page(db: Path) -> None:
     data = bytearray(db.read_bytes())
     page = 4096
     middle = (len(data) // page // 2) * page
-    data[middle:middle + page] = bytes((i * 37) % 256 for i in range(page))
+    data[middle : middle + page] = bytes((i * 37) % 256 for i in range(page))
     db.write_bytes(bytes(data))
 
 
@@ -197,8 +219,7 @@ DAMAGE = [
 ]
 
 
-@pytest.mark.parametrize(("damage", "check", "fragment"), DAMAGE,
-                         ids=[f"{d[0].__name__}-{d[1]}" for d in DAMAGE])
+@pytest.mark.parametrize(("damage", "check", "fragment"), DAMAGE, ids=[f"{d[0].__name__}-{d[1]}" for d in DAMAGE])
 def test_check_reports_each_damage(db, damage, check, fragment):
     damage(db)
     result = invoke(db, "check", "--json")
@@ -227,8 +248,16 @@ def test_check_passes_on_a_healthy_workbench(db):
     report = json.loads(result.stdout)
     assert report["ok"] is True and report["findings"] == []
     assert {c["check"] for c in report["checks"]} >= {
-        "schema", "append-only guards", "grades", "grade scale", "snapshot hashes", "snapshot labels", "chunkings",
-        "documents", "runs"}
+        "schema",
+        "append-only guards",
+        "grades",
+        "grade scale",
+        "snapshot hashes",
+        "snapshot labels",
+        "chunkings",
+        "documents",
+        "runs",
+    }
     assert "FAILED" not in invoke(db, "check").stdout
 
 

@@ -15,17 +15,20 @@ from labeler.workbench import build_pool, import_corpus, import_run, import_topi
 from labeler.workbench.claims import claim_next, free_queue, release, renew
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
-RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n" \
-      "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n" \
-      "10 Q0 d5 1 9 r\n10 Q0 d4 2 8 r\n"
+RUN = (
+    "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n"
+    "2 Q0 d3 1 9 r\n2 Q0 d4 2 8 r\n"
+    "10 Q0 d5 1 9 r\n10 Q0 d4 2 8 r\n"
+)
 
 
 def make_workbench(tmp_path):
     """8 pool pairs: topic 1 d1 d2 d3 d4, topic 2 d3 d4, topic 10 d5 d4."""
     db = tmp_path / "claims.db"
     new_workbench(db)
-    (tmp_path / "corpus.jsonl").write_text("".join(
-        json.dumps({"id": f"d{i}", "title": f"Title {i}", "text": f"text {i}"}) + "\n" for i in range(1, 6)))
+    (tmp_path / "corpus.jsonl").write_text(
+        "".join(json.dumps({"id": f"d{i}", "title": f"Title {i}", "text": f"text {i}"}) + "\n" for i in range(1, 6))
+    )
     (tmp_path / "topics.tsv").write_text("1\tone\n2\ttwo\n10\tten\n")
     (tmp_path / "run.txt").write_text(RUN)
     with Store(db) as store:

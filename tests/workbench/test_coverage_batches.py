@@ -39,11 +39,13 @@ def workbench(run_cli, write, db_path):
                     pooled.setdefault(topic, set()).add(unit)
         run_cli("runs", "import", write(f"{run}.run", "".join(lines)), "--name", run)
     run_cli("pool", "build", "--depth", "4")
-    qrels = "".join(f"{topic} 0 {unit} {rng.choice([0, 0, 1, 2])}\n"
-                    for topic in TOPICS[:-2] for unit in rng.sample(units, 15))
+    qrels = "".join(
+        f"{topic} 0 {unit} {rng.choice([0, 0, 1, 2])}\n" for topic in TOPICS[:-2] for unit in rng.sample(units, 15)
+    )
     # the pool's units too, or the reviewed topics would be reopened by P1 (and left out of the scores)
-    qrels += "".join(f"{topic} 0 {unit} 0\n" for topic in TOPICS[:-2]
-                     for unit in sorted(pooled[topic] - set(_units(qrels, topic))))
+    qrels += "".join(
+        f"{topic} 0 {unit} 0\n" for topic in TOPICS[:-2] for unit in sorted(pooled[topic] - set(_units(qrels, topic)))
+    )
     run_cli("judgments", "import", write("truth.qrels", qrels), "--assessor", "ann", "--reviewed")
     run_cli("snapshot", "create", "-m", "v1")
     return db_path

@@ -61,8 +61,9 @@ def test_import_run_refuses_a_hostile_name_before_reading(db_path, write, name, 
         assert store.run_names() == []
 
 
-@pytest.mark.parametrize(("name", "fragment"), [("w 10", "white space"), ("w:10", "may not hold ':'"),
-                                                ("w\u200b", "invisible formatting")])
+@pytest.mark.parametrize(
+    ("name", "fragment"), [("w 10", "white space"), ("w:10", "may not hold ':'"), ("w\u200b", "invisible formatting")]
+)
 def test_a_chunking_name_obeys_the_id_rule_and_holds_no_colon(db_path, write, name, fragment):
     corpus = write("c.tsv", "d1\tone two three\n")
     with Store(db_path) as store:

@@ -36,8 +36,7 @@ class AdjudicationScreen(Screen[None]):
             self._bindings.bind(str(grade.value), f"settle({grade.value})", f"Settle as {shown(grade.label)}")
 
     def compose(self) -> ComposeResult:
-        yield Static(" Conflicts: select one, read the grades and notes, press a grade key to settle it.",
-                     id="summary")
+        yield Static(" Conflicts: select one, read the grades and notes, press a grade key to settle it.", id="summary")
         yield DataTable(cursor_type="row", zebra_stripes=True, id="conflicts")
         with VerticalScroll(id="detail"):
             yield Static("", id="detail-text")
@@ -55,8 +54,11 @@ class AdjudicationScreen(Screen[None]):
         table.clear(columns=True)
         table.add_columns("topic", "unit", "grades")
         for item in self.items:
-            table.add_row(cell(item["topic"]), cell(item["unit_id"]),
-                          cell(", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"])))
+            table.add_row(
+                cell(item["topic"]),
+                cell(item["unit_id"]),
+                cell(", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"])),
+            )
         self.show_detail()
 
     def selected(self) -> dict | None:
@@ -75,8 +77,9 @@ class AdjudicationScreen(Screen[None]):
             return
         self.show_text(item)
         # a Rich Table reads str titles and cells as markup: user data goes in as Text
-        table = Table(title=Text(f"Topic {shown(item['topic'])}, {shown(item['unit_id'])}", style="table.title"),
-                      expand=True)
+        table = Table(
+            title=Text(f"Topic {shown(item['topic'])}, {shown(item['unit_id'])}", style="table.title"), expand=True
+        )
         table.add_column("assessor")
         table.add_column("grade")
         table.add_column("kind")
@@ -84,8 +87,13 @@ class AdjudicationScreen(Screen[None]):
         table.add_column("note")
         for g in item["grades"]:
             label = self.scale.label(g["grade"]) if g["grade"] in self.scale.values else str(g["grade"])
-            table.add_row(Text(shown(g["assessor"])), Text(f"{g['grade']} ({shown(label)})"), Text(g["kind"]),
-                          g["time"][:19], Text(shown_lines(g["note"] or "")))
+            table.add_row(
+                Text(shown(g["assessor"])),
+                Text(f"{g['grade']} ({shown(label)})"),
+                Text(g["kind"]),
+                g["time"][:19],
+                Text(shown_lines(g["note"] or "")),
+            )
         notes = "\n".join(f"{shown(n['assessor'])}: {shown_lines(n['note'])}" for n in item["notes"])
         detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
 
@@ -95,8 +103,9 @@ class AdjudicationScreen(Screen[None]):
 
         store = self.app.store
         topic = find_topic(store, item["topic"])
-        self.query_one(UnitView).show(unit_text(store, item["unit"], item["unit_id"]),
-                                      query_terms(topic.title) if topic else [])
+        self.query_one(UnitView).show(
+            unit_text(store, item["unit"], item["unit_id"]), query_terms(topic.title) if topic else []
+        )
 
     def action_settle(self, grade: int) -> None:
         from labeler.workbench import adjudicate
@@ -104,8 +113,9 @@ class AdjudicationScreen(Screen[None]):
         item = self.selected()
         if item is None:
             return
-        adjudicate(self.app.store, item["topic"], item["unit_id"], grade, assessor=self.app.session.assessor,
-                   unit=item["unit"])
+        adjudicate(
+            self.app.store, item["topic"], item["unit_id"], grade, assessor=self.app.session.assessor, unit=item["unit"]
+        )
         self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.", markup=False)
         self.reload()
 

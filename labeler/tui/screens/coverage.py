@@ -65,27 +65,49 @@ class CoverageScreen(Screen[None]):
         self.result = result
         k = result["depth"]
         pool = result["pool"] or {}
-        effort = (f", about {pool['effort_hours']} h {pool['pace']['description']}"
-                  if pool.get("effort_hours") is not None else "")
+        effort = (
+            f", about {pool['effort_hours']} h {pool['pace']['description']}"
+            if pool.get("effort_hours") is not None
+            else ""
+        )
         top = result["effort"]
-        self.query_one("#summary", Static).update(plain(
-            f" Current labels ({result['unit']}), top {k} of each run; "
-            f"{plural(result['scored_topics'], 'reviewed topic')} with relevant labels. "
-            f"Judged@{k} over all {plural(result['judged_topics'], 'topic')} and over the "
-            f"{result['scored_topics']} scored (the mean labeler eval prints). "
-            f"Judging the {plural(top['unjudged'], 'unjudged unit')} of the top {k} takes about {top['hours']} h "
-            f"{top['pace']['description']}. "
-            f"Pool {pool.get('pool', '-')}: {plural(pool.get('unjudged', 0), 'pair')} to judge{effort}."
-            + (f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
-               "see labeler coverage --unit doc." if result.get("runs_not_scored") else "")))
+        self.query_one("#summary", Static).update(
+            plain(
+                f" Current labels ({result['unit']}), top {k} of each run; "
+                f"{plural(result['scored_topics'], 'reviewed topic')} with relevant labels. "
+                f"Judged@{k} over all {plural(result['judged_topics'], 'topic')} and over the "
+                f"{result['scored_topics']} scored (the mean labeler eval prints). "
+                f"Judging the {plural(top['unjudged'], 'unjudged unit')} of the top {k} takes about {top['hours']} h "
+                f"{top['pace']['description']}. "
+                f"Pool {pool.get('pool', '-')}: {plural(pool.get('unjudged', 0), 'pair')} to judge{effort}."
+                + (
+                    f" Not scored here (they rank other units): {', '.join(result['runs_not_scored'])}; "
+                    "see labeler coverage --unit doc."
+                    if result.get("runs_not_scored")
+                    else ""
+                )
+            )
+        )
         runs = self.query_one("#runs", DataTable)
         runs.clear(columns=True)
-        runs.add_columns("run", f"Judged@{k} (all {result['judged_topics']})",
-                         f"Judged@{k} ({result['scored_topics']} scored)", "unjudged in top k", "unique",
-                         "unique relevant")
+        runs.add_columns(
+            "run",
+            f"Judged@{k} (all {result['judged_topics']})",
+            f"Judged@{k} ({result['scored_topics']} scored)",
+            "unjudged in top k",
+            "unique",
+            "unique relevant",
+        )
         for run, row in result["runs"].items():
-            runs.add_row(cell(run), _f(row["judged"]), _f(row["judged_scored"]), row["unjudged"],
-                         row["unique"], row["unique_relevant"], key=run)
+            runs.add_row(
+                cell(run),
+                _f(row["judged"]),
+                _f(row["judged_scored"]),
+                row["unjudged"],
+                row["unique"],
+                row["unique_relevant"],
+                key=run,
+            )
         curve = Text("Recall@k (macro) for k = ")
         first = next((r["recall_curve"] for r in result["runs"].values() if r["recall_curve"]), [])
         curve.append(", ".join(str(p["k"]) for p in first) + "\n", style="dim")
@@ -99,8 +121,9 @@ class CoverageScreen(Screen[None]):
             curve.append(f"{'ceiling':<{width}} ", style="bold")
             curve.append(spark([p["ceiling"] for p in first]), style="dim")
             curve.append("  " + " ".join("-" if p["ceiling"] is None else f"{p['ceiling']:.2f}" for p in first))
-        self.query_one("#curve", Static).update(curve if first else "No reviewed topic with relevant labels yet: "
-                                                "mark topics done (d) to see recall curves.")
+        self.query_one("#curve", Static).update(
+            curve if first else "No reviewed topic with relevant labels yet: mark topics done (d) to see recall curves."
+        )
         repool = self.query_one("#repool", DataTable)
         repool.clear(columns=True)
         since = f" (new since {pool['previous']})" if pool.get("previous") else ""

@@ -35,16 +35,25 @@ class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             count = len(self.flags)
-            yield Label(f"{count} flagged pair{'' if count == 1 else 's'} ({self.unit}). Enter opens one to judge; "
-                        "Escape closes." if count else f"No flagged pairs ({self.unit}). Escape closes.",
-                        markup=False)
+            yield Label(
+                f"{count} flagged pair{'' if count == 1 else 's'} ({self.unit}). Enter opens one to judge; "
+                "Escape closes."
+                if count
+                else f"No flagged pairs ({self.unit}). Escape closes.",
+                markup=False,
+            )
             table = DataTable(cursor_type="row", zebra_stripes=True)
             table.add_columns("topic", "unit", "flagged by", "time", "reason", "label now", "state")
             for flag in self.flags:
-                table.add_row(cell(flag.topic), cell(flag.unit_id), cell(flag.assessor),
-                              flag.time[:16].replace("T", " "), cell(flag.reason or flag.note or ""),
-                              "-" if flag.label is None else str(flag.label),
-                              flag.state)
+                table.add_row(
+                    cell(flag.topic),
+                    cell(flag.unit_id),
+                    cell(flag.assessor),
+                    flag.time[:16].replace("T", " "),
+                    cell(flag.reason or flag.note or ""),
+                    "-" if flag.label is None else str(flag.label),
+                    flag.state,
+                )
             yield table
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -48,8 +48,10 @@ def binding_rows(screen: Screen) -> tuple[list[tuple[str, str]], list[tuple[str,
             display = app.get_key_display(Binding(key, binding.action))
             if display not in keys:
                 keys.append(display)
-    return ([(" ".join(keys), description) for (_, description), keys in own.items()],
-            [(" ".join(keys), description) for (_, description), keys in generic.items()])
+    return (
+        [(" ".join(keys), description) for (_, description), keys in own.items()],
+        [(" ".join(keys), description) for (_, description), keys in generic.items()],
+    )
 
 
 def _table(title: str, rows: list[tuple[str, str]]) -> Table:
@@ -80,8 +82,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(_table(self.title_text, self.rows), id="own-keys")
-            yield Static("\nctrl+p opens the command palette: switch topic, change order, snapshots, export, "
-                         "adjudication, history.\n")
+            yield Static(
+                "\nctrl+p opens the command palette: switch topic, change order, snapshots, export, "
+                "adjudication, history.\n"
+            )
             yield Static(_table("Generic keys (Textual)", self.generic_rows), id="generic-keys")
 
     def action_dismiss_help(self) -> None:

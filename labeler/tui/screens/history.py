@@ -33,8 +33,13 @@ class HistoryScreen(ModalScreen[tuple[str, str] | None]):
             table.add_columns("time", "topic", "unit", "decision", "reason / note")
             for d in self.decisions:
                 decision = f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]
-                table.add_row(d["time"][11:19], cell(d["topic"]), cell(d["unit_id"]), cell(decision),
-                              cell(d["reason"] or d["note"] or ""))
+                table.add_row(
+                    d["time"][11:19],
+                    cell(d["topic"]),
+                    cell(d["unit_id"]),
+                    cell(decision),
+                    cell(d["reason"] or d["note"] or ""),
+                )
             yield table
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

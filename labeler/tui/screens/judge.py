@@ -155,8 +155,9 @@ class JudgeScreen(Screen):
         title = self.query_one("#unit-title", Static)
         chunk = session.current is not None and session.view.is_chunk
         title.set_class(chunk, "chunk")
-        title.update(Content(shown(f"{session.view.doc_id or '-'}: {session.view.title or '(no title)'}"))
-                     if chunk else "")
+        title.update(
+            Content(shown(f"{session.view.doc_id or '-'}: {session.view.title or '(no title)'}")) if chunk else ""
+        )
         if session.current is None:
             view.show(None, terms, message=self._empty_message())
         else:
@@ -193,19 +194,25 @@ class JudgeScreen(Screen):
         if held:
             units = f"{held} unit{'s' if held != 1 else ''}"
             where = f" in topic {topic}" if topic is not None else ""
-            return (f"Nothing free to judge{where}: {units} held by other assessors.\n\n"
-                    "• they come back when judged, left, or when their lease ends\n"
-                    "• →: next unfinished topic   • t: pick a topic")
+            return (
+                f"Nothing free to judge{where}: {units} held by other assessors.\n\n"
+                "• they come back when judged, left, or when their lease ends\n"
+                "• →: next unfinished topic   • t: pick a topic"
+            )
         if topic is None:
-            return ("Nothing left to judge in this pool: every topic is done.\n\n"
-                    "• ctrl+p: create a snapshot, export qrels\n"
-                    "• new runs? build a new pool: labeler pool build --depth K")
-        return (f"Nothing left to judge in topic {topic}.\n\n"
-                "• d: mark the topic done (reviewed) and go on to the next one\n"
-                "• x: mark it no answer (the corpus holds none)\n"
-                "• →: next unfinished topic without marking   • t: pick a topic\n"
-                "• ctrl+p: snapshots, export, change order\n"
-                "• new runs? build a new pool: labeler pool build --depth K")
+            return (
+                "Nothing left to judge in this pool: every topic is done.\n\n"
+                "• ctrl+p: create a snapshot, export qrels\n"
+                "• new runs? build a new pool: labeler pool build --depth K"
+            )
+        return (
+            f"Nothing left to judge in topic {topic}.\n\n"
+            "• d: mark the topic done (reviewed) and go on to the next one\n"
+            "• x: mark it no answer (the corpus holds none)\n"
+            "• →: next unfinished topic without marking   • t: pick a topic\n"
+            "• ctrl+p: snapshots, export, change order\n"
+            "• new runs? build a new pool: labeler pool build --depth K"
+        )
 
     def _after(self, started: float) -> None:
         """Record how long the key took to show the next unit (from the action to the refresh)."""
@@ -262,8 +269,11 @@ class JudgeScreen(Screen):
     def action_undo(self) -> None:
         def undo() -> None:
             event = self.session.undo()
-            self.notify(f"Undid {event.kind}{f' {event.grade}' if event.grade is not None else ''} "
-                        f"on {event.unit_id}: reopened.", markup=False)
+            self.notify(
+                f"Undid {event.kind}{f' {event.grade}' if event.grade is not None else ''} "
+                f"on {event.unit_id}: reopened.",
+                markup=False,
+            )
 
         if self._attempt(undo):
             self.refresh_unit()
@@ -278,8 +288,12 @@ class JudgeScreen(Screen):
             following = self.session.first_unfinished_topic(after=self.session.topic_id)
             if following is None:
                 held = self.session.held
-                self.notify(f"Nothing free: {held} unit{'s' if held != 1 else ''} held by other assessors." if held
-                            else "Every topic is done.", markup=False)
+                self.notify(
+                    f"Nothing free: {held} unit{'s' if held != 1 else ''} held by other assessors."
+                    if held
+                    else "Every topic is done.",
+                    markup=False,
+                )
                 return
             self.session.open_topic(following)
         else:

@@ -26,8 +26,15 @@ class TextPrompt(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, *, placeholder: str = "", value: str = "", required: bool = True,
-                 check: Callable[[str], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        question: str,
+        *,
+        placeholder: str = "",
+        value: str = "",
+        required: bool = True,
+        check: Callable[[str], str | None] | None = None,
+    ) -> None:
         super().__init__()
         self.question = question
         self.placeholder = placeholder

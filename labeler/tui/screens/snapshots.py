@@ -25,8 +25,7 @@ class SnapshotsScreen(Screen[None]):
         self.names: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(" Snapshots: c creates one; space marks one, then d diffs it with the selected row.",
-                     id="summary")
+        yield Static(" Snapshots: c creates one; space marks one, then d diffs it with the selected row.", id="summary")
         yield DataTable(cursor_type="row", zebra_stripes=True, id="snapshots")
         with VerticalScroll(id="diff"):
             yield Static("", markup=False, id="diff-text")  # ids and units, shown as they are
@@ -45,8 +44,16 @@ class SnapshotsScreen(Screen[None]):
         self.names = [r["snapshot"] for r in rows]
         for r in rows:
             mark = " *" if r["snapshot"] == self.marked else ""
-            table.add_row(cell(r["snapshot"] + mark), r["created"][:19], cell(r["unit"]), r["labels"], r["topics"],
-                          r["conflicts_left_out"], cell(r["message"]), r["sha256"][:12])
+            table.add_row(
+                cell(r["snapshot"] + mark),
+                r["created"][:19],
+                cell(r["unit"]),
+                r["labels"],
+                r["topics"],
+                r["conflicts_left_out"],
+                cell(r["message"]),
+                r["sha256"][:12],
+            )
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)
@@ -64,12 +71,15 @@ class SnapshotsScreen(Screen[None]):
 
         chosen = self.selected()
         if not self.marked or not chosen or chosen == self.marked:
-            self.notify("Mark one snapshot with space, then select another and press d.", severity="warning",
-                        markup=False)
+            self.notify(
+                "Mark one snapshot with space, then select another and press d.", severity="warning", markup=False
+            )
             return
         result = diff_snapshots(self.app.store, self.marked, chosen)
-        lines = [f"{self.marked} -> {chosen}: {result['added']} added, {result['changed']} changed, "
-                 f"{result['removed']} removed"]
+        lines = [
+            f"{self.marked} -> {chosen}: {result['added']} added, {result['changed']} changed, "
+            f"{result['removed']} removed"
+        ]
         for topic, changes in result["topics"].items():
             for c in changes["added"]:
                 lines.append(f"  topic {topic}: + {c['unit']} = {c['grade']}")

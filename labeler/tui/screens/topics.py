@@ -36,15 +36,27 @@ class TopicsScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         totals = self.status["totals"]
-        yield Static(plain(f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
-                             f"{totals['pool']} judged, {totals['relevant']} relevant, "
-                             f"{plural(totals['conflicts'], 'conflict')}"), id="summary")
+        yield Static(
+            plain(
+                f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
+                f"{totals['pool']} judged, {totals['relevant']} relevant, "
+                f"{plural(totals['conflicts'], 'conflict')}"
+            ),
+            id="summary",
+        )
         table = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_columns("topic", "title", "progress", "relevant", "left", "conflicts", "review status")
         for topic_id, row in self.status["topics"].items():
-            table.add_row(cell(topic_id), cell((self.titles.get(topic_id) or "")[:40]),
-                          progress_bar(row["judged"], row["pool"]), row["relevant"], row["unjudged"], row["conflicts"],
-                          cell(shown_status(row["review_status"], row.get("reopened"))), key=topic_id)
+            table.add_row(
+                cell(topic_id),
+                cell((self.titles.get(topic_id) or "")[:40]),
+                progress_bar(row["judged"], row["pool"]),
+                row["relevant"],
+                row["unjudged"],
+                row["conflicts"],
+                cell(shown_status(row["review_status"], row.get("reopened"))),
+                key=topic_id,
+            )
         yield table
         yield Footer()
 

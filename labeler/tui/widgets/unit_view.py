@@ -107,8 +107,13 @@ class UnitView(VerticalScroll):
             return
         if not view.known:
             self.parts, self.hits = [], []
-            self._set(Content.assemble((shown(view.unit_id), "bold"), "\n\nThe workbench has no text for this unit "
-                                       "(evaluation-only use: import the corpus to read it).\n"))
+            self._set(
+                Content.assemble(
+                    (shown(view.unit_id), "bold"),
+                    "\n\nThe workbench has no text for this unit "
+                    "(evaluation-only use: import the corpus to read it).\n",
+                )
+            )
             return
         start, end = visible_range(view, self.level)
         self.parts = paragraphs(view.text, start, end)
@@ -122,8 +127,9 @@ class UnitView(VerticalScroll):
             head += [(note, NOTE), "\n"]
             self._head.append(note)
         extra = set(self.extra_terms)
-        text = Text("\n\n").join(render(part, index, self.hits, extra, view.span, current)
-                                 for index, part in enumerate(self.parts))
+        text = Text("\n\n").join(
+            render(part, index, self.hits, extra, view.span, current) for index, part in enumerate(self.parts)
+        )
         tail: list[str | tuple[str, str]] = ["\n"]  # a blank line closes the text, as a paragraph's margin did
         if view.is_chunk and end < len(view.text):
             tail = ["\n\n", (f"… {plural(len(view.text) - end, 'character')} after (+ to widen)", NOTE)]
