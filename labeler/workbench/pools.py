@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.judgments import PairState, derive_pairs
-from labeler.models import PoolInfo, Unit, topic_sort_key
+from labeler.models import PoolInfo, RunInfo, Unit, topic_sort_key
 from labeler.pace import Pace
 from labeler.pooling import (
     PoolEntry,
@@ -48,55 +49,21 @@ def build_pool(
     write lock is taken only for the final copy (all or nothing), never while
     computing, so annotators keep judging meanwhile.
     """
-    if strategy not in strategy_names():
-        raise LabelerError(f"strategy must be one of {', '.join(strategy_names())}, not {strategy!r}")
-    if depth < 1:
-        raise LabelerError(f"--depth must be at least 1, not {depth}")
-    retired = [] if runs else list(store.retirements())
-    names = runs or [name for name in store.run_names() if name not in retired]
-    if not names:
-        if retired:
-            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs to pool with --runs")
-        raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
-    infos = [store.run(name) for name in names]
-    pool_unit, unit_from = _pool_unit(infos, unit, store.pools())
-    left_out = []
-    if unit_from and not runs and pool_unit.kind == "chunk":
-        # the previous pool's chunk unit, over the default runs: the runs of other units cannot join it
-        left_out = [i.name for i in infos if i.unit != pool_unit]
-        infos = [i for i in infos if i.unit == pool_unit]
-        names = [i.name for i in infos]
-        if not infos:
-            raise LabelerError(
-                f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
-                "pass --unit, or name the runs with --runs"
-            )
-    for info in infos:
-        if pool_unit.kind == "chunk" and info.unit != pool_unit:
-            raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {pool_unit}")
-    for name in run_depths or {}:
-        if name not in names:
-            raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
+    chosen = _check_request(strategy, depth)
+    runs_to_pool = _runs_to_pool(store, runs, unit, run_depths)
+    infos, pool_unit, names = runs_to_pool.infos, runs_to_pool.unit, runs_to_pool.names
     space = str(pool_unit)
     previous = next((p for p in reversed(store.pools()) if p.unit == space), None)
     topics = sorted({t for info in infos for t in store.run_topics(info.name)}, key=topic_sort_key)
     changes = store.change_times(space)
     collapsed = dict.fromkeys(names, 0)
-    chosen, request = get_strategy(strategy), PoolRequest(depth, run_depths or {}, rrf_k)
+    request = PoolRequest(depth, run_depths or {}, rrf_k)
     tally = _Tally(names)
     batch: list[PoolEntry] = []
     with store.pool_staging():
         for done, topic_id in enumerate(topics, 1):
-            rankings = {}
-            for info in infos:
-                units = store.topic_units(info.name, topic_id)
-                if pool_unit.kind == "doc" and info.unit.kind == "chunk":
-                    parents = store.parents_of(info.unit.chunking, units)
-                    units, count = collapse_to_documents(units, parents)
-                    collapsed[info.name] += count
-                rankings[info.name] = {topic_id: units}
-            pooled = chosen.function(rankings, request)
-            entries = list(pooled.get(topic_id, {}).values())
+            rankings = _topic_rankings(store, infos, pool_unit, topic_id, collapsed)
+            entries = list(chosen.function(rankings, request).get(topic_id, {}).values())
             if entries:
                 # this topic's labels and previous units only: indexed reads, not whole-pool dicts
                 before = store.pool_topic_units(previous.name, topic_id) if previous else set()
@@ -120,10 +87,92 @@ def build_pool(
         progress(len(topics), len(topics))
     return {
         **tally.report(info, previous, judging_pace(store)),
-        "runs_retired": retired,
-        "unit_from": unit_from,
-        "runs_left_out": left_out,
+        "runs_retired": runs_to_pool.retired,
+        "unit_from": runs_to_pool.unit_from,
+        "runs_left_out": runs_to_pool.left_out,
     }
+
+
+def _check_request(strategy: str, depth: int):
+    """The registered strategy asked for, once the request's own values are known to be sound."""
+    if strategy not in strategy_names():
+        raise LabelerError(f"strategy must be one of {', '.join(strategy_names())}, not {strategy!r}")
+    if depth < 1:
+        raise LabelerError(f"--depth must be at least 1, not {depth}")
+    return get_strategy(strategy)
+
+
+@dataclass(frozen=True)
+class _RunsToPool:
+    """The runs a pool is built from, the unit it pools at, and why (what was left out, where the unit came from)."""
+
+    infos: list[RunInfo]
+    unit: Unit
+    retired: list[str]
+    unit_from: str | None
+    left_out: list[str]
+
+    @property
+    def names(self) -> list[str]:
+        return [info.name for info in self.infos]
+
+
+def _runs_to_pool(
+    store: Store, runs: list[str] | None, unit: str | None, run_depths: dict[str, int] | None
+) -> _RunsToPool:
+    """The runs named (or every run not retired) at the unit asked for, checked before anything is computed."""
+    names, retired = _named_or_active_runs(store, runs)
+    infos = [store.run(name) for name in names]
+    pool_unit, unit_from = _pool_unit(infos, unit, store.pools())
+    left_out = []
+    if unit_from and not runs and pool_unit.kind == "chunk":
+        # the previous pool's chunk unit, over the default runs: the runs of other units cannot join it
+        left_out = [i.name for i in infos if i.unit != pool_unit]
+        infos = [i for i in infos if i.unit == pool_unit]
+        if not infos:
+            raise LabelerError(
+                f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
+                "pass --unit, or name the runs with --runs"
+            )
+    _check_runs_fit(infos, pool_unit, run_depths)
+    return _RunsToPool(infos, pool_unit, retired, unit_from, left_out)
+
+
+def _named_or_active_runs(store: Store, runs: list[str] | None) -> tuple[list[str], list[str]]:
+    """The runs named, or else every run not retired; and the retired ones left out (none when runs are named)."""
+    retired = [] if runs else list(store.retirements())
+    names = runs or [name for name in store.run_names() if name not in retired]
+    if not names:
+        if retired:
+            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs to pool with --runs")
+        raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
+    return names, retired
+
+
+def _check_runs_fit(infos: list[RunInfo], pool_unit: Unit, run_depths: dict[str, int] | None) -> None:
+    """Every run can be pooled at the unit, and every per-run depth names a pooled run."""
+    for info in infos:
+        if pool_unit.kind == "chunk" and info.unit != pool_unit:
+            raise LabelerError(f"run {info.name!r} ranks {info.unit}, which cannot be pooled as {pool_unit}")
+    pooled = {info.name for info in infos}
+    for name in run_depths or {}:
+        if name not in pooled:
+            raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
+
+
+def _topic_rankings(
+    store: Store, infos: list[RunInfo], pool_unit: Unit, topic_id: str, collapsed: dict[str, int]
+) -> dict[str, dict[str, list[str]]]:
+    """Each run's ranking of one topic at the pool's unit (chunk runs lifted to documents, counted in `collapsed`)."""
+    rankings = {}
+    for info in infos:
+        units = store.topic_units(info.name, topic_id)
+        if pool_unit.kind == "doc" and info.unit.kind == "chunk":
+            parents = store.parents_of(info.unit.chunking, units)
+            units, count = collapse_to_documents(units, parents)
+            collapsed[info.name] += count
+        rankings[info.name] = {topic_id: units}
+    return rankings
 
 
 def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
