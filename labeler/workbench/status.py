@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from labeler.judgments import SKIP, UNSURE, PairState
-from labeler.models import topic_sort_key
+from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.assignments import assessor_progress, current_plan
@@ -51,6 +51,49 @@ def topic_review_statuses(
     return {t: state.status for t, state in states.items()}
 
 
+def _topic_rows(
+    store: Store,
+    info: PoolInfo | None,
+    topic_ids: list[str],
+    labels: dict[tuple[str, str], PairState],
+    threshold: int,
+) -> dict[str, dict[str, Any]]:
+    """Each topic's counts: its pool pairs (judged + unjudged = pool), then its labels outside the pool."""
+    by_topic: dict[str, list[tuple[str, PairState]]] = {}  # references into `labels`, for the outside counts
+    for (topic_id, unit_id), state in labels.items():
+        by_topic.setdefault(topic_id, []).append((unit_id, state))
+    topics: dict[str, dict[str, Any]] = {}
+    for topic_id in topic_ids:
+        # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
+        # millions of pairs is never held
+        units = store.pool_topic_units(info.name, topic_id) if info else set()
+        row = _pool_counts(topic_id, units, labels, threshold)
+        _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
+        topics[topic_id] = row
+    for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
+        _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
+    return topics
+
+
+def _pool_counts(
+    topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int
+) -> dict[str, Any]:
+    """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those."""
+    row: dict[str, Any] = dict.fromkeys(TOPIC_KEYS, 0)
+    row["pool"] = len(units)
+    for unit_id in units:
+        state = labels.get((topic_id, unit_id))
+        if state is not None and state.judged:
+            row["judged"] += 1
+            row["relevant"] += state.label >= threshold
+        else:
+            row["unjudged"] += 1
+            if state is not None:
+                row["skipped"] += any(s == SKIP for s in state.states.values())
+                row["unsure"] += any(s == UNSURE for s in state.states.values())
+    return row
+
+
 def _count_outside(row: dict[str, Any], labelled, units: set[str], threshold: int) -> None:
     """Add a topic's labels outside the pool (`outside`, `outside_relevant`) and its conflicts to its row."""
     for unit_id, state in labelled:
@@ -77,30 +120,7 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
     threshold = store.scale().threshold
     labels = current_labels(store, space)
     topic_ids = all_topic_ids(store)
-    by_topic: dict[str, list[tuple[str, PairState]]] = {}  # references into `labels`, for the outside counts
-    for (topic_id, unit_id), state in labels.items():
-        by_topic.setdefault(topic_id, []).append((unit_id, state))
-    topics: dict[str, dict[str, Any]] = {}
-    for topic_id in topic_ids:
-        # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
-        # millions of pairs is never held
-        units = store.pool_topic_units(info.name, topic_id) if info else set()
-        row = dict.fromkeys(TOPIC_KEYS, 0)
-        row["pool"] = len(units)
-        for unit_id in units:
-            state = labels.get((topic_id, unit_id))
-            if state is not None and state.judged:
-                row["judged"] += 1
-                row["relevant"] += state.label >= threshold
-            else:
-                row["unjudged"] += 1
-                if state is not None:
-                    row["skipped"] += any(s == SKIP for s in state.states.values())
-                    row["unsure"] += any(s == UNSURE for s in state.states.values())
-        _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
-        topics[topic_id] = row
-    for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
-        _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
+    topics = _topic_rows(store, info, topic_ids, labels, threshold)
     # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
     latest = latest_pool_in(store, space)
     counted = info is not None and latest is not None and latest.name == info.name
