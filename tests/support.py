@@ -75,3 +75,8 @@ def new_workbench(path: Path) -> Path:
         raise FileExistsError(f"{path} (or its -wal/-shm) exists: new_workbench only makes new files")
     shutil.copyfile(_template(), path)
     return path
+
+
+def trec_run(name: str, rankings: dict[str, list[str]]) -> str:
+    """A TREC run file's text: per topic, the units in rank order with descending scores."""
+    return "".join(f"{t} Q0 {d} {r} {10 - r} {name}\n" for t, docs in rankings.items() for r, d in enumerate(docs, 1))

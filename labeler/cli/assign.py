@@ -120,8 +120,13 @@ def _show_plan(result: dict[str, Any]) -> None:
             for topic, row in result["topics"].items()
         ],
     )
+    assessor_table("per assessor", result["assessors"])
+
+
+def assessor_table(title: str, assessors: dict) -> None:
+    """Per assessor: their topics, those they are second judge on, and their pairs (assign --list, status)."""
     table(
-        "per assessor",
+        title,
         ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
         [
             [
@@ -133,7 +138,7 @@ def _show_plan(result: dict[str, Any]) -> None:
                 row["remaining"],
                 row["overlap"],
             ]
-            for name, row in result["assessors"].items()
+            for name, row in assessors.items()
         ],
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
+from labeler.cli.assign import assessor_table
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
@@ -72,22 +73,7 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
         rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
         table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)
     if result.get("assessors"):
-        table(
-            "per assessor (assignments)",
-            ["assessor", "topics", "second judge on", "to judge", "judged", "remaining", "overlap"],
-            [
-                [
-                    name,
-                    ", ".join(row["topics"]),
-                    ", ".join(row["second_on"]),
-                    row["to_judge"],
-                    row["judged"],
-                    row["remaining"],
-                    row["overlap"],
-                ]
-                for name, row in result["assessors"].items()
-            ],
-        )
+        assessor_table("per assessor (assignments)", result["assessors"])
     elif not result["runs"]:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from support import Cli, new_workbench
-
-
-def _run(name: str, rankings: dict[str, list[str]]) -> str:
-    return "".join(f"{t} Q0 {d} {r} {10 - r} {name}\n" for t, docs in rankings.items() for r, d in enumerate(docs, 1))
+from support import Cli, new_workbench, trec_run
 
 
 def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
@@ -16,7 +12,7 @@ def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     cli(
         "runs",
         "import",
-        write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d1", "d5"]})),
+        write("a.run", trec_run("a", {"1": ["d1", "d2"], "2": ["d1", "d5"]})),
         "--name",
         "a",
         "--allow-unknown",
@@ -31,7 +27,7 @@ def test_compare_names_reopened_topics_and_their_pools(tmp_path, write):
     cli(
         "runs",
         "import",
-        write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d1"]})),
+        write("b.run", trec_run("b", {"1": ["d3", "d4"], "2": ["d5", "d1"]})),
         "--name",
         "b",
         "--allow-unknown",

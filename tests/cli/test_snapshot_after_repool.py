@@ -6,11 +6,7 @@ new version: the statuses decide what eval scores, so "unchanged" must mean both
 
 from __future__ import annotations
 
-from support import Cli, new_workbench
-
-
-def _run(name: str, rankings: dict[str, list[str]]) -> str:
-    return "".join(f"{t} Q0 {d} {r} {10 - r} {name}\n" for t, docs in rankings.items() for r, d in enumerate(docs, 1))
+from support import Cli, new_workbench, trec_run
 
 
 def _campaign(tmp_path, write) -> Cli:
@@ -20,7 +16,7 @@ def _campaign(tmp_path, write) -> Cli:
     cli(
         "runs",
         "import",
-        write("a.run", _run("a", {"1": ["d1", "d2"], "2": ["d5", "d6"]})),
+        write("a.run", trec_run("a", {"1": ["d1", "d2"], "2": ["d5", "d6"]})),
         "--name",
         "a",
         "--allow-unknown",
@@ -41,7 +37,7 @@ def test_eval_on_an_old_snapshot_leaves_out_what_a_later_pool_reopened(tmp_path,
     cli(
         "runs",
         "import",
-        write("b.run", _run("b", {"1": ["d3", "d4"], "2": ["d5", "d6"]})),
+        write("b.run", trec_run("b", {"1": ["d3", "d4"], "2": ["d5", "d6"]})),
         "--name",
         "b",
         "--allow-unknown",
@@ -69,7 +65,7 @@ def test_a_snapshot_whose_statuses_changed_is_a_new_version(tmp_path, write):
     cli = _campaign(tmp_path, write)
     again = cli.json("snapshot", "create", "-m", "nothing new")
     assert (again["new"], again["unchanged_since"]) == (False, "v1")
-    cli("runs", "import", write("b.run", _run("b", {"1": ["d3", "d4"]})), "--name", "b", "--allow-unknown")
+    cli("runs", "import", write("b.run", trec_run("b", {"1": ["d3", "d4"]})), "--name", "b", "--allow-unknown")
     cli("pool", "build", "--depth", "2")  # P2 reopens topic 1; the labels are the same
     made = cli.json("snapshot", "create", "-m", "after P2")
     assert (made["new"], made["snapshot"]) == (True, "v2")
