@@ -1,8 +1,9 @@
 """The `labeler` command: parse arguments, call one workbench function, print the result.
 
 Expected errors (`LabelerError`, and an `OSError` naming a file) become
-`Error: file:line: reason` and exit code 1 here, in one place; usage errors
-exit 2 (click's convention).
+`Error: file:line: reason (hint)` and exit code 1 here, in one place; usage errors
+and bad arguments (`BadArgumentError`) exit 2 (click's convention). The words for
+flags and commands come from `labeler.cli.hints`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import click
 
 from labeler import __version__
 from labeler.cli.context import pass_env
+from labeler.cli.hints import cli_message, exit_code
 from labeler.cli.output import error_line
 from labeler.errors import LabelerError
 
@@ -24,8 +26,8 @@ class LabelerGroup(click.Group):
         try:
             return super().invoke(ctx)
         except LabelerError as error:
-            error_line(error.location_message())
-            ctx.exit(1)
+            error_line(cli_message(error))
+            ctx.exit(exit_code(error))
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(1)

@@ -16,6 +16,7 @@ from labeler.errors import LabelerError
 from labeler.ids import id_problem, is_valid_id, shown_id
 from labeler.ordering import get_order, judging_orders, orders_help
 from labeler.tui import gc_policy
+from labeler.tui.hints import tui_message
 from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
@@ -166,7 +167,7 @@ class LabelerApp(SavingApp):
                 try:
                     self.session.open_topic(topic_id)
                 except LabelerError as error:
-                    self.notify(error.location_message(), severity="error", markup=False)
+                    self.notify(tui_message(error), severity="error", markup=False)
                 self._refresh_judging()
 
         self.push_screen(TopicsScreen(current, titles, self.session.topic_id), chosen)

@@ -19,6 +19,7 @@ from textual.app import App
 
 from labeler.errors import LabelerError
 from labeler.outputs import OutputExistsError, check_output, write_output
+from labeler.tui.hints import tui_message
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 
 SERVED_NO_DOWNLOAD = (
@@ -63,7 +64,7 @@ class SavingApp(App):
                 )
                 return
             except LabelerError as error:
-                self.notify(error.location_message(), severity="error", markup=False)
+                self.notify(tui_message(error), severity="error", markup=False)
                 return
             write(text, False)
 
@@ -98,7 +99,7 @@ class SavingApp(App):
             try:
                 written = write_output(target, svg, workbench=self.db_path, force=force)
             except LabelerError as error:
-                self.notify(error.location_message(), severity="error", markup=False)
+                self.notify(tui_message(error), severity="error", markup=False)
                 return
             self.notify(f"Saved the screenshot to {written.path}.", markup=False)
 

@@ -25,6 +25,7 @@ from textual.content import Content
 
 from labeler.errors import LabelerError
 from labeler.inert import visible, visible_line
+from labeler.tui.hints import tui_message
 from labeler.workbench.reading import UnitText
 
 STOPWORDS = frozenset(
@@ -66,7 +67,7 @@ def cell(text: str) -> Text:
 
 def error_message(error: BaseException) -> str:
     """What a failed worker tells the annotator: a LabelerError's `file:line: reason`, else the exception."""
-    return error.location_message() if isinstance(error, LabelerError) else f"{type(error).__name__}: {error}"
+    return tui_message(error) if isinstance(error, LabelerError) else f"{type(error).__name__}: {error}"
 
 
 def query_terms(*texts: str) -> list[str]:

@@ -16,6 +16,7 @@ from labeler.errors import LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
 from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
+from labeler.tui.hints import tui_message
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
 from labeler.tui.widgets.status_bar import StatusBar
@@ -222,7 +223,7 @@ class JudgeScreen(Screen):
         try:
             action()
         except LabelerError as error:
-            self.notify(error.location_message(), severity="error", markup=False)
+            self.notify(tui_message(error), severity="error", markup=False)
             return False
         return True
 
