@@ -1,0 +1,99 @@
+"""The `--json` shapes are a public interface: every key path and value type stays as it was.
+
+The services return typed results now, and their `to_json()` must print what the CLI printed when
+they returned dicts. This test runs the big use cases (pool build, status, eval, coverage, compare,
+import, merge, check, snapshot) and more with `--json` on the full demo workbench and compares the
+set of `path: type` pairs with `json_shapes.json`, recorded from the dict-returning code. Values are
+left out (times and paths differ per run); keys taken from the data (topic ids, run names) are
+deterministic on the demo, so they are kept. After a deliberate, documented change to a shape, record
+it again with `LABELER_RECORD_JSON_SHAPES=1 pytest tests/cli/test_json_shapes.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from full_workbench import copy_to
+
+from labeler.cli import cli
+
+GOLDEN = Path(__file__).with_name("json_shapes.json")
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
+
+# Each step runs on the same copy, in order (the later ones see what the earlier ones made).
+STEPS: list[tuple[str, list[str]]] = [
+    ("status", ["status"]),
+    ("check", ["check"]),
+    ("runs list", ["runs", "list"]),
+    ("pool build", ["pool", "build", "--depth", "5", "--unit", "doc"]),
+    ("pool list", ["pool", "list"]),
+    ("queue", ["queue"]),
+    ("judgments import", ["judgments", "import", "{truth}", "--assessor", "truth", "--reviewed"]),
+    ("snapshot create", ["snapshot", "create", "-m", "truth"]),
+    ("snapshot list", ["snapshot", "list"]),
+    ("snapshot show", ["snapshot", "show", "v2"]),
+    ("snapshot diff", ["snapshot", "diff", "v1", "v2"]),
+    ("snapshot verify", ["snapshot", "verify"]),
+    ("eval", ["eval", "--snapshot", "v2"]),
+    ("eval compare", ["eval", "--snapshot", "v2", "--compare", "fts5", "bm25s"]),
+    ("coverage", ["coverage", "--snapshot", "v2"]),
+    ("compare", ["compare", "v1", "v2"]),
+    ("runs import", ["runs", "import", "{run}", "--name", "extra"]),
+    ("merge", ["merge", "{other}"]),
+    ("status after", ["status"]),
+    ("assign list", ["assign", "--list"]),
+    ("agreement", ["agreement"]),
+]
+
+
+def shape(value, path: str = "") -> set[str]:
+    """`path: type` for every leaf and container; list elements share the path `[]`."""
+    kind = "null" if value is None else type(value).__name__
+    found = {f"{path or '.'}: {kind}"}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= shape(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for item in value:
+            found |= shape(item, f"{path}[]")
+    return found
+
+
+@pytest.fixture(scope="module")
+def shapes(full_bytes, tmp_path_factory) -> dict[str, list[str]]:
+    folder = tmp_path_factory.mktemp("shapes")
+    db = copy_to(full_bytes, folder / "main")
+    other = copy_to(full_bytes, folder / "other")
+    runner = CliRunner()
+    added = runner.invoke(cli, ["--db", str(other), "judgments", "add", "2", "agri-001", "1", "--assessor", "bob"])
+    assert added.exit_code == 0, added.output
+    run = folder / "extra.run"
+    run.write_text("1 Q0 agri-001 1 2.0 extra\n1 Q0 agri-002 2 1.0 extra\n")
+    fill = {"truth": str(SAMPLE / "truth.qrels"), "run": str(run), "other": str(other)}
+    found = {}
+    for name, args in STEPS:
+        argv = ["--db", str(db), *[a.format(**fill) for a in args], "--json"]
+        result = runner.invoke(cli, argv)
+        assert result.exit_code == 0, (name, result.output)
+        found[name] = sorted(shape(json.loads(result.stdout)))
+    return found
+
+
+def test_every_json_shape_is_as_recorded(shapes):
+    if os.environ.get("LABELER_RECORD_JSON_SHAPES"):
+        GOLDEN.write_text(json.dumps(shapes, indent=1) + "\n")
+    recorded = json.loads(GOLDEN.read_text())
+    assert list(shapes) == list(recorded)
+    for name in shapes:
+        assert shapes[name] == recorded[name], name
+
+
+def test_the_recorded_shapes_are_not_empty():
+    recorded = json.loads(GOLDEN.read_text())
+    assert all(len(paths) > 1 for paths in recorded.values())
+    assert not any(re.search(r"\d{4}-\d\d-\d\dT", path) for paths in recorded.values() for path in paths)
