@@ -150,37 +150,62 @@ def loro_topic_rows(
     topics = list(ordered)
     unique = unique_contributions({topic: pool[topic] for topic in topics if topic in pool}, list(rankings))
     full = {run: _per_topic(grades, rankings[run], names, topics, threshold) for run in rankings}
-    judged = {
-        run: {topic: judged_at_k(rankings[run].get(topic, []), grades[topic], k) for topic in topics}
-        for run in rankings
-    }
+    judged = {run: _judged_row(grades, rankings[run], topics, k) for run in rankings}
     without: dict[str, dict[str, dict[str, dict[str, float | None]]]] = {}
     judged_without: dict[str, dict[str, float]] = {}
     removed: dict[str, dict[str, tuple[int, int]]] = {}
     for left_out in rankings:
-        changed = {
-            topic: gone
-            for topic, units in unique[left_out].items()
-            if (gone := {unit for unit in units if unit in grades[topic]})
-        }
-        changed_topics = [topic for topic in topics if topic in changed]
-        reduced = {
-            topic: {unit: grade for unit, grade in grades[topic].items() if unit not in changed[topic]}
-            for topic in changed_topics
-        }
+        changed = _judged_unique_units(grades, unique[left_out], topics)
+        reduced = _without_units({topic: grades[topic] for topic in changed}, changed)
         rescored = list(rankings) if rescore_all else [left_out]
-        without[left_out] = {
-            run: _per_topic(reduced, rankings[run], names, changed_topics, threshold) if changed_topics else {}
-            for run in rescored
-        }
-        judged_without[left_out] = {
-            topic: judged_at_k(rankings[left_out].get(topic, []), reduced[topic], k) for topic in changed_topics
-        }
-        removed[left_out] = {
-            topic: (len(changed[topic]), sum(1 for unit in changed[topic] if grades[topic][unit] >= threshold))
-            for topic in changed_topics
-        }
+        without[left_out] = {run: _rescored(reduced, rankings[run], names, threshold) for run in rescored}
+        judged_without[left_out] = _judged_row(reduced, rankings[left_out], list(changed), k)
+        removed[left_out] = _removed_counts(grades, changed, threshold)
     return {"full": full, "judged": judged, "without": without, "judged_without": judged_without, "removed": removed}
+
+
+def _rescored(
+    reduced: QrelsByTopic, ranking: Mapping[str, list[str]], names: list[str], threshold: int
+) -> dict[str, dict[str, float | None]]:
+    """One run's values on the changed topics (the keys of `reduced`) under the reduced judgments.
+
+    A run left out without a judged unique unit changes no topic: it gets {}
+    without a call to the scorer, which is most runs of a deep pool.
+    """
+    return _per_topic(reduced, ranking, names, list(reduced), threshold) if reduced else {}
+
+
+def _judged_unique_units(
+    grades: QrelsByTopic, unique: Mapping[str, set[str]], topics: Sequence[str]
+) -> dict[str, set[str]]:
+    """{topic: the run's unique units that hold a judgment}, in topic order, for the topics that have any.
+
+    Only there does leaving the run out change a judgment, so only those
+    topics are scored again; a unique unit nobody judged changes nothing.
+    """
+    changed: dict[str, set[str]] = {}
+    for topic in topics:
+        gone = {unit for unit in unique.get(topic, ()) if unit in grades[topic]}
+        if gone:
+            changed[topic] = gone
+    return changed
+
+
+def _judged_row(
+    grades: Mapping[str, Mapping[str, int]], ranking: Mapping[str, list[str]], topics: Sequence[str], k: int
+) -> dict[str, float]:
+    """{topic: Judged@k} of one run's rankings under the given judgments (a topic it does not rank is 0)."""
+    return {topic: judged_at_k(ranking.get(topic, []), grades[topic], k) for topic in topics}
+
+
+def _removed_counts(
+    grades: QrelsByTopic, changed: Mapping[str, set[str]], threshold: int
+) -> dict[str, tuple[int, int]]:
+    """{topic: (judgments removed, relevant among them)}: what the report says leaving the run out cost."""
+    return {
+        topic: (len(units), sum(1 for unit in units if grades[topic][unit] >= threshold))
+        for topic, units in changed.items()
+    }
 
 
 def loro_summary(

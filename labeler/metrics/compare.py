@@ -38,38 +38,57 @@ def paired_comparison(
     two-sided paired t-test p-value. A topic whose value is None on either
     side (undefined for that measure) is left out, like a topic only one side has.
     """
-    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
-        raise ValueError(f"permutations must be a whole number of at least 1, not {permutations!r}")
-    topics = sorted((t for t in a if t in b and a[t] is not None and b[t] is not None), key=topic_sort_key)
-    for topic in topics:
-        for side, values in (("a", a), ("b", b)):
-            if (
-                isinstance(values[topic], bool)
-                or not isinstance(values[topic], (int, float))
-                or math.isnan(values[topic])
-            ):
-                raise ValueError(f"topic {topic!r}: {side} must be a number, not {values[topic]!r}")
-    deltas = {t: float(b[t]) - float(a[t]) for t in topics}
+    _check_permutations(permutations)
+    pairs = _paired_values(a, b)
+    topics = list(pairs)
+    deltas = {topic: b_value - a_value for topic, (a_value, b_value) in pairs.items()}
     values = list(deltas.values())
-    n = len(values)
-    mean_delta = sum(values) / n if n else None
     t_stat, t_p = paired_t_test(values)
     return {
         "topics": topics,
-        "n": n,
+        "n": len(values),
         "deltas": deltas,
         "wins": sum(1 for v in values if v >= TIE),
         "ties": sum(1 for v in values if abs(v) < TIE),
         "losses": sum(1 for v in values if v <= -TIE),
-        "mean_a": sum(float(a[t]) for t in topics) / n if n else None,
-        "mean_b": sum(float(b[t]) for t in topics) / n if n else None,
-        "mean_delta": mean_delta,
+        "mean_a": _mean([a_value for a_value, _ in pairs.values()]),
+        "mean_b": _mean([b_value for _, b_value in pairs.values()]),
+        "mean_delta": _mean(values),
         "randomization_p": randomization_p_value(values, permutations=permutations, seed=seed),
         "permutations": permutations,
         "seed": seed,
         "t": t_stat,
         "t_test_p": t_p,
     }
+
+
+def _check_permutations(permutations: object) -> None:
+    """Refuse a draw count that is not a whole number ≥ 1: True would silently mean one draw."""
+    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
+        raise ValueError(f"permutations must be a whole number of at least 1, not {permutations!r}")
+
+
+def _paired_values(a: Mapping[str, float | None], b: Mapping[str, float | None]) -> dict[str, tuple[float, float]]:
+    """{topic: (a, b)} for the topics both sides define, in topic_sort_key order, each value checked a number.
+
+    Pairing is what makes the comparison paired: a topic only one side has, or
+    one side leaves undefined (None), has no delta and is left out. A value
+    that is not a number (text, a bool, NaN) is refused rather than compared.
+    """
+    topics = sorted((t for t in a if t in b and a[t] is not None and b[t] is not None), key=topic_sort_key)
+    return {topic: (_number(topic, "a", a[topic]), _number(topic, "b", b[topic])) for topic in topics}
+
+
+def _number(topic: str, side: str, value: object) -> float:
+    """`value` as a float; ValueError naming the topic and side when it is not a number (bools and NaN included)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise ValueError(f"topic {topic!r}: {side} must be a number, not {value!r}")
+    return float(value)
+
+
+def _mean(values: list[float]) -> float | None:
+    """The arithmetic mean, None for no values: a mean over no topics is undefined, never 0."""
+    return sum(values) / len(values) if values else None
 
 
 def randomization_p_value(deltas: list[float], *, permutations: int = 10_000, seed: int = 0) -> float | None:

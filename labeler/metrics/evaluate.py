@@ -89,9 +89,9 @@ def evaluate(
         for measure in wanted:
             if measure.name in from_library[topic]:
                 row[measure.name] = from_library[topic][measure.name]
-            elif measure.family == "RBP":
+            elif _is_rbp(measure):
                 row[measure.name], residual_row[measure.name] = d.rbp(
-                    ranked[topic], grades[topic], threshold, measure.p
+                    ranked[topic], grades[topic], threshold, measure.parameter
                 )
             else:
                 row[measure.name] = _seed_measure(measure, ranked[topic], relevant[topic])
@@ -103,7 +103,7 @@ def evaluate(
             topic: (d.hits_at_k(ranked[topic], relevant[topic], k), len(relevant[topic])) if relevant[topic] else None
             for topic in ordered
         }
-        for k in sorted({m.cutoff for m in wanted if m.family == "R"})
+        for k in sorted({m.k for m in wanted if m.family == "R"})
     }
     return _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
 
@@ -122,10 +122,11 @@ def _summarize(
     counts: dict[str, int] = {}
     residuals: dict[str, float | None] = {}
     for measure in wanted:
-        scored = [topic for topic in ordered if per_query[topic][measure.name] is not None]
+        values = {topic: value for topic in ordered if (value := per_query[topic][measure.name]) is not None}
+        scored = list(values)
         counts[measure.name] = len(scored)
-        aggregate[measure.name] = _mean(per_query[topic][measure.name] for topic in scored)
-        if measure.family == "RBP":
+        aggregate[measure.name] = _mean(values.values())
+        if _is_rbp(measure):
             residuals[measure.name] = _mean(per_query_residual[topic][measure.name] for topic in scored)
     recall = {}
     for k, by_topic in recall_counts.items():
@@ -189,6 +190,11 @@ def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]
     if compute is None:
         raise ValueError(f"no implementation for measure {measure.name!r}")
     return compute(measure, ranking, relevant)
+
+
+def _is_rbp(measure: Measure) -> bool:
+    """Whether the measure is scored by `denominators.rbp`, which also gives the residual a report shows beside it."""
+    return measure_family(measure.family).backend == "rbp"
 
 
 def _mean(values: Iterable[float]) -> float | None:

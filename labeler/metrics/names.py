@@ -9,9 +9,11 @@ report can never mix thresholds (trec_eval's `-l` works the same way).
 
 The families are a registry (`register_family`): one `MeasureFamily` says how
 its name is typed (cutoff, parameter, aliases), which code computes it, and,
-for the seeds' measures, the function that does. Parsing, the list of known
-measures in error messages and `evaluate` read it, so a new seed measure is
-one function plus one registration.
+for the seeds' measures, the function that does, and carries the line a docs
+table shows (description, example, source; `measure_families` lists them).
+Parsing, the list of known measures in error messages, `evaluate` and
+`standard` read it, so a new seed measure is one function plus one
+registration, and a new trec_eval measure one registration.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ SeedFunction = Callable[["Measure", list[str], frozenset[str]], "float | None"]
 
 _PLACEHOLDERS = {"alpha": "a", "p": "p"}
 
+# The parameters a family may take, each with the values it accepts and how a refusal says so. A `Measure` holds
+# each in the field of the same name, so a family with a new parameter also needs that field.
+_PARAMETERS: dict[str, tuple[Callable[[float], bool], str]] = {
+    "alpha": (lambda value: 0.0 <= value <= 1.0, "must be between 0 and 1"),
+    "p": (lambda value: 0.0 < value < 1.0, "must be strictly between 0 and 1"),
+}
+
 
 @dataclass(frozen=True)
 class MeasureFamily:
@@ -38,7 +47,14 @@ class MeasureFamily:
     (ir_measures accepts `MAP` for AP). `backend` says who computes it:
     "standard" (trec_eval's code via ir_measures, or `labeler.metrics.standard`
     natively), "rbp" (RBP, with its residual) or "seed" (`compute`).
-    `recall`: undefined for a topic with no relevant unit.
+    `recall`: undefined for a topic with no relevant unit. `graded` (standard
+    backend): the grades are the gains and no relevance threshold is passed
+    (nDCG); the other standard families count a unit relevant at the scale's
+    threshold (trec_eval -l).
+
+    `description` (one line), `example` (a spelling that parses to this family)
+    and `source` (the paper or trec_eval measure it follows) are what a docs
+    table of the measures shows; a family is refused without them.
     """
 
     name: str
@@ -49,6 +65,10 @@ class MeasureFamily:
     backend: str = "seed"
     recall: bool = False
     compute: SeedFunction | None = None
+    graded: bool = False
+    description: str = ""
+    example: str = ""
+    source: str = ""
 
     @property
     def spelling(self) -> str:
@@ -63,16 +83,36 @@ _FAMILIES: dict[str, MeasureFamily] = {}
 
 
 def register_family(family: MeasureFamily) -> MeasureFamily:
-    """Add a family to the registry (refused if its name or an alias is taken, or a seed family has no function)."""
+    """Add a family to the registry, refused when it could not be parsed, computed or documented.
+
+    Refused: a name or alias already taken (a typed name must mean one family),
+    a cutoff rule, parameter or backend nothing reads, a seed family with
+    no function, and a family without its docs line or whose example does not
+    parse to it (the docs table is generated from the registry).
+    """
     taken = {spelling.upper() for f in _FAMILIES.values() for spelling in (f.name, *f.aliases)}
     clash = [spelling for spelling in (family.name, *family.aliases) if spelling.upper() in taken]
     if clash:
         raise ValueError(f"measure family {clash[0]!r} is already registered")
     if family.cutoff not in ("required", "optional", "none"):
         raise ValueError(f"measure family {family.name!r}: cutoff must be required, optional or none")
+    if family.param is not None and family.param not in _PARAMETERS:
+        raise ValueError(f"measure family {family.name!r}: the parameter must be one of {', '.join(_PARAMETERS)}")
+    if family.backend not in ("standard", "rbp", "seed"):
+        raise ValueError(f"measure family {family.name!r}: backend must be standard, rbp or seed")
     if family.backend == "seed" and family.compute is None:
         raise ValueError(f"measure family {family.name!r} is computed here but has no function")
+    missing = [field for field in ("description", "example", "source") if not getattr(family, field).strip()]
+    if missing:
+        raise ValueError(f"measure family {family.name!r} has no {' or '.join(missing)} for the docs")
     _FAMILIES[family.name] = family
+    try:
+        example = parse_measure(family.example).family
+    except ValueError as error:
+        example = str(error)
+    if example != family.name:
+        del _FAMILIES[family.name]
+        raise ValueError(f"measure family {family.name!r}: its example {family.example!r} does not parse to it")
     return family
 
 
@@ -84,6 +124,15 @@ def unregister_family(name: str) -> None:
 def measure_family(name: str) -> MeasureFamily:
     """The registered family `name` (as `Measure.family` holds it); KeyError if there is none."""
     return _FAMILIES[name]
+
+
+def measure_families() -> tuple[MeasureFamily, ...]:
+    """Every registered family, in registration order: what a docs table of the measures is generated from.
+
+    Each carries its docs line: `name`, `spelling` (how it is typed, e.g.
+    `T[(alpha=a)]@k`), `description`, `example` and `source`.
+    """
+    return tuple(_FAMILIES.values())
 
 
 def standard_families() -> frozenset[str]:
@@ -103,29 +152,9 @@ def _family_named(text: str) -> str | None:
 def _seed(function: Callable[..., float | None], *, alpha: bool = False) -> SeedFunction:
     """A `denominators` function of (ranking, relevant, k[, alpha]) as a `SeedFunction`."""
     if alpha:
-        return lambda measure, ranking, relevant: function(ranking, relevant, measure.cutoff, measure.alpha)
-    return lambda measure, ranking, relevant: function(ranking, relevant, measure.cutoff)
+        return lambda measure, ranking, relevant: function(ranking, relevant, measure.k, measure.parameter)
+    return lambda measure, ranking, relevant: function(ranking, relevant, measure.k)
 
-
-for _family in (
-    MeasureFamily("P", aliases=("PRECISION",), backend="standard"),
-    MeasureFamily("R", aliases=("RECALL",), recall=True, compute=_seed(d.recall_at_k)),
-    MeasureFamily("nDCG", cutoff="optional", backend="standard"),
-    MeasureFamily("AP", cutoff="optional", aliases=("MAP",), backend="standard"),
-    MeasureFamily("RR", cutoff="optional", aliases=("MRR",), backend="standard"),
-    MeasureFamily("Rprec", cutoff="none", aliases=("RPREC",), backend="standard"),
-    MeasureFamily("Bpref", cutoff="none", backend="standard"),
-    MeasureFamily("infAP", cutoff="none", backend="standard"),
-    MeasureFamily("Success", backend="standard"),
-    MeasureFamily("Judged", backend="standard"),
-    MeasureFamily("AnyHit", recall=True, compute=_seed(d.any_hit_at_k)),
-    MeasureFamily("AllHit", recall=True, compute=_seed(d.all_hit_at_k)),
-    MeasureFamily("T", param="alpha", default=0.5, compute=_seed(d.t_at_k, alpha=True)),
-    MeasureFamily("F", param="alpha", default=0.5, recall=True, compute=_seed(d.f_at_k, alpha=True)),
-    MeasureFamily("Fe", param="alpha", default=0.5, compute=_seed(d.fe_at_k, alpha=True)),
-    MeasureFamily("RBP", cutoff="none", param="p", default=0.8, backend="rbp"),
-):
-    register_family(_family)
 
 DEFAULT_MEASURES = ("P@10", "R@10", "R@100", "nDCG@10", "AP", "RR", "Judged@10", "AnyHit@10", "AllHit@10")
 
@@ -161,6 +190,25 @@ class Measure:
         if self.cutoff is not None:
             text += f"@{self.cutoff}"
         return text
+
+    @property
+    def k(self) -> int:
+        """The cutoff of a measure whose family requires one (parse_measure made sure it is there).
+
+        Code that reads only such families (R@k, Judged@k, the seeds') asks for
+        it here rather than trusting `cutoff` not to be None.
+        """
+        if self.cutoff is None:
+            raise ValueError(f"measure {self.name!r} has no cutoff")
+        return self.cutoff
+
+    @property
+    def parameter(self) -> float:
+        """The value of the family's one parameter (alpha or p), the default filled in by parse_measure."""
+        value = self.alpha if self.alpha is not None else self.p
+        if value is None:
+            raise ValueError(f"measure {self.name!r} has no parameter")
+        return value
 
 
 def known_families() -> str:
@@ -199,57 +247,71 @@ def parse_measure(name: str) -> Measure:
     if not isinstance(name, str):
         raise ValueError(f"a measure name must be text, not {name!r}")
     text = name.strip()
+    match, family = _match_family(text)
+    value = _parameter(text, family, match.group("param"), match.group("value"))
+    return Measure(
+        name=text,
+        family=family.name,
+        cutoff=_cutoff(text, family, match.group("cutoff")),
+        alpha=value if family.param == "alpha" else None,
+        p=value if family.param == "p" else None,
+    )
+
+
+def _match_family(text: str) -> tuple[re.Match[str], MeasureFamily]:
+    """The name's parts and its registered family; an unknown name is refused with trec_eval's spelling mapped
+    to ours where it is one (a name copied from trec_eval output is the commonest mistake), else the known list."""
     match = _NAME.match(text)
     family = _family_named(match.group("family")) if match else None
-    if match is None or family is None:
-        suggestion = trec_eval_suggestion(text)
-        if suggestion is not None:
-            raise ValueError(
-                f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
-                f"for it; measures here are named as in ir_measures)"
-            )
-        raise ValueError(f"unknown measure {text!r}; known measures: {known_families()}")
-    chosen = _FAMILIES[family]
-    cutoff_rule, param_name, param_default = chosen.cutoff, chosen.param, chosen.default
+    if match is not None and family is not None:
+        return match, _FAMILIES[family]
+    suggestion = trec_eval_suggestion(text)
+    if suggestion is not None:
+        raise ValueError(
+            f"unknown measure {text!r}: did you mean {suggestion}? (that is trec_eval's name "
+            f"for it; measures here are named as in ir_measures)"
+        )
+    raise ValueError(f"unknown measure {text!r}; known measures: {known_families()}")
 
-    cutoff = None
-    raw_cutoff = match.group("cutoff")
-    if raw_cutoff is not None:
-        if cutoff_rule == "none":
-            raise ValueError(f"measure {text!r}: {family} takes no @cutoff")
-        if not raw_cutoff.isdigit() or int(raw_cutoff) < 1:
-            raise ValueError(f"measure {text!r}: the cutoff must be a whole number of at least 1")
-        cutoff = int(raw_cutoff)
-    elif cutoff_rule == "required":
-        raise ValueError(f"measure {text!r}: {family} needs a cutoff, e.g. {family}@10")
 
-    value = param_default
-    if match.group("param") is not None:
-        given = match.group("param")
+def _cutoff(text: str, family: MeasureFamily, raw: str | None) -> int | None:
+    """The @cutoff as the family's rule allows it: refused where it takes none, required where it needs one."""
+    if raw is None:
+        if family.cutoff == "required":
+            raise ValueError(f"measure {text!r}: {family.name} needs a cutoff, e.g. {family.name}@10")
+        return None
+    if family.cutoff == "none":
+        raise ValueError(f"measure {text!r}: {family.name} takes no @cutoff")
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"measure {text!r}: the cutoff must be a whole number of at least 1")
+    return int(raw)
+
+
+def _parameter(text: str, family: MeasureFamily, given: str | None, raw: str | None) -> float | None:
+    """The family's parameter: the typed value or its default, checked against the values it accepts.
+
+    `rel=` gets its own reason because the threshold is the grade scale's, for
+    every measure at once (module docstring), not something a name can set.
+    """
+    value = family.default
+    if given is not None:
         if given == "rel":
             raise ValueError(
                 f"measure {text!r}: the relevance threshold comes from the grade scale (threshold), "
                 "not from the measure name"
             )
-        if param_name is None or given != param_name:
-            takes = f"takes only {param_name}=" if param_name else "takes no parameters"
-            raise ValueError(f"measure {text!r}: {family} {takes}")
+        if family.param is None or given != family.param:
+            takes = f"takes only {family.param}=" if family.param else "takes no parameters"
+            raise ValueError(f"measure {text!r}: {family.name} {takes}")
         try:
-            value = float(match.group("value"))
+            value = float(raw or "")
         except ValueError:
-            raise ValueError(f"measure {text!r}: {param_name} must be a number") from None
-    if param_name == "alpha" and value is not None and not 0.0 <= value <= 1.0:
-        raise ValueError(f"measure {text!r}: alpha must be between 0 and 1")
-    if param_name == "p" and value is not None and not 0.0 < value < 1.0:
-        raise ValueError(f"measure {text!r}: p must be strictly between 0 and 1")
-
-    return Measure(
-        name=text,
-        family=family,
-        cutoff=cutoff,
-        alpha=value if param_name == "alpha" else None,
-        p=value if param_name == "p" else None,
-    )
+            raise ValueError(f"measure {text!r}: {family.param} must be a number") from None
+    if family.param is not None and value is not None:
+        accepts, rule = _PARAMETERS[family.param]
+        if not accepts(value):
+            raise ValueError(f"measure {text!r}: {family.param} {rule}")
+    return value
 
 
 def _split(text: str) -> list[str]:
@@ -294,3 +356,148 @@ def parse_measures(measures: str | Measure | Iterable[str | Measure]) -> list[Me
     if not parsed:
         raise ValueError(f"no measures given; known measures: {known_families()}")
     return parsed
+
+
+# The built-in families, registered last: a registration parses its example, which needs the parser above.
+_SEED_PAPER = "Schwartz, Vasilyev & Sawaya, arXiv 2512.20854"
+
+for _family in (
+    MeasureFamily(
+        "P",
+        aliases=("PRECISION",),
+        backend="standard",
+        description="precision: the share of the top k that is relevant",
+        example="P@10",
+        source="trec_eval P_k",
+    ),
+    MeasureFamily(
+        "R",
+        aliases=("RECALL",),
+        recall=True,
+        compute=_seed(d.recall_at_k),
+        description="recall: the share of the labelled relevant set found in the top k",
+        example="R@100",
+        source="trec_eval recall_k",
+    ),
+    MeasureFamily(
+        "nDCG",
+        cutoff="optional",
+        backend="standard",
+        graded=True,
+        description="normalised discounted cumulative gain, the grades as gains",
+        example="nDCG@10",
+        source="Järvelin & Kekäläinen 2002; trec_eval ndcg_cut_k",
+    ),
+    MeasureFamily(
+        "AP",
+        cutoff="optional",
+        aliases=("MAP",),
+        backend="standard",
+        description="average precision over the labelled relevant set (MAP when averaged over topics)",
+        example="AP",
+        source="trec_eval map, map_cut_k",
+    ),
+    MeasureFamily(
+        "RR",
+        cutoff="optional",
+        aliases=("MRR",),
+        backend="standard",
+        description="reciprocal rank of the first relevant unit (0 if none)",
+        example="RR",
+        source="trec_eval recip_rank",
+    ),
+    MeasureFamily(
+        "Rprec",
+        cutoff="none",
+        aliases=("RPREC",),
+        backend="standard",
+        description="precision at rank |G|, the size of the labelled relevant set",
+        example="Rprec",
+        source="trec_eval Rprec",
+    ),
+    MeasureFamily(
+        "Bpref",
+        cutoff="none",
+        backend="standard",
+        description="how rarely judged non-relevant units rank above the relevant ones; unjudged units ignored",
+        example="Bpref",
+        source="Buckley & Voorhees, SIGIR 2004; trec_eval bpref",
+    ),
+    MeasureFamily(
+        "infAP",
+        cutoff="none",
+        backend="standard",
+        description="average precision inferred from a sample of the pool",
+        example="infAP",
+        source="Yilmaz & Aslam, CIKM 2006; trec_eval infAP",
+    ),
+    MeasureFamily(
+        "Success",
+        backend="standard",
+        description="1 if a relevant unit is in the top k",
+        example="Success@1",
+        source="trec_eval success_k",
+    ),
+    MeasureFamily(
+        "Judged",
+        backend="standard",
+        description="the share of the top k that is judged (graded at least 0), divided by k",
+        example="Judged@10",
+        source="trec_eval unj.k semantics",
+    ),
+    MeasureFamily(
+        "AnyHit",
+        recall=True,
+        compute=_seed(d.any_hit_at_k),
+        description="1 if the top k holds any relevant unit",
+        example="AnyHit@10",
+        source="seed: recall-denominator (any-hit)",
+    ),
+    MeasureFamily(
+        "AllHit",
+        recall=True,
+        compute=_seed(d.all_hit_at_k),
+        description="1 if the top k holds every relevant unit",
+        example="AllHit@10",
+        source="seed: recall-denominator (all-hit)",
+    ),
+    MeasureFamily(
+        "T",
+        param="alpha",
+        default=0.5,
+        compute=_seed(d.t_at_k, alpha=True),
+        description="relevant finds minus alpha-weighted misses in the top k, no relevant set needed",
+        example="T(alpha=0.3)@5",
+        source=f"seed paper eq. 3 ({_SEED_PAPER})",
+    ),
+    MeasureFamily(
+        "F",
+        param="alpha",
+        default=0.5,
+        recall=True,
+        compute=_seed(d.f_at_k, alpha=True),
+        description="the alpha-weighted harmonic mean of P@k and R@k",
+        example="F(alpha=0.7)@10",
+        source=f"seed paper eq. 2 ({_SEED_PAPER}); van Rijsbergen",
+    ),
+    MeasureFamily(
+        "Fe",
+        param="alpha",
+        default=0.5,
+        compute=_seed(d.fe_at_k, alpha=True),
+        description="F with the relevant set estimated from the top 2k (an estimate, not recall)",
+        example="Fe@10",
+        source=f"seed paper section 2.1 ({_SEED_PAPER})",
+    ),
+    MeasureFamily(
+        "RBP",
+        cutoff="none",
+        param="p",
+        default=0.8,
+        backend="rbp",
+        description="rank-biased precision, with the residual unjudged units could still add",
+        example="RBP(p=0.8)",
+        source="Moffat & Zobel, ACM TOIS 27(1), 2008; residual as trec_eval rbp_resid",
+    ),
+):
+    register_family(_family)

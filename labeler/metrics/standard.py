@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 import ir_measures
+from ir_measures.measures import Measure as LibraryMeasure
 
 from labeler.metrics.denominators import (
     Qrels,
@@ -52,10 +53,7 @@ from labeler.metrics.denominators import (
     topic_grades,
     topic_ranking,
 )
-from labeler.metrics.names import Measure, parse_measures, standard_families
-
-# the ir_measures families that count a unit relevant from `rel=threshold` (trec_eval -l)
-_BINARY_FAMILIES = frozenset({"P", "AP", "RR", "Rprec", "Bpref", "infAP", "Success"})
+from labeler.metrics.names import Measure, measure_family, parse_measures, standard_families
 
 
 def judged_at_k(ranking: Sequence[str], grades: Mapping[str, int], k: int) -> float:
@@ -83,16 +81,20 @@ def rr_at_k(ranking: Sequence[str], relevant: Iterable[str] | frozenset[str], k:
     return 0.0
 
 
-def _ir_measure(measure: Measure, threshold: int):
-    """The ir_measures object for one standard measure, with rel=threshold where the family takes it."""
-    family, cutoff = measure.family, measure.cutoff
-    if family == "nDCG":  # graded: takes the grades as gains, no threshold
-        obj = ir_measures.measures.nDCG
-    elif family in _BINARY_FAMILIES:
-        obj = getattr(ir_measures.measures, family)(rel=threshold)
-    else:
+def _ir_measure(measure: Measure, threshold: int) -> LibraryMeasure:
+    """The ir_measures object for one standard measure, named as the family, with rel=threshold unless graded.
+
+    The registry says which: a graded family (nDCG) takes the grades as gains
+    and no threshold, every other standard family counts a unit relevant at
+    the scale's threshold (trec_eval -l).
+    """
+    family = measure_family(measure.family)
+    obj = getattr(ir_measures.measures, family.name, None)
+    if family.backend != "standard" or not isinstance(obj, LibraryMeasure):
         raise ValueError(f"{measure.name} is not computed by trec_eval's code")
-    return obj @ cutoff if cutoff is not None else obj
+    if not family.graded:
+        obj = obj(rel=threshold)
+    return obj @ measure.cutoff if measure.cutoff is not None else obj
 
 
 def standard_scores(
@@ -139,11 +141,11 @@ def checked_standard_scores(
     """
     scores: dict[str, dict[str, float]] = {topic: {} for topic in ordered}
 
-    by_library = {}
+    by_library: dict[str, LibraryMeasure] = {}
     for measure in wanted:
         if measure.family == "Judged":
             for topic in ordered:
-                scores[topic][measure.name] = judged_at_k(ranked[topic], grades[topic], measure.cutoff)
+                scores[topic][measure.name] = judged_at_k(ranked[topic], grades[topic], measure.k)
         elif measure.family == "RR" and measure.cutoff is not None:
             for topic in ordered:
                 relevant = {u for u, g in grades[topic].items() if g >= threshold}
@@ -162,7 +164,7 @@ def checked_standard_scores(
 
 
 def _pytrec_eval(
-    grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]], objects: list
+    grades: Mapping[str, Mapping[str, int]], ranked: Mapping[str, list[str]], objects: list[LibraryMeasure]
 ) -> dict[tuple[str, object], float]:
     """{(topic, ir_measures object): value} from pytrec_eval, fed strictly decreasing synthetic scores.
 

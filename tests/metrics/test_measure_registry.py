@@ -1,4 +1,9 @@
-"""A seed measure is one function plus one registration: parsing, messages and `evaluate` then know it."""
+"""A measure family is one function plus one registration: parsing, messages, `evaluate` and the docs list know it.
+
+The toy families below are registered by the tests themselves, parsed and
+scored through `evaluate` with no other edit, listed by `measure_families`
+with their docs line, then unregistered.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from labeler.metrics import evaluate
 from labeler.metrics.names import (
     MeasureFamily,
     known_families,
+    measure_families,
     measure_family,
     parse_measure,
     register_family,
@@ -16,20 +22,54 @@ from labeler.metrics.names import (
 
 QRELS = {"1": {"d1": 1, "d2": 0}, "2": {"d3": 0}}
 RUNS = {"1": ["d2", "d1"], "2": ["d3"]}
+DOCS = {"description": "a toy", "example": "Toy@1", "source": "this test"}
+
+
+def _first_hit(measure, ranking, relevant):
+    """Toy: 1 when a relevant unit is within the top k, None for a topic with nothing relevant."""
+    if not relevant:
+        return None
+    return 1.0 if relevant.intersection(ranking[: measure.k]) else 0.0
 
 
 @pytest.fixture
 def first_hit():
-    """Toy: 1 when the first relevant unit is within the top k, None for a topic with nothing relevant."""
+    family = register_family(
+        MeasureFamily(
+            "FirstHit",
+            aliases=("FH",),
+            recall=True,
+            compute=_first_hit,
+            description="1 when a relevant unit is in the top k",
+            example="FirstHit@5",
+            source="a toy of tests/metrics/test_measure_registry.py",
+        )
+    )
+    yield family
+    unregister_family("FirstHit")
+
+
+@pytest.fixture
+def weighted_hit():
+    """Toy with a parameter: alpha times the share of the top k that is relevant (its default 0.5)."""
 
     def compute(measure, ranking, relevant):
-        if not relevant:
-            return None
-        return 1.0 if relevant.intersection(ranking[: measure.cutoff]) else 0.0
+        top = ranking[: measure.k]
+        return measure.parameter * sum(1 for unit in top if unit in relevant) / measure.k
 
-    register_family(MeasureFamily("FirstHit", aliases=("FH",), recall=True, compute=compute))
+    register_family(
+        MeasureFamily("WHit", param="alpha", default=0.5, compute=compute, **{**DOCS, "example": "WHit(alpha=0.2)@3"})
+    )
     yield
-    unregister_family("FirstHit")
+    unregister_family("WHit")
+
+
+@pytest.fixture
+def num_ret():
+    """Toy computed by trec_eval's code: ir_measures' NumRet (relevant units retrieved), one registration."""
+    register_family(MeasureFamily("NumRet", cutoff="none", backend="standard", **{**DOCS, "example": "NumRet"}))
+    yield
+    unregister_family("NumRet")
 
 
 def test_the_built_in_families_read_as_before():
@@ -39,8 +79,24 @@ def test_the_built_in_families_read_as_before():
     )
 
 
+def test_every_built_in_family_carries_its_docs_line():
+    families = measure_families()
+    assert [f.name for f in families] == [
+        *("P", "R", "nDCG", "AP", "RR", "Rprec", "Bpref", "infAP", "Success", "Judged"),
+        *("AnyHit", "AllHit", "T", "F", "Fe", "RBP"),
+    ]
+    for family in families:
+        assert family.description and family.source
+        assert parse_measure(family.example).family == family.name
+    rbp = measure_family("RBP")
+    assert (rbp.spelling, rbp.example) == ("RBP[(p=p)]", "RBP(p=0.8)")
+    assert rbp.source.startswith("Moffat & Zobel")
+
+
 def test_a_registered_family_is_parsed_listed_and_computed(first_hit):
     assert known_families().endswith(", FirstHit@k")
+    assert measure_families()[-1] is first_hit
+    assert (first_hit.spelling, first_hit.example) == ("FirstHit@k", "FirstHit@5")
     assert parse_measure("fh@2").family == "FirstHit"
     with pytest.raises(ValueError, match="FirstHit needs a cutoff"):
         parse_measure("FirstHit")
@@ -48,6 +104,7 @@ def test_a_registered_family_is_parsed_listed_and_computed(first_hit):
     assert result.per_query["1"] == {"FirstHit@1": 0.0, "FirstHit@2": 1.0}
     assert result.per_query["2"] == {"FirstHit@1": None, "FirstHit@2": None}
     assert result.counts == {"FirstHit@1": 1, "FirstHit@2": 1}
+    assert result.aggregate == {"FirstHit@1": 0.0, "FirstHit@2": 1.0}
     assert measure_family(parse_measure("FirstHit@1").family).recall
 
 
@@ -55,19 +112,47 @@ def test_an_unregistered_family_is_unknown_again(first_hit):
     unregister_family("FirstHit")
     with pytest.raises(ValueError, match="unknown measure 'FirstHit@1'"):
         parse_measure("FirstHit@1")
-    register_family(MeasureFamily("FirstHit", compute=lambda m, r, rel: None))  # for the fixture to remove
+    assert "FirstHit" not in [f.name for f in measure_families()]
+    register_family(first_hit)  # for the fixture to remove
+
+
+def test_a_family_with_a_parameter_gets_its_default_its_value_and_its_range(weighted_hit):
+    assert measure_family("WHit").spelling == "WHit[(alpha=a)]@k"
+    assert parse_measure("WHit(alpha=0.2)@2").alpha == 0.2
+    result = evaluate(QRELS, RUNS, "WHit@2 WHit(alpha=0.2)@2", topics=["1"], threshold=1)
+    assert result.per_query["1"] == {"WHit@2": 0.25, "WHit(alpha=0.2)@2": pytest.approx(0.1)}
+    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
+        parse_measure("WHit(alpha=2)@2")
+    with pytest.raises(ValueError, match="WHit takes only alpha="):
+        parse_measure("WHit(p=0.5)@2")
+
+
+def test_a_trec_eval_family_is_one_registration(num_ret):
+    qrels = {"1": {"d1": 1, "d2": 0, "d3": 1}}
+    result = evaluate(qrels, {"1": ["d2", "d1"]}, "NumRet P@2", topics=["1"], threshold=1)
+    assert result.per_query["1"] == {"NumRet": 1.0, "P@2": 0.5}
+    with pytest.raises(ValueError, match="NumRet takes no @cutoff"):
+        parse_measure("NumRet@5")
 
 
 @pytest.mark.parametrize(
     ("family", "message"),
     [
-        (MeasureFamily("ap", compute=lambda m, r, rel: 0.0), "'ap' is already registered"),
-        (MeasureFamily("Mean", aliases=("MRR",), compute=lambda m, r, rel: 0.0), "'MRR' is already registered"),
-        (MeasureFamily("Nothing"), "has no function"),
-        (MeasureFamily("Odd", cutoff="sometimes", compute=lambda m, r, rel: 0.0), "cutoff must be"),
+        (MeasureFamily("ap", compute=_first_hit, **DOCS), "'ap' is already registered"),
+        (MeasureFamily("Mean", aliases=("MRR",), compute=_first_hit, **DOCS), "'MRR' is already registered"),
+        (MeasureFamily("Nothing", **DOCS), "has no function"),
+        (MeasureFamily("Odd", cutoff="sometimes", compute=_first_hit, **DOCS), "cutoff must be"),
+        (MeasureFamily("Odd", param="beta", compute=_first_hit, **DOCS), "parameter must be one of alpha, p"),
+        (MeasureFamily("Odd", backend="elsewhere", **DOCS), "backend must be standard, rbp or seed"),
+        (MeasureFamily("Toy", compute=_first_hit), "has no description or example or source for the docs"),
+        (MeasureFamily("Toy", compute=_first_hit, **{**DOCS, "source": " "}), "has no source for the docs"),
+        (MeasureFamily("Toy", compute=_first_hit, **{**DOCS, "example": "P@10"}), "example 'P@10' does not parse"),
+        (MeasureFamily("Toy", compute=_first_hit, **{**DOCS, "example": "Toy"}), "example 'Toy' does not parse"),
     ],
 )
 def test_a_bad_registration_is_refused(family, message):
+    before = measure_families()
     with pytest.raises(ValueError, match=message):
         register_family(family)
+    assert measure_families() == before
     assert family.name not in known_families()

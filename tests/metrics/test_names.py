@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -98,15 +96,6 @@ def test_no_measures_is_an_error():
         parse_measures(" , ")
     with pytest.raises(ValueError, match="must be text"):
         parse_measures([10])
-
-
-def test_importing_the_metrics_loads_no_sql_cli_or_ui():
-    code = (
-        "import sys, labeler.metrics; "
-        "print(sorted(m for m in ('sqlite3', 'sqlite_utils', 'click', 'textual', 'rich') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
 
 
 @pytest.mark.parametrize(
