@@ -120,10 +120,6 @@ class EvalReport:
     runs_retired: list[str]
     stages: StageTable | None = None
 
-    def run(self, name: str) -> RunScore:
-        """The scores of the run called `name`."""
-        return next(r for r in self.runs if r.run == name)
-
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
             "snapshot": self.snapshot,
