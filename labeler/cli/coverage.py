@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from labeler.cli.context import Env, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
+
+if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
+    from labeler.workbench.coverage_results import CoverageReport, Effort, RepoolStatus, SnapshotComparison
 
 
 def _f(value, digits: int = 4) -> str:
@@ -60,41 +65,74 @@ def coverage(
             include_reopened=include_reopened,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    k = result["depth"]
-    every, scored = _topics(result["judged_topics"]), _topics(result["scored_topics"], "scored ")
+    _print_coverage(result)
+
+
+def _print_coverage(result: CoverageReport) -> None:
+    """The topic sets, per-run coverage, per-topic bounds on R, then what is left to judge."""
+    k = result.depth
+    every, scored = _topics(result.judged_topics), _topics(result.scored_topics, "scored ")
     info(
-        f"Snapshot {result['snapshot']} ({result['unit']}), top {k} of each run; leave-one-run-out over "
+        f"Snapshot {result.snapshot} ({result.unit}), top {k} of each run; leave-one-run-out over "
         f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
         "(the mean labeler eval prints)."
     )
-    _reopened(result)
+    _reopened(result.reopened)
+    _print_coverage_runs(result)
+    _print_bias(result)
+    table(
+        "per topic",
+        ["topic", "pool", "judged", "relevant (R ≥)", "R estimate", "± SE", "reliable", "saturation"],
+        [
+            [
+                t,
+                r.pool,
+                r.judged,
+                r.r_lower_bound,
+                _f(r.r_estimate, 1),
+                _f(r.r_se, 1),
+                "no" if r.r_unreliable else "yes",
+                _f(r.saturation, 3),
+            ]
+            for t, r in result.topics.items()
+        ],
+    )
+    info(result.r_estimate_warning)
+    _not_scored(result.unit, result.runs_not_scored, result.runs_retired)
+    info(effort_line(result.effort) + ".")
+    if result.pool is not None:
+        _print_repool(result.pool)
+
+
+def _print_coverage_runs(result: CoverageReport) -> None:
+    """One row per run: Judged@k both ways, unjudged and unique units, and its first leave-one-run-out figure."""
+    k = result.depth
     rows = []
-    for run, r in result["runs"].items():
-        loro = r.get("loro") or {}
-        first = next(iter(loro.values()), None)
+    for run, r in result.runs.items():
+        first = next(iter((r.loro or {}).values()), None)
         rows.append(
             [
                 run,
-                _f(r["judged"], 3),
-                _f(r["judged_scored"], 3),
-                r["unjudged"],
-                _f(r["unjudged_share"], 3),
-                r["unique"],
-                r["unique_relevant"],
+                _f(r.judged, 3),
+                _f(r.judged_scored, 3),
+                r.unjudged,
+                _f(r.unjudged_share, 3),
+                r.unique,
+                r.unique_relevant,
                 _f(first["full"]) if first else "-",
                 _f(first["without"]) if first else "-",
                 _f(first["drop"]) if first else "-",
             ]
         )
-    measure = result["ranking"]["measure"] or "-"
+    measure = result.ranking.measure or "-"
     table(
         "per run",
         [
             "run",
-            f"Judged@{k} over all {every}",
-            f"Judged@{k} over {result['scored_topics']} scored",
+            f"Judged@{k} over all {_topics(result.judged_topics)}",
+            f"Judged@{k} over {result.scored_topics} scored",
             "unjudged",
             "unjudged share",
             "unique",
@@ -105,61 +143,48 @@ def coverage(
         ],
         rows,
     )
-    low = [run for run, r in result["runs"].items() if r["judged"] is not None and r["judged"] < 0.9]
+
+
+def _print_bias(result: CoverageReport) -> None:
+    """Runs scored too low for their unjudged units, runs the pool favours, and how the ranking moves."""
+    k = result.depth
+    low = [run for run, r in result.runs.items() if r.judged is not None and r.judged < 0.9]
     if low:
         info(
             f"Judged@{k} over all topics below 0.9 for {', '.join(low)}: their scores count unjudged units as not "
             "relevant and are likely too low. Pool them and judge: labeler pool build --depth K."
         )
-    ranking = result["ranking"]
-    if ranking.get("favoured"):
+    ranking = result.ranking
+    if ranking.favoured:
         info(
-            f"The pool favours {', '.join(ranking['favoured'])}: their {measure} drops when the units only they "
-            "found are left unjudged."
+            f"The pool favours {', '.join(ranking.favoured)}: their {ranking.measure or '-'} drops when the units "
+            "only they found are left unjudged."
         )
-    if ranking["kendall_tau"]:
+    if ranking.kendall_tau:
         info(
             "Kendall's tau of the system ranking when each run is left out: "
-            + ", ".join(f"{run} {_f(tau, 3)}" for run, tau in ranking["kendall_tau"].items())
+            + ", ".join(f"{run} {_f(tau, 3)}" for run, tau in ranking.kendall_tau.items())
             + "."
         )
-    table(
-        "per topic",
-        ["topic", "pool", "judged", "relevant (R ≥)", "R estimate", "± SE", "reliable", "saturation"],
-        [
-            [
-                t,
-                r["pool"],
-                r["judged"],
-                r["r_lower_bound"],
-                _f(r["r_estimate"], 1),
-                _f(r["r_se"], 1),
-                "no" if r["r_unreliable"] else "yes",
-                _f(r["saturation"], 3),
-            ]
-            for t, r in result["topics"].items()
-        ],
+
+
+def _print_repool(pool: RepoolStatus) -> None:
+    """What is left to judge in the latest pool, the runs it leaves out, and what it added per run."""
+    since = f" since {pool.previous}" if pool.previous else ""
+    info(
+        f"Pool {pool.pool}: {plural(pool.unjudged, 'pair')} left to judge; "
+        f"about {pool.effort_hours} hours {pool.pace.description}."
     )
-    info(result["r_estimate_warning"])
-    _not_scored(result)
-    info(effort_line(result["effort"]) + ".")
-    pool = result["pool"]
-    if pool:
-        since = f" since {pool['previous']}" if pool["previous"] else ""
+    if pool.runs_not_pooled:
         info(
-            f"Pool {pool['pool']}: {plural(pool['unjudged'], 'pair')} left to judge; "
-            f"about {pool['effort_hours']} hours {pool['pace']['description']}."
+            f"Not in {pool.pool}: {', '.join(pool.runs_not_pooled)}. Build a new pool to judge what they "
+            "found: labeler pool build --depth K."
         )
-        if pool["runs_not_pooled"]:
-            info(
-                f"Not in {pool['pool']}: {', '.join(pool['runs_not_pooled'])}. Build a new pool to judge what they "
-                "found: labeler pool build --depth K."
-            )
-        table(
-            f"what {pool['pool']} added{since}",
-            ["run", "pool pairs", "unjudged", "new", "new and unjudged"],
-            [[run, r["pairs"], r["unjudged"], r["new"], r["new_unjudged"]] for run, r in pool["per_run"].items()],
-        )
+    table(
+        f"what {pool.pool} added{since}",
+        ["run", "pool pairs", "unjudged", "new", "new and unjudged"],
+        [[run, r.pairs, r.unjudged, r.new, r.new_unjudged] for run, r in pool.per_run.items()],
+    )
 
 
 @click.command()
@@ -182,17 +207,22 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    labels = result["labels"]
+    _print_comparison(result)
+
+
+def _print_comparison(result: SnapshotComparison) -> None:
+    """What the labels did, the topics reopened since, the relevant sets that grew, then scores and ranking."""
+    old, new, labels = result.old, result.new, result.labels
     info(
-        f"{old} -> {new} ({result['unit']}, {plural(result['topics'], 'topic')}): "
+        f"{old} -> {new} ({result.unit}, {plural(result.topics, 'topic')}): "
         f"{plural(labels['added'], 'label')} added, "
         f"{labels['changed']} changed, {labels['retracted']} retracted; "
-        f"relevant sets grew in {plural(len(result['topics_grown']), 'topic')}."
+        f"relevant sets grew in {plural(len(result.topics_grown), 'topic')}."
     )
-    if result["reopened_since"]:
-        reopened = result["reopened_since"]
+    reopened = result.reopened_since
+    if reopened:
         info(
             f"{plural(len(reopened), 'topic')} reviewed in {old} {agrees(len(reopened), 'was', 'were')} reopened by "
             f"later pools (their {old} scores were over judgments the campaign later found incomplete)."
@@ -200,48 +230,53 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
         table(
             "reopened since " + old,
             ["topic", "pools (units added)", f"status in {new}"],
-            [[t, ", ".join(f"{p} +{n}" for p, n in r["pools"].items()), r["after"]] for t, r in reopened.items()],
+            [[t, ", ".join(f"{p} +{n}" for p, n in r.pools.items()), r.after] for t, r in reopened.items()],
         )
-    _reopened(result)
-    if result["topics_grown"]:
+    _reopened(result.reopened)
+    if result.topics_grown:
         table(
             "relevant sets that grew",
             ["topic", "before", "after"],
-            [[t, g["before"], g["after"]] for t, g in result["topics_grown"].items()],
+            [[t, g["before"], g["after"]] for t, g in result.topics_grown.items()],
         )
+    _print_scores_before_after(result)
+    _not_scored(result.unit, result.runs_not_scored, result.runs_retired)
+
+
+def _print_scores_before_after(result: SnapshotComparison) -> None:
+    """Each run's scores on both snapshots, the ranking before and after, and who gained most."""
     rows = []
-    for run, r in result["runs"].items():
+    for run, r in result.runs.items():
         row = [run]
         for measure in r["before"]:
             row.append(f"{_f(r['before'][measure], 3)} → {_f(r['after'][measure], 3)}")
         rows.append(row)
-    first = next(iter(result["runs"].values()))
+    first = next(iter(result.runs.values()))
     table(
-        f"per run, before → after (means over the {result['judged_topics']} topics {new} scores, Judged@"
-        f"{result['depth']} too)",
+        f"per run, before → after (means over the {result.topics} topics {result.new} scores, Judged@"
+        f"{result.depth} too)",
         ["run", *first["before"]],
         rows,
     )
-    ranking = result["ranking"]
+    ranking = result.ranking
     info(
-        f"Ranking by {ranking['measure']}: {' > '.join(ranking['before'])}  →  {' > '.join(ranking['after'])} "
-        f"(Kendall's tau {_f(ranking['kendall_tau'], 3)}, tau_AP {_f(ranking['tau_ap'], 3)})."
+        f"Ranking by {ranking.measure}: {' > '.join(ranking.before)}  →  {' > '.join(ranking.after)} "
+        f"(Kendall's tau {_f(ranking.kendall_tau, 3)}, tau_AP {_f(ranking.tau_ap, 3)})."
     )
-    if ranking["gained"]:
-        best = ranking["gained"][0]
+    if ranking.gained:
+        best = ranking.gained[0]
         info(
             f"Gained most: {best['run']} ({_f(best['before'], 3)} → {_f(best['after'], 3)}): "
             "the new judgments found what the old ones missed."
         )
-    _not_scored(result)
 
 
-def _reopened(result: dict) -> None:
+def _reopened(reopened: dict[str, dict[str, Any]]) -> None:
     """Name the reopened topics left out of the scored ones, with what reopened them."""
-    if result.get("reopened"):
+    if reopened:
         info(
             "Reopened, left out (their latest pool has unjudged units): "
-            + ", ".join(f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in result["reopened"].items())
+            + ", ".join(f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in reopened.items())
             + "."
         )
 
@@ -251,20 +286,18 @@ def _topics(count: int, kind: str = "") -> str:
     return f"{count} {kind}topic{'' if count == 1 else 's'}"
 
 
-def effort_line(effort: dict) -> str:
+def effort_line(effort: Effort) -> str:
     """`judging the N unjudged units of the top k takes about H h at 240/h, the median of ...` (no full stop)."""
-    units = f"{effort['unjudged']} unjudged unit{'' if effort['unjudged'] == 1 else 's'}"
-    return (
-        f"Judging the {units} of the top {effort['depth']} takes about {effort['hours']} h "
-        f"{effort['pace']['description']}"
-    )
+    units = f"{effort.unjudged} unjudged unit{'' if effort.unjudged == 1 else 's'}"
+    return f"Judging the {units} of the top {effort.depth} takes about {effort.hours} h {effort.pace.description}"
 
 
-def _not_scored(result: dict) -> None:
-    retired_note(result)
-    if result.get("runs_not_scored"):
+def _not_scored(unit: str, runs_not_scored: list[str], runs_retired: list[str]) -> None:
+    """The runs a default run set left out: retired ones, and those that rank other units."""
+    retired_note({"runs_retired": runs_retired})
+    if runs_not_scored:
         info(
-            f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
+            f"Not scored on {unit} labels (they rank other units): {', '.join(runs_not_scored)}; "
             "see them at document level with --unit doc."
         )
 

@@ -2,34 +2,40 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
 from labeler.wording import plural
 
+if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
+    from labeler.workbench.eval_results import EvalReport, RunComparison, RunScore, StageTable
 
-def _fmt(value) -> str:
+
+def _fmt(value: float | None) -> str:
     return "null" if value is None else f"{value:.4f}"
 
 
-def _denominators(run: dict) -> str:
-    topics = run["topics"]
-    parts = [f"{plural(topics['scored'], 'topic')} scored"]
-    if topics["excluded"]:
-        parts.append("excluded: " + ", ".join(f"{n} {reason}" for reason, n in topics["excluded"].items()))
-    if topics["not_in_run"]:
-        shown = ", ".join(topics["not_in_run_topics"][:8]) + (" ..." if topics["not_in_run"] > 8 else "")
-        parts.append(f"{topics['not_in_run']} with no results (scored 0): {shown}")
-    if topics["not_in_snapshot"]:
-        parts.append(f"{plural(topics['not_in_snapshot'], 'run topic')} not in the snapshot")
-    left_out = {t: r for t, r in topics.get("reopened", {}).items() if t not in topics.get("lower_bound", [])}
+def _denominators(run: RunScore) -> str:
+    """What one run's means rest on, in one line: scored, excluded, missed, reopened, unit reconciled."""
+    topics = run.topics
+    parts = [f"{plural(topics.scored, 'topic')} scored"]
+    if topics.excluded:
+        parts.append("excluded: " + ", ".join(f"{n} {reason}" for reason, n in topics.excluded.items()))
+    if topics.not_in_run:
+        shown = ", ".join(topics.not_in_run_topics[:8]) + (" ..." if topics.not_in_run > 8 else "")
+        parts.append(f"{topics.not_in_run} with no results (scored 0): {shown}")
+    if topics.not_in_snapshot:
+        parts.append(f"{plural(topics.not_in_snapshot, 'run topic')} not in the snapshot")
+    left_out = topics.left_out_reopened()
     if left_out:
         parts.append(
             "reopened, not scored: "
             + ", ".join(f"{t} by {r['pool']} ({r['unjudged']} unjudged)" for t, r in left_out.items())
         )
-    units = run["units"]
+    units = run.units
     if units.get("chunks_collapsed"):
         parts.append(f"{plural(units['chunks_collapsed'], 'chunk')} collapsed to documents")
     if units.get("lower_bound"):
@@ -105,7 +111,7 @@ def eval_(
 
     with env.store() as store:
         if compare:
-            result = compare_runs(
+            comparison = compare_runs(
                 store,
                 compare[0],
                 compare[1],
@@ -117,9 +123,9 @@ def eval_(
                 include_reopened=include_reopened,
             )
             if as_json:
-                emit_json(result)
+                emit_json(comparison.to_json())
             else:
-                _print_comparison(result)
+                _print_comparison(comparison)
             return
         names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
         stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
@@ -141,68 +147,93 @@ def eval_(
                 progress=progress,
             )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     _print_report(result)
 
 
-def _print_report(result: dict) -> None:
-    depth = f", first {result['depth']} results" if result["depth"] else ""
-    info(f"Snapshot {result['snapshot']} ({result['unit']}, relevant from grade {result['threshold']}{depth}).")
-    measures = result["measures"]
-    rows = []
-    for run in result["runs"]:
-        rows.append(
-            [
-                run["run"],
-                run["stage"],
-                run["unit"],
-                run["topics"]["scored"],
-                *(_fmt(run["aggregate"][m]) for m in measures),
-            ]
-        )
+def _print_report(result: EvalReport) -> None:
+    """The scores table, then what they rest on, then recall, stages and per-topic values."""
+    _print_scores(result)
+    _print_notes(result)
+    _print_recall(result)
+    if result.stages is not None:
+        _print_stages(result.stages)
+    for run in result.runs:
+        if run.per_query is not None:
+            table(
+                f"{run.run} per topic",
+                ["topic", *result.measures],
+                [[t, *(_fmt(v.get(m)) for m in result.measures)] for t, v in run.per_query.items()],
+            )
+
+
+def _print_scores(result: EvalReport) -> None:
+    """The snapshot line and one row of means per run."""
+    depth = f", first {result.depth} results" if result.depth else ""
+    info(f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth}).")
+    measures = result.measures
+    rows = [
+        [run.run, run.stage, run.unit, run.topics.scored, *(_fmt(run.aggregate[m]) for m in measures)]
+        for run in result.runs
+    ]
     table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
-    for run in result["runs"]:
-        info(f"{run['run']}: {_denominators(run)}.")
-        lower = run["topics"].get("lower_bound")
+
+
+def _print_notes(result: EvalReport) -> None:
+    """Each run's denominators and lower bounds, then what the user can do to score more."""
+    for run in result.runs:
+        info(f"{run.run}: {_denominators(run)}.")
+        lower = run.topics.lower_bound
         if lower:
-            detail = ", ".join(f"{t} ({run['topics']['reopened'][t]['unjudged']} unjudged)" for t in lower)
+            detail = ", ".join(f"{t} ({run.topics.reopened[t]['unjudged']} unjudged)" for t in lower)
             info(
-                f"{run['run']}: the mean is a lower bound for the reopened topics {detail}: "
+                f"{run.run}: the mean is a lower bound for the reopened topics {detail}: "
                 "their pool units are not all judged."
             )
-    judged = [m for m in measures if m.startswith("Judged@")]
+    judged = [m for m in result.measures if m.startswith("Judged@")]
     if judged:
-        counts = sorted({run["judged_topics"] for run in result["runs"] if "judged_topics" in run})
+        counts = sorted({run.judged_topics for run in result.runs if run.judged_topics is not None})
         over = " or ".join(map(str, counts)) or "0"
         info(
             f"{', '.join(judged)}: the mean over the {over} scored topic{'' if counts == [1] else 's'}, "
             "like every measure here "
             "(labeler coverage gives it over all the topics the runs rank as well)."
         )
-    retired_note(result)
-    if result.get("runs_not_scored"):
+    retired_note({"runs_retired": result.runs_retired})
+    if result.runs_not_scored:
         info(
-            f"Not scored on {result['unit']} labels (they rank other units): {', '.join(result['runs_not_scored'])}; "
+            f"Not scored on {result.unit} labels (they rank other units): {', '.join(result.runs_not_scored)}; "
             "score them at document level with --unit doc."
         )
-    reasons = {reason for run in result["runs"] for reason in run["topics"]["excluded"]}
-    if reasons & {"in_progress", "unreviewed"} and result.get("average") == "reviewed":
+    _print_how_to_score_more(result)
+
+
+def _print_how_to_score_more(result: EvalReport) -> None:
+    """Under labeler's rule, how unreviewed and reopened topics come to count."""
+    if result.average != "reviewed":
+        return
+    reasons = {reason for run in result.runs for reason in run.topics.excluded}
+    if reasons & {"in_progress", "unreviewed"}:
         info(
             "Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "
             "judging UI); --include-unreviewed scores judged topics anyway."
         )
-    if "reopened" in reasons and result.get("average") == "reviewed":
+    if "reopened" in reasons:
         info(
             "Reopened topics count again once their new pool units are judged ('labeler judge'); "
             "--include-reopened scores them as they stand, as lower bounds."
         )
+
+
+def _print_recall(result: EvalReport) -> None:
+    """Recall at each k with its denominators: macro, micro, the ceiling and the share of it reached."""
     recall_rows = []
-    for run in result["runs"]:
-        for k, r in run["recall"].items():
+    for run in result.runs:
+        for k, r in run.recall.items():
             share = "null" if r["share_of_ceiling"] is None else f"{100 * r['share_of_ceiling']:.1f}%"
             recall_rows.append(
-                [run["run"], f"R@{k}", _fmt(r["macro"]), _fmt(r["micro"]), _fmt(r["ceiling"]), share, r["topics"]]
+                [run.run, f"R@{k}", _fmt(r["macro"]), _fmt(r["micro"]), _fmt(r["ceiling"]), share, r["topics"]]
             )
     if recall_rows:
         table(
@@ -210,38 +241,34 @@ def _print_report(result: dict) -> None:
             ["run", "k", "macro (mean of topics)", "micro (pooled)", "ceiling", "share of ceiling", "topics"],
             recall_rows,
         )
-    if "stages" in result:
-        ks = result["stages"]["k"]
-        header = ["run", "stage", *(f"R@{k}" for k in ks), *(f"lost @{k}" for k in ks)]
-        table(
-            "stages",
-            header,
+
+
+def _print_stages(stages: StageTable) -> None:
+    """Recall at each stage of the pipeline and what each step lost."""
+    ks = stages.k
+    header = ["run", "stage", *(f"R@{k}" for k in ks), *(f"lost @{k}" for k in ks)]
+    table(
+        "stages",
+        header,
+        [
             [
-                [
-                    row["run"],
-                    row["stage"],
-                    *(_fmt(row["recall"][k]) for k in ks),
-                    *("" if row["lost"][k] is None else _fmt(row["lost"][k]) for k in ks),
-                ]
-                for row in result["stages"]["rows"]
-            ],
-        )
-    for run in result["runs"]:
-        if "per_query" in run:
-            table(
-                f"{run['run']} per topic",
-                ["topic", *measures],
-                [[t, *(_fmt(v.get(m)) for m in measures)] for t, v in run["per_query"].items()],
-            )
+                row.run,
+                row.stage,
+                *(_fmt(row.recall[k]) for k in ks),
+                *("" if row.lost[k] is None else _fmt(row.lost[k]) for k in ks),
+            ]
+            for row in stages.rows
+        ],
+    )
 
 
-def _print_comparison(result: dict) -> None:
+def _print_comparison(result: RunComparison) -> None:
     info(
-        f"{result['b']} vs {result['a']} on snapshot {result['snapshot']} ({result['unit']}); "
+        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}); "
         "delta = b - a, paired over the topics both score."
     )
     rows = []
-    for measure, c in result["measures"].items():
+    for measure, c in result.measures.items():
         rows.append(
             [
                 measure,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.report.svg import bar_chart, escape, line_chart
+
+if TYPE_CHECKING:  # the types only: the page is drawn from what the workbench gathered, handed over
+    from labeler.workbench.coverage_results import CoverageReport, History, ReportData
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 980px; color: #222; }
@@ -31,68 +34,91 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_report(data: dict[str, Any]) -> str:
+def render_report(data: ReportData) -> str:
     """The whole page from the report data the workbench gathers (see workbench.report.report_data)."""
-    coverage = data["coverage"]
-    k = coverage["depth"]
-    runs = list(coverage["runs"])
+    coverage = data.coverage
     sections = [
-        f"<h1>labeler report: snapshot {escape(coverage['snapshot'])}</h1>",
-        f"<p class='note'>Workbench {escape(data['workbench'])}, unit {escape(coverage['unit'])}, "
-        f"{coverage['scored_topics']} scored topics, made {escape(data['created'])}. Every figure below is "
-        "computed on the labels of this snapshot; unjudged units count as not relevant.</p>",
+        _heading(data),
+        _reopened(coverage),
+        _recall(coverage),
+        _judged(coverage),
+        _history(data.history, coverage.depth),
+        _loro(coverage),
+        _topics(coverage),
     ]
-    if coverage.get("reopened"):
-        sections.append(
-            "<p class='note'>Reopened topics, left out of the scored topics (their latest pool has "
-            "units nobody judged since they were marked): "
-            + ", ".join(
-                f"{escape(str(t))} by {escape(str(r['pool']))} ({int(r['unjudged'])} unjudged)"
-                for t, r in coverage["reopened"].items()
-            )
-            + ".</p>"
-        )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>labeler report {escape(coverage.snapshot)}</title><style>{STYLE}</style></head><body>"
+        + "".join(sections)
+        + "</body></html>\n"
+    )
 
-    ks = [point["k"] for point in next((r["recall_curve"] for r in coverage["runs"].values() if r["recall_curve"]), [])]
-    if ks:
-        series = []
-        for run, row in coverage["runs"].items():
-            curve = {p["k"]: p for p in row["recall_curve"]}
-            series.append((run, [curve[x]["macro"] for x in ks], False))
-        first = next(iter(coverage["runs"].values()))["recall_curve"]
-        series.append(("ceiling (all runs)", [p["ceiling"] for p in first], True))
-        sections.append(
-            "<h2 id='recall'>Recall@k against k</h2><figure>"
-            + line_chart(
-                "Recall@k vs k", [str(x) for x in ks], series, x_label="k (cutoff)", y_label="Recall@k (macro)"
-            )
-            + "</figure><p class='note'>Where a curve flattens, the missing relevant units are not ranked "
-            "low but absent (the elbow diagnostic). The dashed line is the ceiling: the mean of "
-            "min(k, |G|)/|G|, the best any ranking can reach at k.</p>"
-        )
-        sections.append(
-            _table(
-                ["run", *(f"R@{x}" for x in ks)],
-                [
-                    [run, *({p["k"]: p["macro"] for p in row["recall_curve"]}[x] for x in ks)]
-                    for run, row in coverage["runs"].items()
-                ],
-            )
-        )
 
-    every, scored = coverage["judged_topics"], coverage["scored_topics"]
-    sections.append(
+def _heading(data: ReportData) -> str:
+    """The title and what every figure is computed on."""
+    coverage = data.coverage
+    return (
+        f"<h1>labeler report: snapshot {escape(coverage.snapshot)}</h1>"
+        f"<p class='note'>Workbench {escape(data.workbench)}, unit {escape(coverage.unit)}, "
+        f"{coverage.scored_topics} scored topics, made {escape(data.created)}. Every figure below is "
+        "computed on the labels of this snapshot; unjudged units count as not relevant.</p>"
+    )
+
+
+def _reopened(coverage: CoverageReport) -> str:
+    """The reopened topics left out of the scored ones, with what reopened them (nothing when none is)."""
+    if not coverage.reopened:
+        return ""
+    return (
+        "<p class='note'>Reopened topics, left out of the scored topics (their latest pool has "
+        "units nobody judged since they were marked): "
+        + ", ".join(
+            f"{escape(str(t))} by {escape(str(r['pool']))} ({int(r['unjudged'])} unjudged)"
+            for t, r in coverage.reopened.items()
+        )
+        + ".</p>"
+    )
+
+
+def _recall(coverage: CoverageReport) -> str:
+    """Recall@k against k for each run, with the ceiling, as a chart and a table (nothing without curves)."""
+    curves = {run: {p["k"]: p for p in row.recall_curve} for run, row in coverage.runs.items()}
+    first = next((row.recall_curve for row in coverage.runs.values() if row.recall_curve), [])
+    ks = [point["k"] for point in first]
+    if not ks:
+        return ""
+    series = [(run, [curve[x]["macro"] for x in ks], False) for run, curve in curves.items()]
+    ceiling = next(iter(coverage.runs.values())).recall_curve
+    series.append(("ceiling (all runs)", [p["ceiling"] for p in ceiling], True))
+    return (
+        "<h2 id='recall'>Recall@k against k</h2><figure>"
+        + line_chart("Recall@k vs k", [str(x) for x in ks], series, x_label="k (cutoff)", y_label="Recall@k (macro)")
+        + "</figure><p class='note'>Where a curve flattens, the missing relevant units are not ranked "
+        "low but absent (the elbow diagnostic). The dashed line is the ceiling: the mean of "
+        "min(k, |G|)/|G|, the best any ranking can reach at k.</p>"
+        + _table(
+            ["run", *(f"R@{x}" for x in ks)],
+            [[run, *(curve[x]["macro"] for x in ks)] for run, curve in curves.items()],
+        )
+    )
+
+
+def _judged(coverage: CoverageReport) -> str:
+    """Judged@k per run over every topic (a chart) and over the scored ones (the table)."""
+    k, every, scored = coverage.depth, coverage.judged_topics, coverage.scored_topics
+    chart = (
         f"<h2 id='judged'>Judged@{k} per run</h2><figure>"
         + bar_chart(
             f"Judged@{k} over all {every} topics",
-            [(run, coverage["runs"][run]["judged"]) for run in runs],
+            [(run, row.judged) for run, row in coverage.runs.items()],
             y_label=f"Judged@{k} (all {every} topics)",
         )
         + f"<figcaption>Judged@{k} of each run over all {every} topics (labelled or ranked by a run: "
         "the pool's view)</figcaption></figure>"
     )
-    sections.append(
-        _table(
+    return (
+        chart
+        + _table(
             [
                 "run",
                 f"Judged@{k} over all {every} topics",
@@ -102,77 +128,78 @@ def render_report(data: dict[str, Any]) -> str:
                 "unique relevant",
             ],
             [
-                [run, r["judged"], r["judged_scored"], r["unjudged"], r["unique"], r["unique_relevant"]]
-                for run, r in coverage["runs"].items()
+                [run, r.judged, r.judged_scored, r.unjudged, r.unique, r.unique_relevant]
+                for run, r in coverage.runs.items()
             ],
         )
         + "<p class='note'>Over all topics, as <code>labeler coverage</code> reports the pool; over the "
         "scored topics, as <code>labeler eval</code> averages it.</p>"
     )
 
-    history = data["history"]
-    if history["snapshots"]:
-        labels = history["snapshots"]
-        judged_series = [(run, history["judged"][run], False) for run in history["judged"]]
-        recall_series = [(run, history["recall"][run], False) for run in history["recall"]]
-        sections.append(
-            "<h2 id='history'>Coverage and scores across snapshots</h2><figure>"
-            + line_chart(
-                f"Judged@{k} across snapshots", labels, judged_series, x_label="snapshot", y_label=f"Judged@{k}"
-            )
-            + f"<figcaption>Judged@{k} of each run on every snapshot: the mean over that snapshot's "
-            "topics with a relevant label, reviewed or not ("
-            + escape(", ".join(f"{name}: {n}" for name, n in zip(labels, history["judged_topics"], strict=True)))
-            + " topics)</figcaption></figure><figure>"
-            + line_chart(f"R@{k} across snapshots", labels, recall_series, x_label="snapshot", y_label=f"R@{k} (macro)")
-            + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure>"
-            "<p class='note'>A run whose coverage rises from one snapshot to the next was "
-            "being scored against judgments that had not looked at what it found.</p>"
-        )
 
-    loro = coverage.get("loro")
-    if loro:
-        rows = []
-        for run, row in coverage["runs"].items():
-            for measure, values in (row.get("loro") or {}).items():
-                rows.append([run, measure, values["full"], values["without"], values["drop"]])
-        sections.append(
-            "<h2 id='loro'>Pool bias: leave one run out</h2>"
-            + _table(["run", "measure", "full judgments", "without its unique units", "drop"], rows)
+def _history(history: History, k: int) -> str:
+    """Judged@k and R@k of each run across the snapshots (nothing with no snapshot to draw)."""
+    if not history.snapshots:
+        return ""
+    labels = history.snapshots
+    judged_series = [(run, values, False) for run, values in history.judged.items()]
+    recall_series = [(run, values, False) for run, values in history.recall.items()]
+    return (
+        "<h2 id='history'>Coverage and scores across snapshots</h2><figure>"
+        + line_chart(f"Judged@{k} across snapshots", labels, judged_series, x_label="snapshot", y_label=f"Judged@{k}")
+        + f"<figcaption>Judged@{k} of each run on every snapshot: the mean over that snapshot's "
+        "topics with a relevant label, reviewed or not ("
+        + escape(", ".join(f"{name}: {n}" for name, n in zip(labels, history.judged_topics, strict=True)))
+        + " topics)</figcaption></figure><figure>"
+        + line_chart(f"R@{k} across snapshots", labels, recall_series, x_label="snapshot", y_label=f"R@{k} (macro)")
+        + f"<figcaption>R@{k} (macro) of each run on every snapshot</figcaption></figure>"
+        "<p class='note'>A run whose coverage rises from one snapshot to the next was "
+        "being scored against judgments that had not looked at what it found.</p>"
+    )
+
+
+def _loro(coverage: CoverageReport) -> str:
+    """Leave-one-run-out: each run's drop without its unique units, and what that does to the ranking."""
+    if not coverage.loro:
+        return ""
+    rows = [
+        [run, measure, values["full"], values["without"], values["drop"]]
+        for run, row in coverage.runs.items()
+        for measure, values in (row.loro or {}).items()
+    ]
+    favoured = coverage.ranking.favoured
+    tau = coverage.ranking.kendall_tau or {}
+    return (
+        "<h2 id='loro'>Pool bias: leave one run out</h2>"
+        + _table(["run", "measure", "full judgments", "without its unique units", "drop"], rows)
+        + "<p class='note'>Each run is scored again with the judgments of the units only it "
+        "contributed removed (Zobel 1998). "
+        + (
+            f"The pool favours {escape(', '.join(favoured))}. "
+            if favoured
+            else "No run loses score when its unique units are removed. "
         )
-        favoured = coverage["ranking"].get("favoured") or []
-        tau = coverage["ranking"].get("kendall_tau") or {}
-        sections.append(
-            "<p class='note'>Each run is scored again with the judgments of the units only it "
-            "contributed removed (Zobel 1998). "
-            + (
-                f"The pool favours {escape(', '.join(favoured))}. "
-                if favoured
-                else "No run loses score when its unique units are removed. "
-            )
-            + (
-                "Kendall's tau of the ranking with each run left out: "
-                + escape(", ".join(f"{r} {_fmt(t)}" for r, t in tau.items()))
-                + "."
-                if tau
-                else ""
-            )
-            + "</p>"
+        + (
+            "Kendall's tau of the ranking with each run left out: "
+            + escape(", ".join(f"{r} {_fmt(t)}" for r, t in tau.items()))
+            + "."
+            if tau
+            else ""
         )
-    sections.append(
+        + "</p>"
+    )
+
+
+def _topics(coverage: CoverageReport) -> str:
+    """Each topic's pool, judgments and the bounds on R, with the warning the estimates need."""
+    return (
         "<h2 id='topics'>Topics</h2>"
         + _table(
             ["topic", "pool", "judged", "relevant (lower bound on R)", "R estimate", "± SE", "saturation"],
             [
-                [t, r["pool"], r["judged"], r["r_lower_bound"], r["r_estimate"], r["r_se"], r["saturation"]]
-                for t, r in coverage["topics"].items()
+                [t, r.pool, r.judged, r.r_lower_bound, r.r_estimate, r.r_se, r.saturation]
+                for t, r in coverage.topics.items()
             ],
         )
-        + f"<p class='note'>{escape(coverage['r_estimate_warning'])}</p>"
-    )
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>labeler report {escape(coverage['snapshot'])}</title><style>{STYLE}</style></head><body>"
-        + "".join(sections)
-        + "</body></html>\n"
+        + f"<p class='note'>{escape(coverage.r_estimate_warning)}</p>"
     )

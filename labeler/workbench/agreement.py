@@ -3,7 +3,7 @@
 Agreement is about assessors, not about labels, so it reads the judgment log: each pair's
 latest grade from every assessor (`PairState.grades`). A snapshot keeps one label per pair and
 leaves conflicting pairs out, so its labels would hide exactly the disagreements measured here;
-`--snapshot` only narrows the report to that snapshot's unit space and topics.
+a snapshot only narrows the report to that snapshot's unit space and topics.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from labeler.agreement import METRICS, summarize_agreement
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan, space_pool
@@ -25,9 +25,10 @@ def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, s
         return unit_space(store, unit), None, store.scale(), None
     info = current_snapshot(store, unit) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
     if unit is not None and unit_space(store, unit) != info.unit:
-        raise LabelerError(
+        raise BadArgumentError(
             f"snapshot {info.name} holds {info.unit} labels, not {unit!r}: "
-            f"leave out --unit or choose a snapshot of that unit space"
+            "leave it out or choose a snapshot of that unit space",
+            argument="unit",
         )
     manifest = info.manifest
     topics = set(manifest.get("topics", {})) | {topic for topic, _ in manifest.get("conflicts_left_out", [])}
@@ -71,7 +72,7 @@ def agreement_report(
     someone happened to grade twice), unless `all_pairs`.
     """
     if metric not in METRICS:
-        raise LabelerError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
+        raise BadArgumentError(f"must be one of {', '.join(METRICS)}, not {metric!r}", argument="metric")
     space, topics, scale, snapshot_name = _scope(store, snapshot, unit)
     planned = None if all_pairs else planned_overlap(store, space, topics)
     grades: dict[str, dict[str, dict[str, int]]] = {}

@@ -16,15 +16,28 @@ from typing import Any
 from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING
 from labeler.coverage.batched import CoverageBatches
 from labeler.coverage.compare import compare_evaluations, compare_measures
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, LabelerError, argument_hint
 from labeler.metrics import evaluate, merge_evaluations
-from labeler.models import topic_sort_key
+from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.pace import Pace
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
+from labeler.workbench.coverage_results import (
+    ComparisonRanking,
+    CoverageRanking,
+    CoverageReport,
+    CoverageRun,
+    CoverageTopic,
+    Effort,
+    PaceNote,
+    PoolCounts,
+    RepoolStatus,
+    SnapshotComparison,
+)
 from labeler.workbench.evaluation import (
     aligned_labels,
     aligned_rankings,
+    check_unit,
     reopened_topics,
     retired_runs,
     runs_to_score,
@@ -49,7 +62,7 @@ def coverage_report(
     progress: Progress | None = None,
     space: str | None = None,
     include_reopened: bool = False,
-) -> dict[str, Any]:
+) -> CoverageReport:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
     The scored topics (leave-one-run-out, Judged@k over scored topics) leave reopened
@@ -63,26 +76,63 @@ def coverage_report(
     space of the `current` labels (default: the latest pool's).
     """
     if depth < 1:
-        raise LabelerError(f"--depth must be at least 1, not {depth}")
-    if snapshot == CURRENT:
-        info = current_snapshot(store, space)
-    else:
-        info = as_of_pools(store, resolve_snapshot(store, snapshot))
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+    info = (
+        current_snapshot(store, space) if snapshot == CURRENT else as_of_pools(store, resolve_snapshot(store, snapshot))
+    )
+    check_unit(info, unit)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
-    infos = [store.run(name) for name in names]
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
     topics = sorted(set(qrels) | {t for name in names for t in store.run_topics(name)}, key=topic_sort_key)
-    scored = set(
-        scored_topics(info, qrels, {}, threshold, include_unreviewed=False, include_reopened=include_reopened)[0]
+    scored = scored_topics(info, qrels, {}, threshold, include_unreviewed=False, include_reopened=include_reopened)[0]
+    batches = CoverageBatches(
+        names,
+        depth=depth,
+        threshold=threshold,
+        loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
     )
+    figures = _read_in_batches(store, info, unit, names, qrels, topics, set(scored), batches, progress)
+    report_topics = {topic: _coverage_topic(figures, topic) for topic in topics}
+    bias = figures["bias"]
+    return CoverageReport(
+        snapshot=info.name,
+        depth=depth,
+        unit=unit or info.unit,
+        threshold=threshold,
+        runs=_coverage_runs(figures, topics, set(scored)),
+        topics=report_topics,
+        scored_topics=len(scored),
+        reopened=reopened_topics(info),
+        judged_topics=len(topics),
+        effort=top_k_effort(report_topics, depth, judging_pace(store)),
+        ranking=_ranking(bias),
+        loro=bias["summary"] if bias else None,
+        r_estimate_warning=DEPENDENCE_WARNING,
+        pool=repool_status(store),
+        runs_not_scored=not_scored,
+        runs_retired=retired_runs(store, runs),
+    )
+
+
+def _read_in_batches(
+    store: Store,
+    info: SnapshotInfo,
+    unit: str | None,
+    names: list[str],
+    qrels: dict[str, dict[str, int]],
+    topics: list[str],
+    scored: set[str],
+    batches: CoverageBatches,
+    progress: Progress | None,
+) -> dict[str, Any]:
+    """Feed `batches` every run's rankings a batch of topics at a time; its figures once all are read.
+
+    A figure the domain cannot compute (a ValueError, e.g. a measure leave-one-run-out cannot use)
+    is the user's error, said as the domain says it.
+    """
+    infos = [store.run(name) for name in names]
     try:
-        batches = CoverageBatches(
-            names,
-            depth=depth,
-            threshold=threshold,
-            loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
-        )
         done = 0
         for batch in topic_batches(topics, infos):
             rankings = {run.name: aligned_rankings(store, info, run, unit, topics=batch)[0] for run in infos}
@@ -95,68 +145,54 @@ def coverage_report(
             done += len(batch)
             if progress:
                 progress(done, len(topics))
-        figures = batches.result()
+        return batches.result()
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
-    judged, bias = figures["judged"], figures["bias"]
-    estimates, saturation = figures["estimates"], figures["saturation"]
-    report_runs = {}
+
+
+def _coverage_runs(figures: dict[str, Any], topics: list[str], scored: set[str]) -> dict[str, CoverageRun]:
+    """Each run's Judged@k over every topic (the pool's view) and over the scored ones (what `eval` averages)."""
+    bias = figures["bias"]
     scored_order = [t for t in topics if t in scored]
-    for name, row in judged["runs"].items():
-        entry = {
-            # Judged@k over every topic (the pool's view), and over the scored topics (what `eval` averages)
-            "judged": row["judged"],
-            "judged_over": "all",
-            "judged_topics": len(topics),
-            "judged_scored": mean_of([row["judged_per_topic"][t] for t in scored_order]),
-            "judged_scored_topics": len(scored_order),
-            "unjudged": row["unjudged"],
-            "unjudged_share": row["unjudged_share"],
-            "unique": row["unique"],
-            "unique_relevant": row["unique_relevant"],
-            "recall_curve": figures["curves"][name],
-        }
+    report_runs = {}
+    for name, row in figures["judged"]["runs"].items():
+        loro = loro_judged = None
         if bias is not None:
-            entry["loro"] = {
+            loro = {
                 m: {k: v[k] for k in ("full", "without", "drop", "relative_drop")}
                 for m, v in bias["runs"][name]["measures"].items()
             }
-            entry["loro_judged"] = bias["runs"][name]["judged"]
-        report_runs[name] = entry
-    report_topics = {}
-    for topic in topics:
-        row = judged["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
-        estimate = estimates["topics"][topic]
-        report_topics[topic] = {
-            "pool": row["pool"],
-            "judged": row["judged"],
-            "relevant": row["relevant"],
-            "r_lower_bound": estimate["lower_bound"],
-            "r_estimate": estimate["estimate"],
-            "r_se": estimate["se"],
-            "r_unreliable": estimate["unreliable"],
-            "saturation": saturation["topics"][topic]["saturation"],
-        }
-    result: dict[str, Any] = {
-        "snapshot": info.name,
-        "depth": depth,
-        "unit": unit or info.unit,
-        "threshold": threshold,
-        "runs": report_runs,
-        "topics": report_topics,
-        "scored_topics": len(scored),
-        "reopened": reopened_topics(info),  # left out of the scored topics: their latest pool is not all judged
-        "judged_over": "all",
-        "judged_topics": len(topics),
-        "effort": top_k_effort(report_topics, depth, judging_pace(store)),
-        "ranking": _ranking(bias),
-        "loro": bias["summary"] if bias else None,
-        "r_estimate_warning": DEPENDENCE_WARNING,
-        "pool": repool_status(store),
-        "runs_not_scored": not_scored,
-        "runs_retired": retired_runs(store, runs),
-    }
-    return result
+            loro_judged = bias["runs"][name]["judged"]
+        report_runs[name] = CoverageRun(
+            judged=row["judged"],
+            judged_topics=len(topics),
+            judged_scored=mean_of([row["judged_per_topic"][t] for t in scored_order]),
+            judged_scored_topics=len(scored_order),
+            unjudged=row["unjudged"],
+            unjudged_share=row["unjudged_share"],
+            unique=row["unique"],
+            unique_relevant=row["unique_relevant"],
+            recall_curve=figures["curves"][name],
+            loro=loro,
+            loro_judged=loro_judged,
+        )
+    return report_runs
+
+
+def _coverage_topic(figures: dict[str, Any], topic: str) -> CoverageTopic:
+    """One topic's pool and judgments, and the estimate of its R (a topic no run pooled has none)."""
+    row = figures["judged"]["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
+    estimate = figures["estimates"]["topics"][topic]
+    return CoverageTopic(
+        pool=row["pool"],
+        judged=row["judged"],
+        relevant=row["relevant"],
+        r_lower_bound=estimate["lower_bound"],
+        r_estimate=estimate["estimate"],
+        r_se=estimate["se"],
+        r_unreliable=estimate["unreliable"],
+        saturation=figures["saturation"]["topics"][topic]["saturation"],
+    )
 
 
 def mean_of(values: list[float]) -> float | None:
@@ -164,39 +200,30 @@ def mean_of(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def pace_json(pace: Pace) -> dict[str, Any]:
-    """The pace an estimate used, as `pool build` reports it."""
-    return {
-        "per_hour": pace.per_hour,
-        "judgments": pace.judgments,
-        "basis": "median" if pace.measured else "default",
-        "description": pace.describe(),
-    }
-
-
-def top_k_effort(topics: dict[str, dict[str, Any]], depth: int, pace: Pace) -> dict[str, Any]:
+def top_k_effort(topics: dict[str, CoverageTopic], depth: int, pace: Pace) -> Effort:
     """What judging the unjudged units of the runs' top k (their depth-k pool) takes, at the team's pace."""
-    unjudged = sum(row["pool"] - row["judged"] for row in topics.values())
-    return {"depth": depth, "unjudged": unjudged, "hours": round(unjudged / pace.per_hour, 2), "pace": pace_json(pace)}
+    unjudged = sum(row.pool - row.judged for row in topics.values())
+    return Effort(depth=depth, unjudged=unjudged, hours=round(unjudged / pace.per_hour, 2), pace=PaceNote.of(pace))
 
 
-def _ranking(bias: dict[str, Any] | None) -> dict[str, Any]:
+def _ranking(bias: dict[str, Any] | None) -> CoverageRanking:
+    """The first leave-one-run-out measure's ranking figures; an empty ranking when it was not run."""
     if bias is None:
-        return {"kendall_tau": {}, "tau_ap": {}, "measure": None, "favoured": []}
+        return CoverageRanking()
     measure = bias["measures"][0]
     ranking = bias["ranking"][measure]
-    return {
-        "measure": measure,
-        "full": ranking["full"],
-        "kendall_tau": ranking["kendall_tau"],
-        "tau_ap": ranking["tau_ap"],
-        "min_kendall_tau": ranking["min_kendall_tau"],
-        "not_equivalent": ranking["not_equivalent"],
-        "favoured": [f["run"] for f in bias["summary"][measure]["favoured"]],
-    }
+    return CoverageRanking(
+        measure=measure,
+        full=ranking["full"],
+        kendall_tau=ranking["kendall_tau"],
+        tau_ap=ranking["tau_ap"],
+        min_kendall_tau=ranking["min_kendall_tau"],
+        not_equivalent=ranking["not_equivalent"],
+        favoured=tuple(f["run"] for f in bias["summary"][measure]["favoured"]),
+    )
 
 
-def repool_status(store: Store) -> dict[str, Any] | None:
+def repool_status(store: Store) -> RepoolStatus | None:
     """What the latest pool added over the previous one of its unit, what is unjudged, and the effort left."""
     latest = store.latest_pool()
     if latest is None:
@@ -204,41 +231,42 @@ def repool_status(store: Store) -> dict[str, Any] | None:
     earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
     previous = earlier[-1] if earlier else None
     labels = current_labels(store, latest.unit)
-    per_topic: dict[str, dict[str, int]] = {}
-    per_run = {run: {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0} for run in latest.runs}
+    per_topic: dict[str, Counter[str]] = {}
+    per_run: dict[str, Counter[str]] = {run: Counter() for run in latest.runs}
     # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held
     for topic, rows in groupby(store.pool_contributor_runs(latest.name), key=itemgetter(0)):
         before = store.pool_topic_units(previous.name, topic) if previous else set()
-        row = per_topic[topic] = {"pool": 0, "new": 0, "unjudged": 0, "new_unjudged": 0}
+        row = per_topic[topic] = Counter()
         for _, unit_id, runs in rows:
             state = labels.get((topic, unit_id))
             unjudged = state is None or not state.judged
             new = unit_id not in before
-            row["pool"] += 1
-            row["new"] += new
-            row["unjudged"] += unjudged
-            row["new_unjudged"] += new and unjudged
-            for run in set(runs):
-                stats = per_run.setdefault(run, {"pairs": 0, "unjudged": 0, "new": 0, "new_unjudged": 0})
-                stats["pairs"] += 1
-                stats["unjudged"] += unjudged
-                stats["new"] += new
-                stats["new_unjudged"] += new and unjudged
+            for counts in (row, *(per_run.setdefault(run, Counter()) for run in set(runs))):
+                counts["pairs"] += 1
+                counts["unjudged"] += unjudged
+                counts["new"] += new
+                counts["new_unjudged"] += new and unjudged
     pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
-    return {
-        "pool": latest.name,
-        "runs_not_pooled": [r for r in store.run_names() if r not in latest.runs],
-        "previous": previous.name if previous else None,
-        "unit": latest.unit,
-        "unjudged": unjudged_total,
+    return RepoolStatus(
+        pool=latest.name,
+        runs_not_pooled=[r for r in store.run_names() if r not in latest.runs],
+        previous=previous.name if previous else None,
+        unit=latest.unit,
+        unjudged=unjudged_total,
         # the median pace of the last timed judgments, else the default pace, and which one it is
-        "judgments_per_hour": pace.per_hour,
-        "effort_hours": round(unjudged_total / pace.per_hour, 2),
-        "pace": pace_json(pace),
-        "per_run": per_run,
-        "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
-    }
+        judgments_per_hour=pace.per_hour,
+        effort_hours=round(unjudged_total / pace.per_hour, 2),
+        pace=PaceNote.of(pace),
+        per_run={run: _pool_counts(counts) for run, counts in per_run.items()},
+        per_topic={t: _pool_counts(per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
+    )
+
+
+def _pool_counts(counts: Counter[str]) -> PoolCounts:
+    return PoolCounts(
+        pairs=counts["pairs"], unjudged=counts["unjudged"], new=counts["new"], new_unjudged=counts["new_unjudged"]
+    )
 
 
 def compare_report(
@@ -250,17 +278,19 @@ def compare_report(
     runs: list[str] | None = None,
     unit: str | None = None,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> SnapshotComparison:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
     `progress(done, total)` is called after each batch of topics is scored.
     """
+    if depth < 1:
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
     before_info = resolve_snapshot(store, old)
     after_info = as_of_pools(store, resolve_snapshot(store, new))
     if unit is None and before_info.unit != after_info.unit:
         raise LabelerError(
-            f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}: "
-            "compare them at document level with --unit doc"
+            f"snapshot {old} labels {before_info.unit} and {new} labels {after_info.unit}",
+            hints=argument_hint("unit", "doc", why="to compare them at document level"),
         )
     names, not_scored = runs_to_score(store, runs, unit or before_info.unit)
     infos = [store.run(name) for name in names]
@@ -292,30 +322,26 @@ def compare_report(
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     ranking = result["ranking"]
-    reopened = reopened_between(store, before_info, after_info, before)
-    return {
-        "from": old,
-        "to": new,
-        "depth": depth,
-        "unit": unit or after_info.unit,
-        "topics": len(topics),
-        "reopened": reopened_topics(after_info),  # not compared: the newer snapshot's labels miss pool units
-        # Judged@k, like every measure here, is a mean over the topics the newer snapshot scores (as in eval)
-        "judged_over": "scored",
-        "judged_topics": len(topics),
-        "labels": result["labels"],
-        "topics_grown": result["topics_grown"],
-        "reopened_since": {r.topic: r.to_dict() for r in reopened},
-        "runs": result["runs"],
-        "runs_not_scored": not_scored,
-        "runs_retired": retired_runs(store, runs),
-        "ranking": {
-            "measure": ranking["measure"],
-            "before": ranking["before"],
-            "after": ranking["after"],
-            "kendall_tau": ranking["kendall_tau"],
-            "tau_ap": ranking["tau_ap"],
-            "moved": ranking["moved"],
-            "gained": ranking["gained"],
-        },
-    }
+    return SnapshotComparison(
+        old=old,
+        new=new,
+        depth=depth,
+        unit=unit or after_info.unit,
+        topics=len(topics),
+        reopened=reopened_topics(after_info),
+        labels=result["labels"],
+        topics_grown=result["topics_grown"],
+        reopened_since={r.topic: r for r in reopened_between(store, before_info, after_info, before)},
+        runs=result["runs"],
+        runs_not_scored=not_scored,
+        runs_retired=retired_runs(store, runs),
+        ranking=ComparisonRanking(
+            measure=ranking["measure"],
+            before=ranking["before"],
+            after=ranking["after"],
+            kendall_tau=ranking["kendall_tau"],
+            tau_ap=ranking["tau_ap"],
+            moved=ranking["moved"],
+            gained=ranking["gained"],
+        ),
+    )

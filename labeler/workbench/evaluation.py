@@ -10,17 +10,18 @@ runs against chunk labels use derived document grades, flagged as lower bounds.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
-from labeler.metrics import DEFAULT_MEASURES, evaluate, merge_evaluations, paired_comparison, parse_measures
+from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, paired_comparison, parse_measures
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
 from labeler.review import REOPENED
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
+from labeler.workbench.eval_results import EvalReport, RunComparison, RunScore, RunTopics, StageRow, StageTable
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
@@ -42,7 +43,7 @@ def evaluate_runs(
     stages: list[str] | None = None,
     average: str = "reviewed",
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> EvalReport:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
     `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
@@ -55,82 +56,139 @@ def evaluate_runs(
     bound and it is listed in `lower_bound`.
     `progress(done, total)` is called after each run is scored.
     """
-    if average not in AVERAGES:
-        raise LabelerError(f"--average must be one of {', '.join(AVERAGES)}, not {average!r}")
-    try:  # first: a misspelt measure is said before anything slower can fail
-        parsed = parse_measures(measures or DEFAULT_MEASURES)
-    except ValueError as exc:
-        raise LabelerError(str(exc), path="--measures") from None
+    parsed = checked_request(average, measures, depth)
     info = as_of_pools(store, resolve_snapshot(store, snapshot))
+    check_unit(info, unit)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
-    if depth is not None and depth < 1:
-        raise LabelerError(f"--depth must be at least 1, not {depth}")
-    threshold = info.manifest["scale"]["threshold"]
     qrels, label_notes = aligned_labels(store, info, unit)
-    reopened = reopened_topics(info)
-    results = []
+    scoring = Scoring(
+        info=info,
+        unit=unit,
+        qrels=qrels,
+        label_notes=label_notes,
+        reopened=reopened_topics(info),
+        measures=parsed,
+        threshold=info.manifest["scale"]["threshold"],
+        depth=depth,
+        average=average,
+        include_unreviewed=include_unreviewed,
+        include_reopened=include_reopened,
+        per_query=per_query,
+    )
+    results: list[RunScore] = []
     for name in names:
-        run = store.run(name)
-        ranked = set(store.run_topics(name))
-        if average == "reviewed":
-            scored, excluded, not_in_snapshot = scored_topics(
-                info, qrels, ranked, threshold, include_unreviewed, include_reopened=include_reopened
-            )
-        else:
-            scored, excluded, not_in_snapshot = _trec_eval_topics(qrels, ranked, with_missing=average == "trec_eval_c")
-        evaluation, run_notes = evaluate_in_batches(store, info, run, unit, qrels, parsed, scored, threshold, depth)
-        notes = {**label_notes, **run_notes}
-        if average != "reviewed":
-            evaluation = _as_trec_eval(evaluation)
-        missing = [t for t in scored if t not in ranked]
-        result = {
-            "run": name,
-            "unit": notes["unit"],
-            "run_unit": str(run.unit),
-            "stage": run.stage,
-            "topics": {
-                "scored": len(scored),
-                "excluded": dict(sorted(Counter(excluded.values()).items())),
-                "excluded_topics": {t: excluded[t] for t in sorted(excluded, key=topic_sort_key)},
-                "not_in_run": len(missing),
-                "not_in_run_topics": missing,
-                "not_in_snapshot": len(not_in_snapshot),
-                "reopened": {
-                    t: reopened[t]
-                    for t in sorted(reopened, key=topic_sort_key)
-                    if t in scored or excluded.get(t) == REOPENED
-                },
-                "lower_bound": [t for t in scored if t in reopened],
-            },
-            "aggregate": evaluation.aggregate,
-            "counts": evaluation.counts,
-            "residuals": {m: v for m, v in evaluation.residuals.items() if v is not None} or None,
-            "recall": {str(k): v for k, v in evaluation.recall.items()},
-            "status": "ok" if scored else "no topics to score",
-            "units": notes,
-        }
-        if any(m.family == "Judged" for m in parsed):  # the topic set `labeler coverage` labels as well
-            result["judged_over"], result["judged_topics"] = "scored", len(scored)
-        if per_query:
-            result["per_query"] = evaluation.per_query
-        results.append(result)
+        results.append(score_run(store, scoring, name))
         if progress:
             progress(len(results), len(names))
-    report: dict[str, Any] = {
-        "snapshot": info.name,
-        "snapshot_sha256": info.sha256,
-        "unit": unit or info.unit,
-        "measures": [m.name for m in parsed],
-        "average": average,
-        "depth": depth,
-        "threshold": threshold,
-        "runs": results,
-        "runs_not_scored": not_scored,
-        "runs_retired": retired_runs(store, runs),
-    }
-    if stages:
-        report["stages"] = stage_table(results, stages)
-    return report
+    return EvalReport(
+        snapshot=info.name,
+        snapshot_sha256=info.sha256,
+        unit=unit or info.unit,
+        measures=[m.name for m in parsed],
+        average=average,
+        depth=depth,
+        threshold=scoring.threshold,
+        runs=results,
+        runs_not_scored=not_scored,
+        runs_retired=retired_runs(store, runs),
+        stages=stage_table(results, stages) if stages else None,
+    )
+
+
+def checked_request(average: str, measures: str | None, depth: int | None) -> list[Measure]:
+    """The measures asked for, once the arguments are known good: said before anything slower can fail."""
+    if average not in AVERAGES:
+        raise BadArgumentError(f"must be one of {', '.join(AVERAGES)}, not {average!r}", argument="average")
+    try:
+        parsed = parse_measures(measures or DEFAULT_MEASURES)
+    except ValueError as exc:
+        raise BadArgumentError(str(exc), argument="measures") from None
+    if depth is not None and depth < 1:
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+    return parsed
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What every run of one report is scored with: the snapshot's labels, the measures and the topic rule."""
+
+    info: SnapshotInfo
+    unit: str | None
+    qrels: dict[str, dict[str, int]]
+    label_notes: dict[str, Any]
+    reopened: dict[str, dict[str, Any]]
+    measures: list[Measure]
+    threshold: int
+    depth: int | None
+    average: str
+    include_unreviewed: bool
+    include_reopened: bool
+    per_query: bool
+
+
+def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
+    """One run's scores on the topics `scoring.average` chooses, with the topics they rest on."""
+    info, qrels = scoring.info, scoring.qrels
+    run = store.run(name)
+    ranked = set(store.run_topics(name))
+    if scoring.average == "reviewed":
+        scored, excluded, not_in_snapshot = scored_topics(
+            info,
+            qrels,
+            ranked,
+            scoring.threshold,
+            scoring.include_unreviewed,
+            include_reopened=scoring.include_reopened,
+        )
+    else:
+        scored, excluded, not_in_snapshot = _trec_eval_topics(
+            qrels, ranked, with_missing=scoring.average == "trec_eval_c"
+        )
+    evaluation, run_notes = evaluate_in_batches(
+        store, info, run, scoring.unit, qrels, scoring.measures, scored, scoring.threshold, scoring.depth
+    )
+    notes = {**scoring.label_notes, **run_notes}
+    if scoring.average != "reviewed":
+        evaluation = _as_trec_eval(evaluation)
+    return RunScore(
+        run=name,
+        unit=notes["unit"],
+        run_unit=str(run.unit),
+        stage=run.stage,
+        topics=run_topics(scored, excluded, not_in_snapshot, ranked, scoring.reopened),
+        aggregate=evaluation.aggregate,
+        counts=evaluation.counts,
+        residuals={m: v for m, v in evaluation.residuals.items() if v is not None} or None,
+        recall={str(k): v for k, v in evaluation.recall.items()},
+        status="ok" if scored else "no topics to score",
+        units=notes,
+        # Judged@k is a mean over the scored topics, like every measure here (`coverage` gives it over all, too)
+        judged_topics=len(scored) if any(m.family == "Judged" for m in scoring.measures) else None,
+        per_query=evaluation.per_query if scoring.per_query else None,
+    )
+
+
+def run_topics(
+    scored: list[str],
+    excluded: dict[str, str],
+    not_in_snapshot: list[str],
+    ranked: set[str],
+    reopened: dict[str, dict[str, Any]],
+) -> RunTopics:
+    """The denominators of one run's scores: scored, excluded by reason, missed by the run, reopened."""
+    missing = [t for t in scored if t not in ranked]
+    return RunTopics(
+        scored=len(scored),
+        excluded=dict(sorted(Counter(excluded.values()).items())),
+        excluded_topics={t: excluded[t] for t in sorted(excluded, key=topic_sort_key)},
+        not_in_run=len(missing),
+        not_in_run_topics=missing,
+        not_in_snapshot=len(not_in_snapshot),
+        reopened={
+            t: reopened[t] for t in sorted(reopened, key=topic_sort_key) if t in scored or excluded.get(t) == REOPENED
+        },
+        lower_bound=[t for t in scored if t in reopened],
+    )
 
 
 def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
@@ -147,12 +205,15 @@ def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[lis
     if not names:
         retired = retired_runs(store, runs)
         if not others and retired:
-            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs with --runs")
+            raise LabelerError(
+                f"every run is retired ({', '.join(retired)})",
+                hints=argument_hint("runs", why="to name the runs to score"),
+            )
         if not others:
-            raise LabelerError("no runs: import runs with 'labeler runs import' first")
+            raise LabelerError("no runs", hints=Hint("import_runs"))
         raise LabelerError(
-            f"no run ranks {space} units, so none can be scored on these labels "
-            f"(runs: {', '.join(others)}); work at document level with --unit doc"
+            f"no run ranks {space} units, so none can be scored on these labels (runs: {', '.join(others)})",
+            hints=argument_hint("unit", "doc", why="to work at document level"),
         )
     return names, others
 
@@ -193,7 +254,7 @@ def compare_runs(
     include_reopened: bool = False,
     permutations: int = 10_000,
     seed: int = 0,
-) -> dict[str, Any]:
+) -> RunComparison:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure."""
     report = evaluate_runs(
         store,
@@ -206,55 +267,59 @@ def compare_runs(
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
     )
-    first, second = report["runs"]
+    first, second = report.runs
     comparisons = {}
-    for measure in report["measures"]:
-        a = {t: v[measure] for t, v in first["per_query"].items() if v.get(measure) is not None}
-        b = {t: v[measure] for t, v in second["per_query"].items() if v.get(measure) is not None}
+    for measure in report.measures:
+        a = {t: v[measure] for t, v in (first.per_query or {}).items() if v.get(measure) is not None}
+        b = {t: v[measure] for t, v in (second.per_query or {}).items() if v.get(measure) is not None}
         comparisons[measure] = paired_comparison(a, b, permutations=permutations, seed=seed)
-    return {
-        "snapshot": report["snapshot"],
-        "a": run_a,
-        "b": run_b,
-        "unit": report["unit"],
-        "topics": {"a": first["topics"], "b": second["topics"]},
-        "measures": comparisons,
-    }
+    return RunComparison(
+        snapshot=report.snapshot,
+        a=run_a,
+        b=run_b,
+        unit=report.unit,
+        topics_a=first.topics,
+        topics_b=second.topics,
+        measures=comparisons,
+    )
 
 
-def stage_table(results: list[dict[str, Any]], stages: list[str]) -> dict[str, Any]:
+def stage_table(results: list[RunScore], stages: list[str]) -> StageTable:
     """Recall at each pipeline stage and what each step lost (the seeds' fetch-K / keep-n table)."""
-    by_run = {r["run"]: r for r in results}
+    by_run = {r.run: r for r in results}
     missing = [s for s in stages if s not in by_run]
     if missing:
-        raise LabelerError(f"--stages names runs that were not evaluated: {', '.join(missing)}")
-    ks = sorted({int(k) for r in results for k in r["recall"]})
+        raise BadArgumentError(f"names runs that were not evaluated: {', '.join(missing)}", argument="stages")
+    ks = sorted({int(k) for r in results for k in r.recall})
     rows = []
-    previous = None
+    previous: dict[int, float | None] | None = None
     for name in stages:
         run = by_run[name]
-        recall = {k: run["recall"][str(k)]["macro"] for k in ks}
-        lost = {
-            k: (
-                None
-                if previous is None or previous[k] is None or recall[k] is None
-                else round(previous[k] - recall[k], 6)
-            )
-            for k in ks
-        }
-        rows.append({"run": name, "stage": run["stage"], "recall": recall, "lost": lost})
+        recall: dict[int, float | None] = {k: run.recall[str(k)]["macro"] for k in ks}
+        lost = {k: _lost(previous[k] if previous else None, recall[k]) for k in ks}
+        rows.append(StageRow(run=name, stage=run.stage, recall=recall, lost=lost))
         previous = recall
-    return {"k": ks, "rows": rows}
+    return StageTable(k=ks, rows=rows)
+
+
+def _lost(before: float | None, after: float | None) -> float | None:
+    """What a stage lost against the one before it (None when either is unknown)."""
+    return None if before is None or after is None else round(before - after, 6)
+
+
+def check_unit(info: SnapshotInfo, unit: str | None) -> None:
+    """Refuse a unit the snapshot's labels cannot be given in: their own, or documents (lifted)."""
+    if unit is not None and unit not in ("doc", info.unit):
+        raise BadArgumentError(f"must be 'doc' or the snapshot's unit ({info.unit}), not {unit!r}", argument="unit")
 
 
 def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
     """The snapshot's labels as qrels in the unit asked for (`--unit doc` lifts chunk labels), and a note of it."""
+    check_unit(info, unit)
     labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]
     label_unit = info.unit
     target = unit or label_unit
     notes: dict[str, Any] = {"unit": target}
-    if target not in ("doc", label_unit):
-        raise LabelerError(f"--unit must be 'doc' or the snapshot's unit ({label_unit}), not {target!r}")
     if target == "doc" and label_unit != "doc":
         labels, partial = _lift(store, label_unit.split(":", 1)[1], labels)
         notes["labels_lifted_to_documents"] = True
@@ -293,13 +358,15 @@ def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str |
         return rankings, notes
     if run_unit == "doc" and target.startswith("chunk:"):
         raise LabelerError(
-            f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}: "
-            "evaluate at document level with --unit doc (document grades derived from chunk labels)"
+            f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}",
+            hints=argument_hint(
+                "unit", "doc", why="to evaluate at document level (document grades derived from chunk labels)"
+            ),
         )
     raise LabelerError(
         f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
-        "chunkings cannot be compared; judge the run's units, or evaluate both at document level "
-        "with --unit doc"
+        "chunkings cannot be compared; judge the run's units",
+        hints=argument_hint("unit", "doc", why="to evaluate both at document level"),
     )
 
 

@@ -15,24 +15,32 @@ from labeler.errors import LabelerError
 from labeler.outputs import check_output, write_output
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
+from labeler.workbench.coverage_results import History, ReportData
 from labeler.workbench.evaluation import evaluate_runs
 from labeler.workbench.setup import now
 
 
-def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> dict[str, Any]:
+def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> ReportData:
     """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
     coverage = coverage_report(store, snapshot=snapshot, depth=depth)
-    # Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label, reviewed,
-    # reopened by a later pool or not (so early snapshots draw too): `judged_topics` counts them, the page says so
-    history: dict[str, Any] = {
-        "snapshots": [],
-        "judged": {},
-        "recall": {},
-        "judged_over": "labelled",
-        "judged_topics": [],
-    }
+    return ReportData(
+        workbench=str(store.path), created=now()[:19], coverage=coverage, history=history(store, coverage.unit, depth)
+    )
+
+
+def history(store: Store, unit: str, depth: int) -> History:
+    """Each run's Judged@k and R@k on every snapshot of `unit`, None before the run was imported.
+
+    Judged@k across snapshots is eval's mean over each snapshot's topics with a relevant label,
+    reviewed, reopened by a later pool or not (so early snapshots draw too): `judged_topics`
+    counts them, the page says so.
+    """
+    snapshots: list[str] = []
+    judged_topics: list[int] = []
+    judged: dict[str, list[float | None]] = {}
+    recall: dict[str, list[float | None]] = {}
     for info in store.snapshots():
-        if info.unit != coverage["unit"]:
+        if info.unit != unit:
             continue
         try:
             result = evaluate_runs(
@@ -44,23 +52,24 @@ def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -
             )
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn
-        history["snapshots"].append(info.name)
-        history["judged_topics"].append(max((run["topics"]["scored"] for run in result["runs"]), default=0))
-        for run in result["runs"]:
-            history["judged"].setdefault(run["run"], []).append(run["aggregate"][f"Judged@{depth}"])
-            history["recall"].setdefault(run["run"], []).append(run["aggregate"][f"R@{depth}"])
-    size = len(history["snapshots"])
-    for series in (history["judged"], history["recall"]):
-        for run, values in series.items():
-            series[run] = [None] * (size - len(values)) + values  # runs imported after early snapshots
-    return {"workbench": str(store.path), "created": now()[:19], "coverage": coverage, "history": history}
+        snapshots.append(info.name)
+        judged_topics.append(max((run.topics.scored for run in result.runs), default=0))
+        for score in result.runs:
+            judged.setdefault(score.run, []).append(score.aggregate[f"Judged@{depth}"])
+            recall.setdefault(score.run, []).append(score.aggregate[f"R@{depth}"])
+    size = len(snapshots)
+    for series in (judged, recall):
+        for name, values in series.items():
+            missing: list[float | None] = [None] * (size - len(values))  # runs imported after early snapshots
+            series[name] = missing + values
+    return History(snapshots=snapshots, judged=judged, recall=recall, judged_topics=judged_topics)
 
 
 def write_report(
     store: Store,
     path: str | Path,
     *,
-    render: Callable[[dict[str, Any]], str],
+    render: Callable[[ReportData], str],
     snapshot: str | None = None,
     depth: int = 10,
     force: bool = False,
@@ -73,8 +82,8 @@ def write_report(
     written = write_output(path, text, workbench=store.path, force=force)
     return {
         "path": str(path),
-        "snapshot": data["coverage"]["snapshot"],
+        "snapshot": data.coverage.snapshot,
         "bytes": written.bytes,
-        "snapshots_drawn": data["history"]["snapshots"],
-        "runs": list(data["coverage"]["runs"]),
+        "snapshots_drawn": data.history.snapshots,
+        "runs": list(data.coverage.runs),
     }

@@ -122,7 +122,7 @@ def test_every_run_retired_asks_for_runs(bench):
         assert result.stderr.strip().splitlines() == [
             "Error: every run is retired (a, b, c): name the runs to pool with --runs"
             if args[0] == "pool"
-            else "Error: every run is retired (a, b, c): name the runs with --runs"
+            else "Error: every run is retired (a, b, c) (pass --runs to name the runs to score)"
         ]
 
 

@@ -290,7 +290,7 @@ async def test_coverage_screen_matches_the_cli(judging_db):
         f"{effort['pace']['description']}." in summary
     )
     assert expected["pool"]["pace"]["description"] in summary and "timed" in effort["pace"]["description"]
-    assert screen.result["runs"]["bm25"]["recall_curve"] == row["recall_curve"]
+    assert screen.result.runs["bm25"].recall_curve == row["recall_curve"]
 
 
 async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_the_others(chunk_db):
@@ -305,14 +305,14 @@ async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_t
         table = screen.query_one("#runs")
         shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         summary = str(screen.query_one("#summary").render())
-    assert shown == ["chunks"] and screen.result["unit"] == "chunk:w10"
-    assert screen.result["runs_not_scored"] == ["bm25"]
+    assert shown == ["chunks"] and screen.result.unit == "chunk:w10"
+    assert screen.result.runs_not_scored == ["bm25"]
     assert "Not scored here (they rank other units): bm25;" in summary
     with Store(chunk_db) as store:  # what the screen shows is the workbench's own report on those runs
         expected = coverage_report(
-            store, snapshot="current", depth=screen.result["depth"], loro=False, runs=["chunks"], space="chunk:w10"
+            store, snapshot="current", depth=screen.result.depth, loro=False, runs=["chunks"], space="chunk:w10"
         )
-    assert screen.result["runs"] == expected["runs"] and screen.result["topics"] == expected["topics"]
+    assert screen.result.runs == expected.runs and screen.result.topics == expected.topics
 
 
 async def test_a_served_session_asks_for_the_assessor_first(judging_db):

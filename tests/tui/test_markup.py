@@ -298,7 +298,7 @@ async def test_coverage_on_chunk_labels_names_the_document_run_left_out_as_it_is
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CoverageScreen) and screen.result is not None
-        assert RUN not in screen.result["runs"] and screen.result["runs_not_scored"] == [RUN]
+        assert RUN not in screen.result.runs and screen.result.runs_not_scored == [RUN]
         assert_shows(screen.query_one("#summary", Static), f"Not scored here (they rank other units): {RUN};")
 
 

@@ -71,23 +71,23 @@ def test_streamed_report_equals_the_all_at_once_functions(workbench):
         qrels, _ = aligned_labels(store, info, None)
         rankings = {run.name: aligned_rankings(store, info, run, None)[0] for run in store.runs()}
         scored, _, _ = scored_topics(info, qrels, {}, 1, include_unreviewed=False)
-        assert resolve_snapshot(store, None).name == report["snapshot"] == "v1"
+        assert resolve_snapshot(store, None).name == report.snapshot == "v1"
     topics = sorted(set(qrels) | {t for r in rankings.values() for t in r}, key=int)
     judged = judged_coverage(qrels, rankings, topics=topics, depth=5, threshold=1)
     bias = leave_one_run_out(qrels, rankings, topics=scored, depth=5, threshold=1)
     estimates = estimate_relevant(qrels, rankings, topics=topics, depth=5, threshold=1)
-    assert report["scored_topics"] == len(scored) == 10  # the judged, reviewed topics; 11 and 12 have no label
+    assert report.scored_topics == len(scored) == 10  # the judged, reviewed topics; 11 and 12 have no label
     for run in rankings:
-        row = report["runs"][run]
-        assert row["judged"] == judged["runs"][run]["judged"]
-        assert row["unique"] == judged["runs"][run]["unique"]
-        assert row["recall_curve"] == recall_curve(qrels, rankings[run], topics=scored, threshold=1)
+        row = report.runs[run]
+        assert row.judged == judged["runs"][run]["judged"]
+        assert row.unique == judged["runs"][run]["unique"]
+        assert row.recall_curve == recall_curve(qrels, rankings[run], topics=scored, threshold=1)
         for measure, values in bias["runs"][run]["measures"].items():
-            assert row["loro"][measure] == {k: values[k] for k in ("full", "without", "drop", "relative_drop")}
-    assert report["ranking"]["kendall_tau"] == bias["ranking"]["AP"]["kendall_tau"]
+            assert (row.loro or {})[measure] == {k: values[k] for k in ("full", "without", "drop", "relative_drop")}
+    assert report.ranking.kendall_tau == bias["ranking"]["AP"]["kendall_tau"]
     for topic in topics:
-        assert report["topics"][topic]["r_estimate"] == estimates["topics"][topic]["estimate"]
-        assert report["topics"][topic]["pool"] == judged["topics"][topic]["pool"]
+        assert report.topics[topic].r_estimate == estimates["topics"][topic]["estimate"]
+        assert report.topics[topic].pool == judged["topics"][topic]["pool"]
 
 
 def test_topic_batches_hold_about_the_units_asked_for(workbench):
@@ -121,10 +121,10 @@ def test_eval_and_compare_in_batches_equal_all_at_once(workbench, write, run_cli
         rankings = {run.name: aligned_rankings(store, v1, run, None)[0] for run in store.runs()}
         topics, _, _ = scored_topics(v2, after, {}, 1, include_unreviewed=False)
     whole = compare_snapshots(before, after, rankings, topics=topics, threshold=1, depth=5)
-    assert compared["runs"] == whole["runs"]
+    assert compared.runs == whole["runs"]
     # topics 1 and 2 gain six each; topic 11's six are not compared (reopened, below)
-    assert compared["labels"] == whole["labels"] == {"added": 12, "changed": 0, "retracted": 0}
-    assert set(compared["topics_grown"]) == {"1", "2"}
-    assert compared["ranking"]["after"] == whole["ranking"]["after"]
+    assert compared.labels == whole["labels"] == {"added": 12, "changed": 0, "retracted": 0}
+    assert set(compared.topics_grown) == {"1", "2"}
+    assert compared.ranking.after == whole["ranking"]["after"]
     # topic 11 is marked reviewed in v2 with a relevant label, but none of its P1 units is judged: reopened
-    assert compared["topics"] == len(topics) == 10 and compared["reopened"]["11"]["pool"] == "P1"
+    assert compared.topics == len(topics) == 10 and compared.reopened["11"]["pool"] == "P1"
