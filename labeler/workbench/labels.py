@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from labeler.checks import parsed_unit, unit_problem
 from labeler.errors import Hint, LabelerError
-from labeler.judgments import PairState, derive_pair, derive_pairs
+from labeler.judgments import Event, PairState, derive_pair, derive_pairs
 from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
 
@@ -34,9 +34,10 @@ def current_labels(store: Store, unit: str) -> dict[tuple[str, str], PairState]:
 def topic_labels(store: Store, unit: str, topic_id: str) -> dict[str, PairState]:
     """`unit id -> state` for one topic (what the judging screen needs, fast)."""
     changes = store.change_times(unit)
-    by_unit: dict[str, list] = {}
+    by_unit: dict[str, list[Event]] = {}
     for event in store.topic_events(unit, topic_id):
-        by_unit.setdefault(event.unit_id, []).append(event)
+        if event.unit_id is not None:  # always: the store returns pair events only, review events excluded
+            by_unit.setdefault(event.unit_id, []).append(event)
     return {u: derive_pair(topic_id, u, events, changes.get(u)) for u, events in by_unit.items()}
 
 

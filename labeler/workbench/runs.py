@@ -191,6 +191,7 @@ def _store_rankings(
             continue
         if block.topic_id in stored.entries:
             previous = store.ranking(run_id, block.topic_id)
+            assert previous is not None, "stored above, in this transaction"
             block = merge_blocks(_as_block(previous, block.first_line), block)
         ranking = _canonical(reader, block, dedupe)
         stored.dropped += ranking.dropped_duplicates

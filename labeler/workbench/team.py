@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from labeler.checks import shown, tolerance_problem
 from labeler.errors import BadArgumentError, ConflictError, LabelerError
@@ -225,7 +225,7 @@ def _same_chunkings(ours: dict[str, tuple], theirs: dict[Any, tuple], path: Path
 
 def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any, Any]], path: Path) -> None:
     """Documents with the same id must have the same text: judgments name units by id."""
-    differing = []
+    differing: list[str] = []
     count = 0
     mine = iter(ours)
     current = next(mine, None)
@@ -284,24 +284,24 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
 def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: list[LoggedEvent]) -> None:
     """A retract cancels an event of its own pair that exists (here or in the same log)."""
     in_log = {item.event.event_id: item.event for item in logged}
-    targets = {item.event.target for item in new if item.event.kind == RETRACT}
+    targets = {item.event.target for item in new if item.event.kind == RETRACT and item.event.target is not None}
     known = {**store.events_by_id(t for t in targets if t not in in_log), **in_log}
     for item in new:
         event = item.event
         if event.kind != RETRACT:
             continue
-        target = known.get(event.target)
+        target = known.get(event.target) if event.target is not None else None  # the schema requires a target
         if target is None:
             _refuse(
                 path,
                 item,
-                f"retract targets event {shown_id(event.target)}, which is neither in this workbench nor in the log",
+                f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
             )
         if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
             _refuse(
                 path,
                 item,
-                f"retract is about topic {shown_id(event.topic_id)}, {shown_id(event.unit_id)} "
+                f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
                 f"but its target {shown_id(target.event_id)} is about another pair",
             )
 
@@ -320,7 +320,7 @@ def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
     return "; ".join(differs[:3]) + ("; ..." if len(differs) > 3 else "")
 
 
-def _refuse(path: Path, item: LoggedEvent, reason: str) -> None:
+def _refuse(path: Path, item: LoggedEvent, reason: str) -> NoReturn:
     if item.line is not None:
         raise LogFormatError(reason, path=path, line=item.line)
     raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
