@@ -16,21 +16,21 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from labeler.checks import window_problem
+from labeler.errors import BadArgumentError
 from labeler.models import Chunk, Document, content_hash
 
+WINDOW_KINDS = ("words", "sentences")  # what a chunking's windows count
 WORD = re.compile(r"\S+")
 # A sentence ends at . ! or ? (optionally followed by closing quotes or brackets) before white space.
 SENTENCE_END = re.compile(r"[.!?][\"'\)\]]*(?=\s)")
 
 
 def validate_window(size: int, overlap: int) -> None:
-    """Raise ValueError for windows that would not advance."""
-    if size < 1:
-        raise ValueError(f"--size must be at least 1, not {size}")
-    if overlap < 0:
-        raise ValueError(f"--overlap must be 0 or more, not {overlap}")
-    if overlap >= size:
-        raise ValueError(f"--overlap ({overlap}) must be smaller than --size ({size})")
+    """Refuse a window that would not advance: a `BadArgumentError` naming `size` or `overlap`."""
+    problem = window_problem(size, overlap)
+    if problem is not None:
+        raise BadArgumentError(problem[1], argument=problem[0])
 
 
 def _windows(spans: list[tuple[int, int]], size: int, overlap: int) -> Iterator[tuple[int, int]]:

@@ -163,9 +163,30 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
     """The current state of one pair from its events.
 
     `changed_after` is the time of the unit's latest content change, if any:
-    judgments made before it are stale.
+    judgments made before it are stale. Two steps: fold the events into each
+    assessor's latest grade and state, then settle the label from those.
     """
     state = PairState(topic_id, unit_id)
+    latest_grade, adjudication = _fold_events(state, events, changed_after)
+    state.grades = {assessor: e.grade for assessor, e in latest_grade.items() if e.grade is not None}
+    real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
+    if adjudication is not None:
+        _settle_adjudicated(state, adjudication, real)
+        return state
+    _settle_by_grades(state, latest_grade, real)
+    if state.label is not None and state.label >= 0:
+        state.stale = False
+    return state
+
+
+def _fold_events(
+    state: PairState, events: Iterable[Event], changed_after: str | None
+) -> tuple[dict[str, Event], Event | None]:
+    """Each assessor's latest grade and the latest adjudication, in log order; states and notes go into `state`.
+
+    A grade or an adjudication made before the unit's text changed counts for nothing but makes
+    the pair stale; a grade clears its assessor's skip, unsure or flag.
+    """
     latest_grade: dict[str, Event] = {}
     adjudication: Event | None = None
     for event in effective_events(events):
@@ -181,21 +202,22 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
             state.states[event.assessor] = event.kind
         elif event.kind == NOTE and event.note:
             state.notes.append((event.assessor, event.note))
-    state.grades = {assessor: e.grade for assessor, e in latest_grade.items() if e.grade is not None}
-    real = {a: e for a, e in latest_grade.items() if e.grade is not None and e.grade >= 0}
-    if adjudication is not None:
-        state.adjudicated = True
-        later = [
-            e for e in real.values() if event_order(e) > event_order(adjudication) and e.grade != adjudication.grade
-        ]
-        if later:
-            state.conflict = True
-        else:
-            state.label, state.deciding_event = adjudication.grade, adjudication
-        return state
+    return latest_grade, adjudication
+
+
+def _settle_adjudicated(state: PairState, adjudication: Event, real: dict[str, Event]) -> None:
+    """The adjudicated grade is the label, unless a later real grade differs from it: then a conflict again."""
+    state.adjudicated = True
+    if any(event_order(e) > event_order(adjudication) and e.grade != adjudication.grade for e in real.values()):
+        state.conflict = True
+    else:
+        state.label, state.deciding_event = adjudication.grade, adjudication
+
+
+def _settle_by_grades(state: PairState, latest_grade: dict[str, Event], real: dict[str, Event]) -> None:
+    """Real grades that agree are the label (different ones a conflict); else a negative grade: pooled, not judged."""
     if real:
-        grades = {e.grade for e in real.values()}
-        if len(grades) > 1:
+        if len({e.grade for e in real.values()}) > 1:
             state.conflict = True
         else:
             deciding = max(real.values(), key=event_order)
@@ -203,9 +225,6 @@ def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_af
     elif latest_grade:
         deciding = max(latest_grade.values(), key=event_order)
         state.label, state.deciding_event = deciding.grade, deciding  # negative: pooled, not judged
-    if state.label is not None and state.label >= 0:
-        state.stale = False
-    return state
 
 
 def derive_pairs(events: Iterable[Event], changes: Mapping[str, str] | None = None) -> dict[tuple[str, str], PairState]:

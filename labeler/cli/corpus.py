@@ -7,6 +7,7 @@ import json
 import click
 
 from labeler import workbench
+from labeler.chunking import WINDOW_KINDS
 from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
@@ -51,9 +52,7 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
 @click.option(
     "--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows."
 )
-@click.option(
-    "--by", type=click.Choice(["words", "sentences"]), default="words", show_default=True, help="Window unit."
-)
+@click.option("--by", type=click.Choice(WINDOW_KINDS), default="words", show_default=True, help="Window unit.")
 @json_option
 @pass_env
 def chunk(env: Env, name: str, size: int, overlap: int, by: str, as_json: bool) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
+from labeler.checks import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
-from labeler.judgments import REVIEW_MARKS
 from labeler.wording import plural
 
 
@@ -44,7 +44,7 @@ def _event_json(event) -> dict:
 @assessor_option
 @click.option(
     "--kind",
-    type=click.Choice(["grade", "skip", "unsure", "flag", "note"]),
+    type=click.Choice(RECORDABLE_KINDS),
     default="grade",
     show_default=True,
     help="A grade, or a state: skip (judge later), unsure (needs --reason), flag, note.",
@@ -52,7 +52,11 @@ def _event_json(event) -> dict:
 @click.option("--reason", default=None, help="Why unsure (required with --kind unsure).")
 @click.option("--note", default=None, help="A free-text note kept with the event.")
 @click.option(
-    "--source", type=click.Choice(["human", "model"]), default="human", show_default=True, help="Who made the judgment."
+    "--source",
+    type=click.Choice(RECORD_SOURCES),
+    default="human",
+    show_default=True,
+    help="Who made the judgment.",
 )
 @click.option("--model", default=None, help="The model's name, with --source model.")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
@@ -111,7 +115,7 @@ def add(
 @assessor_option
 @click.option(
     "--source",
-    type=click.Choice(["import", "model"]),
+    type=click.Choice(IMPORT_SOURCES),
     default="import",
     show_default=True,
     help="Where the labels come from.",
@@ -148,16 +152,16 @@ def import_(
             allow_unknown=allow_unknown,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     info(
-        f"{result['path']}: {plural(result['judgments'], 'judgment')} recorded for "
-        f"{plural(result['topics'], 'topic')} "
-        f"({result['relevant']} relevant, {result['pooled_unjudged']} pooled-unjudged), "
-        f"{result['unchanged']} unchanged; unit {result['unit']}, assessor {result['assessor']}."
+        f"{result.path}: {plural(result.judgments, 'judgment')} recorded for "
+        f"{plural(result.topics, 'topic')} "
+        f"({result.relevant} relevant, {result.pooled_unjudged} pooled-unjudged), "
+        f"{result.unchanged} unchanged; unit {result.unit}, assessor {result.assessor}."
     )
-    if result["marked"]:
-        counts = {s: sum(1 for v in result["marked"].values() if v == s) for s in set(result["marked"].values())}
+    if result.marked:
+        counts = {s: sum(1 for v in result.marked.values() if v == s) for s in set(result.marked.values())}
         info("Marked " + ", ".join(f"{plural(n, 'topic')} {s}" for s, n in sorted(counts.items())) + ".")
 
 

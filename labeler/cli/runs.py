@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, checked_id, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
+from labeler.formats.runs import DEDUPE_POLICIES
 from labeler.models import STAGES
 from labeler.wording import plural
 from labeler.workbench.retrieve import retrieve_run
@@ -43,7 +44,7 @@ def runs() -> None:
 )
 @click.option(
     "--dedupe",
-    type=click.Choice(["error", "first"]),
+    type=click.Choice(DEDUPE_POLICIES),
     default="error",
     show_default=True,
     help="A repeated id in one topic's ranking: refuse the file, or keep the first occurrence.",
@@ -77,15 +78,15 @@ def import_(
             progress=progress,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     info(
-        f"Run {result['name']!r} ({result['unit']}, {result['stage']}): {plural(result['entries'], 'result')} for "
-        f"{plural(result['topics'], 'topic')}, depth up to {result['depth']}"
-        f"{' (replaced)' if result['replaced'] else ''}."
+        f"Run {result.name!r} ({result.unit}, {result.stage}): {plural(result.entries, 'result')} for "
+        f"{plural(result.topics, 'topic')}, depth up to {result.depth}"
+        f"{' (replaced)' if result.replaced else ''}."
     )
-    if result["policies"].get("duplicates_dropped"):
-        info(f"{plural(result['policies']['duplicates_dropped'], 'duplicate id')} dropped (kept the first occurrence).")
+    if result.duplicates_dropped:
+        info(f"{plural(result.duplicates_dropped, 'duplicate id')} dropped (kept the first occurrence).")
 
 
 @runs.command("retrieve")

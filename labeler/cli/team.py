@@ -42,29 +42,29 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
     with env.store() as store:
         result = merge_logs(store, other, clock_tolerance=clock_tolerance, allow_future=allow_future)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     info(
-        f"{result['source']} ({result['format']}): {plural(result['events'], 'event')}, {result['added']} added, "
-        f"{result['already_present']} already here"
-        + (f"; assessors {', '.join(result['assessors'])}" if result["assessors"] else "")
+        f"{result.source} ({result.format}): {plural(result.events, 'event')}, {result.added} added, "
+        f"{result.already_present} already here"
+        + (f"; assessors {', '.join(result.assessors)}" if result.assessors else "")
         + "."
     )
-    if result["future"]:
-        first = result["future"][0]
+    if result.future:
+        first = result.future[0]
         info(
-            f"{plural(len(result['future']), 'event')} dated in the future "
-            f"{agrees(len(result['future']), 'was', 'were')} merged (--allow-future), e.g. "
-            f"{first['event_id']} at {first['time']}: this workbench's clock now runs past them, and other "
+            f"{plural(len(result.future), 'event')} dated in the future "
+            f"{agrees(len(result.future), 'was', 'were')} merged (--allow-future), e.g. "
+            f"{first.event_id} at {first.time}: this workbench's clock now runs past them, and other "
             "workbenches merging its log will need --allow-future too."
         )
-    if result["new_conflicts"]:
+    if result.new_conflicts:
         info(
-            f"{plural(len(result['new_conflicts']), 'pair')} now in conflict: settle them with 'labeler judgments "
+            f"{plural(len(result.new_conflicts), 'pair')} now in conflict: settle them with 'labeler judgments "
             "adjudicate' or the adjudication screen (a)."
         )
-    if result["unknown_topics"]:
-        info(f"Events for topics this workbench does not know: {', '.join(result['unknown_topics'][:10])}.")
+    if result.unknown_topics:
+        info(f"Events for topics this workbench does not know: {', '.join(result.unknown_topics[:10])}.")
 
 
 @click.command()

@@ -16,21 +16,28 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from labeler.errors import FormatError
+from labeler.checks import (
+    choice_problem,
+    decision_problem,
+    grade_problem,
+    grades_kind,
+    parsed_unit,
+    scale_words,
+    shown,
+    unit_problem,
+)
+from labeler.errors import FormatError, Hint, argument_hint
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
-from labeler.ids import check_id, id_problem, shown_id
+from labeler.ids import check_id
 from labeler.inert import inert_json
 from labeler.judgments import (
-    ADJUDICATE,
     EVENT_KINDS,
     GRADE,
-    NOTE,
     RETRACT,
     REVIEW,
     REVIEW_MARKS,
     SOURCES,
-    UNSURE,
     Event,
     clock_from_time,
     clock_of,
@@ -67,7 +74,11 @@ class LogFormatError(FormatError):
 
 
 class EventProblem(ValueError):
-    """Why one event is refused; the caller says where it is."""
+    """Why one event is refused, and what would help; the caller says where it is."""
+
+    def __init__(self, reason: str, *, hints: tuple[Hint, ...] | Hint = ()):
+        super().__init__(reason)
+        self.hints: tuple[Hint, ...] = (hints,) if isinstance(hints, Hint) else tuple(hints)
 
 
 @dataclass(frozen=True)
@@ -99,7 +110,7 @@ def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
         try:
             event, future = log_event(row, rules)
         except EventProblem as exc:
-            raise LogFormatError(str(exc), path=path, line=number) from None
+            raise LogFormatError(str(exc), path=path, line=number, hints=exc.hints) from None
         yield LoggedEvent(event, number, future)
 
 
@@ -190,23 +201,39 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
 
 
 def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, Any], rules: LogRules) -> None:
-    """The rules `labeler check` holds the log to (store/check_rows.py), and what `judgments add` accepts."""
-    on_scale = f"the scale {rules.scale!r} ({', '.join(map(str, sorted(rules.grades)))})"
-    if kind in (GRADE, ADJUDICATE):
+    """The rules `labeler check` holds the log to (store/check_rows.py), and what `judgments add` accepts.
+
+    In three steps, each the rule of one part of the event: its grade, the pair or topic it is
+    about, and what its kind must carry (`labeler.checks`, the rules every road in shares).
+    """
+    _fits_grade(kind, source, grade, rules)
+    _fits_target(kind, fields)
+    problem = decision_problem(kind, source=source, model=fields["model"], reason=fields["reason"], note=fields["note"])
+    if problem is not None:
+        raise EventProblem(problem[1])
+
+
+def _fits_grade(kind: str, source: str, grade: int | None, rules: LogRules) -> None:
+    """A grade or adjudication has a grade on the scale (an import's may be negative: pooled); no other kind has one."""
+    if grades_kind(kind):
+        pooled = kind == GRADE and source != "human"  # imported qrels: pooled, not judged
         if grade is None:
-            raise EventProblem(f"a {kind} event needs a grade (an integer on {on_scale})")
-        pooled = kind == GRADE and grade < 0 and source != "human"  # imported qrels: pooled, not judged
-        if grade not in rules.grades and not pooled:
-            raise EventProblem(f"grade {grade} is not on {on_scale}")
+            raise EventProblem(f"a {kind} event needs a grade (an integer on {scale_words(rules.grades, rules.scale)})")
+        problem = grade_problem(grade, rules.grades, rules.scale, pooled=pooled)
+        if problem is not None:
+            raise EventProblem(problem)
     elif grade is not None:
         raise EventProblem(f"a {kind} event has no grade (found {grade})")
+
+
+def _fits_target(kind: str, fields: dict[str, Any]) -> None:
+    """A review marks a topic (no unit, a mark); every other kind is about a unit; only a retract has a target."""
     if kind == REVIEW:
         if fields["unit_id"] is not None:
             raise EventProblem("a review event marks a topic: its unit_id must be null")
-        if fields["reason"] not in REVIEW_MARKS:
-            raise EventProblem(
-                f"a review event's reason must be one of {', '.join(REVIEW_MARKS)}, not {_shown(fields['reason'])}"
-            )
+        problem = choice_problem(fields["reason"], REVIEW_MARKS, "review mark")
+        if problem is not None:
+            raise EventProblem(f"a review event's reason: {problem}")
     elif fields["unit_id"] is None:
         raise EventProblem(f"a {kind} event needs a unit_id")
     if kind == RETRACT:
@@ -214,12 +241,6 @@ def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, 
             raise EventProblem("a retract event needs a target (the event it cancels)")
     elif fields["target"] is not None:
         raise EventProblem(f"only a retract event has a target, not a {kind} event")
-    if kind == UNSURE and not (fields["reason"] or "").strip():
-        raise EventProblem("an unsure event needs a reason")
-    if kind == NOTE and not (fields["note"] or "").strip():
-        raise EventProblem("a note event needs a note")
-    if source == "model" and not (fields["model"] or "").strip():
-        raise EventProblem("a model judgment needs the model's name (model)")
 
 
 def _future(time: str, physical: int, clock: int, rules: LogRules) -> bool:
@@ -233,7 +254,8 @@ def _future(time: str, physical: int, clock: int, rules: LogRules) -> bool:
     raise EventProblem(
         f"{what} is {_duration(ahead)} ahead of this machine's clock (the tolerance is "
         f"{_duration(rules.tolerance)}): the machine that recorded it has a wrong clock? "
-        "It would outrank later judgments; pass --allow-future to merge it anyway (flagged)"
+        "It would outrank later judgments",
+        hints=argument_hint("allow_future", why="to merge it anyway (flagged)"),
     )
 
 
@@ -265,23 +287,19 @@ def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | N
 
 def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: str) -> str:
     value = row[name]
-    if not isinstance(value, str) or value not in choices:
-        raise EventProblem(f"unknown {what} {_shown(value)} (one of {', '.join(choices)})")
-    return value
+    problem = choice_problem(value, choices, what)
+    if problem is not None:
+        raise EventProblem(problem)
+    return str(value)
 
 
 def _unit(value: Any, rules: LogRules) -> str:
-    if value == "doc":
-        return "doc"
-    if isinstance(value, str) and value.startswith("chunk:"):
-        name = value[len("chunk:") :]
-        if id_problem(name) is None and name in rules.chunkings:
-            return value
-        known = ", ".join(sorted(rules.chunkings)) or "none"
-        raise EventProblem(
-            f"unit {_shown(value)} names a chunking this workbench does not have (its chunkings: {known})"
-        )
-    raise EventProblem(f"unit must be 'doc' or 'chunk:NAME', not {_shown(value)}")
+    problem = unit_problem(value, rules.chunkings)
+    if problem is not None:
+        if parsed_unit(value) is not None:  # a chunking this workbench lacks: say which it has
+            problem += f" in this workbench (its chunkings: {', '.join(sorted(rules.chunkings)) or 'none'})"
+        raise EventProblem(problem)
+    return str(value)
 
 
 def _time(value: Any) -> tuple[str, int]:
@@ -294,15 +312,15 @@ def _time(value: Any) -> tuple[str, int]:
     except ValueError:
         moment = None
     if moment is None:
-        raise EventProblem(f"time {_shown(value)} is not an ISO 8601 time (e.g. 2026-01-31T09:30:00.000000+00:00)")
+        raise EventProblem(f"time {shown(value)} is not an ISO 8601 time (e.g. 2026-01-31T09:30:00.000000+00:00)")
     if moment.utcoffset() is None:
-        raise EventProblem(f"time {_shown(value)} has no UTC offset (add +00:00 or Z)")
+        raise EventProblem(f"time {shown(value)} has no UTC offset (add +00:00 or Z)")
     try:
         moment = moment.astimezone(timezone.utc)
     except OverflowError:
         moment = None
     if moment is None or moment.year < 1970:
-        raise EventProblem(f"time {_shown(value)} is before 1970 or out of range")
+        raise EventProblem(f"time {shown(value)} is before 1970 or out of range")
     return moment.isoformat(timespec="microseconds"), clock_of(moment)
 
 
@@ -311,11 +329,11 @@ def _integer(row: Mapping[str, Any], name: str, *, low: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        found = json_type(value) if isinstance(value, bool) or value is None else f"{json_type(value)} {_shown(value)}"
+        found = json_type(value) if isinstance(value, bool) or value is None else f"{json_type(value)} {shown(value)}"
         raise EventProblem(f"{name} must be an integer, found {found}")
     if not low <= value <= INT64_MAX:
         bounds = "0 or more, a 64-bit integer" if low == 0 else "a 64-bit integer"
-        raise EventProblem(f"{name} {_shown(value)} is out of range ({bounds})")
+        raise EventProblem(f"{name} {shown(value)} is out of range ({bounds})")
     return value
 
 
@@ -332,7 +350,7 @@ def _text(row: Mapping[str, Any], name: str) -> str | None:
 def _content_hash(row: Mapping[str, Any]) -> str | None:
     value = _text(row, "content_hash")
     if value is not None and (len(value) != 64 or not set(value) <= HEX):
-        raise EventProblem(f"content_hash {_shown(value)} is not a SHA-256 (64 lowercase hex digits)")
+        raise EventProblem(f"content_hash {shown(value)} is not a SHA-256 (64 lowercase hex digits)")
     return value
 
 
@@ -341,13 +359,6 @@ def _encodable(value: str, name: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise EventProblem(f"{name} holds half of a surrogate pair, which is not text") from None
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, str):
-        return shown_id(value)
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def _refuse_repeated_keys(text: str, path: str | Path, line: int) -> None:

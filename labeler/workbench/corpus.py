@@ -6,8 +6,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from labeler.chunking import ChunkHasher, chunk_document, validate_window
-from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
+from labeler.checks import choice_problem
+from labeler.chunking import WINDOW_KINDS, ChunkHasher, chunk_document, validate_window
+from labeler.errors import (
+    BadArgumentError,
+    ConflictError,
+    Hint,
+    LabelerError,
+    NotFoundError,
+    UnknownIdError,
+    argument_hint,
+)
 from labeler.formats.corpus import detect_corpus_format, read_corpus
 from labeler.formats.mappings import derive_mapping, read_mapping
 from labeler.ids import InvalidIdError, check_id
@@ -53,10 +62,10 @@ def import_corpus(
                 counts["updated"] += 1
             else:
                 raise ConflictError(
-                    f"document {doc.doc_id!r} already exists with different content; pass --update to replace it "
-                    "(its judgments will go back in the queue)",
+                    f"document {doc.doc_id!r} already exists with different content",
                     path=path,
                     line=line,
+                    hints=argument_hint("update", why="to replace it and put its judgments back in the queue"),
                 )
         store.insert_documents(new, import_id)
         batch.clear()
@@ -85,15 +94,13 @@ def chunk_corpus(
     store: Store, name: str, *, size: int, overlap: int, by: str = "words", progress: Progress | None = None
 ) -> dict[str, Any]:
     """A new, immutable chunking of every document into word or sentence windows."""
-    try:
-        validate_window(size, overlap)
-    except ValueError as exc:
-        raise LabelerError(str(exc)) from None
-    if by not in ("words", "sentences"):
-        raise LabelerError(f"chunk by 'words' or 'sentences', not {by!r}")
+    validate_window(size, overlap)
+    problem = choice_problem(by, WINDOW_KINDS, "window kind")
+    if problem is not None:
+        raise BadArgumentError(problem, argument="by")
     total = store.document_count()
     if total == 0:
-        raise LabelerError("the workbench has no documents: run 'labeler corpus import PATH' first")
+        raise LabelerError("the workbench has no documents", hints=Hint("import_corpus"))
     params = {"by": by, "size": size, "overlap": overlap}
 
     def chunks() -> Iterable[tuple[int, Chunk]]:
@@ -148,7 +155,7 @@ def chunk_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:
     for an unknown chunking (it is looked up eagerly).
     """
     if store.chunking(name) is None:
-        raise NotFoundError(f"no chunking named {name!r} (see 'labeler corpus chunkings')")
+        raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
     rows = store.iter_chunk_texts(name)
     return ({"chunk_id": c, "doc_id": d, "start": s, "end": e, "text": t} for c, d, s, e, t in rows)
 
@@ -219,10 +226,10 @@ def _store_chunking(
                 missing = store.missing_documents({c.doc_id for _, c in pending})
                 if missing:
                     raise UnknownIdError(
-                        f"{plural(len(missing), 'parent document')} not in the corpus, e.g. {', '.join(missing[:5])} "
-                        "(pass --allow-unknown to accept them)",
+                        f"{plural(len(missing), 'parent document')} not in the corpus, e.g. {', '.join(missing[:5])}",
                         path=path,
                         line=first_line.get(missing[0]),
+                        hints=argument_hint("allow_unknown", why="to accept them"),
                     )
             store.insert_chunks(chunking_id, pending)
             pending.clear()

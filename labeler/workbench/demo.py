@@ -77,10 +77,10 @@ def build_demo(folder: Path, say: Callable[[str, str], None]) -> dict[str, Any]:
                 f"--stage {stage}",
                 f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}",
             )
-        result = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")
+        imported = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")
         say(
             f"{prefix} judgments import {sample / 'prior.qrels'} --assessor prior --reviewed",
-            f"{plural(result['judgments'], 'earlier judgment')} of {plural(result['topics'], 'topic')}",
+            f"{plural(imported.judgments, 'earlier judgment')} of {plural(imported.topics, 'topic')}",
         )
         result = create_snapshot(store, "prior judgments", unit="doc")
         say(

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import ConflictError, LabelerError, NotFoundError, QrelsFormatError, UnknownIdError
-from labeler.formats.qrels import read_qrels
+from labeler.checks import (
+    ID_NAMES,
+    IMPORT_SOURCES,
+    RECORDABLE_KINDS,
+    choice_problem,
+    decision_problem,
+    grade_problem,
+    grades_kind,
+)
+from labeler.errors import (
+    BadArgumentError,
+    ConflictError,
+    Hint,
+    LabelerError,
+    NotFoundError,
+    QrelsFormatError,
+    UnknownIdError,
+    argument_hint,
+)
+from labeler.formats.qrels import QrelsLine, read_qrels
 from labeler.ids import check_id
 from labeler.judgments import (
     ADJUDICATE,
@@ -24,6 +43,7 @@ from labeler.judgments import (
     Event,
 )
 from labeler.models import topic_sort_key
+from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.labels import current_labels, topic_labels, unit_space
@@ -59,24 +79,13 @@ def record_judgment(
     The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
     an id holding a line break would write a second, forged line into exported qrels.
     """
-    check_id(topic_id, "topic id")
-    check_id(unit_id, "unit id")
+    check_id(topic_id, ID_NAMES["topic"])
+    check_id(unit_id, ID_NAMES["unit"])
     _check_assessor(assessor)
     space = unit_space(store, unit)
-    if source not in SOURCES:
-        raise LabelerError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
-    if source == "model" and not model:
-        raise LabelerError("a model judgment needs the model's name (--model)")
-    if kind in (GRADE, ADJUDICATE):
-        _check_grade(store, grade)
-    elif kind in (SKIP, FLAG, NOTE, UNSURE):
+    _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
+    if not grades_kind(kind):
         grade = None
-        if kind == UNSURE and not (reason or "").strip():
-            raise LabelerError("'unsure' needs a reason")
-        if kind == NOTE and not (note or "").strip():
-            raise LabelerError("a note needs text")
-    else:
-        raise LabelerError(f"cannot record a {kind!r} event as a judgment")
     if not allow_unknown:
         _check_known(store, space, topic_id, unit_id)
     event = Event(
@@ -103,6 +112,32 @@ def record_judgment(
         if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
             store.delete_claim(space, topic_id, unit_id, assessor)
         return store.append_event(event)
+
+
+def _check_decision(
+    store: Store,
+    kind: str,
+    grade: int | None,
+    *,
+    source: str,
+    model: str | None,
+    reason: str | None,
+    note: str | None,
+) -> None:
+    """A decision the log can hold: a kind and a source it knows, a grade on the scale, what its kind carries.
+
+    The rules of `labeler.checks`, the same a merged log is held to (`labeler.formats.judgment_log`).
+    """
+    if kind not in (*RECORDABLE_KINDS, ADJUDICATE):
+        raise BadArgumentError(f"cannot record a {kind!r} event as a judgment", argument="kind")
+    problem = choice_problem(source, SOURCES, "source")
+    if problem is not None:
+        raise BadArgumentError(problem, argument="source")
+    missing = decision_problem(kind, source=source, model=model, reason=reason, note=note)
+    if missing is not None:
+        raise BadArgumentError(missing[1], argument=missing[0])
+    if grades_kind(kind):
+        _check_grade(store, grade)
 
 
 def adjudicate(
@@ -165,11 +200,12 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
     says nothing about a chunk pool. `no_answer` is refused while the topic has
     a relevant label.
     """
-    check_id(topic_id, "topic id")
+    check_id(topic_id, ID_NAMES["topic"])
     _check_assessor(assessor)
     space = unit_space(store, unit)
-    if status not in REVIEW_MARKS:
-        raise LabelerError(f"status must be one of {', '.join(REVIEW_MARKS)}, not {status!r}")
+    problem = choice_problem(status, REVIEW_MARKS, "review mark")
+    if problem is not None:
+        raise BadArgumentError(problem, argument="status")
     if store.topic_count() and store.topic(topic_id) is None and topic_id not in store.event_topics():
         raise UnknownIdError(f"no topic {topic_id!r} in the workbench")
     if status == NO_ANSWER:
@@ -197,6 +233,25 @@ def relevant_units(store: Store, topic_id: str) -> list[str]:
     return sorted(found)
 
 
+@dataclass(frozen=True)
+class JudgmentImport:
+    """What importing qrels did: the events it appended, what it skipped, and the topics it marked."""
+
+    path: str
+    unit: str
+    assessor: str
+    source: str
+    judgments: int  # events appended
+    unchanged: int  # lines that repeat the assessor's current grade
+    topics: int
+    relevant: int
+    pooled_unjudged: int  # negative grades
+    marked: dict[str, str]  # topic -> review status, with `reviewed`
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 def import_judgments(
     store: Store,
     path: str | Path,
@@ -207,33 +262,66 @@ def import_judgments(
     reviewed: bool = False,
     unit: str | None = None,
     allow_unknown: bool = False,
-) -> dict[str, Any]:
+) -> JudgmentImport:
     """Existing TREC qrels into the log, all or nothing.
 
     Grades are checked against the scale; a negative grade means "pooled, not
     judged" as in trec_eval. A line that repeats the assessor's current grade
     is skipped, so importing the same file twice changes nothing.
     """
-    _check_assessor(assessor)
-    if source not in ("import", "model"):
-        raise LabelerError(f"--source must be import or model, not {source!r}")
-    if source == "model" and not model:
-        raise LabelerError("model judgments need the model's name (--model)")
+    _check_import_request(assessor, source, model)
     space = unit_space(store, unit)
     scale = store.scale()
     lines = list(read_qrels(path))
-    for line in lines:
-        if line.grade >= 0 and line.grade not in scale.values:
-            raise QrelsFormatError(
-                f"grade {line.grade} is not on the scale {scale.name!r} ({', '.join(map(str, scale.values))}; "
-                "a negative grade means pooled, not judged)",
-                path=path,
-                line=line.line,
-            )
+    _check_grades(scale, path, lines)
     if not allow_unknown:
         _check_known_many(store, space, path, lines)
-    labels = current_labels(store, space)
     time = now()
+    events, unchanged = _new_grades(store, space, lines, assessor=assessor, source=source, model=model, time=time)
+    topics = sorted({line.topic_id for line in lines}, key=topic_sort_key)
+    marks = _review_marks(topics, lines, scale.threshold) if reviewed else {}
+    with store.transaction():
+        store.append_events(events)
+        for topic_id, status in marks.items():
+            store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
+    return JudgmentImport(
+        path=str(path),
+        unit=space,
+        assessor=assessor,
+        source=source,
+        judgments=len(events),
+        unchanged=unchanged,
+        topics=len(topics),
+        relevant=sum(1 for line in lines if line.grade >= scale.threshold),
+        pooled_unjudged=sum(1 for line in lines if line.grade < 0),
+        marked=marks,
+    )
+
+
+def _check_import_request(assessor: str, source: str, model: str | None) -> None:
+    """An assessor name, a source qrels can come from, and a model's name when a model made them."""
+    _check_assessor(assessor)
+    problem = choice_problem(source, IMPORT_SOURCES, "source")
+    if problem is not None:
+        raise BadArgumentError(problem, argument="source")
+    missing = decision_problem(GRADE, source=source, model=model, reason=None, note=None)
+    if missing is not None:
+        raise BadArgumentError(missing[1], argument=missing[0])
+
+
+def _check_grades(scale: GradeScale, path: str | Path, lines: list[QrelsLine]) -> None:
+    """Every grade on the scale, or negative (pooled, not judged): the first that is not names its line."""
+    for line in lines:
+        problem = grade_problem(line.grade, scale.values, scale.name, pooled=True)
+        if problem is not None:
+            raise QrelsFormatError(problem, path=path, line=line.line)
+
+
+def _new_grades(
+    store: Store, space: str, lines: list[QrelsLine], *, assessor: str, source: str, model: str | None, time: str
+) -> tuple[list[Event], int]:
+    """The grade events to append, and how many lines repeat the assessor's current grade (skipped)."""
+    labels = current_labels(store, space)
     events = []
     unchanged = 0
     for line in lines:
@@ -257,72 +345,59 @@ def import_judgments(
                 content_hash=None,
             )
         )
-    topics = sorted({line.topic_id for line in lines}, key=topic_sort_key)
+    return events, unchanged
+
+
+def _review_marks(topics: list[str], lines: list[QrelsLine], threshold: int) -> dict[str, str]:
+    """`reviewed` for a topic with a relevant line, `no_answer` for the others, in topic order."""
     # one pass over the lines, not one per topic (5,000 topics x 100,000 lines would take half a minute)
-    with_relevant = {line.topic_id for line in lines if line.grade >= scale.threshold}
-    marks = {}
-    with store.transaction():
-        store.append_events(events)
-        if reviewed:
-            for topic_id in topics:
-                status = REVIEWED if topic_id in with_relevant else NO_ANSWER
-                marks[topic_id] = status
-                store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
-    return {
-        "path": str(path),
-        "unit": space,
-        "assessor": assessor,
-        "source": source,
-        "judgments": len(events),
-        "unchanged": unchanged,
-        "topics": len(topics),
-        "relevant": sum(1 for line in lines if line.grade >= scale.threshold),
-        "pooled_unjudged": sum(1 for line in lines if line.grade < 0),
-        "marked": marks,
-    }
+    with_relevant = {line.topic_id for line in lines if line.grade >= threshold}
+    return {topic_id: REVIEWED if topic_id in with_relevant else NO_ANSWER for topic_id in topics}
 
 
 def _check_assessor(assessor: str) -> None:
-    check_id(assessor, "assessor name")
+    check_id(assessor, ID_NAMES["assessor"])
 
 
 def _check_grade(store: Store, grade: int | None) -> None:
     scale = store.scale()
-    if grade is None or grade not in scale.values:
-        raise LabelerError(f"grade {grade} is not on the scale {scale.name!r} ({', '.join(map(str, scale.values))})")
+    problem = grade_problem(grade, scale.values, scale.name)
+    if problem is not None:
+        raise LabelerError(problem)
 
 
 def _check_known(store: Store, space: str, topic_id: str, unit_id: str) -> None:
-    """Refuse an unknown topic or unit; a unit id that another chunking holds names `--unit chunk:NAME` first.
+    """Refuse an unknown topic or unit; a unit id that another chunking holds names that chunking's space first.
 
-    Following a bare `--allow-unknown` would store a chunk id as a document id (as runs and
+    Accepting an unknown id outright would store a chunk id as a document id (as runs and
     qrels imports warn, via `unknown_ids_advice`).
     """
     topics = store.topic_count()
     if topics and store.topic(topic_id) is None:
         raise UnknownIdError(
-            f"topic {topic_id!r} is not in the workbench, which holds {topics} "
-            f"topic{'' if topics == 1 else 's'} (see 'labeler topics list'; "
-            "pass --allow-unknown to accept it)"
+            f"topic {topic_id!r} is not in the workbench, which holds {plural(topics, 'topic')}",
+            hints=(Hint("list_topics"), argument_hint("allow_unknown", why="to accept it")),
         )
     if space == "doc":
         if store.document_count() and store.missing_documents([unit_id]):
-            raise UnknownIdError(
-                f"no document {unit_id!r} in the corpus " + unknown_ids_advice(store, space, [unit_id], accept="it")
-            )
+            advice, hints = unknown_ids_advice(store, space, [unit_id], accept="it")
+            raise UnknownIdError(f"no document {unit_id!r} in the corpus{advice}", hints=hints)
     elif store.missing_chunks(space.split(":", 1)[1], [unit_id]):
-        raise UnknownIdError(
-            f"no chunk {unit_id!r} in {space} " + unknown_ids_advice(store, space, [unit_id], accept="it")
-        )
+        advice, hints = unknown_ids_advice(store, space, [unit_id], accept="it")
+        raise UnknownIdError(f"no chunk {unit_id!r} in {space}{advice}", hints=hints)
 
 
-def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None:
+def _check_known_many(store: Store, space: str, path: str | Path, lines: list[QrelsLine]) -> None:
+    """Every topic and unit of the qrels known to the workbench; the first unknown names its line."""
     if store.topic_count():
         known = store.topic_ids()
         for line in lines:
             if line.topic_id not in known:
                 raise UnknownIdError(
-                    f"topic {line.topic_id!r} is not in the workbench (pass --allow-unknown)", path=path, line=line.line
+                    f"topic {line.topic_id!r} is not in the workbench",
+                    path=path,
+                    line=line.line,
+                    hints=(Hint("import_topics"), argument_hint("allow_unknown", why="to accept it")),
                 )
     ids = {line.unit_id for line in lines}
     if space == "doc":
@@ -333,9 +408,10 @@ def _check_known_many(store: Store, space: str, path: str | Path, lines) -> None
         where = space
     if missing:
         first = min((line for line in lines if line.unit_id in set(missing)), key=lambda entry: entry.line)
+        advice, hints = unknown_ids_advice(store, space, missing)
         raise UnknownIdError(
-            f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])} "
-            + unknown_ids_advice(store, space, missing),
+            f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])}{advice}",
             path=path,
             line=first.line,
+            hints=hints,
         )

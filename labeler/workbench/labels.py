@@ -6,9 +6,9 @@ names two different texts, so labels are always read within one space.
 
 from __future__ import annotations
 
-from labeler.errors import LabelerError
-from labeler.judgments import PairState, derive_pair, derive_pairs
-from labeler.models import Unit
+from labeler.checks import parsed_unit, unit_problem
+from labeler.errors import Hint, LabelerError
+from labeler.judgments import Event, PairState, derive_pair, derive_pairs
 from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
 
@@ -16,12 +16,11 @@ from labeler.store import Store
 def unit_space(store: Store, unit: str | None) -> str:
     """The unit space a command works in: the one asked for, else the latest pool's, else `doc`."""
     if unit is not None:
-        try:
-            parsed = Unit.parse(unit)
-        except ValueError as exc:
-            raise LabelerError(str(exc)) from None
-        if parsed.kind == "chunk" and store.chunking(parsed.chunking) is None:
-            raise LabelerError(f"no chunking named {parsed.chunking!r} (see 'labeler corpus chunkings')")
+        parsed = parsed_unit(unit)
+        if parsed is None:
+            raise LabelerError(str(unit_problem(unit)))
+        if parsed.kind == "chunk" and store.chunking(str(parsed.chunking)) is None:
+            raise LabelerError(f"no chunking named {parsed.chunking!r}", hints=Hint("list_chunkings"))
         return str(parsed)
     latest = store.latest_pool()
     return latest.unit if latest else "doc"
@@ -35,9 +34,10 @@ def current_labels(store: Store, unit: str) -> dict[tuple[str, str], PairState]:
 def topic_labels(store: Store, unit: str, topic_id: str) -> dict[str, PairState]:
     """`unit id -> state` for one topic (what the judging screen needs, fast)."""
     changes = store.change_times(unit)
-    by_unit: dict[str, list] = {}
+    by_unit: dict[str, list[Event]] = {}
     for event in store.topic_events(unit, topic_id):
-        by_unit.setdefault(event.unit_id, []).append(event)
+        if event.unit_id is not None:  # always: the store returns pair events only, review events excluded
+            by_unit.setdefault(event.unit_id, []).append(event)
     return {u: derive_pair(topic_id, u, events, changes.get(u)) for u, events in by_unit.items()}
 
 

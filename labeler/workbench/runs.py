@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import ConflictError, LabelerError, RunFormatError, UnknownIdError
+from labeler.checks import ID_NAMES, choice_problem, parsed_unit, unit_problem
+from labeler.errors import (
+    BadArgumentError,
+    ConflictError,
+    Hint,
+    LabelerError,
+    RunFormatError,
+    UnknownIdError,
+    argument_hint,
+)
 from labeler.formats.runs import (
     DEDUPE_POLICIES,
     DuplicateUnit,
@@ -26,6 +36,71 @@ from labeler.workbench.unknown import unknown_ids_advice
 ID_CHECK_BATCH = 100_000
 
 
+@dataclass(frozen=True)
+class RunImport:
+    """A run as imported: what the workbench now holds under its name, and how the file read."""
+
+    name: str
+    unit: str
+    stage: str
+    topics: int
+    entries: int
+    depth: int
+    tags: tuple[str, ...]
+    policies: dict[str, Any]  # dedupe and order, and what the import dropped or accepted
+    source: str
+    source_sha256: str
+    imported: str
+    lines: int
+    replaced: bool
+
+    @property
+    def duplicates_dropped(self) -> int:
+        """Repeated ids dropped from rankings (kept the first occurrence), 0 when none was."""
+        return int(self.policies.get("duplicates_dropped", 0))
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "tags": list(self.tags)}
+
+
+class _IdCheck:
+    """Unit ids of the rankings stored so far, checked against the unit space a batch at a time.
+
+    One query per `ID_CHECK_BATCH` ids, not one per topic (a run of 5,000 topics), and never all
+    the ids of a run at once in memory.
+    """
+
+    def __init__(self, store: Store, unit: Unit, enabled: bool):
+        self.store, self.unit, self.enabled = store, unit, enabled
+        self.pending: set[str] = set()
+        self.missing: set[str] = set()
+
+    def add(self, units: Iterable[str]) -> None:
+        if self.enabled:
+            self.pending.update(units)
+            if len(self.pending) >= ID_CHECK_BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        if self.unit.kind == "chunk":
+            assert self.unit.chunking is not None
+            self.missing.update(self.store.missing_chunks(self.unit.chunking, self.pending))
+        else:
+            self.missing.update(self.store.missing_documents(self.pending))
+        self.pending.clear()
+
+
+@dataclass
+class _Stored:
+    """What storing the rankings found: entries per topic, duplicates dropped, topics refused."""
+
+    entries: dict[str, int] = field(default_factory=dict)  # topic -> entries, for stats and to merge split topics
+    dropped: int = 0
+    unknown_topics: dict[str, int] = field(default_factory=dict)  # topic -> its first line
+
+
 def import_run(
     store: Store,
     path: str | Path,
@@ -37,7 +112,7 @@ def import_run(
     replace: bool = False,
     allow_unknown: bool = False,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> RunImport:
     """Validate and store a ranked run, all or nothing, one topic at a time.
 
     Topics and unit ids are checked against the workbench when it has topics,
@@ -45,117 +120,151 @@ def import_run(
     the ids it is given (evaluation-only use).
     """
     path = Path(path)
-    parsed_unit = parse_unit(unit)
-    if stage not in STAGES:
-        raise LabelerError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
-    if dedupe not in DEDUPE_POLICIES:
-        raise LabelerError(f"--dedupe must be one of {', '.join(DEDUPE_POLICIES)}, not {dedupe!r}")
-    check_id(name, "run name")
-    if parsed_unit.kind == "chunk" and store.chunking(parsed_unit.chunking) is None:
-        raise LabelerError(
-            f"no chunking named {parsed_unit.chunking!r}: make it with 'labeler corpus chunk', "
-            "'labeler corpus mapping import' or 'labeler corpus mapping derive'"
-        )
-    exists = name in store.run_names()
-    if exists and not replace:
-        raise ConflictError(
-            f"a run named {name!r} exists already; runs are immutable: import under a new name or pass --replace"
-        )
-
+    parsed_unit, exists = _check_import_request(store, name, unit, stage, dedupe, replace)
     reader = RunReader(path)
     known_topics = None if allow_unknown or store.topic_count() == 0 else store.topic_ids()
-    check_ids = not allow_unknown and (parsed_unit.kind == "chunk" or store.document_count() > 0)
-    total_size = reader.lines.size
-    stored: dict[str, int] = {}  # topic -> entries, for stats and to merge split topics
-    dropped = 0
-    pending_ids: set[str] = set()
-    unknown_topics: dict[str, int] = {}
-
-    missing_ids: set[str] = set()
-
-    def check_pending() -> None:
-        if not pending_ids:
-            return
-        if parsed_unit.kind == "chunk":
-            missing = store.missing_chunks(parsed_unit.chunking, pending_ids)
-        else:
-            missing = store.missing_documents(pending_ids)
-        pending_ids.clear()
-        missing_ids.update(missing)
-
+    ids = _IdCheck(
+        store, parsed_unit, not allow_unknown and (parsed_unit.kind == "chunk" or store.document_count() > 0)
+    )
     with store.transaction():
         if exists:
             store.delete_run(name)
         run_id = store.insert_run(RunInfo(name, parsed_unit, stage, str(path), "", (), 0, 0, 0, {}, now()))
-        for block in reader.blocks():
-            if known_topics is not None and block.topic_id not in known_topics:
-                unknown_topics.setdefault(block.topic_id, block.first_line)
-                continue
-            if block.topic_id in stored:
-                previous = store.ranking(run_id, block.topic_id)
-                block = merge_blocks(_as_block(previous, block.first_line), block)
-            try:
-                ranking = canonical_ranking(block, dedupe)
-            except DuplicateUnit as dup:
-                line = reader.find_line(dup.topic_id, dup.unit_id, occurrence=2)
-                raise RunFormatError(
-                    f"duplicate id {dup.unit_id!r} in the ranking of topic {dup.topic_id!r} "
-                    "(trec_eval refuses this; pass --dedupe first to keep the first occurrence)",
-                    path=path,
-                    line=line,
-                ) from None
-            dropped += ranking.dropped_duplicates
-            store.put_ranking(run_id, ranking)
-            stored[block.topic_id] = len(ranking.units)
-            if check_ids:
-                pending_ids.update(ranking.units)
-                if len(pending_ids) >= ID_CHECK_BATCH:
-                    check_pending()
-            if progress:
-                progress(reader.bytes_read(), total_size)
-        if unknown_topics:
-            first = sorted(unknown_topics, key=topic_sort_key)
-            raise UnknownIdError(
-                f"{plural(len(first), 'topic')} not in the workbench: {', '.join(first[:5])}"
-                f"{' ...' if len(first) > 5 else ''} (import them with 'labeler topics import', "
-                "or pass --allow-unknown)",
-                path=path,
-                line=min(unknown_topics.values()),
-            )
-        check_pending()
-        if missing_ids:
-            where = f"chunking {parsed_unit.chunking!r}" if parsed_unit.kind == "chunk" else "the corpus"
-            found = reader.first_line_with_unit(missing_ids)
-            examples = sorted(missing_ids)[:5]
-            raise UnknownIdError(
-                f"{plural(len(missing_ids), 'id')} not in {where}, e.g. {', '.join(examples)} "
-                + unknown_ids_advice(store, str(parsed_unit), missing_ids),
-                path=path,
-                line=found[0] if found else None,
-            )
-        policies = {"dedupe": dedupe, "order": "score desc, id desc (trec_eval)"}
-        if dropped:
-            policies["duplicates_dropped"] = dropped
-        if reader.extra_fields_lines:
-            policies["lines_with_extra_fields_ignored"] = reader.extra_fields_lines
-        if allow_unknown:
-            policies["allow_unknown"] = True
-        # The hash of the bytes this import parsed (read in the same pass), not of the file as it is now.
-        source_sha256 = reader.lines.sha256
-        if source_sha256 is None:
-            raise LabelerError("the run was not read to its end", path=path)
-        store.finish_run(
-            run_id,
-            source_sha256=source_sha256,
-            tags=sorted(reader.tags),
-            topics=len(stored),
-            entries=sum(stored.values()),
-            max_depth=max(stored.values(), default=0),
-            policies=policies,
-        )
+        stored = _store_rankings(store, reader, run_id, dedupe, known_topics, ids, progress)
+        _refuse_unknown(store, reader, parsed_unit, stored, ids)
+        _finish_run(store, reader, run_id, stored, dedupe=dedupe, allow_unknown=allow_unknown)
     if progress:
-        progress(total_size, total_size)
-    return run_result(store.run(name), lines=reader.line_count, replaced=exists)
+        progress(reader.lines.size, reader.lines.size)
+    info = store.run(name)
+    return RunImport(
+        name=info.name,
+        unit=str(info.unit),
+        stage=info.stage,
+        topics=info.topics,
+        entries=info.entries,
+        depth=info.max_depth,
+        tags=tuple(info.tags),
+        policies=info.policies,
+        source=info.source,
+        source_sha256=info.source_sha256,
+        imported=info.imported,
+        lines=reader.line_count,
+        replaced=exists,
+    )
+
+
+def _check_import_request(
+    store: Store, name: str, unit: str, stage: str, dedupe: str, replace: bool
+) -> tuple[Unit, bool]:
+    """Refuse a request that cannot succeed before a line is read; the unit, and whether the name is taken."""
+    parsed_unit = parse_unit(unit)
+    for value, choices, argument in ((stage, STAGES, "stage"), (dedupe, DEDUPE_POLICIES, "dedupe")):
+        problem = choice_problem(value, choices, argument)
+        if problem is not None:
+            raise BadArgumentError(problem, argument=argument)
+    check_id(name, ID_NAMES["run"])
+    if parsed_unit.kind == "chunk" and store.chunking(str(parsed_unit.chunking)) is None:
+        raise LabelerError(f"no chunking named {parsed_unit.chunking!r}", hints=Hint("make_chunking"))
+    exists = name in store.run_names()
+    if exists and not replace:
+        raise ConflictError(
+            f"a run named {name!r} exists already; runs are immutable: import under a new name",
+            hints=argument_hint("replace", why="to replace it"),
+        )
+    return parsed_unit, exists
+
+
+def _store_rankings(
+    store: Store,
+    reader: RunReader,
+    run_id: int,
+    dedupe: str,
+    known_topics: set[str] | None,
+    ids: _IdCheck,
+    progress: Progress | None,
+) -> _Stored:
+    """Each topic's ranking in canonical order, as the file gives them; a topic split in the file is merged."""
+    stored = _Stored()
+    for block in reader.blocks():
+        if known_topics is not None and block.topic_id not in known_topics:
+            stored.unknown_topics.setdefault(block.topic_id, block.first_line)
+            continue
+        if block.topic_id in stored.entries:
+            previous = store.ranking(run_id, block.topic_id)
+            assert previous is not None, "stored above, in this transaction"
+            block = merge_blocks(_as_block(previous, block.first_line), block)
+        ranking = _canonical(reader, block, dedupe)
+        stored.dropped += ranking.dropped_duplicates
+        store.put_ranking(run_id, ranking)
+        stored.entries[block.topic_id] = len(ranking.units)
+        ids.add(ranking.units)
+        if progress:
+            progress(reader.bytes_read(), reader.lines.size)
+    ids.flush()
+    return stored
+
+
+def _canonical(reader: RunReader, block: RunBlock, dedupe: str) -> Ranking:
+    """The block as trec_eval orders it; a repeated id is refused at its second line unless dropped."""
+    try:
+        return canonical_ranking(block, dedupe)
+    except DuplicateUnit as dup:
+        raise RunFormatError(
+            f"duplicate id {dup.unit_id!r} in the ranking of topic {dup.topic_id!r}, which trec_eval refuses",
+            path=reader.path,
+            line=reader.find_line(dup.topic_id, dup.unit_id, occurrence=2),
+            hints=argument_hint("dedupe", "first", why="to keep the first occurrence"),
+        ) from None
+
+
+def _refuse_unknown(store: Store, reader: RunReader, unit: Unit, stored: _Stored, ids: _IdCheck) -> None:
+    """Topics the workbench lacks, then unit ids its corpus or chunking lacks: the whole run is refused."""
+    if stored.unknown_topics:
+        first = sorted(stored.unknown_topics, key=topic_sort_key)
+        raise UnknownIdError(
+            f"{plural(len(first), 'topic')} not in the workbench: {', '.join(first[:5])}"
+            f"{' ...' if len(first) > 5 else ''}",
+            path=reader.path,
+            line=min(stored.unknown_topics.values()),
+            hints=(Hint("import_topics"), argument_hint("allow_unknown", why="to accept them")),
+        )
+    if ids.missing:
+        where = f"chunking {unit.chunking!r}" if unit.kind == "chunk" else "the corpus"
+        found = reader.first_line_with_unit(ids.missing)
+        examples = sorted(ids.missing)[:5]
+        advice, hints = unknown_ids_advice(store, str(unit), ids.missing)
+        raise UnknownIdError(
+            f"{plural(len(ids.missing), 'id')} not in {where}, e.g. {', '.join(examples)}{advice}",
+            path=reader.path,
+            line=found[0] if found else None,
+            hints=hints,
+        )
+
+
+def _finish_run(
+    store: Store, reader: RunReader, run_id: int, stored: _Stored, *, dedupe: str, allow_unknown: bool
+) -> None:
+    """Seal the run: its counts, its policies and the hash of the bytes this import parsed."""
+    policies: dict[str, Any] = {"dedupe": dedupe, "order": "score desc, id desc (trec_eval)"}
+    if stored.dropped:
+        policies["duplicates_dropped"] = stored.dropped
+    if reader.extra_fields_lines:
+        policies["lines_with_extra_fields_ignored"] = reader.extra_fields_lines
+    if allow_unknown:
+        policies["allow_unknown"] = True
+    # The hash of the bytes this import parsed (read in the same pass), not of the file as it is now.
+    source_sha256 = reader.lines.sha256
+    if source_sha256 is None:
+        raise LabelerError("the run was not read to its end", path=reader.path)
+    store.finish_run(
+        run_id,
+        source_sha256=source_sha256,
+        tags=sorted(reader.tags),
+        topics=len(stored.entries),
+        entries=sum(stored.entries.values()),
+        max_depth=max(stored.entries.values(), default=0),
+        policies=policies,
+    )
 
 
 def export_run(store: Store, name: str) -> Iterator[str]:
@@ -199,10 +308,11 @@ def _retired(retirement: tuple[str, str] | None) -> dict[str, str] | None:
 
 
 def parse_unit(text: str) -> Unit:
-    try:
-        return Unit.parse(text)
-    except ValueError as exc:
-        raise LabelerError(str(exc)) from None
+    """The unit space `text` names (`doc` or `chunk:NAME`); whether the chunking exists is the caller's to check."""
+    unit = parsed_unit(text)
+    if unit is None:
+        raise LabelerError(str(unit_problem(text)))
+    return unit
 
 
 def _as_block(ranking: Ranking, first_line: int) -> RunBlock:

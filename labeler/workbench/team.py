@@ -14,13 +14,14 @@ content, a workbench must share this one's scale, chunkings and documents.
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from labeler.errors import ConflictError, LabelerError
+from labeler.checks import shown, tolerance_problem
+from labeler.errors import BadArgumentError, ConflictError, LabelerError
 from labeler.formats.judgment_log import (
     DEFAULT_CLOCK_TOLERANCE,
     LOG_FIELDS,
@@ -43,7 +44,7 @@ from labeler.workbench.labels import current_labels
 from labeler.workbench.setup import now
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-__all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "backup", "export_log", "merge"]
+__all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "MergeResult", "backup", "export_log", "merge"]
 
 
 def export_log(store: Store) -> Iterator[str]:
@@ -52,27 +53,101 @@ def export_log(store: Store) -> Iterator[str]:
         yield log_line(event)
 
 
+@dataclass(frozen=True)
+class NewConflict:
+    """A pair whose assessors disagree since the merge (it had no conflict before)."""
+
+    unit: str
+    topic: str
+    unit_id: str
+
+
+@dataclass(frozen=True)
+class FutureEvent:
+    """An event dated ahead of this machine's clock, merged because the merge allowed it."""
+
+    event_id: str
+    time: str
+    line: int | None
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """What a merge took: how many events, which assessors, and what now needs a look."""
+
+    source: str
+    format: str  # "workbench" or "jsonl"
+    events: int
+    added: int
+    already_present: int
+    assessors: tuple[str, ...]
+    new_conflicts: tuple[NewConflict, ...]
+    unknown_topics: tuple[str, ...]
+    future: tuple[FutureEvent, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "format": self.format,
+            "events": self.events,
+            "added": self.added,
+            "already_present": self.already_present,
+            "assessors": list(self.assessors),
+            "new_conflicts": [asdict(c) for c in self.new_conflicts],
+            "unknown_topics": list(self.unknown_topics),
+            "future": [asdict(f) for f in self.future],
+        }
+
+
 def merge(
     store: Store, other: str | Path, *, clock_tolerance: float = DEFAULT_CLOCK_TOLERANCE, allow_future: bool = False
-) -> dict[str, Any]:
+) -> MergeResult:
     """Union another workbench's (or a JSONL log's) events into this one; report new conflicts.
 
     All or nothing: the first unsound event, or a workbench that does not fit
     this one, refuses the whole merge with where and why.
     """
     path = Path(other)
+    is_db = _check_merge_request(store, path, clock_tolerance)
+    rules = _merge_rules(store, clock_tolerance, allow_future)
+    logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
+    new = _new_events(store, path, logged)
+    _check_retracts(store, path, logged, new)
+    events = sorted((item.event for item in new), key=event_order)
+    new_conflicts = _record_events(store, events)
+    topics = store.topic_ids()
+    return MergeResult(
+        source=str(path),
+        format="workbench" if is_db else "jsonl",
+        events=len(logged),
+        added=len(events),
+        already_present=len(logged) - len(events),
+        assessors=tuple(sorted({e.assessor for e in events})),
+        new_conflicts=tuple(NewConflict(s, t, u) for s, t, u in new_conflicts),
+        unknown_topics=tuple(sorted({e.topic_id for e in events if topics and e.topic_id not in topics})),
+        future=tuple(FutureEvent(i.event.event_id, i.event.time, i.line) for i in new if i.future),
+    )
+
+
+def _check_merge_request(store: Store, path: Path, clock_tolerance: float) -> bool:
+    """Refuse what cannot be merged before reading a line; True when `path` is a workbench, not a log."""
     require_regular_file(path)  # a FIFO would block the open below; a folder or device is no log
     if os.path.samefile(path, store.path):
         raise LabelerError("cannot merge a workbench into itself", path=path)
-    if not math.isfinite(clock_tolerance) or clock_tolerance < 0:
-        raise LabelerError(f"--clock-tolerance must be a number of seconds, 0 or more, not {clock_tolerance}")
+    problem = tolerance_problem(clock_tolerance)
+    if problem is not None:
+        raise BadArgumentError(problem, argument="clock_tolerance")
     try:
         with open(path, "rb") as handle:
-            is_db = handle.read(16) == SQLITE_MAGIC
+            return handle.read(16) == SQLITE_MAGIC
     except OSError as exc:
         raise LabelerError(f"cannot read: {exc.strerror or exc}", path=path) from None
+
+
+def _merge_rules(store: Store, clock_tolerance: float, allow_future: bool) -> LogRules:
+    """What every merged event must fit here: this workbench's scale, its chunkings, its clock."""
     scale = store.scale()
-    rules = LogRules(
+    return LogRules(
         frozenset(scale.values),
         scale.name,
         frozenset(c.name for c in store.chunkings()),
@@ -80,32 +155,17 @@ def merge(
         round(clock_tolerance * 1_000_000),
         allow_future,
     )
-    logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
-    new = _new_events(store, path, logged)
-    _check_retracts(store, path, logged, new)
-    events = sorted((item.event for item in new), key=event_order)
+
+
+def _record_events(store: Store, events: list[Event]) -> list[tuple[str, str, str]]:
+    """Append the new events in one transaction; the (space, topic, unit) pairs they put in conflict."""
     spaces = sorted({e.unit for e in events if e.unit_id is not None})
     before = {space: _conflicts(store, space) for space in spaces}
     with store.transaction():
         store.append_events(events)  # each keeps its clock; the workbench's clock moves past them
-    new_conflicts = sorted(
+    return sorted(
         (space, topic, unit) for space in spaces for (topic, unit) in _conflicts(store, space) - before[space]
     )
-    topics = store.topic_ids()
-    unknown_topics = sorted({e.topic_id for e in events if topics and e.topic_id not in topics})
-    return {
-        "source": str(path),
-        "format": "workbench" if is_db else "jsonl",
-        "events": len(logged),
-        "added": len(events),
-        "already_present": len(logged) - len(events),
-        "assessors": sorted({e.assessor for e in events}),
-        "new_conflicts": [{"unit": s, "topic": t, "unit_id": u} for s, t, u in new_conflicts],
-        "unknown_topics": unknown_topics,
-        "future": [
-            {"event_id": item.event.event_id, "time": item.event.time, "line": item.line} for item in new if item.future
-        ],
-    }
 
 
 def _read_workbench(store: Store, path: Path, rules: LogRules) -> list[LoggedEvent]:
@@ -120,7 +180,7 @@ def _read_workbench(store: Store, path: Path, rules: LogRules) -> list[LoggedEve
         try:
             event, future = log_event(row, rules)
         except EventProblem as exc:
-            raise LogFormatError(f"event {_shown(row.get('event_id'))}: {exc}", path=path) from None
+            raise LogFormatError(f"event {shown(row.get('event_id'))}: {exc}", path=path, hints=exc.hints) from None
         logged.append(LoggedEvent(event, None, future))
     return logged
 
@@ -151,7 +211,7 @@ def _same_chunkings(ours: dict[str, tuple], theirs: dict[Any, tuple], path: Path
         if ours[name] == theirs[name]:
             continue
         differs = [
-            f"{what} {_shown(there)} there, {_shown(here)} here"
+            f"{what} {shown(there)} there, {shown(here)} here"
             for what, here, there in zip(("kind", "params", "hash"), ours[name], theirs[name], strict=True)
             if here != there
         ]
@@ -165,7 +225,7 @@ def _same_chunkings(ours: dict[str, tuple], theirs: dict[Any, tuple], path: Path
 
 def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any, Any]], path: Path) -> None:
     """Documents with the same id must have the same text: judgments name units by id."""
-    differing = []
+    differing: list[str] = []
     count = 0
     mine = iter(ours)
     current = next(mine, None)
@@ -224,24 +284,24 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
 def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: list[LoggedEvent]) -> None:
     """A retract cancels an event of its own pair that exists (here or in the same log)."""
     in_log = {item.event.event_id: item.event for item in logged}
-    targets = {item.event.target for item in new if item.event.kind == RETRACT}
+    targets = {item.event.target for item in new if item.event.kind == RETRACT and item.event.target is not None}
     known = {**store.events_by_id(t for t in targets if t not in in_log), **in_log}
     for item in new:
         event = item.event
         if event.kind != RETRACT:
             continue
-        target = known.get(event.target)
+        target = known.get(event.target) if event.target is not None else None  # the schema requires a target
         if target is None:
             _refuse(
                 path,
                 item,
-                f"retract targets event {shown_id(event.target)}, which is neither in this workbench nor in the log",
+                f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
             )
         if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
             _refuse(
                 path,
                 item,
-                f"retract is about topic {shown_id(event.topic_id)}, {shown_id(event.unit_id)} "
+                f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
                 f"but its target {shown_id(target.event_id)} is about another pair",
             )
 
@@ -256,21 +316,14 @@ def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
             if moment is not None and moment == parse_time(str(right)):
                 continue
         if left != right or type(left) is not type(right):
-            differs.append(f"{name} {_shown(left)} {a_name}, {_shown(right)} {b_name}")
+            differs.append(f"{name} {shown(left)} {a_name}, {shown(right)} {b_name}")
     return "; ".join(differs[:3]) + ("; ..." if len(differs) > 3 else "")
 
 
-def _refuse(path: Path, item: LoggedEvent, reason: str) -> None:
+def _refuse(path: Path, item: LoggedEvent, reason: str) -> NoReturn:
     if item.line is not None:
         raise LogFormatError(reason, path=path, line=item.line)
     raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, str):
-        return shown_id(value)
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def _conflicts(store: Store, space: str) -> set[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import ConflictError
+from labeler.errors import ConflictError, argument_hint
 from labeler.formats.topics import read_topics
 from labeler.models import Topic
 from labeler.store import Store
@@ -32,9 +32,10 @@ def import_topics(store: Store, path: str | Path, *, update: bool = False) -> di
             continue
         elif not update:
             raise ConflictError(
-                f"topic {topic.topic_id!r} already exists with different text; pass --update to replace it",
+                f"topic {topic.topic_id!r} already exists with different text",
                 path=path,
                 line=line,
+                hints=argument_hint("update", why="to replace it"),
             )
         else:
             updated += 1

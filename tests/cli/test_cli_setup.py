@@ -88,7 +88,10 @@ def test_changed_content_needs_update_and_the_change_is_recorded(run_cli, write,
     changed = write("c2.jsonl", CORPUS.replace("eats maize leaves", "eats maize"))
     before = dump(db_path)
     result = run_cli("corpus", "import", changed, expect=1)
-    assert "c2.jsonl:1: document 'd1' already exists with different content; pass --update" in result.stderr
+    assert result.stderr.endswith(
+        "c2.jsonl:1: document 'd1' already exists with different content "
+        "(pass --update to replace it and put its judgments back in the queue)\n"
+    )
     assert dump(db_path) == before
     updated = run_cli.json("corpus", "import", changed, "--update")
     assert (updated["updated"], updated["unchanged"]) == (1, 1)
@@ -140,14 +143,14 @@ def test_sentence_chunking(run_cli, write, db_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--size", "0"], "--size must be at least 1"),
-        (["--size", "5", "--overlap", "5"], "--overlap (5) must be smaller than --size (5)"),
-        (["--size", "5", "--overlap", "-1"], "--overlap must be 0 or more"),
+        (["--size", "0"], "--size: must be at least 1, not 0"),
+        (["--size", "5", "--overlap", "5"], "--overlap: must be smaller than the window's size (5), not 5"),
+        (["--size", "5", "--overlap", "-1"], "--overlap: must be 0 or more, not -1"),
     ],
 )
 def test_bad_windows_are_refused(run_cli, write, args, message):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
-    assert message in run_cli("corpus", "chunk", "--name", "x", *args, expect=1).stderr
+    assert run_cli("corpus", "chunk", "--name", "x", *args, expect=2).stderr == f"Error: {message}\n"
 
 
 def test_mapping_import_checks_parents_and_offsets(run_cli, write, db_path):

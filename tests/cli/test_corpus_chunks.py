@@ -56,5 +56,5 @@ def test_an_unknown_chunking_is_one_line_and_nothing_on_stdout(run_cli):
         result = run_cli("corpus", "chunks", "--name", "nope", *args, expect=1)
         assert result.stdout == ""
         assert result.stderr.strip().splitlines() == [
-            "Error: no chunking named 'nope' (see 'labeler corpus chunkings')"
+            "Error: no chunking named 'nope' (run 'labeler corpus chunkings')"
         ]

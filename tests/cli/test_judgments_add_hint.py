@@ -28,7 +28,11 @@ def _refused(result, fragment: str) -> str:
 def test_a_chunk_id_given_as_a_document_names_its_chunking_first(chunked):
     with Unchanged(chunked):
         result = invoke(chunked, ["judgments", "add", "1", "d1#1", "2", "--assessor", "ann"])
-    message = _refused(result, "no document 'd1#1' in the corpus (pass --unit chunk:w5: chunking 'w5' holds it;")
+    message = _refused(
+        result,
+        "no document 'd1#1' in the corpus; chunking 'w5' holds it (pass --unit chunk:w5 to read it as its chunks; "
+        "or pass --allow-unknown to accept it as a document anyway)",
+    )
     assert message.index("--unit chunk:w5") < message.index("--allow-unknown")
 
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labeler.chunking import WORD, _windows, chunk_document, validate_window
+from labeler.errors import BadArgumentError
 from labeler.models import Document, content_hash
 
 TEXT = "one two  three\nfour five six seven"  # words at 0-3, 4-7, 9-14, 15-19, 20-24, 25-28, 29-34
@@ -42,10 +43,15 @@ def test_sentences():
 
 
 def test_windows_that_would_not_advance_are_refused():
-    with pytest.raises(ValueError, match="smaller than --size"):
+    with pytest.raises(BadArgumentError, match=r"must be smaller than the window's size \(3\), not 3") as refused:
         validate_window(3, 3)
-    with pytest.raises(ValueError, match="at least 1"):
+    assert refused.value.argument == "overlap"
+    with pytest.raises(BadArgumentError, match="at least 1") as refused:
         validate_window(0, 0)
+    assert refused.value.argument == "size"
+    with pytest.raises(BadArgumentError, match="0 or more, not -1") as refused:
+        validate_window(3, -1)
+    assert refused.value.argument == "overlap"
 
 
 WHITE = [" ", "  ", "\n", "\t", "\r\n", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c"]
