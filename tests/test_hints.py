@@ -25,8 +25,6 @@ CLI_LANGUAGE = re.compile(r"(?<![\w-])--[a-z][a-z-]|'labeler [a-z]|\blabeler (?:
 NOT_YET_CONVERTED: set[str] = {
     "labeler/chunking.py",
     "labeler/formats/judgment_log.py",
-    "labeler/formats/lines.py",
-    "labeler/outputs.py",
     "labeler/store/__init__.py",
     "labeler/store/corpus_rows.py",
     "labeler/store/guards.py",
@@ -43,7 +41,6 @@ NOT_YET_CONVERTED: set[str] = {
     "labeler/workbench/labels.py",
     "labeler/workbench/pools.py",
     "labeler/workbench/queue.py",
-    "labeler/workbench/retrieve.py",
     "labeler/workbench/runs.py",
     "labeler/workbench/snapshots.py",
     "labeler/workbench/team.py",
