@@ -94,6 +94,7 @@ register_run_format(
             "docid, chunk_id or id), score, optional rank"
         ),
         example='{"qid": "301", "docno": "FBIS3-10082", "score": 12.52, "rank": 1}',
+        detected_by="the first result line starts with `{`",
         detects=lambda line: line.startswith("{"),
         read_blocks=read_jsonl_blocks,
         line_ids=jsonl_line_ids,

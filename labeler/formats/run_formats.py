@@ -52,13 +52,14 @@ class RunFormat:
     one read when no other detects its line. `read_blocks` yields the file's
     topic blocks, validating every line (errors name the file and line);
     `line_ids` gives the topic and unit ids of a result line, used only to
-    find the line an error is about. `description` and `example` are the
-    docs' table row.
+    find the line an error is about. `description`, `example` and
+    `detected_by` (how `detects` decides, in words) are the docs' table row.
     """
 
     name: str
     description: str
     example: str
+    detected_by: str
     detects: Callable[[str], bool]
     read_blocks: BlockReader
     line_ids: LineIds

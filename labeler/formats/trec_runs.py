@@ -128,6 +128,7 @@ register_run_format(
         "trec",
         description="6 columns separated by white space: topic Q0 id rank score tag (text after them ignored)",
         example="301 Q0 FBIS3-10082 1 12.52 bm25",
+        detected_by="any file no other format claims (the fallback)",
         detects=lambda line: True,
         read_blocks=read_trec_blocks,
         line_ids=trec_line_ids,

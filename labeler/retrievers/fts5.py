@@ -53,7 +53,7 @@ def make_fts5(params: dict[str, Any], full_text: FullTextIndex | None) -> FTS5Re
 register_retriever(
     RetrieverKind(
         "fts5",
-        description="BM25 by SQLite FTS5 (porter stemming, unicode61 words; k1 1.2, b 0.75)",
+        description="BM25 by SQLite FTS5, porter stemming, unicode61 words, k1 1.2 and b 0.75 fixed",
         parameters="none",
         factory=make_fts5,
         uses_full_text=True,

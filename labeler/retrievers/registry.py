@@ -26,7 +26,16 @@ from labeler.retrievers.command import PREFIX as COMMAND_PREFIX
 from labeler.retrievers.command import CommandRetriever
 from labeler.wording import alternatives
 
-__all__ = ["GROUP", "ChosenRetriever", "FullTextIndex", "make_retriever", "retriever_kinds", "retriever_names"]
+__all__ = [
+    "COMMAND_PREFIX",
+    "GROUP",
+    "ChosenRetriever",
+    "FullTextIndex",
+    "make_retriever",
+    "retriever_kinds",
+    "retriever_names",
+    "retrievers_help",
+]
 
 GROUP = "labeler.retrievers"
 
