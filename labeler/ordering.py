@@ -60,8 +60,9 @@ class JudgingOrder:
     """A registered order: its `--order` name, the words the front ends show, and its function.
 
     `label` names it in a list ("Move-to-Front"); `doc` says what comes first,
-    shown next to the name in the TUI's order picker; `seeded` orders ask for
-    and record a seed.
+    shown next to the name in the TUI's order picker; `why` says what it is
+    good for (the docs' table of orders); `seeded` orders ask for and record a
+    seed.
     """
 
     name: str
@@ -69,18 +70,21 @@ class JudgingOrder:
     doc: str
     function: OrderFunction
     seeded: bool = False
+    why: str = ""
 
 
 _ORDERS: dict[str, JudgingOrder] = {}
 
 
-def judging_order(name: str, *, label: str, doc: str, seeded: bool = False) -> Callable[[OrderFunction], OrderFunction]:
+def judging_order(
+    name: str, *, label: str, doc: str, seeded: bool = False, why: str = ""
+) -> Callable[[OrderFunction], OrderFunction]:
     """Register the decorated function as the judging order `name` (refused if the name is taken)."""
 
     def register(function: OrderFunction) -> OrderFunction:
         if name in _ORDERS:
             raise ValueError(f"judging order {name!r} is already registered")
-        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded)
+        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why)
         return function
 
     return register
@@ -251,22 +255,41 @@ def _run_rankings(entries: Mapping[str, PoolEntry], run_order: tuple[str, ...]) 
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.
 
 
-@judging_order("pool", label="pool rank", doc="best rank first")
+@judging_order(
+    "pool",
+    label="pool rank",
+    doc="best rank first",
+    why="ties go to pairs more runs agree on: the TREC habit (the default)",
+)
 def _by_pool_rank(given: OrderInput) -> list[str]:
     return pool_order(given.entries)
 
 
-@judging_order("rrf", label="RRF score", doc="highest fused score first")
+@judging_order("rrf", label="RRF score", doc="highest fused score first", why="units many runs rank high")
 def _by_rrf(given: OrderInput) -> list[str]:
     return rrf_order(given.entries)
 
 
-@judging_order("mtf", label="Move-to-Front", doc="Move-to-Front (stay on runs that find relevant units)")
+@judging_order(
+    "mtf",
+    label="Move-to-Front",
+    doc="Move-to-Front (stay on runs that find relevant units)",
+    why=(
+        "keeps drawing from a run while it finds relevant units, moves to another when it misses: finds relevant "
+        "units with fewer judgments (Cormack, Palmer & Clarke 1998)"
+    ),
+)
 def _by_mtf(given: OrderInput) -> list[str]:
     # Move-to-Front breaks ties between runs by a fixed order: the pool's run order.
     return mtf_order(_run_rankings(given.entries, given.run_order), given.relevant())
 
 
-@judging_order("random", label="seeded random", doc="seeded shuffle", seeded=True)
+@judging_order(
+    "random",
+    label="seeded random",
+    doc="seeded shuffle",
+    seeded=True,
+    why="stable for a given seed: unbiased samples, reproducible",
+)
 def _by_seed(given: OrderInput) -> list[str]:
     return random_order(given.topic_id, given.entries.keys(), given.seed)

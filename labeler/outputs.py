@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from labeler.errors import LabelerError
+from labeler.errors import LabelerError, argument_hint
 
 WORKBENCH_SUFFIXES = ("", "-wal", "-shm", "-journal")
+# what to do about a file that exists: ask for it to be replaced
+REPLACE_IT = argument_hint("force", why="to replace it")
 CHUNK = 1 << 16
 
 
@@ -75,7 +77,7 @@ def check_output(path: str | Path, *, workbench: str | Path | None = None, force
     mode = info.st_mode
     if stat.S_ISLNK(mode):
         raise LabelerError(
-            "is a symbolic link: labeler never writes through a link, even with --force; "
+            "is a symbolic link: labeler never writes through a link, even told to replace a file; "
             "give the path of the file itself",
             path=path,
         )
@@ -95,7 +97,7 @@ def check_output(path: str | Path, *, workbench: str | Path | None = None, force
         )
         raise LabelerError(f"is {kind}: labeler writes only regular files", path=path)
     if not force:
-        raise OutputExistsError("exists already: choose a new file, or pass --force to replace it", path=path)
+        raise OutputExistsError("exists already: choose a new file", path=path, hints=REPLACE_IT)
     return True
 
 
@@ -204,7 +206,8 @@ def _refuse_workbench(target: Path, workbench: Path) -> None:
         if same:
             what = "the workbench" if own == workbench else f"the workbench's {own.name[len(workbench.name) :]} file"
             raise LabelerError(
-                f"is {what} ({workbench}): labeler never writes over it, even with --force; choose another file",
+                f"is {what} ({workbench}): labeler never writes over it, even told to replace a file; "
+                "choose another file",
                 path=target,
             )
 
@@ -247,9 +250,9 @@ def _install(temporary: Path, target: Path, *, workbench: str | Path | None, rep
             os.link(temporary, target)
         except FileExistsError:
             raise OutputExistsError(
-                "exists already (it appeared while labeler was writing): nothing was "
-                "replaced; choose a new file, or pass --force",
+                "exists already (it appeared while labeler was writing): nothing was replaced; choose a new file",
                 path=target,
+                hints=REPLACE_IT,
             ) from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS):

@@ -41,3 +41,41 @@ def test_every_command_and_option_is_in_the_cli_reference(path, command):
 def test_every_command_has_help_text():
     for path, command in all_commands(cli):
         assert command.help, f"{path} has no help text"
+
+
+# -- the tables generated from the registries ------------------------------------------------------
+
+
+def test_every_registry_table_in_the_docs_is_what_the_generator_renders():
+    from labeler.cli.doc_tables import stale_tables
+
+    assert stale_tables() == [], "run: python -m labeler.cli.doc_tables --write"
+
+
+def test_every_registry_table_has_its_region_in_its_page():
+    from labeler.cli.doc_tables import TABLES
+
+    for table in TABLES:
+        text = (DOCS / table.page).read_text()
+        assert text.count(f"<!-- registry:{table.name} -->") == 1, f"docs/{table.page}: region {table.name}"
+        assert text.count(f"<!-- /registry:{table.name} -->") == 1, f"docs/{table.page}: end of {table.name}"
+
+
+def test_the_generator_checks_and_writes_a_stale_table(tmp_path):
+    from labeler.cli.doc_tables import TABLES, main
+
+    for page in {table.page for table in TABLES}:
+        (tmp_path / page).write_text((DOCS / page).read_text())
+    page = tmp_path / "cli.md"
+    page.write_text(page.read_text().replace("| `rrf` | the top N by reciprocal rank fusion", "| `rrf` | edited"))
+    assert main(["--check", "--docs", str(tmp_path)]) == 1
+    assert main(["--write", "--docs", str(tmp_path)]) == 0
+    assert page.read_text() == (DOCS / "cli.md").read_text()
+    assert main(["--check", "--docs", str(tmp_path)]) == 0
+
+
+def test_a_page_without_its_region_is_an_error():
+    from labeler.cli.doc_tables import TABLES, regenerated
+
+    with pytest.raises(ValueError, match="no region <!-- registry:orders -->"):
+        regenerated("# a page\n", next(table for table in TABLES if table.name == "orders"))

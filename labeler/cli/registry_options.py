@@ -1,10 +1,11 @@
 """Click options whose choices and help are read from a registry each time they are used.
 
 A registry (judging orders in `labeler.ordering`, pooling strategies in
-`labeler.pooling`) is the one list of what a user may choose. Reading it when
-click parses or prints help, not when the command is defined, means an entry
-registered after import (a plugin, a test's toy order) is a valid choice and
-appears in `--help` with no edit here.
+`labeler.pooling`, retrievers in `labeler.retrievers.registry`) is the one
+list of what a user may choose. Reading it when click parses or prints help,
+not when the command is defined, means an entry registered after import (a
+plugin, a test's toy order) is a valid choice and appears in `--help` with no
+edit here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import click
 
 from labeler.ordering import order_names, orders_help
 from labeler.pooling import strategies_help, strategy_names
+from labeler.retrievers.registry import COMMAND_PREFIX, GROUP, retriever_names, retrievers_help
 
 
 class RegistryChoice(click.Choice):
@@ -35,11 +37,27 @@ class RegistryChoice(click.Choice):
 
 
 class RegistryOption(click.Option):
-    """A `click.Option` whose help text is `live_help()`, so it can name the registry's entries."""
+    """A `click.Option` whose help is `live_help()` (and metavar `live_metavar()`), naming the registry's entries."""
 
-    def __init__(self, *args: Any, live_help: Callable[[], str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        live_help: Callable[[], str],
+        live_metavar: Callable[[], str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self._live_help = live_help
+        self._live_metavar = live_metavar
         super().__init__(*args, **kwargs)
+
+    @property
+    def metavar(self) -> str | None:
+        return self._live_metavar() if self._live_metavar is not None else self._metavar
+
+    @metavar.setter
+    def metavar(self, value: str | None) -> None:
+        """click.Option.__init__ assigns the metavar once; kept for options without `live_metavar`."""
+        self._metavar = value
 
     @property
     def help(self) -> str:
@@ -71,4 +89,19 @@ def strategy_option() -> Callable[[Any], Any]:
         default="depth",
         show_default=True,
         live_help=lambda: f"Membership: {strategies_help()}.",
+    )
+
+
+def retriever_option() -> Callable[[Any], Any]:
+    """`--retriever`, a registered retriever (built-in or plug-in) or `command:CMD`, each described in the help.
+
+    Not a choice: `command:CMD` takes any command line, so the workbench refuses an unknown name itself.
+    """
+    return click.option(
+        "--retriever",
+        "retriever",
+        required=True,
+        cls=RegistryOption,
+        live_metavar=lambda: "|".join([*retriever_names(), f"{COMMAND_PREFIX}CMD"]),
+        live_help=lambda: f"The retriever: {retrievers_help()}. Plug-ins are '{GROUP}' entry points.",
     )

@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.cli.context import Env, checked_id, force_option, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar, table
 from labeler.cli.reading import reading_options
+from labeler.cli.registry_options import retriever_option
 from labeler.formats.runs import DEDUPE_POLICIES
 from labeler.models import STAGES
 from labeler.wording import plural
@@ -90,13 +91,7 @@ def import_(
 
 
 @runs.command("retrieve")
-@click.option(
-    "--retriever",
-    "retriever",
-    required=True,
-    metavar="fts5|bm25s|ql|PLUGIN|command:CMD",
-    help="Built-in fts5, bm25s or ql, a 'labeler.retrievers' plug-in, or command:'CMD ...'.",
-)
+@retriever_option()
 @click.option(
     "--name",
     required=True,

@@ -31,8 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
-from labeler.errors import FormatError
+from labeler.errors import FormatError, argument_hint
 from labeler.paths import require_regular_file
+
+# why a reading limit is worth changing, said with the hint that names it
+RAISE_THE_LIMIT = "to raise the limit"
 
 if TYPE_CHECKING:
     from hashlib import _Hash
@@ -226,15 +229,16 @@ class TextLines:
                 total += len(piece)
                 if total > limits.max_gzip_bytes:
                     raise self.error(
-                        f"gzip data expands to more than {size_text(limits.max_gzip_bytes)} "
-                        "(pass --max-gzip-bytes to raise the limit)",
+                        f"gzip data expands to more than {size_text(limits.max_gzip_bytes)}",
                         path=self.path,
+                        hints=argument_hint("max_gzip_bytes", why=RAISE_THE_LIMIT),
                     )
                 if total > GZIP_RATIO_FLOOR and total > limits.max_gzip_ratio * source.consumed:
                     raise self.error(
                         f"gzip data expands more than {limits.max_gzip_ratio} times its compressed size, "
-                        "as a decompression bomb does (pass --max-gzip-ratio to raise the limit)",
+                        "as a decompression bomb does",
                         path=self.path,
+                        hints=argument_hint("max_gzip_ratio", why=RAISE_THE_LIMIT),
                     )
                 if piece:
                     pieces.append(piece)
@@ -334,9 +338,10 @@ class TextLines:
         if b"\x00" in line:
             return self.error("contains a NUL byte (binary file?)", path=self.path, line=number)
         return self.error(
-            f"line longer than {size_text(self.limits.max_line_bytes)} (pass --max-line-bytes to raise the limit)",
+            f"line longer than {size_text(self.limits.max_line_bytes)}",
             path=self.path,
             line=number,
+            hints=argument_hint("max_line_bytes", why=RAISE_THE_LIMIT),
         )
 
     def _unreadable(self, exc: Exception, compressed: bool, line: int) -> FormatError:

@@ -13,6 +13,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.retrievers.base import Hit, Retriever, Units, top_k
+from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, register_retriever
 
 STEMMERS = ("auto", "english", "none")
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -91,3 +92,19 @@ class BM25SRetriever(Retriever):
         for token in set(known):
             matching.update(indices[indptr[token] : indptr[token + 1]].tolist())
         return top_k(((self._unit_ids[i], float(scores[i])) for i in matching), k)
+
+
+def make_bm25s(params: dict[str, Any], full_text: FullTextIndex | None) -> BM25SRetriever:
+    """BM25 by bm25s with the run's parameters (`k1`, `b`, `method`, `stemmer`)."""
+    retriever: BM25SRetriever = build_with_params("bm25s", BM25SRetriever, params)
+    return retriever
+
+
+register_retriever(
+    RetrieverKind(
+        "bm25s",
+        description="BM25 by the bm25s package, English stopwords, Snowball stemming with PyStemmer",
+        parameters="`k1` (1.5), `b` (0.75), `method` (`lucene`), `stemmer` (`auto`, `english` or `none`)",
+        factory=make_bm25s,
+    )
+)

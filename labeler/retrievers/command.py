@@ -91,7 +91,7 @@ class CommandRetriever:
                 for block in blocks.values():
                     _check_duplicates(block, reader)
             except RunFormatError as exc:
-                raise RunFormatError(exc.reason, path=self.output_name, line=exc.line) from None
+                raise RunFormatError(exc.reason, path=self.output_name, line=exc.line, hints=exc.hints) from None
             self.extra_fields_lines = reader.extra_fields_lines
             self.tags = set(reader.tags)
             return list(blocks.values())

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from labeler.errors import LabelerError
 from labeler.retrievers.base import Hit, Retriever, Units
+from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, register_retriever
 
 BuildIndex = Callable[[Units], int]
 SearchIndex = Callable[[str, int], list[Hit]]
@@ -35,3 +37,25 @@ class FTS5Retriever(Retriever):
 
     def search(self, query: str, k: int) -> list[Hit]:
         return self._search_index(query, k)
+
+
+def make_fts5(params: dict[str, Any], full_text: FullTextIndex | None) -> FTS5Retriever:
+    """The fts5 retriever over the store's full-text functions; it takes no parameters."""
+    if params:
+        raise LabelerError(
+            f"retriever 'fts5' takes no parameters (SQLite fixes BM25's k1 and b), not {', '.join(sorted(params))}"
+        )
+    if full_text is None:
+        raise ValueError("the fts5 retriever needs the store's full-text functions")
+    return FTS5Retriever(full_text.build_unit_search, full_text.search_units, full_text.sqlite_version())
+
+
+register_retriever(
+    RetrieverKind(
+        "fts5",
+        description="BM25 by SQLite FTS5, porter stemming, unicode61 words, k1 1.2 and b 0.75 fixed",
+        parameters="none",
+        factory=make_fts5,
+        uses_full_text=True,
+    )
+)

@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from labeler.retrievers.base import Hit, Retriever, Units, top_k
+from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, register_retriever
 
 VERSION = "1"
 WORD = re.compile(r"\w+")
@@ -75,3 +76,19 @@ class QueryLikelihood(Retriever):
             for unit_id in candidates:
                 scores[unit_id] += math.log((posting.get(unit_id, 0) + background) / (self._lengths[unit_id] + mu))
         return top_k(scores.items(), k)
+
+
+def make_ql(params: dict[str, Any], full_text: FullTextIndex | None) -> QueryLikelihood:
+    """Query likelihood with the run's parameters (`mu`)."""
+    retriever: QueryLikelihood = build_with_params("ql", QueryLikelihood, params)
+    return retriever
+
+
+register_retriever(
+    RetrieverKind(
+        "ql",
+        description="query likelihood with Dirichlet smoothing, lowercase words, no stemming",
+        parameters="`mu` (2000)",
+        factory=make_ql,
+    )
+)

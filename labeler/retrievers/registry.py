@@ -1,36 +1,43 @@
-"""From a `--retriever` value to a ready retriever: a built-in, an entry-point plug-in, or a command.
+"""From a `--retriever` value to a ready retriever: a registered built-in, an entry-point plug-in, or a command.
 
-Plug-ins are Python entry points in the group `labeler.retrievers`: each
-loads a class or callable that, called with the run's parameters as keyword
-arguments, returns an object with `index(units)` and `search(query, k)` (see
-`labeler.retrievers.base`). Built-in names win over a plug-in of the same name.
+Built-ins register themselves in `labeler.retrievers.catalog` (one module and
+one `register_retriever` each); plug-ins are Python entry points in the group
+`labeler.retrievers`, each loading a class or callable that, called with the
+run's parameters as keyword arguments, returns an object with `index(units)`
+and `search(query, k)` (see `labeler.retrievers.base`). Both are listed by
+`retriever_kinds()`, which `--retriever`'s help and the docs read. Built-in
+names win over a plug-in of the same name.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from labeler.errors import LabelerError
-from labeler.retrievers.base import Hit, Units
+# isort: off
+# The built-in retrievers register themselves on import, in the order they are listed.
+from labeler.retrievers import fts5, bm25s_retriever, ql  # noqa: F401
+
+# isort: on
+from labeler.errors import BadArgumentError, LabelerError
+from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, builtin_retrievers
 from labeler.retrievers.command import PREFIX as COMMAND_PREFIX
 from labeler.retrievers.command import CommandRetriever
+from labeler.wording import alternatives
+
+__all__ = [
+    "COMMAND_PREFIX",
+    "GROUP",
+    "ChosenRetriever",
+    "FullTextIndex",
+    "make_retriever",
+    "retriever_kinds",
+    "retriever_names",
+    "retrievers_help",
+]
 
 GROUP = "labeler.retrievers"
-BUILTINS = ("fts5", "bm25s", "ql")
-
-
-class FullTextIndex(Protocol):
-    """What the `fts5` retriever needs from the store (which holds the SQL)."""
-
-    def build_unit_search(self, units: Units) -> int: ...
-
-    def search_units(self, query: str, k: int) -> list[Hit]: ...
-
-    def sqlite_version(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,8 @@ class ChosenRetriever:
     version: str
     params: dict[str, Any]
     retriever: Any = field(repr=False)
+    builtin: bool = False
+    uses_full_text: bool = False
 
     @property
     def is_command(self) -> bool:
@@ -52,9 +61,23 @@ def plugin_entry_points() -> dict[str, Any]:
     return {point.name: point for point in importlib.metadata.entry_points(group=GROUP)}
 
 
+def retriever_kinds() -> tuple[RetrieverKind, ...]:
+    """Every retriever `--retriever` names: the built-ins in registration order, then the plug-ins by name."""
+    builtins = builtin_retrievers()
+    taken = {kind.name for kind in builtins}
+    plugins = plugin_entry_points()
+    return builtins + tuple(_plugin_kind(plugins[name]) for name in sorted(set(plugins) - taken))
+
+
 def retriever_names() -> list[str]:
     """The names `--retriever` accepts besides `command:CMD`."""
-    return [*BUILTINS, *sorted(set(plugin_entry_points()) - set(BUILTINS))]
+    return [kind.name for kind in retriever_kinds()]
+
+
+def retrievers_help() -> str:
+    """'fts5 (BM25 by SQLite FTS5 ...), ..., or command:CMD': every registered retriever as one phrase."""
+    named = [f"{kind.name} ({kind.description})" for kind in retriever_kinds()]
+    return alternatives([*named, f"{COMMAND_PREFIX}CMD (an external program: topics in, a run out)"])
 
 
 def make_retriever(
@@ -67,67 +90,50 @@ def make_retriever(
             raise LabelerError("a command retriever takes no parameters: put them in its command line")
         command = CommandRetriever(spec[len(COMMAND_PREFIX) :])
         return ChosenRetriever(f"{COMMAND_PREFIX}{command.command}", command.version, command.params, command)
-    if spec == "fts5":
-        if params:
-            raise LabelerError(
-                f"retriever 'fts5' takes no parameters (SQLite fixes BM25's k1 and b), not {', '.join(sorted(params))}"
-            )
-        if full_text is None:
-            raise ValueError("the fts5 retriever needs the store's full-text functions")
-        from labeler.retrievers.fts5 import FTS5Retriever
-
-        retriever = FTS5Retriever(full_text.build_unit_search, full_text.search_units, full_text.sqlite_version())
-        return ChosenRetriever("fts5", retriever.version, retriever.params, retriever)
-    if spec in ("ql", "bm25s"):
-        retriever = _build(spec, _builtin_factory(spec), params)
-        return ChosenRetriever(spec, retriever.version, retriever.params, retriever)
-    plugins = plugin_entry_points()
-    if spec not in plugins:
-        raise LabelerError(
-            f"unknown retriever {spec!r}: choose one of {', '.join(retriever_names())}, or command:'CMD ...'"
+    kinds = {kind.name: kind for kind in retriever_kinds()}
+    if spec not in kinds:
+        raise BadArgumentError(
+            f"unknown retriever {spec!r}: choose one of {', '.join(kinds)}, or {COMMAND_PREFIX}'CMD ...'",
+            argument="retriever",
         )
-    point = plugins[spec]
-    try:
-        factory = point.load()
-    except Exception as exc:  # a plug-in's import can fail in any way; say which one
-        raise LabelerError(f"retriever plug-in {spec!r} ({point.value}) failed to load: {exc}") from None
-    retriever = _build(spec, factory, params)
-    for method in ("index", "search"):
-        if not callable(getattr(retriever, method, None)):
-            raise LabelerError(f"retriever plug-in {spec!r} ({point.value}) has no {method}() method")
-    dist = getattr(point, "dist", None)
-    version = getattr(retriever, "version", "") or (dist.version if dist is not None else "") or "unknown"
+    kind = kinds[spec]
+    retriever = kind.factory(params, full_text)
     recorded = getattr(retriever, "params", None)
-    return ChosenRetriever(spec, str(version), dict(recorded) if isinstance(recorded, dict) else params, retriever)
+    return ChosenRetriever(
+        spec,
+        str(getattr(retriever, "version", "") or _distribution_version(spec) or "unknown"),
+        dict(recorded) if isinstance(recorded, dict) else params,
+        retriever,
+        builtin=kind.builtin,
+        uses_full_text=kind.uses_full_text,
+    )
 
 
-def _builtin_factory(name: str) -> Callable[..., Any]:
-    if name == "ql":
-        from labeler.retrievers.ql import QueryLikelihood
-
-        return QueryLikelihood
-    from labeler.retrievers.bm25s_retriever import BM25SRetriever
-
-    return BM25SRetriever
+def _distribution_version(name: str) -> str:
+    """The version of the package that installed the plug-in `name`, for plug-ins that state none."""
+    point = plugin_entry_points().get(name)
+    dist = getattr(point, "dist", None)
+    return str(dist.version) if dist is not None else ""
 
 
-def _build(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> Any:
-    """Call a retriever's factory with the run's parameters, turning refusals into clear errors."""
-    try:
-        signature = inspect.signature(factory)
-    except (TypeError, ValueError):
-        signature = None
-    if signature is not None:
+def _plugin_kind(point: Any) -> RetrieverKind:
+    """An entry point as a registered retriever; it is loaded only when a run is made."""
+
+    def load_and_build(params: dict[str, Any], full_text: FullTextIndex | None) -> Any:
         try:
-            signature.bind(**params)
-        except TypeError:
-            known = [
-                p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-            ]
-            unknown = sorted(set(params) - set(known)) or sorted(params)
-            takes = f"it takes {', '.join(known)}" if known else "it takes none"
-            raise LabelerError(f"retriever {name!r} takes no parameter {', '.join(unknown)} ({takes})") from None
-    try:
-        return factory(**params)
-    except (TypeError, ValueError) as exc:
-        raise LabelerError(f"retriever {name!r}: {exc}") from None
+            factory = point.load()
+        except Exception as exc:  # a plug-in's import can fail in any way; say which one
+            raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) failed to load: {exc}") from None
+        retriever = build_with_params(point.name, factory, params)
+        for method in ("index", "search"):
+            if not callable(getattr(retriever, method, None)):
+                raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) has no {method}() method")
+        return retriever
+
+    return RetrieverKind(
+        point.name,
+        description=f"plug-in {point.value}",
+        parameters="its keyword arguments",
+        factory=load_and_build,
+        builtin=False,
+    )

@@ -12,14 +12,23 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from labeler.errors import ConflictError, LabelerError, NotFoundError, UnknownIdError
+from labeler.errors import (
+    BadArgumentError,
+    ConflictError,
+    Hint,
+    LabelerError,
+    NotFoundError,
+    UnknownIdError,
+    argument_hint,
+)
 from labeler.formats.qrels import qrels_topic_key
 from labeler.formats.runs import DuplicateUnit, Ranking, RunBlock, canonical_ranking
 from labeler.ids import check_id, is_valid_id
 from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
-from labeler.retrievers.registry import BUILTINS, ChosenRetriever, make_retriever
+from labeler.retrievers.registry import ChosenRetriever, make_retriever
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.runs import parse_unit, run_result
@@ -27,6 +36,15 @@ from labeler.workbench.setup import Progress, now
 
 QUERY_FIELDS = ("title", "title+description")
 ORDER = "score desc, id desc (trec_eval)"
+
+
+@dataclass(frozen=True)
+class RetrieveRequest:
+    """A checked request: the unit space, whether the run replaces one, and the topics to query."""
+
+    unit: Unit
+    replaces: bool
+    topics: list[Topic]
 
 
 def retrieve_run(
@@ -44,34 +62,68 @@ def retrieve_run(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Run `retriever` for the workbench's topics (or `topics`) and store its top `depth` as run `name`."""
+    request = _check_request(store, name, unit, depth, topics, stage, query, replace)
+    chosen = make_retriever(retriever, params, full_text=store)
+    rankings = _rankings(store, chosen, request, depth, query, progress)
+    _record_run(store, name, stage, request, chosen, rankings, _policies(chosen, depth, query))
+    stored = {ranking.topic_id for ranking in rankings}
+    without = [t.topic_id for t in request.topics if t.topic_id not in stored]
+    return run_result(store.run(name), replaced=request.replaces, retriever=chosen.name, topics_without_results=without)
+
+
+def _check_request(
+    store: Store,
+    name: str,
+    unit: str,
+    depth: int,
+    topics: Iterable[str] | None,
+    stage: str,
+    query: str,
+    replace: bool,
+) -> RetrieveRequest:
+    """Refuse a request before any retriever runs: an index can take minutes to build."""
     parsed_unit = parse_unit(unit)
     if stage not in STAGES:
-        raise LabelerError(f"stage must be one of {', '.join(STAGES)}, not {stage!r}")
+        raise BadArgumentError(f"must be one of {', '.join(STAGES)}, not {stage!r}", argument="stage")
     if query not in QUERY_FIELDS:
-        raise LabelerError(f"--query must be one of {', '.join(QUERY_FIELDS)}, not {query!r}")
+        raise BadArgumentError(f"must be one of {', '.join(QUERY_FIELDS)}, not {query!r}", argument="query_field")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise LabelerError(f"--depth must be a whole number 1 or more, not {depth!r}")
+        raise BadArgumentError(f"must be a whole number 1 or more, not {depth!r}", argument="depth")
     check_id(name, "run name")
     exists = name in store.run_names()
     if exists and not replace:
         raise ConflictError(
-            f"a run named {name!r} exists already; runs are immutable: retrieve under a new name or pass --replace"
+            f"a run named {name!r} exists already; runs are immutable: retrieve under a new name",
+            hints=argument_hint("replace", why="to replace it"),
         )
-    if parsed_unit.kind == "chunk" and store.chunking(parsed_unit.chunking) is None:
-        raise NotFoundError(f"no chunking named {parsed_unit.chunking!r} (see 'labeler corpus chunkings')")
-    chosen_topics = _chosen_topics(store, topics)
-    chosen = make_retriever(retriever, params, full_text=store)
+    if parsed_unit.kind == "chunk" and store.chunking(str(parsed_unit.chunking)) is None:
+        raise NotFoundError(f"no chunking named {parsed_unit.chunking!r}", hints=Hint("list_chunkings"))
+    return RetrieveRequest(parsed_unit, exists, _chosen_topics(store, topics))
 
+
+def _rankings(
+    store: Store,
+    chosen: ChosenRetriever,
+    request: RetrieveRequest,
+    depth: int,
+    query: str,
+    progress: Progress | None,
+) -> list[Ranking]:
+    """Each topic's top `depth` in canonical order, ids checked; topics with no result have no ranking."""
     if chosen.is_command:
-        source_name = chosen.retriever.output_name
-        blocks = _command_blocks(store, chosen, chosen_topics, parsed_unit, depth)
+        source_name: str | None = chosen.retriever.output_name
+        blocks = _command_blocks(store, chosen, request.topics, request.unit, depth)
     else:
         source_name = None
-        blocks = _search_blocks(store, chosen, chosen_topics, parsed_unit, depth, query, progress)
+        blocks = _search_blocks(store, chosen, request.topics, request.unit, depth, query, progress)
     rankings = [_cut(_canonical(block, chosen.name, source_name), depth) for block in blocks]
     rankings = [ranking for ranking in rankings if ranking.units]
-    _check_units(store, parsed_unit, rankings, chosen.name, source_name)
+    _check_units(store, request.unit, rankings, chosen.name, source_name)
+    return rankings
 
+
+def _policies(chosen: ChosenRetriever, depth: int, query: str) -> dict[str, Any]:
+    """What the run records about how it was made, so it can be made again."""
     policies: dict[str, Any] = {
         "dedupe": "error",
         "order": ORDER,
@@ -80,19 +132,31 @@ def retrieve_run(
         "retriever_params": chosen.params,
         "depth": depth,
     }
-    if chosen.is_command:
-        tags = sorted(chosen.retriever.tags)
-        if chosen.retriever.extra_fields_lines:
-            policies["lines_with_extra_fields_ignored"] = chosen.retriever.extra_fields_lines
-    else:
-        tags = [name]
+    if not chosen.is_command:
         policies["query"] = query
+    elif chosen.retriever.extra_fields_lines:
+        policies["lines_with_extra_fields_ignored"] = chosen.retriever.extra_fields_lines
+    return policies
+
+
+def _record_run(
+    store: Store,
+    name: str,
+    stage: str,
+    request: RetrieveRequest,
+    chosen: ChosenRetriever,
+    rankings: list[Ranking],
+    policies: dict[str, Any],
+) -> None:
+    """Store the run in one transaction, replacing the old one of that name if asked."""
+    # a command's run keeps the tags it printed; a run searched here is tagged with its own name
+    tags = sorted(chosen.retriever.tags) if chosen.is_command else [name]
     stored = {ranking.topic_id: len(ranking.units) for ranking in rankings}
     with store.transaction():
-        if exists:
+        if request.replaces:
             store.delete_run(name)
         run_id = store.insert_run(
-            RunInfo(name, parsed_unit, stage, f"retriever:{chosen.name}", "", (), 0, 0, 0, {}, now())
+            RunInfo(name, request.unit, stage, f"retriever:{chosen.name}", "", (), 0, 0, 0, {}, now())
         )
         for ranking in rankings:
             store.put_ranking(run_id, ranking)
@@ -105,27 +169,27 @@ def retrieve_run(
             max_depth=max(stored.values(), default=0),
             policies=policies,
         )
-    without = [t.topic_id for t in chosen_topics if t.topic_id not in stored]
-    return run_result(store.run(name), replaced=exists, retriever=chosen.name, topics_without_results=without)
 
 
 def _chosen_topics(store: Store, wanted: Iterable[str] | None) -> list[Topic]:
+    """The topics to query: all of them, or the ones named, in topic order."""
     if store.topic_count() == 0:
-        raise LabelerError("no topics: import them with 'labeler topics import' (a retriever needs queries)")
+        raise LabelerError("no topics: a retriever needs queries", hints=Hint("import_topics"))
     every = store.topics()
     if wanted is None:
         return every
-    wanted = list(dict.fromkeys(t.strip() for t in wanted if t.strip()))
-    if not wanted:
-        raise LabelerError("--topics names no topic")
+    named = list(dict.fromkeys(t.strip() for t in wanted if t.strip()))
+    if not named:
+        raise BadArgumentError("names no topic", argument="topics")
     by_id = {topic.topic_id: topic for topic in every}
-    unknown = [t for t in wanted if t not in by_id]
+    unknown = [t for t in named if t not in by_id]
     if unknown:
         raise UnknownIdError(
             f"{plural(len(unknown), 'topic')} not in the workbench: {', '.join(unknown[:5])}"
-            f"{' ...' if len(unknown) > 5 else ''} (see 'labeler topics list')"
+            f"{' ...' if len(unknown) > 5 else ''}",
+            hints=Hint("list_topics"),
         )
-    return sorted((by_id[t] for t in wanted), key=lambda topic: topic_sort_key(topic.topic_id))
+    return sorted((by_id[t] for t in named), key=lambda topic: topic_sort_key(topic.topic_id))
 
 
 def query_text(topic: Topic, fields: str) -> str:
@@ -137,15 +201,16 @@ def query_text(topic: Topic, fields: str) -> str:
 
 def unit_texts(store: Store, unit: Unit) -> Iterator[tuple[str, str]]:
     """`(unit_id, text)` of every unit: a document's title and text, or a chunk's span of its document's text."""
-    if unit.kind == "doc":
+    chunking = unit.chunking  # None for documents (`Unit.parse` gives every chunk space its chunking)
+    if chunking is None:
         for doc_id, title, text in store.iter_document_texts():
             yield doc_id, "\n".join(part for part in (title, text) if part)
         return
-    for chunk_id, start, end, text in store.iter_chunk_spans(unit.chunking):
+    for chunk_id, start, end, text in store.iter_chunk_spans(chunking):
         if start is None or end is None:
             raise LabelerError(
-                f"chunking {unit.chunking!r} has chunks without offsets (imported or derived), so their text is "
-                f"unknown, e.g. {chunk_id!r}: retrieve over a chunking made by 'labeler corpus chunk'"
+                f"chunking {chunking!r} has chunks without offsets (imported or derived), so their text is "
+                f"unknown, e.g. {chunk_id!r}: retrieve over a chunking labeler made from the corpus"
             )
         yield chunk_id, text[start:end]
 
@@ -161,8 +226,7 @@ def _search_blocks(
 ) -> list[RunBlock]:
     if store.document_count() == 0:
         raise LabelerError(
-            "no corpus: import documents with 'labeler corpus import' "
-            f"(retriever {chosen.name!r} searches the workbench's own corpus)"
+            f"no corpus: retriever {chosen.name!r} searches the workbench's own corpus", hints=Hint("import_corpus")
         )
     retriever = chosen.retriever
     blocks = []
@@ -176,12 +240,12 @@ def _search_blocks(
     except LabelerError:
         raise
     except Exception as exc:
-        if chosen.name in BUILTINS:
+        if chosen.builtin:
             raise
         # A plug-in can fail in any way; one line naming it serves better than its traceback.
         raise LabelerError(f"retriever {chosen.name!r} failed: {type(exc).__name__}: {exc}") from exc
     finally:
-        if chosen.name == "fts5":
+        if chosen.uses_full_text:
             store.drop_unit_search()
     return blocks
 
@@ -239,12 +303,13 @@ def _cut(ranking: Ranking, depth: int) -> Ranking:
 
 def _check_units(store: Store, unit: Unit, rankings: list[Ranking], retriever: str, source: str | None) -> None:
     """Refuse unit ids the corpus (or the chunking) does not hold; a corpus-less workbench takes any (doc runs)."""
-    if unit.kind == "doc" and store.document_count() == 0:
+    chunking = unit.chunking  # None for documents
+    if chunking is None and store.document_count() == 0:
         return
     ids = {unit_id for ranking in rankings for unit_id in ranking.units}
-    missing = store.missing_chunks(unit.chunking, ids) if unit.kind == "chunk" else store.missing_documents(ids)
+    missing = store.missing_documents(ids) if chunking is None else store.missing_chunks(chunking, ids)
     if missing:
-        where = f"chunking {unit.chunking!r}" if unit.kind == "chunk" else "the corpus"
+        where = "the corpus" if chunking is None else f"chunking {chunking!r}"
         raise UnknownIdError(
             f"retriever {retriever!r} returned {plural(len(missing), 'id')} not in {where}, "
             f"e.g. {', '.join(missing[:5])}",

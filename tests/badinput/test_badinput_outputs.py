@@ -141,7 +141,12 @@ BAD_OUTPUTS = [
     ("the workbench by sub/..", _dotdot, "is the workbench", True),
     ("a symlink to the workbench", _symlink_to_workbench, "is the workbench", True),
     ("a hard link to the workbench", _hard_link_to_workbench, "is the workbench", True),
-    ("an existing file without --force", _existing, "exists already: choose a new file, or pass --force", False),
+    (
+        "an existing file without --force",
+        _existing,
+        "exists already: choose a new file (pass --force to replace it)",
+        False,
+    ),
     ("a symlink at the destination", _symlink_to_file, "is a symbolic link", True),
     ("a dangling symlink", _dangling_symlink, "is a symbolic link", True),
     ("a folder", _folder, "is a folder", True),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from itertools import accumulate
 
 import pytest
@@ -146,12 +144,3 @@ def test_mtf_refuses_a_decrement_below_1(decrement):
         mtf_order(RANKINGS, {}, decrement=decrement)
     with pytest.raises(ValueError, match="MTF decrement"):
         mtf_next(RANKINGS, {}, decrement=decrement)
-
-
-def test_ordering_loads_no_storage_or_front_end_library():
-    code = (
-        "import sys, labeler.ordering; "
-        "print(sorted(m for m in ('sqlite3', 'sqlite_utils', 'click', 'textual', 'rich') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"

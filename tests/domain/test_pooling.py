@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from labeler.pooling import (
@@ -191,12 +188,3 @@ def test_pool_diff_lists_only_new_pairs():
 def test_bad_requests_raise_value_error(call, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         call()
-
-
-def test_pooling_loads_no_storage_or_front_end_library():
-    code = (
-        "import sys, labeler.pooling; "
-        "print(sorted(m for m in ('sqlite3', 'sqlite_utils', 'click', 'textual', 'rich') if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"

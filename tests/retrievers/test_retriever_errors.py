@@ -10,9 +10,7 @@ from support import dump
     ("args", "message"),
     [
         # (arguments after `runs retrieve`, what stderr says)
-        (("--retriever", "nope"), "unknown retriever 'nope': choose one of fts5, bm25s, ql"),
         (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77"),
-        (("--retriever", "ql", "--topics", ","), "--topics names no topic"),
         (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
         (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),
         (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0"),
@@ -31,20 +29,37 @@ def test_bad_requests_exit_1_and_change_nothing(hand_cli, db_path, args, message
 def test_no_corpus(run_cli, topics_file, retriever):
     run_cli("topics", "import", topics_file)
     result = run_cli("runs", "retrieve", "--retriever", retriever, "--name", "r", expect=1)
-    assert "no corpus: import documents with 'labeler corpus import'" in result.stderr
+    assert result.stderr == (
+        f"Error: no corpus: retriever {retriever!r} searches the workbench's own corpus (run 'labeler corpus import')\n"
+    )
 
 
 @pytest.mark.parametrize("retriever", ["fts5", "bm25s", "ql", "command:echo"])
 def test_no_topics(run_cli, corpus_file, retriever):
     run_cli("corpus", "import", corpus_file)
     result = run_cli("runs", "retrieve", "--retriever", retriever, "--name", "r", expect=1)
-    assert "no topics: import them with 'labeler topics import'" in result.stderr
+    assert result.stderr == "Error: no topics: a retriever needs queries (run 'labeler topics import')\n"
 
 
 def test_a_chunking_without_offsets_has_no_text_to_search(hand_cli, write):
     hand_cli("corpus", "mapping", "derive", write("ids.txt", "d1#a\nd2#b\n"), "--name", "derived")
     result = hand_cli("runs", "retrieve", "--retriever", "ql", "--name", "r", "--unit", "chunk:derived", expect=1)
     assert "chunking 'derived' has chunks without offsets" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # an argument that names nothing: the flag, then why (exit 2, like click's own usage errors)
+        (("--retriever", "nope"), "Error: --retriever: unknown retriever 'nope': choose one of fts5, bm25s, ql, or"),
+        (("--retriever", "ql", "--topics", ","), "Error: --topics: names no topic\n"),
+    ],
+)
+def test_an_argument_that_names_nothing_exits_2_and_changes_nothing(hand_cli, db_path, args, message):
+    before = dump(db_path)
+    result = hand_cli("runs", "retrieve", "--name", "r", *args, expect=2)
+    assert result.stderr.startswith(message)
+    assert dump(db_path) == before
 
 
 def test_bad_usage_exits_2(hand_cli):
