@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError
+
+if TYPE_CHECKING:
+    from labeler.workbench import Store
 
 
 @click.command()
@@ -61,29 +64,66 @@ def assign(
     as_json: bool,
 ) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
-    from labeler.workbench.assignments import assign as assign_topics
-    from labeler.workbench.assignments import clear_assignments, list_assignments, parse_names
+    from labeler.workbench.assignments import parse_names
 
-    if list_plan and (clear or assessors or topics):
-        raise LabelerError("lists the plan alone: leave out --assessors, --topics and --clear", path="--list")
-    if clear and assessors:
-        raise LabelerError("takes topics out of the plan: leave out --assessors", path="--clear")
-    if clear and not topics:
-        raise LabelerError("say which topics to unassign (--topics T1,T2)", path="--clear")
-    if not (list_plan or clear or assessors):
-        raise LabelerError("give the assessors (--assessors ann,bob), or --list, or --clear", path="--assessors")
-    topic_ids = parse_names(topics, "topic id", "--topics") if topics else None
-    names = parse_names(assessors, "assessor name", "--assessors") if assessors else []
+    _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics)
+    topic_ids = parse_names(topics, "topic id", "topics") if topics else None
+    names = parse_names(assessors, "assessor name", "assessors") if assessors else []
     with env.store() as store:
-        if list_plan:
-            result = list_assignments(store, unit=unit)
-        elif clear:
-            result = clear_assignments(store, topic_ids or [], by=by)
-        else:
-            result = assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+        result = _carry_out(
+            store,
+            list_plan=list_plan,
+            clear=clear,
+            names=names,
+            topic_ids=topic_ids,
+            overlap=overlap,
+            seed=seed,
+            unit=unit,
+            by=by,
+        )
     if as_json:
         emit_json(result)
-        return
+    else:
+        _say(result, list_plan=list_plan, clear=clear, names=names, overlap=overlap, seed=seed)
+
+
+def _check_mode(*, list_plan: bool, clear: bool, assessors: str | None, topics: str | None) -> None:
+    """One of list, clear or assign, with the options it takes: refused before the workbench is opened."""
+    if list_plan and (clear or assessors or topics):
+        raise BadArgumentError("lists the plan alone: leave out --assessors, --topics and --clear", argument="list")
+    if clear and assessors:
+        raise BadArgumentError("takes topics out of the plan: leave out --assessors", argument="clear")
+    if clear and not topics:
+        raise BadArgumentError("say which topics to unassign (--topics T1,T2)", argument="clear")
+    if not (list_plan or clear or assessors):
+        raise BadArgumentError("give the assessors (--assessors ann,bob), or --list, or --clear", argument="assessors")
+
+
+def _carry_out(
+    store: Store,
+    *,
+    list_plan: bool,
+    clear: bool,
+    names: list[str],
+    topic_ids: list[str] | None,
+    overlap: float,
+    seed: int,
+    unit: str | None,
+    by: str,
+) -> dict[str, Any]:
+    """The one workbench call the mode stands for: list the plan, clear topics from it, or deal topics."""
+    from labeler.workbench.assignments import assign as assign_topics
+    from labeler.workbench.assignments import clear_assignments, list_assignments
+
+    if list_plan:
+        return list_assignments(store, unit=unit)
+    if clear:
+        return clear_assignments(store, topic_ids or [], by=by)
+    return assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+
+
+def _say(result: dict[str, Any], *, list_plan: bool, clear: bool, names: list[str], overlap: float, seed: int) -> None:
+    """What was done, in words, then the plan as it now stands (not after a clear, which shows only what left it)."""
     if clear:
         info(f"Unassigned {_topics(len(result['cleared']))}: {', '.join(result['cleared'])}.")
         return

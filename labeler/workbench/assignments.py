@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from labeler.assignment import Plan, TopicAssignment, deal, waiting_for
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.ids import check_id
 from labeler.judgments import PairState
 from labeler.models import PoolInfo, topic_sort_key
@@ -46,22 +46,34 @@ def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
     return pools[-1] if pools else None
 
 
-def parse_names(text: str, what: str, option: str) -> list[str]:
-    """A comma-separated list of ids, each checked by the id rule; duplicates refused."""
+def parse_names(text: str, what: str, argument: str) -> list[str]:
+    """A comma-separated list of ids, each checked by the id rule; duplicates refused (a bad `argument`)."""
     names = [part.strip() for part in text.split(",")]
     for name in names:
-        check_id(name, what, path=option)
+        _check_name(name, what, argument)
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise LabelerError(f"{what} {duplicates[0]!r} is given twice", path=option)
+        raise BadArgumentError(f"{what} {duplicates[0]!r} is given twice", argument=argument)
     return names
+
+
+def _check_name(name: str, what: str, argument: str) -> None:
+    """The id rule, its refusal said as a bad `argument` (exit 2 in the CLI) rather than a bad file."""
+    try:
+        check_id(name, what)
+    except LabelerError as error:
+        raise BadArgumentError(error.reason, argument=argument) from None
 
 
 def _check_share(overlap: float, assessors: Sequence[str]) -> None:
     if not (isinstance(overlap, (int, float)) and math.isfinite(overlap) and 0 <= overlap < 1):
-        raise LabelerError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", path="--overlap")
+        raise BadArgumentError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", argument="overlap")
     if overlap > 0 and len(assessors) < 2:
-        raise LabelerError("an overlap needs at least two assessors (--assessors ann,bob)", path="--overlap")
+        raise BadArgumentError(
+            "an overlap needs at least two assessors",
+            argument="overlap",
+            hints=argument_hint("assessors", "ann,bob", why="to name two assessors"),
+        )
 
 
 def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> list[str]:
@@ -70,12 +82,16 @@ def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> lis
     pooled = set(store.pool_topic_sizes(info.name)) if info else set()
     if topics is None:
         if info is None:
-            raise LabelerError("no pool yet to take the topics from: give them, or build a pool first", path="--topics")
+            raise BadArgumentError(
+                "no pool yet to take the topics from: give them, or build a pool first",
+                argument="topics",
+                hints=Hint("build_pool"),
+            )
         return sorted(pooled, key=topic_sort_key)
     known = store.topic_ids() | pooled | store.event_topics()
     for topic in topics:
         if topic not in known:
-            raise LabelerError(f"unknown topic {topic!r} (see 'labeler topics list')", path="--topics")
+            raise BadArgumentError(f"unknown topic {topic!r}", argument="topics", hints=Hint("list_topics"))
     return list(topics)
 
 
@@ -94,13 +110,13 @@ def assign(
     Everything is checked before anything is written: a refused request changes nothing.
     """
     if not assessors:
-        raise LabelerError("give at least one assessor", path="--assessors")
+        raise BadArgumentError("give at least one assessor", argument="assessors")
     for name in assessors:
-        check_id(name, "assessor name", path="--assessors")
+        _check_name(name, "assessor name", "assessors")
     _check_share(overlap, assessors)
     chosen = _topics(store, topics, unit)
     if not chosen:
-        raise LabelerError("no topics to assign", path="--topics")
+        raise BadArgumentError("no topics to assign", argument="topics")
     dealt = deal(chosen, list(assessors))
     when = now()
     with store.transaction():
@@ -117,7 +133,9 @@ def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown
     plan = current_plan(store)
     unassigned = [t for t in topics if t not in plan.topics]
     if unassigned:
-        raise LabelerError(f"topic {unassigned[0]!r} is not assigned (see 'labeler assign --list')", path="--topics")
+        raise BadArgumentError(
+            f"topic {unassigned[0]!r} is not assigned", argument="topics", hints=Hint("list_assignments")
+        )
     when = now()
     with store.transaction():
         store.add_assignments((topic, None, [], 0.0, 0, when, by) for topic in topics)
