@@ -41,18 +41,18 @@ class SnapshotsScreen(Screen[None]):
         table.clear(columns=True)
         table.add_columns("snapshot", "created", "unit", "labels", "topics", "conflicts left out", "message", "sha256")
         rows = list_snapshots(self.app.store)
-        self.names = [r["snapshot"] for r in rows]
+        self.names = [r.snapshot for r in rows]
         for r in rows:
-            mark = " *" if r["snapshot"] == self.marked else ""
+            mark = " *" if r.snapshot == self.marked else ""
             table.add_row(
-                cell(r["snapshot"] + mark),
-                r["created"][:19],
-                cell(r["unit"]),
-                r["labels"],
-                r["topics"],
-                r["conflicts_left_out"],
-                cell(r["message"]),
-                r["sha256"][:12],
+                cell(r.snapshot + mark),
+                r.created[:19],
+                cell(r.unit),
+                r.labels,
+                r.topics,
+                r.conflicts_left_out,
+                cell(r.message),
+                r.sha256[:12],
             )
 
     def selected(self) -> str | None:
@@ -76,17 +76,14 @@ class SnapshotsScreen(Screen[None]):
             )
             return
         result = diff_snapshots(self.app.store, self.marked, chosen)
-        lines = [
-            f"{self.marked} -> {chosen}: {result['added']} added, {result['changed']} changed, "
-            f"{result['removed']} removed"
-        ]
-        for topic, changes in result["topics"].items():
-            for c in changes["added"]:
-                lines.append(f"  topic {topic}: + {c['unit']} = {c['grade']}")
-            for c in changes["changed"]:
-                lines.append(f"  topic {topic}: ~ {c['unit']} {c['before']} -> {c['after']}")
-            for c in changes["removed"]:
-                lines.append(f"  topic {topic}: - {c['unit']} (was {c['grade']})")
+        lines = [f"{self.marked} -> {chosen}: {result.added} added, {result.changed} changed, {result.removed} removed"]
+        for topic, changes in result.topics.items():
+            for a in changes.added:
+                lines.append(f"  topic {topic}: + {a.unit} = {a.grade}")
+            for c in changes.changed:
+                lines.append(f"  topic {topic}: ~ {c.unit} {c.before} -> {c.after}")
+            for r in changes.removed:
+                lines.append(f"  topic {topic}: - {r.unit} (was {r.grade})")
         self.query_one("#diff-text", Static).update(plain("\n".join(lines)))
 
     def action_close(self) -> None:
