@@ -154,7 +154,7 @@ def assessor_progress(
     """
     if labels is None:
         labels = current_labels(store, info.unit) if info else {}
-    progress = {
+    progress: dict[str, dict[str, Any]] = {
         name: {
             "topics": plan.own_topics(name),
             "second_on": plan.second_on(name),

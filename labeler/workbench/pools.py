@@ -264,8 +264,9 @@ def _topic_rankings(
     rankings: dict[str, dict[str, list[str]]] = {}
     for info in infos:
         units = store.topic_units(info.name, topic_id)
-        if pool_unit.kind == "doc" and info.unit.kind == "chunk":
-            parents = store.parents_of(info.unit.chunking, units)
+        chunking = info.unit.chunking  # a chunk unit always names its chunking
+        if pool_unit.kind == "doc" and info.unit.kind == "chunk" and chunking is not None:
+            parents = store.parents_of(chunking, units)
             units, count = collapse_to_documents(units, parents)
             collapsed[info.name] += count
         rankings[info.name] = {topic_id: units}

@@ -9,12 +9,22 @@ that topic's events and pool units.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from labeler.judgments import IN_PROGRESS, Event, PairState, derive_pairs
 from labeler.models import PoolInfo
 from labeler.review import ReviewState, judged_after, latest_mark, review_state
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
+
+
+def is_relevant(state: PairState, threshold: int) -> bool:
+    """Whether a pair's label is relevant on the scale (at or above its threshold); unjudged pairs are not."""
+    return state.label is not None and state.label >= threshold
+
+
+def _state_of(labels: dict[tuple[str, str], PairState], topic_id: str, unit_id: str) -> PairState | None:
+    return labels.get((topic_id, unit_id))
 
 
 def latest_pool_in(store: Store, space: str) -> PoolInfo | None:
@@ -83,7 +93,7 @@ def _review_states(
     for (topic_id, _), state in labels.items():
         if state.judged:
             judged.add(topic_id)
-            if state.label >= threshold:
+            if is_relevant(state, threshold):
                 relevant.add(topic_id)
     pool = latest_pool_in(store, space)
     states = {}
@@ -95,7 +105,7 @@ def _review_states(
             if unjudged is not None:
                 missing = unjudged.get(topic_id, 0) if pool is not None else 0
             else:
-                missing = _unjudged(store, pool, topic_id, lambda u, t=topic_id: labels.get((t, u)))
+                missing = _unjudged(store, pool, topic_id, partial(_state_of, labels, topic_id))
             if not missing:  # a reopened topic is reopened whatever was judged after its mark
                 if whole_space and label_clocks is None:
                     label_clocks = store.latest_label_clocks(space)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from labeler import __version__
-from labeler.errors import LabelerError, NotFoundError, argument_hint
+from labeler.errors import Hint, LabelerError, NotFoundError, argument_hint
 from labeler.formats.qrels import format_qrels, qrels_sort_key
 from labeler.judgments import UNREVIEWED
 from labeler.models import SnapshotInfo, Unit, topic_sort_key
@@ -55,7 +55,8 @@ def _freeze(
         if state.conflict:
             conflicts.append([topic_id, unit_id])
         elif state.label is not None:
-            labels.append((topic_id, unit_id, state.label, state.deciding_event.event_id))
+            deciding = state.deciding_event
+            labels.append((topic_id, unit_id, state.label, deciding.event_id if deciding else None))
         elif state.stale:
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
@@ -79,7 +80,10 @@ def _freeze(
     parent = latest_snapshot_of(store, space)
     chunking = None
     if space.startswith("chunk:"):
-        info = store.chunking(space.split(":", 1)[1])
+        name = space.split(":", 1)[1]
+        info = store.chunking(name)
+        if info is None:
+            raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
         chunking = {"name": info.name, "hash": info.hash, "kind": info.kind, "params": info.params}
     manifest = {
         "snapshot": name,

@@ -18,7 +18,7 @@ from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.assignments import assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
-from labeler.workbench.review import latest_pool_in, topic_review_states
+from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
 
@@ -192,7 +192,7 @@ def _pool_counts(
         state = labels.get((topic_id, unit_id))
         if state is not None and state.judged:
             row["judged"] += 1
-            row["relevant"] += state.label >= threshold
+            row["relevant"] += is_relevant(state, threshold)
         else:
             row["unjudged"] += 1
             if state is not None:
@@ -208,7 +208,7 @@ def _count_outside(
     for unit_id, state in labelled:
         if state.judged and unit_id not in units:
             row["outside"] += 1
-            row["outside_relevant"] += state.label >= threshold
+            row["outside_relevant"] += is_relevant(state, threshold)
         if state.conflict:
             row["conflicts"] += 1
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -9,6 +11,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from labeler.tui.text import cell, plain
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
 
 
 class SnapshotsScreen(Screen[None]):
@@ -23,6 +28,11 @@ class SnapshotsScreen(Screen[None]):
         super().__init__()
         self.marked: str | None = None
         self.names: list[str] = []
+
+    @property
+    def labeler(self) -> LabelerApp:
+        """The app, as the LabelerApp it always is here (Textual types a screen's app as any App)."""
+        return cast("LabelerApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(" Snapshots: c creates one; space marks one, then d diffs it with the selected row.", id="summary")
@@ -40,7 +50,7 @@ class SnapshotsScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns("snapshot", "created", "unit", "labels", "topics", "conflicts left out", "message", "sha256")
-        rows = list_snapshots(self.app.store)
+        rows = list_snapshots(self.labeler.store)
         self.names = [r.snapshot for r in rows]
         for r in rows:
             mark = " *" if r.snapshot == self.marked else ""
@@ -60,7 +70,7 @@ class SnapshotsScreen(Screen[None]):
         return self.names[table.cursor_row] if self.names else None
 
     def action_create(self) -> None:
-        self.app.action_create_snapshot(after=self.reload)
+        self.labeler.action_create_snapshot(after=self.reload)
 
     def action_mark(self) -> None:
         self.marked = self.selected()
@@ -75,7 +85,7 @@ class SnapshotsScreen(Screen[None]):
                 "Mark one snapshot with space, then select another and press d.", severity="warning", markup=False
             )
             return
-        result = diff_snapshots(self.app.store, self.marked, chosen)
+        result = diff_snapshots(self.labeler.store, self.marked, chosen)
         lines = [f"{self.marked} -> {chosen}: {result.added} added, {result.changed} changed, {result.removed} removed"]
         for topic, changes in result.topics.items():
             for a in changes.added:
