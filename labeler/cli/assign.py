@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.errors import BadArgumentError
+from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared
 
 if TYPE_CHECKING:
     from labeler.workbench import Store
@@ -82,9 +83,9 @@ def assign(
             by=by,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
-        _say(result, list_plan=list_plan, clear=clear, names=names, overlap=overlap, seed=seed)
+        _say(result, names=names, overlap=overlap, seed=seed)
 
 
 def _check_mode(*, list_plan: bool, clear: bool, assessors: str | None, topics: str | None) -> None:
@@ -110,7 +111,7 @@ def _carry_out(
     seed: int,
     unit: str | None,
     by: str,
-) -> dict[str, Any]:
+) -> AssignmentPlan | AssignmentsCleared:
     """The one workbench call the mode stands for: list the plan, clear topics from it, or deal topics."""
     from labeler.workbench.assignments import assign as assign_topics
     from labeler.workbench.assignments import clear_assignments, list_assignments
@@ -122,14 +123,14 @@ def _carry_out(
     return assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
 
 
-def _say(result: dict[str, Any], *, list_plan: bool, clear: bool, names: list[str], overlap: float, seed: int) -> None:
+def _say(result: AssignmentPlan | AssignmentsCleared, *, names: list[str], overlap: float, seed: int) -> None:
     """What was done, in words, then the plan as it now stands (not after a clear, which shows only what left it)."""
-    if clear:
-        info(f"Unassigned {_topics(len(result['cleared']))}: {', '.join(result['cleared'])}.")
+    if isinstance(result, AssignmentsCleared):
+        info(f"Unassigned {_topics(len(result.cleared))}: {', '.join(result.cleared)}.")
         return
-    if not list_plan:
+    if result.assigned is not None:
         info(
-            f"Assigned {_topics(len(result['assigned']))} to {', '.join(names)}"
+            f"Assigned {_topics(len(result.assigned))} to {', '.join(names)}"
             + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else ".")
         )
     _show_plan(result)
@@ -139,31 +140,23 @@ def _topics(count: int) -> str:
     return "1 topic" if count == 1 else f"{count} topics"
 
 
-def _show_plan(result: dict[str, Any]) -> None:
-    if not result["topics"]:
+def _show_plan(result: AssignmentPlan) -> None:
+    if not result.topics:
         info("No assignments: anyone may judge any topic ('labeler assign --assessors ann,bob').")
         return
-    where = f" (pool {result['pool']}, {result['unit']})" if result["pool"] else " (no pool yet)"
+    where = f" (pool {result.pool}, {result.unit})" if result.pool else " (no pool yet)"
     table(
         f"per topic{where}",
         ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
         [
-            [
-                topic,
-                row["assessor"],
-                row["second"] or "-",
-                f"{row['overlap']:g}",
-                row["pairs"],
-                row["overlap_pairs"],
-                row["assigned_by"],
-            ]
-            for topic, row in result["topics"].items()
+            [topic, row.assessor, row.second or "-", f"{row.overlap:g}", row.pairs, row.overlap_pairs, row.assigned_by]
+            for topic, row in result.topics.items()
         ],
     )
-    assessor_table("per assessor", result["assessors"])
+    assessor_table("per assessor", result.assessors)
 
 
-def assessor_table(title: str, assessors: dict) -> None:
+def assessor_table(title: str, assessors: dict[str, AssessorProgress]) -> None:
     """Per assessor: their topics, those they are second judge on, and their pairs (assign --list, status)."""
     table(
         title,
@@ -171,12 +164,12 @@ def assessor_table(title: str, assessors: dict) -> None:
         [
             [
                 name,
-                ", ".join(row["topics"]),
-                ", ".join(row["second_on"]),
-                row["to_judge"],
-                row["judged"],
-                row["remaining"],
-                row["overlap"],
+                ", ".join(row.topics),
+                ", ".join(row.second_on),
+                row.to_judge,
+                row.judged,
+                row.remaining,
+                row.overlap,
             ]
             for name, row in assessors.items()
         ],

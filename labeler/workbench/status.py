@@ -16,7 +16,7 @@ from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
-from labeler.workbench.assignments import assessor_progress, current_plan
+from labeler.workbench.assignments import AssessorProgress, assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 
@@ -107,7 +107,7 @@ class Status:
     runs: tuple[RunCount, ...]
     topics: dict[str, TopicProgress]
     totals: TopicCounts
-    assessors: dict[str, dict[str, Any]] | None
+    assessors: dict[str, AssessorProgress] | None
 
     def to_json(self) -> dict[str, Any]:
         """The documented `status --json` shape."""
@@ -124,7 +124,7 @@ class Status:
             "totals": self.totals.to_json(),
         }
         if self.assessors is not None:
-            shown["assessors"] = self.assessors
+            shown["assessors"] = {name: row.to_json() for name, row in self.assessors.items()}
         return shown
 
 
@@ -223,6 +223,7 @@ def status(store: Store, *, unit: str | None = None, pool: str | None = None) ->
 
 
 def _status(store: Store, *, unit: str | None, pool: str | None) -> Status:
+    """The counts, then the review states from those counts (not the pool read again), then the plan's progress."""
     counts = store.counts()
     info = store.pool(pool) if pool else store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)
