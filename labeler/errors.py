@@ -28,6 +28,8 @@ HINT_ACTIONS: dict[str, str] = {
     "list_snapshots": "look at the snapshots the workbench holds",
     "list_assignments": "look at the assignment plan",
     "upgrade_workbench": "open the workbench once with this labeler, which upgrades it",
+    "init_workbench": "make a new workbench",
+    "create_snapshot": "create a snapshot of the labels",
 }
 
 

@@ -22,18 +22,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "labeler"
 CLI_LANGUAGE = re.compile(r"(?<![\w-])--[a-z][a-z-]|'labeler [a-z]|\blabeler (?:[a-z]+ )?(?:import|build|list|chunk)\b")
 
 # Modules whose strings still name flags or commands: convert one, take it off the list. Must end empty.
-NOT_YET_CONVERTED: set[str] = {
-    "labeler/store/__init__.py",
-    "labeler/store/corpus_rows.py",
-    "labeler/store/guards.py",
-    "labeler/store/pool_rows.py",
-    "labeler/store/run_rows.py",
-    "labeler/store/snapshot_rows.py",
-    "labeler/workbench/assignments.py",
-    "labeler/workbench/demo.py",
-    "labeler/workbench/pools.py",
-    "labeler/workbench/queue.py",
-    "labeler/workbench/snapshots.py",
+NOT_YET_CONVERTED: set[str] = set()
+
+# Strings that must stay in the CLI's words, and why.
+EXEMPT: dict[str, str] = {
+    # The guards' RAISE text is part of the trigger SQL stored in every workbench and compared exactly by
+    # `labeler check`; it speaks to someone writing to the file with raw SQL, past both front ends, for whom
+    # "import it again with --replace" is the advice. Rewording it is a migration, not a refactor.
+    "labeler/store/guards.py": "stored trigger text",
 }
 
 
@@ -65,7 +61,7 @@ def test_no_service_string_names_a_flag_or_a_command():
     found = []
     for path in _service_modules():
         name = str(path.relative_to(PACKAGE.parent))
-        if name in NOT_YET_CONVERTED:
+        if name in NOT_YET_CONVERTED or name in EXEMPT:
             continue
         for line, text in _strings(ast.parse(path.read_text(encoding="utf-8"))):
             if CLI_LANGUAGE.search(text):

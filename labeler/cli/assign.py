@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError
+from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared
+
+if TYPE_CHECKING:
+    from labeler.workbench import Store
 
 
 @click.command()
@@ -61,35 +65,72 @@ def assign(
     as_json: bool,
 ) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
-    from labeler.workbench.assignments import assign as assign_topics
-    from labeler.workbench.assignments import clear_assignments, list_assignments, parse_names
+    from labeler.workbench.assignments import parse_names
 
-    if list_plan and (clear or assessors or topics):
-        raise LabelerError("lists the plan alone: leave out --assessors, --topics and --clear", path="--list")
-    if clear and assessors:
-        raise LabelerError("takes topics out of the plan: leave out --assessors", path="--clear")
-    if clear and not topics:
-        raise LabelerError("say which topics to unassign (--topics T1,T2)", path="--clear")
-    if not (list_plan or clear or assessors):
-        raise LabelerError("give the assessors (--assessors ann,bob), or --list, or --clear", path="--assessors")
-    topic_ids = parse_names(topics, "topic id", "--topics") if topics else None
-    names = parse_names(assessors, "assessor name", "--assessors") if assessors else []
+    _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics)
+    topic_ids = parse_names(topics, "topic id", "topics") if topics else None
+    names = parse_names(assessors, "assessor name", "assessors") if assessors else []
     with env.store() as store:
-        if list_plan:
-            result = list_assignments(store, unit=unit)
-        elif clear:
-            result = clear_assignments(store, topic_ids or [], by=by)
-        else:
-            result = assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+        result = _carry_out(
+            store,
+            list_plan=list_plan,
+            clear=clear,
+            names=names,
+            topic_ids=topic_ids,
+            overlap=overlap,
+            seed=seed,
+            unit=unit,
+            by=by,
+        )
     if as_json:
-        emit_json(result)
-        return
+        emit_json(result.to_json())
+    else:
+        _say(result, names=names, overlap=overlap, seed=seed)
+
+
+def _check_mode(*, list_plan: bool, clear: bool, assessors: str | None, topics: str | None) -> None:
+    """One of list, clear or assign, with the options it takes: refused before the workbench is opened."""
+    if list_plan and (clear or assessors or topics):
+        raise BadArgumentError("lists the plan alone: leave out --assessors, --topics and --clear", argument="list")
+    if clear and assessors:
+        raise BadArgumentError("takes topics out of the plan: leave out --assessors", argument="clear")
+    if clear and not topics:
+        raise BadArgumentError("say which topics to unassign (--topics T1,T2)", argument="clear")
+    if not (list_plan or clear or assessors):
+        raise BadArgumentError("give the assessors (--assessors ann,bob), or --list, or --clear", argument="assessors")
+
+
+def _carry_out(
+    store: Store,
+    *,
+    list_plan: bool,
+    clear: bool,
+    names: list[str],
+    topic_ids: list[str] | None,
+    overlap: float,
+    seed: int,
+    unit: str | None,
+    by: str,
+) -> AssignmentPlan | AssignmentsCleared:
+    """The one workbench call the mode stands for: list the plan, clear topics from it, or deal topics."""
+    from labeler.workbench.assignments import assign as assign_topics
+    from labeler.workbench.assignments import clear_assignments, list_assignments
+
+    if list_plan:
+        return list_assignments(store, unit=unit)
     if clear:
-        info(f"Unassigned {_topics(len(result['cleared']))}: {', '.join(result['cleared'])}.")
+        return clear_assignments(store, topic_ids or [], by=by)
+    return assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+
+
+def _say(result: AssignmentPlan | AssignmentsCleared, *, names: list[str], overlap: float, seed: int) -> None:
+    """What was done, in words, then the plan as it now stands (not after a clear, which shows only what left it)."""
+    if isinstance(result, AssignmentsCleared):
+        info(f"Unassigned {_topics(len(result.cleared))}: {', '.join(result.cleared)}.")
         return
-    if not list_plan:
+    if result.assigned is not None:
         info(
-            f"Assigned {_topics(len(result['assigned']))} to {', '.join(names)}"
+            f"Assigned {_topics(len(result.assigned))} to {', '.join(names)}"
             + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else ".")
         )
     _show_plan(result)
@@ -99,31 +140,23 @@ def _topics(count: int) -> str:
     return "1 topic" if count == 1 else f"{count} topics"
 
 
-def _show_plan(result: dict[str, Any]) -> None:
-    if not result["topics"]:
+def _show_plan(result: AssignmentPlan) -> None:
+    if not result.topics:
         info("No assignments: anyone may judge any topic ('labeler assign --assessors ann,bob').")
         return
-    where = f" (pool {result['pool']}, {result['unit']})" if result["pool"] else " (no pool yet)"
+    where = f" (pool {result.pool}, {result.unit})" if result.pool else " (no pool yet)"
     table(
         f"per topic{where}",
         ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
         [
-            [
-                topic,
-                row["assessor"],
-                row["second"] or "-",
-                f"{row['overlap']:g}",
-                row["pairs"],
-                row["overlap_pairs"],
-                row["assigned_by"],
-            ]
-            for topic, row in result["topics"].items()
+            [topic, row.assessor, row.second or "-", f"{row.overlap:g}", row.pairs, row.overlap_pairs, row.assigned_by]
+            for topic, row in result.topics.items()
         ],
     )
-    assessor_table("per assessor", result["assessors"])
+    assessor_table("per assessor", result.assessors)
 
 
-def assessor_table(title: str, assessors: dict) -> None:
+def assessor_table(title: str, assessors: dict[str, AssessorProgress]) -> None:
     """Per assessor: their topics, those they are second judge on, and their pairs (assign --list, status)."""
     table(
         title,
@@ -131,12 +164,12 @@ def assessor_table(title: str, assessors: dict) -> None:
         [
             [
                 name,
-                ", ".join(row["topics"]),
-                ", ".join(row["second_on"]),
-                row["to_judge"],
-                row["judged"],
-                row["remaining"],
-                row["overlap"],
+                ", ".join(row.topics),
+                ", ".join(row.second_on),
+                row.to_judge,
+                row.judged,
+                row.remaining,
+                row.overlap,
             ]
             for name, row in assessors.items()
         ],

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from labeler.cli.hints import flag
 from labeler.cli.output import info
+
+if TYPE_CHECKING:
+    from labeler.workbench.demo import DemoStep
 
 
 @click.command()
@@ -26,9 +32,11 @@ def demo(folder: str | None, no_tui: bool) -> None:
     target = Path(folder) if folder else default_demo_dir()
     info(f"Building a demo workbench in {target}; each step is the command you would type:\n")
 
-    def say(command: str, result: str) -> None:
-        click.echo(f"$ {command}")
-        click.echo(f"  {result}")
+    db_path = target / "demo.db"
+
+    def say(step: DemoStep) -> None:
+        click.echo(f"$ labeler --db {db_path} {command_of(step)}")
+        click.echo(f"  {step.outcome}")
 
     result = build_demo(target, say)
     db = result["db"]
@@ -55,6 +63,33 @@ def demo(folder: str | None, no_tui: bool) -> None:
     from labeler.tui import make_app
 
     make_app(db, assessor=default_assessor()).run()
+
+
+# The command each demo step stands for, and the arguments it takes by position, not as a flag.
+STEP_COMMANDS: dict[str, str] = {
+    "init": "init",
+    "import_corpus": "corpus import",
+    "import_topics": "topics import",
+    "chunk_corpus": "corpus chunk",
+    "retrieve_run": "runs retrieve",
+    "import_judgments": "judgments import",
+    "create_snapshot": "snapshot create",
+    "build_pool": "pool build",
+}
+POSITIONAL = {"path"}
+
+
+def command_of(step: DemoStep) -> str:
+    """The command a user would type for a demo step: `pool build --depth 10 --unit doc`."""
+    words = [STEP_COMMANDS[step.action]]
+    for name, value in step.arguments:
+        if name in POSITIONAL:
+            words.append(value)
+        elif name == "message":
+            words.append(f"-m {shlex.quote(value)}")
+        else:
+            words.append(f"{flag(name)} {value}" if value else flag(name))
+    return " ".join(words)
 
 
 def _run(db: str, args: list[str]) -> None:

@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "list_snapshots": "labeler snapshot list",
     "list_assignments": "labeler assign --list",
     "upgrade_workbench": "labeler status",
+    "init_workbench": "labeler init",
+    "create_snapshot": "labeler snapshot create -m MESSAGE",
 }
 
 

@@ -65,32 +65,30 @@ def build(
             progress=progress,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    if result["unit_from"]:
-        others = result["runs_left_out"]
+    if result.unit_from:
+        others = result.runs_left_out
         left = f"; runs of other units left out: {', '.join(others)}" if others else ""
-        info(f"unit {result['unit']}, as the previous pool {result['unit_from']}{left}.")
-    since = f" since {result['previous']}" if result["previous"] else ""
+        info(f"unit {result.unit}, as the previous pool {result.unit_from}{left}.")
+    since = f" since {result.previous}" if result.previous else ""
     info(
-        f"Pool {result['pool']} ({result['strategy']}, depth {result['depth']}, {result['unit']}): "
-        f"{plural(result['pairs'], 'pair')}; {result['added']} new{since}, "
-        f"{result['added_judged']} of them already judged; "
-        f"{result['unjudged']} left to judge."
+        f"Pool {result.pool} ({result.strategy}, depth {result.depth}, {result.unit}): "
+        f"{plural(result.pairs, 'pair')}; {result.added} new{since}, "
+        f"{result.added_judged} of them already judged; "
+        f"{result.unjudged} left to judge."
     )
-    if result["unjudged"]:
-        info(f"About {result['effort_hours']} hours of judging left, {result['pace']['description']}.")
-    retired_note(result)
-    for run, count in result["params"].get("collapsed_chunks", {}).items():
+    if result.unjudged:
+        info(f"About {result.effort_hours} hours of judging left, {result.pace.description}.")
+    retired_note({"runs_retired": list(result.runs_retired)})
+    for run, count in result.params.get("collapsed_chunks", {}).items():
         info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents (first occurrence keeps the rank).")
     table(
         "per topic",
         ["topic", "pairs", "added", "already judged", "unjudged"],
-        [[t, r["pairs"], r["added"], r["added_judged"], r["unjudged"]] for t, r in result["per_topic"].items()],
+        [[t, r.pairs, r.added, r.added_judged, r.unjudged] for t, r in result.per_topic.items()],
     )
-    table(
-        "per run", ["run", "pairs", "unique"], [[run, r["pairs"], r["unique"]] for run, r in result["per_run"].items()]
-    )
+    table("per run", ["run", "pairs", "unique"], [[run, r.pairs, r.unique] for run, r in result.per_run.items()])
 
 
 @pool.command("list")

@@ -9,7 +9,7 @@ from labeler.cli.assign import assessor_table
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
-from labeler.review import shown_status
+from labeler.workbench.status import TopicCounts
 
 
 @click.command()
@@ -45,37 +45,48 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.status(store, unit=unit, pool=pool)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     table(
         None,
         ["workbench", "scale", "documents", "chunkings", "runs", "pool", "unit"],
         [
             [
-                result["path"],
-                result["scale"],
-                result["documents"],
-                len(result["chunkings"]),
-                len(result["runs"]),
-                result["pool"] or "-",
-                result["unit"],
+                result.path,
+                result.scale,
+                result.documents,
+                len(result.chunkings),
+                len(result.runs),
+                result.pool or "-",
+                result.unit,
             ]
         ],
     )
-    if result["topics"]:
-        columns = ["pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
+    if result.topics:
         # the pool's pairs first (judged + unjudged = pool), then the labels outside it, never mixed
-        outside = ["outside", "outside_relevant"]
-        rows = [
-            [topic, *(row[c] for c in columns + outside), shown_status(row["review_status"], row.get("reopened"))]
-            for topic, row in result["topics"].items()
-        ]
-        rows.append(["total", *(result["totals"][c] for c in columns + outside), ""])
-        table(None, ["topic", *columns, "outside pool", "relevant outside", "review status"], rows)
-    if result.get("assessors"):
-        assessor_table("per assessor (assignments)", result["assessors"])
-    elif not result["runs"]:
+        rows: list[list[object]] = [[topic, *_counts(row), str(row.review)] for topic, row in result.topics.items()]
+        rows.append(["total", *_counts(result.totals), ""])
+        headers = ["topic", "pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
+        table(None, [*headers, "outside pool", "relevant outside", "review status"], rows)
+    if result.assessors:
+        assessor_table("per assessor (assignments)", result.assessors)
+    elif not result.runs:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
+
+
+def _counts(row: TopicCounts) -> list[int]:
+    """A row's columns: its pool pairs, then its labels outside the pool."""
+    return [
+        row.pool,
+        row.judged,
+        row.unjudged,
+        row.relevant,
+        row.skipped,
+        row.unsure,
+        row.conflicts,
+        row.outside,
+        row.outside_relevant,
+    ]
 
 
 COMMANDS = [init, status]

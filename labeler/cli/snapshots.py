@@ -12,6 +12,7 @@ from labeler.cli.output import emit_json, info, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
+from labeler.workbench.snapshot_results import SnapshotSummary
 
 
 @click.group()
@@ -19,10 +20,10 @@ def snapshot() -> None:
     """Immutable, hashed versions of the labels."""
 
 
-def _print_summary(result: dict) -> None:
+def _print_summary(result: SnapshotSummary) -> None:
     info(
-        f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')} over "
-        f"{plural(result['topics'], 'topic')}; parent {result['parent'] or '-'}; sha256 {result['sha256']}."
+        f"Snapshot {result.snapshot} ({result.unit}): {plural(result.labels, 'label')} over "
+        f"{plural(result.topics, 'topic')}; parent {result.parent or '-'}; sha256 {result.sha256}."
     )
 
 
@@ -45,13 +46,13 @@ def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_j
     """Freeze the current labels as the next version (v1, v2, ...); conflicts are listed and left out."""
     with env.store() as store:
         result = workbench.create_snapshot(store, message, unit=unit, allow_unchanged=allow_unchanged)
-        conflicts = workbench.conflicts_left_out(store, result["snapshot"]) if result["new"] else []
+        conflicts = workbench.conflicts_left_out(store, result.snapshot) if result.new else []
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    if not result["new"]:
+    if not result.new:
         info(
-            f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made "
+            f"Labels ({result.unit}) unchanged since {result.unchanged_since}: no snapshot made "
             f"(--allow-unchanged makes one anyway)."
         )
         return
@@ -73,22 +74,22 @@ def list_(env: Env, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.list_snapshots(store)
     if as_json:
-        emit_json(result)
+        emit_json([s.to_json() for s in result])
         return
     table(
         None,
         ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
         [
             [
-                s["snapshot"],
-                s["created"][:19],
-                s["unit"],
-                s["labels"],
-                s["topics"],
-                s["conflicts_left_out"],
-                s["parent"] or "-",
-                s["message"],
-                s["sha256"][:12],
+                s.snapshot,
+                s.created[:19],
+                s.unit,
+                s.labels,
+                s.topics,
+                s.conflicts_left_out,
+                s.parent or "-",
+                s.message,
+                s.sha256[:12],
             ]
             for s in result
         ],
@@ -104,11 +105,11 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.show_snapshot(store, name)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     _print_summary(result)
-    info(f"Message: {visible_line(result['message'])}; created {result['created']}.")
-    topics = result["manifest"]["topics"]
+    info(f"Message: {visible_line(result.message)}; created {result.created}.")
+    topics = result.manifest["topics"]
     table(
         None,
         ["topic", "labels", "relevant", "not relevant", "pooled-unjudged", "review status"],
@@ -136,14 +137,14 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.diff_snapshots(store, old, new)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    info(f"{old} -> {new}: {result['added']} added, {result['changed']} changed, {result['removed']} removed.")
-    rows = []
-    for topic, changes in result["topics"].items():
-        rows += [[topic, "added", c["unit"], "", c["grade"]] for c in changes["added"]]
-        rows += [[topic, "changed", c["unit"], c["before"], c["after"]] for c in changes["changed"]]
-        rows += [[topic, "removed", c["unit"], c["grade"], ""] for c in changes["removed"]]
+    info(f"{old} -> {new}: {result.added} added, {result.changed} changed, {result.removed} removed.")
+    rows: list[list[object]] = []
+    for topic, changes in result.topics.items():
+        rows += [[topic, "added", a.unit, "", a.grade] for a in changes.added]
+        rows += [[topic, "changed", c.unit, c.before, c.after] for c in changes.changed]
+        rows += [[topic, "removed", r.unit, r.grade, ""] for r in changes.removed]
     if rows:
         table(None, ["topic", "change", "unit", "before", "after"], rows)
 
@@ -157,11 +158,11 @@ def verify(env: Env, name: str | None, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.verify_snapshots(store, name)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
-        for row in result["snapshots"]:
-            info(f"{row['snapshot']}: {'ok' if row['ok'] else 'MISMATCH'} ({row['actual'][:16]})")
-    if not result["ok"]:
+        for row in result.snapshots:
+            info(f"{row.snapshot}: {'ok' if row.ok else 'MISMATCH'} ({row.actual[:16]})")
+    if not result.ok:
         sys.exit(1)
 
 

@@ -77,23 +77,19 @@ def check(env: Env, as_json: bool) -> None:
 
     result = check_file(env.db_path)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         table(
             None,
             ["check", "result", "detail"],
             [
-                [
-                    c["check"],
-                    "ok" if c["ok"] else "FAILED",
-                    c["detail"] if c["ok"] else plural(c['problems'], 'problem'),
-                ]
-                for c in result["checks"]
+                [c.check, "ok" if c.ok else "FAILED", c.fine if c.ok else plural(c.problems, 'problem')]
+                for c in result.checks
             ],
         )
-        for finding in result["findings"]:
+        for finding in result.findings:
             click.echo(f"FAILED {visible_line(finding)}")
-    if not result["ok"]:
+    if not result.ok:
         info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")
         sys.exit(1)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from labeler.errors import LabelerError, NotFoundError, SchemaVersionError
+from labeler.errors import Hint, LabelerError, NotFoundError, SchemaVersionError, argument_hint
 from labeler.scales import PRESETS, GradeScale
 from labeler.store.assignment_rows import AssignmentRows
 from labeler.store.check_rows import CheckRows
@@ -57,7 +57,11 @@ class Store(
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False):
         self.path = Path(path)
         if not create and not self.path.exists():
-            raise NotFoundError("no workbench here: run 'labeler init' first (or pass --db)", path=self.path)
+            raise NotFoundError(
+                "no workbench here",
+                path=self.path,
+                hints=(Hint("init_workbench"), argument_hint("db", why="to open another workbench")),
+            )
         if self.path.is_dir():
             raise SchemaVersionError("is a folder, not a workbench file", path=self.path)
         self.db = connect(self.path, readonly=readonly)
@@ -78,7 +82,7 @@ class Store(
             return  # read as it is: never upgraded, never written
         if create or version == 0:
             if not create:
-                raise NotFoundError("not initialised: run 'labeler init' first", path=self.path)
+                raise NotFoundError("not initialised", path=self.path, hints=Hint("init_workbench"))
             upgrade(self.db)
         elif version < _schema_version():
             upgrade(self.db)

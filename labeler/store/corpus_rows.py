@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from labeler.errors import NotFoundError
+from labeler.errors import Hint, NotFoundError
 from labeler.models import Chunk, Chunking, Document
 from labeler.store.digests import chunks_sha256
 from labeler.store.rows import Rows
@@ -117,7 +117,7 @@ class CorpusRows(Rows):
     def _chunking_id(self, name: str) -> int:
         row = self.db.execute("SELECT chunking_id FROM chunkings WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no chunking named {name!r} (see 'labeler corpus chunkings')")
+            raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
         return row[0]
 
     def chunking(self, name: str) -> Chunking | None:

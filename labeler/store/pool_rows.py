@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from labeler.errors import NotFoundError
+from labeler.errors import Hint, NotFoundError
 from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
 from labeler.store.rows import Rows
@@ -30,13 +30,13 @@ class PoolRows(Rows):
     def pool(self, name: str) -> PoolInfo:
         row = self.db.execute(f"SELECT {_POOL_COLUMNS} FROM pools WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no pool named {name!r} (see 'labeler pool list')")
+            raise NotFoundError(f"no pool named {name!r}", hints=Hint("list_pools"))
         return _pool(row)
 
     def _pool_id(self, name: str) -> int:
         row = self.db.execute("SELECT pool_id FROM pools WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no pool named {name!r} (see 'labeler pool list')")
+            raise NotFoundError(f"no pool named {name!r}", hints=Hint("list_pools"))
         return row[0]
 
     def next_pool_id(self) -> int:

@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from labeler.errors import NotFoundError
+from labeler.errors import Hint, NotFoundError
 from labeler.formats.runs import Ranking
 from labeler.models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
@@ -37,13 +37,13 @@ class RunRows(Rows):
             [name],
         ).fetchone()
         if not row:
-            raise NotFoundError(f"no run named {name!r} (see 'labeler runs list')")
+            raise NotFoundError(f"no run named {name!r}", hints=Hint("list_runs"))
         return _run_info(row)
 
     def _run_id(self, name: str) -> int:
         row = self.db.execute("SELECT run_id FROM runs WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no run named {name!r} (see 'labeler runs list')")
+            raise NotFoundError(f"no run named {name!r}", hints=Hint("list_runs"))
         return row[0]
 
     def insert_run(self, info: RunInfo) -> int:

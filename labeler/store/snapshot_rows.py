@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from labeler.errors import NotFoundError
+from labeler.errors import Hint, NotFoundError
 from labeler.models import SnapshotInfo
 from labeler.store.rows import Rows
 
@@ -24,7 +24,7 @@ class SnapshotRows(Rows):
     def snapshot(self, name: str) -> SnapshotInfo:
         row = self.db.execute(f"SELECT {_COLUMNS} FROM snapshots WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no snapshot named {name!r} (see 'labeler snapshot list')")
+            raise NotFoundError(f"no snapshot named {name!r}", hints=Hint("list_snapshots"))
         return _snapshot(row)
 
     def next_snapshot_id(self) -> int:
@@ -55,7 +55,7 @@ class SnapshotRows(Rows):
         """(topic, unit, grade, deciding event id) of a snapshot."""
         row = self.db.execute("SELECT snapshot_id FROM snapshots WHERE name = ?", [name]).fetchone()
         if not row:
-            raise NotFoundError(f"no snapshot named {name!r} (see 'labeler snapshot list')")
+            raise NotFoundError(f"no snapshot named {name!r}", hints=Hint("list_snapshots"))
         return [
             tuple(r)
             for r in self.db.execute(

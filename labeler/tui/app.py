@@ -24,6 +24,7 @@ from labeler.tui.text import error_message, shown_lines
 from labeler.wording import plural
 from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.snapshot_results import SnapshotCreated
 
 
 def order_choices() -> list[tuple[str, str]]:
@@ -267,19 +268,19 @@ class LabelerApp(SavingApp):
     # (exit_on_error=False: a failure is shown by on_worker_state_changed, and judging goes on)
 
     @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
-    def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> dict:
+    def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> SnapshotCreated:
         from labeler.workbench import create_snapshot
 
         with open_workbench(self.db_path) as store:
             # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
             result = create_snapshot(store, message, default_unit=self.session.unit)
-        if result["new"]:
+        if result.new:
             text = (
-                f"Snapshot {result['snapshot']} ({result['unit']}): {plural(result['labels'], 'label')}, "
-                f"{plural(result['conflicts_left_out'], 'conflict')} left out."
+                f"Snapshot {result.snapshot} ({result.unit}): {plural(result.labels, 'label')}, "
+                f"{plural(result.conflicts_left_out, 'conflict')} left out."
             )
         else:
-            text = f"Labels ({result['unit']}) unchanged since {result['unchanged_since']}: no snapshot made."
+            text = f"Labels ({result.unit}) unchanged since {result.unchanged_since}: no snapshot made."
         self.call_from_thread(self.notify, text, markup=False)
         if after is not None:
             self.call_from_thread(after)

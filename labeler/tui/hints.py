@@ -12,6 +12,7 @@ from labeler.errors import BadArgumentError, Hint, LabelerError
 KEYS: dict[str, str] = {
     "list_topics": "press t for the topics",
     "list_snapshots": "ctrl+p, Snapshots, lists them",
+    "create_snapshot": "ctrl+p, Create snapshot, makes one",
 }
 
 # Actions that need a shell: said in words, with the command an engineer would run.
@@ -26,6 +27,7 @@ ELSEWHERE: dict[str, str] = {
     "list_pools": "the pools are listed by labeler pool list, in a shell",
     "list_assignments": "the plan is listed by labeler assign --list, in a shell",
     "upgrade_workbench": "open it once with this labeler (labeler status, in a shell)",
+    "init_workbench": "make one first (labeler init, in a shell)",
 }
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from labeler.assignment import Plan, TopicAssignment, deal, waiting_for
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.ids import check_id
 from labeler.judgments import PairState
 from labeler.models import PoolInfo, topic_sort_key
@@ -21,6 +22,10 @@ from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.setup import now
 
 __all__ = [
+    "AssessorProgress",
+    "AssignedTopic",
+    "AssignmentPlan",
+    "AssignmentsCleared",
     "Plan",
     "TopicAssignment",
     "assign",
@@ -30,6 +35,88 @@ __all__ = [
     "list_assignments",
     "space_pool",
 ]
+
+
+@dataclass(frozen=True)
+class AssessorProgress:
+    """One assessor's share of the plan: their topics, those they are second judge on, and their pool pairs."""
+
+    topics: tuple[str, ...]
+    second_on: tuple[str, ...]
+    to_judge: int
+    judged: int
+    remaining: int
+    overlap: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "topics": list(self.topics),
+            "second_on": list(self.second_on),
+            "to_judge": self.to_judge,
+            "judged": self.judged,
+            "remaining": self.remaining,
+            "overlap": self.overlap,
+        }
+
+
+@dataclass(frozen=True)
+class AssignedTopic:
+    """One topic of the plan: its judges, the overlap share and seed, and its pairs in the pool."""
+
+    assessor: str
+    second: str | None
+    assessors: tuple[str, ...]
+    overlap: float
+    seed: int
+    pairs: int
+    overlap_pairs: int
+    assigned: str
+    assigned_by: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "assessor": self.assessor,
+            "second": self.second,
+            "assessors": list(self.assessors),
+            "overlap": self.overlap,
+            "seed": self.seed,
+            "pairs": self.pairs,
+            "overlap_pairs": self.overlap_pairs,
+            "assigned": self.assigned,
+            "assigned_by": self.assigned_by,
+        }
+
+
+@dataclass(frozen=True)
+class AssignmentPlan:
+    """The plan on the space's latest pool: per topic and per assessor; `assigned` the topics just dealt."""
+
+    pool: str | None
+    unit: str | None
+    topics: dict[str, AssignedTopic]
+    assessors: dict[str, AssessorProgress]
+    assigned: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {
+            "pool": self.pool,
+            "unit": self.unit,
+            "topics": {t: row.to_json() for t, row in self.topics.items()},
+            "assessors": {name: row.to_json() for name, row in self.assessors.items()},
+        }
+        if self.assigned is not None:
+            shown["assigned"] = list(self.assigned)
+        return shown
+
+
+@dataclass(frozen=True)
+class AssignmentsCleared:
+    """The topics taken out of the plan."""
+
+    cleared: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cleared": list(self.cleared)}
 
 
 def current_plan(store: Store) -> Plan:
@@ -46,22 +133,34 @@ def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
     return pools[-1] if pools else None
 
 
-def parse_names(text: str, what: str, option: str) -> list[str]:
-    """A comma-separated list of ids, each checked by the id rule; duplicates refused."""
+def parse_names(text: str, what: str, argument: str) -> list[str]:
+    """A comma-separated list of ids, each checked by the id rule; duplicates refused (a bad `argument`)."""
     names = [part.strip() for part in text.split(",")]
     for name in names:
-        check_id(name, what, path=option)
+        _check_name(name, what, argument)
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise LabelerError(f"{what} {duplicates[0]!r} is given twice", path=option)
+        raise BadArgumentError(f"{what} {duplicates[0]!r} is given twice", argument=argument)
     return names
+
+
+def _check_name(name: str, what: str, argument: str) -> None:
+    """The id rule, its refusal said as a bad `argument` (exit 2 in the CLI) rather than a bad file."""
+    try:
+        check_id(name, what)
+    except LabelerError as error:
+        raise BadArgumentError(error.reason, argument=argument) from None
 
 
 def _check_share(overlap: float, assessors: Sequence[str]) -> None:
     if not (isinstance(overlap, (int, float)) and math.isfinite(overlap) and 0 <= overlap < 1):
-        raise LabelerError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", path="--overlap")
+        raise BadArgumentError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", argument="overlap")
     if overlap > 0 and len(assessors) < 2:
-        raise LabelerError("an overlap needs at least two assessors (--assessors ann,bob)", path="--overlap")
+        raise BadArgumentError(
+            "an overlap needs at least two assessors",
+            argument="overlap",
+            hints=argument_hint("assessors", "ann,bob", why="to name two assessors"),
+        )
 
 
 def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> list[str]:
@@ -70,12 +169,16 @@ def _topics(store: Store, topics: Sequence[str] | None, unit: str | None) -> lis
     pooled = set(store.pool_topic_sizes(info.name)) if info else set()
     if topics is None:
         if info is None:
-            raise LabelerError("no pool yet to take the topics from: give them, or build a pool first", path="--topics")
+            raise BadArgumentError(
+                "no pool yet to take the topics from: give them, or build a pool first",
+                argument="topics",
+                hints=Hint("build_pool"),
+            )
         return sorted(pooled, key=topic_sort_key)
     known = store.topic_ids() | pooled | store.event_topics()
     for topic in topics:
         if topic not in known:
-            raise LabelerError(f"unknown topic {topic!r} (see 'labeler topics list')", path="--topics")
+            raise BadArgumentError(f"unknown topic {topic!r}", argument="topics", hints=Hint("list_topics"))
     return list(topics)
 
 
@@ -88,45 +191,45 @@ def assign(
     seed: int = 0,
     unit: str | None = None,
     by: str = "unknown",
-) -> dict[str, Any]:
+) -> AssignmentPlan:
     """Deal the topics round-robin to the assessors (in their order) and record one event per topic.
 
     Everything is checked before anything is written: a refused request changes nothing.
     """
     if not assessors:
-        raise LabelerError("give at least one assessor", path="--assessors")
+        raise BadArgumentError("give at least one assessor", argument="assessors")
     for name in assessors:
-        check_id(name, "assessor name", path="--assessors")
+        _check_name(name, "assessor name", "assessors")
     _check_share(overlap, assessors)
     chosen = _topics(store, topics, unit)
     if not chosen:
-        raise LabelerError("no topics to assign", path="--topics")
+        raise BadArgumentError("no topics to assign", argument="topics")
     dealt = deal(chosen, list(assessors))
     when = now()
     with store.transaction():
         store.add_assignments(
             (topic, dealt[topic], list(assessors), float(overlap), seed, when, by) for topic in chosen
         )
-    result = list_assignments(store, unit=unit)
-    result["assigned"] = chosen
-    return result
+    return replace(list_assignments(store, unit=unit), assigned=tuple(chosen))
 
 
-def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown") -> dict[str, Any]:
+def clear_assignments(store: Store, topics: Sequence[str], *, by: str = "unknown") -> AssignmentsCleared:
     """Take topics out of the plan (an event each): anyone may judge them again."""
     plan = current_plan(store)
     unassigned = [t for t in topics if t not in plan.topics]
     if unassigned:
-        raise LabelerError(f"topic {unassigned[0]!r} is not assigned (see 'labeler assign --list')", path="--topics")
+        raise BadArgumentError(
+            f"topic {unassigned[0]!r} is not assigned", argument="topics", hints=Hint("list_assignments")
+        )
     when = now()
     with store.transaction():
         store.add_assignments((topic, None, [], 0.0, 0, when, by) for topic in topics)
-    return {"cleared": list(topics)}
+    return AssignmentsCleared(tuple(topics))
 
 
 def assessor_progress(
     store: Store, plan: Plan, info: PoolInfo | None, labels: dict[tuple[str, str], PairState] | None = None
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, AssessorProgress]:
     """Per assessor of the plan: their topics, the topics where they judge the overlap pairs (`second_on`),
     pool pairs to judge, judged, remaining and overlap pairs among them.
 
@@ -136,56 +239,44 @@ def assessor_progress(
     """
     if labels is None:
         labels = current_labels(store, info.unit) if info else {}
-    progress = {
-        name: {
-            "topics": plan.own_topics(name),
-            "second_on": plan.second_on(name),
-            "to_judge": 0,
-            "judged": 0,
-            "remaining": 0,
-            "overlap": 0,
-        }
-        for name in plan.assessors()
-    }
-    if info is None:
-        return progress
+    counts = {name: dict.fromkeys(("to_judge", "judged", "remaining", "overlap"), 0) for name in plan.assessors()}
     for topic_id, entry in sorted(plan.topics.items(), key=lambda item: topic_sort_key(item[0])):
-        for unit_id in store.pool_topic_units(info.name, topic_id):
+        for unit_id in store.pool_topic_units(info.name, topic_id) if info else ():
             overlap = entry.is_overlap(unit_id)
             state = labels.get((topic_id, unit_id))
             for name in entry.judges if overlap else (entry.assessor,):
-                row = progress[name]
+                row = counts[name]
                 row["to_judge"] += 1
                 row["overlap"] += overlap
-                if waiting_for(state, name, overlap=overlap):
-                    row["remaining"] += 1
-                else:
-                    row["judged"] += 1
-    return progress
+                row["remaining" if waiting_for(state, name, overlap=overlap) else "judged"] += 1
+    return {
+        name: AssessorProgress(tuple(plan.own_topics(name)), tuple(plan.second_on(name)), **row)
+        for name, row in counts.items()
+    }
 
 
-def list_assignments(store: Store, *, unit: str | None = None) -> dict[str, Any]:
+def list_assignments(store: Store, *, unit: str | None = None) -> AssignmentPlan:
     """The plan: per topic its judges, share, seed and overlap pairs in the pool; per assessor their progress."""
     plan = current_plan(store)
     info = space_pool(store, unit)
-    topics: dict[str, dict[str, Any]] = {}
+    topics: dict[str, AssignedTopic] = {}
     for topic_id in sorted(plan.topics, key=topic_sort_key):
         entry = plan.topics[topic_id]
         units = store.pool_topic_units(info.name, topic_id) if info else set()
-        topics[topic_id] = {
-            "assessor": entry.assessor,
-            "second": entry.second,
-            "assessors": list(entry.judges),
-            "overlap": entry.overlap,
-            "seed": entry.seed,
-            "pairs": len(units),
-            "overlap_pairs": sum(entry.is_overlap(u) for u in units),
-            "assigned": entry.assigned,
-            "assigned_by": entry.assigned_by,
-        }
-    return {
-        "pool": info.name if info else None,
-        "unit": info.unit if info else None,
-        "topics": topics,
-        "assessors": assessor_progress(store, plan, info),
-    }
+        topics[topic_id] = AssignedTopic(
+            assessor=entry.assessor,
+            second=entry.second,
+            assessors=entry.judges,
+            overlap=entry.overlap,
+            seed=entry.seed,
+            pairs=len(units),
+            overlap_pairs=sum(entry.is_overlap(u) for u in units),
+            assigned=entry.assigned,
+            assigned_by=entry.assigned_by,
+        )
+    return AssignmentPlan(
+        pool=info.name if info else None,
+        unit=info.unit if info else None,
+        topics=topics,
+        assessors=assessor_progress(store, plan, info),
+    )

@@ -10,6 +10,7 @@ traceback.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,58 @@ from labeler.workbench.snapshots import verify_snapshots
 MAX_FINDINGS = 1000
 """Findings listed per check; `problems` counts them all."""
 
+SHOWN_IN_DETAIL = 20  # findings a failed check's `detail` repeats in the JSON shape
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check: whether it passed, what it verified (`fine`, when it did), and what it found wrong."""
+
+    check: str
+    ok: bool
+    fine: str
+    problems: int
+    findings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "ok": self.ok,
+            "detail": self.fine if self.ok else list(self.findings[:SHOWN_IN_DETAIL]),
+            "problems": self.problems,
+            "findings": list(self.findings),
+        }
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """`check_workbench`'s result: every check of one file, `ok` when all pass."""
+
+    path: str
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def findings(self) -> tuple[str, ...]:
+        """Every finding of every check, each after its check's name."""
+        return tuple(f"{c.check}: {finding}" for c in self.checks for finding in c.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "checks": [c.to_json() for c in self.checks],
+            "findings": list(self.findings),
+        }
+
+
 CHECK_ERRORS = (*CONTENT_ERRORS, LabelerError, OverflowError, UnicodeError)
 
 
-def check_file(path: str | Path) -> dict[str, Any]:
+def check_file(path: str | Path) -> CheckReport:
     """Open `path` read-only and check it; a file that cannot be opened as a workbench is a failed `file` check.
 
     Read-only: checking a copy never upgrades or writes it. A workbench of an
@@ -42,9 +91,9 @@ def check_file(path: str | Path) -> dict[str, Any]:
         return check_workbench(store)
 
 
-def check_workbench(store: Store) -> dict[str, Any]:
+def check_workbench(store: Store) -> CheckReport:
     """Every check with ok and what is wrong; `ok` is true only when all pass."""
-    checks: list[dict[str, Any]] = []
+    checks: list[CheckResult] = []
 
     def add(name: str, problems: Callable[[], Iterable[str]], fine: Callable[[], str]) -> None:
         try:
@@ -151,26 +200,19 @@ def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
 def _snapshot_problems(store: Store) -> list[str]:
     verified = verify_snapshots(store)
     return [
-        f"snapshot {r['snapshot']}: stored {r['sha256'][:12]}, labels hash to {r['actual'][:12]}"
-        for r in verified["snapshots"]
-        if not r["ok"]
+        f"snapshot {r.snapshot}: stored {r.sha256[:12]}, labels hash to {r.actual[:12]}"
+        for r in verified.snapshots
+        if not r.ok
     ]
 
 
-def _entry(name: str, problems: list[str], fine: str) -> dict[str, Any]:
-    """One check in the documented shape; `findings` holds every finding (up to MAX_FINDINGS)."""
+def _entry(name: str, problems: list[str], fine: str) -> CheckResult:
+    """One check; `findings` holds every finding (up to MAX_FINDINGS, then how many more)."""
     shown = problems[:MAX_FINDINGS]
     if len(problems) > MAX_FINDINGS:
         shown.append(f"... and {len(problems) - MAX_FINDINGS} more")
-    return {
-        "check": name,
-        "ok": not problems,
-        "detail": fine if not problems else problems[:20],
-        "problems": len(problems),
-        "findings": shown,
-    }
+    return CheckResult(check=name, ok=not problems, fine=fine, problems=len(problems), findings=tuple(shown))
 
 
-def _result(path: str | Path, checks: list[dict[str, Any]]) -> dict[str, Any]:
-    findings = [f"{c['check']}: {finding}" for c in checks for finding in c["findings"]]
-    return {"path": str(path), "ok": all(c["ok"] for c in checks), "checks": checks, "findings": findings}
+def _result(path: str | Path, checks: list[CheckResult]) -> CheckReport:
+    return CheckReport(path=str(path), checks=tuple(checks))

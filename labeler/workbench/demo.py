@@ -1,20 +1,21 @@
-"""`labeler demo`: the whole workflow on sample_corpus/, each step printed as the command a user would type.
+"""The demo: the whole workflow on sample_corpus/, each step reported as data for the front end to word.
 
 It builds a fresh workbench: corpus, a chunking, topics, built-in retrievers
 at document and chunk level and at two stages, the sample's partial prior
 judgments as snapshot v1, and a depth-10 pool whose unjudged units are ready
-to judge. Each step calls the same workbench function as the command shown.
+to judge. Each step calls the same workbench function a user's command would.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import labeler
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, LabelerError
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.corpus import chunk_corpus, import_corpus
@@ -50,47 +51,73 @@ def default_demo_dir() -> Path:
     return Path.cwd() / f"labeler-demo-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
 
 
-def build_demo(folder: Path, say: Callable[[str, str], None]) -> dict[str, Any]:
-    """Build the demo workbench in `folder`; `say(command, result)` reports each step."""
+@dataclass(frozen=True)
+class DemoStep:
+    """One step of the demo as data: the use case called, its arguments in call order, and what it gave.
+
+    The front end words it (the CLI as the command a user would type); `arguments` holds only
+    those a user would give, values as text.
+    """
+
+    action: str
+    arguments: tuple[tuple[str, str], ...]
+    outcome: str
+
+
+def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> dict[str, Any]:
+    """Build the demo workbench in `folder`; `say(step)` reports each step as it is done."""
     sample = sample_corpus_dir()
     folder.mkdir(parents=True, exist_ok=True)
     db = folder / "demo.db"
     if db.exists():
-        raise LabelerError("a demo workbench exists here already: pass a new --dir", path=db)
-    prefix = f"labeler --db {db}"
+        raise BadArgumentError(f"a demo workbench exists here already ({db}): choose a new folder", argument="dir")
     init_workbench(db)
-    say(f"{prefix} init", "a new workbench with the default 0-3 scale (relevant from 1)")
+    say(DemoStep("init", (), "a new workbench with the default 0-3 scale (relevant from 1)"))
     with Store(db) as store:
         result = import_corpus(store, sample / "corpus.jsonl")
-        say(f"{prefix} corpus import {sample / 'corpus.jsonl'}", plural(result['added'], 'document'))
+        say(DemoStep("import_corpus", (("path", str(sample / "corpus.jsonl")),), plural(result['added'], 'document')))
         result = import_topics(store, sample / "topics.jsonl")
-        say(f"{prefix} topics import {sample / 'topics.jsonl'}", plural(result['added'], 'topic'))
+        say(DemoStep("import_topics", (("path", str(sample / "topics.jsonl")),), plural(result['added'], 'topic')))
         result = chunk_corpus(store, "w100", size=100, overlap=20)
         say(
-            f"{prefix} corpus chunk --name w100 --size 100 --overlap 20",
-            f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}",
+            DemoStep(
+                "chunk_corpus",
+                (("name", "w100"), ("size", "100"), ("overlap", "20")),
+                f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}",
+            )
         )
         for name, retriever, unit, depth, stage in DEMO_RUNS:
             result = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
             say(
-                f"{prefix} runs retrieve --retriever {retriever} --name {name} --unit {unit} --depth {depth} "
-                f"--stage {stage}",
-                f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}",
+                DemoStep(
+                    "retrieve_run",
+                    (("retriever", retriever), ("name", name), ("unit", unit), ("depth", str(depth)), ("stage", stage)),
+                    f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}",
+                )
             )
         imported = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")
         say(
-            f"{prefix} judgments import {sample / 'prior.qrels'} --assessor prior --reviewed",
-            f"{plural(imported.judgments, 'earlier judgment')} of {plural(imported.topics, 'topic')}",
+            DemoStep(
+                "import_judgments",
+                (("path", str(sample / "prior.qrels")), ("assessor", "prior"), ("reviewed", "")),
+                f"{plural(imported.judgments, 'earlier judgment')} of {plural(imported.topics, 'topic')}",
+            )
         )
-        result = create_snapshot(store, "prior judgments", unit="doc")
+        snapshot = create_snapshot(store, "prior judgments", unit="doc")
         say(
-            f"{prefix} snapshot create -m 'prior judgments'",
-            f"{result['snapshot']}: {plural(result['labels'], 'label')}",
+            DemoStep(
+                "create_snapshot",
+                (("message", "prior judgments"),),
+                f"{snapshot.snapshot}: {plural(snapshot.labels, 'label')}",
+            )
         )
-        result = build_pool(store, 10, unit="doc")
+        pool = build_pool(store, 10, unit="doc")
         say(
-            f"{prefix} pool build --depth 10 --unit doc",
-            f"{result['pool']}: {plural(result['pairs'], 'pair')}, {result['added_judged']} already judged, "
-            f"{result['unjudged']} to judge",
+            DemoStep(
+                "build_pool",
+                (("depth", "10"), ("unit", "doc")),
+                f"{pool.pool}: {plural(pool.pairs, 'pair')}, {pool.added_judged} already judged, "
+                f"{pool.unjudged} to judge",
+            )
         )
     return {"db": str(db), "folder": str(folder)}

@@ -63,6 +63,8 @@ def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = 
         standing = sorted((e for e in flags if e.event_id not in retracted), key=event_order)
         states: dict[str, dict] = {}
         for event in standing:
+            if event.unit_id is None:  # a flag is raised on a pair: one without a unit is not a flag to list
+                continue
             if event.topic_id not in states:
                 states[event.topic_id] = topic_labels(store, space, event.topic_id)
             pair = states[event.topic_id].get(event.unit_id)

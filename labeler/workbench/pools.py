@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, RunInfo, Unit, topic_sort_key
 from labeler.pace import Pace
 from labeler.pooling import (
     PoolEntry,
+    PoolingStrategy,
     PoolRequest,
     collapse_to_documents,
     get_strategy,
@@ -26,6 +27,104 @@ from labeler.workbench.setup import Progress, now
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 
 
+@dataclass(frozen=True)
+class PaceUsed:
+    """The judging pace the effort estimate assumes: measured (`median`) or the `default`."""
+
+    per_hour: float
+    judgments: int
+    basis: str
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "per_hour": self.per_hour,
+            "judgments": self.judgments,
+            "basis": self.basis,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class TopicAdded:
+    """One topic of a new pool: its pairs, those new since the previous pool, and how many are judged."""
+
+    pairs: int
+    added: int
+    unjudged: int
+    added_judged: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pairs": self.pairs, "added": self.added, "unjudged": self.unjudged, "added_judged": self.added_judged}
+
+
+@dataclass(frozen=True)
+class RunShare:
+    """One run's share of a new pool: the pairs it contributes, and those no other run does."""
+
+    pairs: int
+    unique: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pairs": self.pairs, "unique": self.unique}
+
+
+@dataclass(frozen=True)
+class PoolBuilt:
+    """What `build_pool` made: the new version, what it adds per topic and per run, and the effort left.
+
+    `unit_from` names the previous pool whose unit was taken (None when given or shared by the
+    runs); `runs_left_out` the default runs of other units that could not join a chunk pool.
+    """
+
+    pool: str
+    previous: str | None
+    strategy: str
+    depth: int
+    unit: str
+    runs: tuple[str, ...]
+    params: dict[str, Any]
+    pairs: int
+    added: int
+    added_judged: int
+    unjudged: int
+    effort_hours: float
+    pace: PaceUsed
+    per_topic: dict[str, TopicAdded]
+    per_run: dict[str, RunShare]
+    runs_retired: tuple[str, ...]
+    unit_from: str | None
+    runs_left_out: tuple[str, ...]
+
+    @property
+    def judgments_per_hour(self) -> float:
+        return self.pace.per_hour
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented `pool build --json` shape."""
+        return {
+            "pool": self.pool,
+            "previous": self.previous,
+            "strategy": self.strategy,
+            "depth": self.depth,
+            "unit": self.unit,
+            "runs": list(self.runs),
+            "params": self.params,
+            "pairs": self.pairs,
+            "added": self.added,
+            "added_judged": self.added_judged,
+            "unjudged": self.unjudged,
+            "judgments_per_hour": self.judgments_per_hour,
+            "effort_hours": self.effort_hours,
+            "pace": self.pace.to_json(),
+            "per_topic": {t: row.to_json() for t, row in self.per_topic.items()},
+            "per_run": {run: share.to_json() for run, share in self.per_run.items()},
+            "runs_retired": list(self.runs_retired),
+            "unit_from": self.unit_from,
+            "runs_left_out": list(self.runs_left_out),
+        }
+
+
 def build_pool(
     store: Store,
     depth: int,
@@ -36,7 +135,7 @@ def build_pool(
     run_depths: dict[str, int] | None = None,
     rrf_k: int = 60,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> PoolBuilt:
     """A new pool version (P1, P2, ...) from the chosen runs; never deletes anything.
 
     Depth-k takes the union of each run's top k (per-run overrides allowed);
@@ -85,20 +184,15 @@ def build_pool(
             store.insert_staged_pool(pool_id, info)
     if progress:
         progress(len(topics), len(topics))
-    return {
-        **tally.report(info, previous, judging_pace(store)),
-        "runs_retired": runs_to_pool.retired,
-        "unit_from": runs_to_pool.unit_from,
-        "runs_left_out": runs_to_pool.left_out,
-    }
+    return tally.report(info, previous, judging_pace(store), runs_to_pool)
 
 
-def _check_request(strategy: str, depth: int):
+def _check_request(strategy: str, depth: int) -> PoolingStrategy:
     """The registered strategy asked for, once the request's own values are known to be sound."""
     if strategy not in strategy_names():
-        raise LabelerError(f"strategy must be one of {', '.join(strategy_names())}, not {strategy!r}")
+        raise BadArgumentError(f"must be one of {', '.join(strategy_names())}, not {strategy!r}", argument="strategy")
     if depth < 1:
-        raise LabelerError(f"--depth must be at least 1, not {depth}")
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
     return get_strategy(strategy)
 
 
@@ -131,8 +225,8 @@ def _runs_to_pool(
         infos = [i for i in infos if i.unit == pool_unit]
         if not infos:
             raise LabelerError(
-                f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}: "
-                "pass --unit, or name the runs with --runs"
+                f"no default run ranks {pool_unit}, the unit of the previous pool {unit_from}",
+                hints=(argument_hint("unit"), argument_hint("runs", why="to name the runs")),
             )
     _check_runs_fit(infos, pool_unit, run_depths)
     return _RunsToPool(infos, pool_unit, retired, unit_from, left_out)
@@ -144,8 +238,11 @@ def _named_or_active_runs(store: Store, runs: list[str] | None) -> tuple[list[st
     names = runs or [name for name in store.run_names() if name not in retired]
     if not names:
         if retired:
-            raise LabelerError(f"every run is retired ({', '.join(retired)}): name the runs to pool with --runs")
-        raise LabelerError("no runs to pool: import runs with 'labeler runs import' first")
+            raise LabelerError(
+                f"every run is retired ({', '.join(retired)})",
+                hints=argument_hint("runs", why="to name the runs to pool"),
+            )
+        raise LabelerError("no runs to pool", hints=Hint("import_runs"))
     return names, retired
 
 
@@ -157,25 +254,26 @@ def _check_runs_fit(infos: list[RunInfo], pool_unit: Unit, run_depths: dict[str,
     pooled = {info.name for info in infos}
     for name in run_depths or {}:
         if name not in pooled:
-            raise LabelerError(f"--run-depth names run {name!r}, which is not pooled here")
+            raise BadArgumentError(f"names run {name!r}, which is not pooled here", argument="run_depths")
 
 
 def _topic_rankings(
     store: Store, infos: list[RunInfo], pool_unit: Unit, topic_id: str, collapsed: dict[str, int]
 ) -> dict[str, dict[str, list[str]]]:
     """Each run's ranking of one topic at the pool's unit (chunk runs lifted to documents, counted in `collapsed`)."""
-    rankings = {}
+    rankings: dict[str, dict[str, list[str]]] = {}
     for info in infos:
         units = store.topic_units(info.name, topic_id)
-        if pool_unit.kind == "doc" and info.unit.kind == "chunk":
-            parents = store.parents_of(info.unit.chunking, units)
+        chunking = info.unit.chunking  # a chunk unit always names its chunking
+        if pool_unit.kind == "doc" and info.unit.kind == "chunk" and chunking is not None:
+            parents = store.parents_of(chunking, units)
             units, count = collapse_to_documents(units, parents)
             collapsed[info.name] += count
         rankings[info.name] = {topic_id: units}
     return rankings
 
 
-def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
+def _pool_unit(infos: list[RunInfo], unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
     """The unit to pool at, and the previous pool it was taken from (None when given or shared by the runs).
 
     `--unit` wins; runs that all rank one unit give it; runs of several units
@@ -187,7 +285,7 @@ def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, st
         try:
             return Unit.parse(unit), None
         except ValueError as exc:
-            raise LabelerError(str(exc)) from None
+            raise BadArgumentError(str(exc), argument="unit") from None
     units = {info.unit for info in infos}
     if len(units) == 1:
         return units.pop(), None
@@ -195,8 +293,11 @@ def _pool_unit(infos, unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, st
         latest = pools[-1]
         return Unit.parse(latest.unit), latest.name
     raise LabelerError(
-        f"the runs rank different units ({', '.join(sorted(map(str, units)))}): pass --unit doc to pool "
-        "chunks at document level, or pool each unit separately with --runs"
+        f"the runs rank different units ({', '.join(sorted(map(str, units)))})",
+        hints=(
+            argument_hint("unit", "doc", why="to pool chunks at document level"),
+            argument_hint("runs", why="to pool each unit separately"),
+        ),
     )
 
 
@@ -235,35 +336,36 @@ class _Tally:
             self.per_run[run]["unique"] += count
         self.pairs += len(entries)
 
-    def report(self, info: PoolInfo, previous: PoolInfo | None, pace: Pace) -> dict[str, Any]:
+    def report(self, info: PoolInfo, previous: PoolInfo | None, pace: Pace, runs: _RunsToPool) -> PoolBuilt:
+        """The build's report: the new pool, what it adds, the effort left, and which runs it took."""
         per_topic = self.per_topic
-        added = sum(r["added"] for r in per_topic.values())
-        added_judged = sum(r["added_judged"] for r in per_topic.values())
         unjudged = sum(r["unjudged"] for r in per_topic.values())
-        return {
-            "pool": info.name,
-            "previous": previous.name if previous else None,
-            "strategy": info.strategy,
-            "depth": info.depth,
-            "unit": info.unit,
-            "runs": list(info.runs),
-            "params": info.params,
-            "pairs": info.pairs,
-            "added": added,
-            "added_judged": added_judged,
-            "unjudged": unjudged,
+        return PoolBuilt(
+            pool=info.name,
+            previous=previous.name if previous else None,
+            strategy=info.strategy,
+            depth=info.depth,
+            unit=info.unit,
+            runs=info.runs,
+            params=info.params,
+            pairs=info.pairs,
+            added=sum(r["added"] for r in per_topic.values()),
+            added_judged=sum(r["added_judged"] for r in per_topic.values()),
+            unjudged=unjudged,
             # the median pace of the last timed judgments, else a default pace, and which one it is
-            "judgments_per_hour": pace.per_hour,
-            "effort_hours": round(unjudged / pace.per_hour, 2),
-            "pace": {
-                "per_hour": pace.per_hour,
-                "judgments": pace.judgments,
-                "basis": "median" if pace.measured else "default",
-                "description": pace.describe(),
-            },
-            "per_topic": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
-            "per_run": self.per_run,
-        }
+            effort_hours=round(unjudged / pace.per_hour, 2),
+            pace=PaceUsed(
+                per_hour=pace.per_hour,
+                judgments=pace.judgments,
+                basis="median" if pace.measured else "default",
+                description=pace.describe(),
+            ),
+            per_topic={t: TopicAdded(**per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
+            per_run={run: RunShare(**counts) for run, counts in self.per_run.items()},
+            runs_retired=tuple(runs.retired),
+            unit_from=runs.unit_from,
+            runs_left_out=tuple(runs.left_out),
+        )
 
 
 def list_pools(store: Store) -> list[dict[str, Any]]:

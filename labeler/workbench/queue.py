@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.assignment import Plan, TopicAssignment, waiting_for
-from labeler.errors import LabelerError, NotFoundError
+from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.ordering import OrderInput, arrange, is_seeded, order_names
@@ -39,7 +39,7 @@ def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
         return store.pool(pool)
     latest = store.latest_pool()
     if latest is None:
-        raise NotFoundError("no pool yet: build one with 'labeler pool build --depth K'")
+        raise NotFoundError("no pool yet", hints=Hint("build_pool"))
     return latest
 
 

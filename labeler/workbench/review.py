@@ -1,18 +1,30 @@
 """Review states per (topic, unit space): the inputs of `labeler.review.review_state`, gathered from the store.
 
-Two forms that must agree (tests/workbench/test_topic_review_status.py): the
-all-topics one (`status`, snapshots) from labels already derived, and the
-one-topic one the judging screen calls after every key, which reads only that
-topic's events and pool units.
+One computation (`_review_states`) in two forms, kept equal by
+tests/workbench/test_topic_review_status.py: the all-topics one (`status`, snapshots) from labels
+already derived, and the one-topic one the judging screen calls after every key, which feeds it only
+that topic's events and pool units.
 """
 
 from __future__ import annotations
 
-from labeler.judgments import IN_PROGRESS, PairState, derive_pair
+from collections.abc import Callable
+from functools import partial
+
+from labeler.judgments import IN_PROGRESS, Event, PairState, derive_pairs
 from labeler.models import PoolInfo
 from labeler.review import ReviewState, judged_after, latest_mark, review_state
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
+
+
+def is_relevant(state: PairState, threshold: int) -> bool:
+    """Whether a pair's label is relevant on the scale (at or above its threshold); unjudged pairs are not."""
+    return state.label is not None and state.label >= threshold
+
+
+def _state_of(labels: dict[tuple[str, str], PairState], topic_id: str, unit_id: str) -> PairState | None:
+    return labels.get((topic_id, unit_id))
 
 
 def latest_pool_in(store: Store, space: str) -> PoolInfo | None:
@@ -31,38 +43,73 @@ def topic_review_states(
     """Each topic's state in `space`; `labels` is `current_labels(store, space)` when the caller has it.
 
     `unjudged`: each topic's count of unjudged units in the space's latest pool, when the caller
-    counted them already (`labeler status` does), so the pool is not read twice.
+    counted them already (`status` does), so the pool is not read twice.
     """
-    threshold = store.scale().threshold
     if labels is None:
         labels = current_labels(store, space)
+    reviews: dict[str, list[Event]] = {}
+    for event in store.review_events():
+        if event.unit == space:
+            reviews.setdefault(event.topic_id, []).append(event)
+    return _review_states(store, space, topics, labels, reviews, unjudged=unjudged, whole_space=True)
+
+
+def topic_review_state(store: Store, topic_id: str, unit: str | None = None) -> ReviewState:
+    """One topic's state in a space (the latest pool's by default): `topic_review_states` for that topic alone.
+
+    The same computation, fed only the topic's own events, marks and pool units, so the judging
+    screen can ask after every key without deriving every label of the space.
+    """
+    space = unit_space(store, unit)
+    events = store.topic_events(space, topic_id)
+    labels = derive_pairs(events, store.change_times(space)) if events else {}
+    reviews = [e for e in store.review_events(topic_id) if e.unit == space]
+    if not (labels or reviews) and not _known_topic(store, topic_id):
+        return ReviewState(IN_PROGRESS)  # as for a topic the all-topics statuses do not list
+    return _review_states(store, space, [topic_id], labels, {topic_id: reviews}, unjudged=None, whole_space=False)[
+        topic_id
+    ]
+
+
+def _review_states(
+    store: Store,
+    space: str,
+    topics: list[str],
+    labels: dict[tuple[str, str], PairState],
+    reviews: dict[str, list[Event]],
+    *,
+    unjudged: dict[str, int] | None,
+    whole_space: bool,
+) -> dict[str, ReviewState]:
+    """The one review computation: each topic's latest mark, weighed against its labels and the latest pool.
+
+    `labels` and `reviews` hold at least the topics asked for. `whole_space`: the caller asks for
+    many topics, so one query of the space's latest label times skips reading the events of a
+    topic graded nothing since its mark; for one topic reading its events directly is cheaper.
+    """
+    threshold = store.scale().threshold
     judged: set[str] = set()
     relevant: set[str] = set()
     for (topic_id, _), state in labels.items():
         if state.judged:
             judged.add(topic_id)
-            if state.label >= threshold:
+            if is_relevant(state, threshold):
                 relevant.add(topic_id)
-    reviews: dict[str, list] = {}
-    for event in store.review_events():
-        if event.unit == space:
-            reviews.setdefault(event.topic_id, []).append(event)
     pool = latest_pool_in(store, space)
     states = {}
-    counts = unjudged
     label_clocks: dict[str, int] | None = None
     for topic_id in topics:
         mark = latest_mark(reviews.get(topic_id, []))
         missing, after = 0, False
         if mark is not None:  # only a mark can be reopened or judged after: the others need no pool or events
-            if counts is not None:
-                missing = counts.get(topic_id, 0) if pool is not None else 0
+            if unjudged is not None:
+                missing = unjudged.get(topic_id, 0) if pool is not None else 0
             else:
-                missing = _unjudged(store, pool, topic_id, lambda u, t=topic_id: labels.get((t, u)))
+                missing = _unjudged(store, pool, topic_id, partial(_state_of, labels, topic_id))
             if not missing:  # a reopened topic is reopened whatever was judged after its mark
-                if label_clocks is None:
+                if whole_space and label_clocks is None:
                     label_clocks = store.latest_label_clocks(space)
-                if label_clocks.get(topic_id, -1) >= (mark.clock or 0):  # something was graded at or after it
+                if label_clocks is None or label_clocks.get(topic_id, -1) >= (mark.clock or 0):
                     after = judged_after(mark, store.topic_events(space, topic_id))
         states[topic_id] = review_state(
             mark,
@@ -75,35 +122,7 @@ def topic_review_states(
     return states
 
 
-def topic_review_state(store: Store, topic_id: str, unit: str | None = None) -> ReviewState:
-    """One topic's state in a space (the latest pool's by default), from that topic's events and pool units only."""
-    space = unit_space(store, unit)
-    threshold = store.scale().threshold
-    events = store.topic_events(space, topic_id)
-    changes = store.change_times(space) if events else {}
-    by_unit: dict[str, list] = {}
-    for event in events:
-        by_unit.setdefault(event.unit_id, []).append(event)
-    labels = {u: derive_pair(topic_id, u, evs, changes.get(u)) for u, evs in by_unit.items()}
-    judged = any(s.judged for s in labels.values())
-    relevant = any(s.judged and s.label >= threshold for s in labels.values())
-    reviews = [e for e in store.review_events(topic_id) if e.unit == space]
-    if not (by_unit or reviews) and not _known_topic(store, topic_id):
-        return ReviewState(IN_PROGRESS)  # as for a topic the all-topics statuses do not list
-    mark = latest_mark(reviews)
-    pool = latest_pool_in(store, space)
-    unjudged = _unjudged(store, pool, topic_id, labels.get) if mark is not None else 0
-    return review_state(
-        mark,
-        has_judgments=judged,
-        has_relevant=relevant,
-        judged_after_mark=judged_after(mark, events),
-        pool=pool.name if pool else None,
-        unjudged=unjudged,
-    )
-
-
-def _unjudged(store: Store, pool: PoolInfo | None, topic_id: str, state_of) -> int:
+def _unjudged(store: Store, pool: PoolInfo | None, topic_id: str, state_of: Callable[[str], PairState | None]) -> int:
     """How many of the topic's units in `pool` are not judged (as `labeler status` counts them)."""
     if pool is None:
         return 0

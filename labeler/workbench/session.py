@@ -209,11 +209,14 @@ class JudgingSession:
             self.stats.judgments -= 1
             if event.active_ms and self.stats.recent and self.stats.recent[-1] == event.active_ms:
                 self.stats.recent.pop()
-        self.reopen(event.topic_id, event.unit_id)
+        if event.unit_id is not None:  # every undoable decision is on a pair; a topic mark is not undone here
+            self.reopen(event.topic_id, event.unit_id)
         return event
 
     def mark_topic(self, status: str) -> QueueItem | None:
         """Mark the topic reviewed or no_answer and move to the next unfinished topic."""
+        if self.topic_id is None:
+            raise LabelerError("no topic is open to mark")
         mark_topic(self.store, self.topic_id, status, assessor=self.assessor, unit=self.unit)
         following = self.first_unfinished_topic(after=self.topic_id)
         if following is None:
@@ -428,7 +431,7 @@ class JudgingSession:
     ) -> Event:
         if self.current is None:
             raise LabelerError("nothing to judge here")
-        active_ms = self.clock.stop()
+        active_ms: int | None = self.clock.stop()
         if keep_clock:
             active_ms = None
         pair = (self.current.topic_id, self.current.unit_id)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from labeler import __version__
-from labeler.errors import LabelerError, NotFoundError
+from labeler.errors import Hint, LabelerError, NotFoundError, argument_hint
 from labeler.formats.qrels import format_qrels, qrels_sort_key
 from labeler.judgments import UNREVIEWED
 from labeler.models import SnapshotInfo, Unit, topic_sort_key
@@ -16,6 +16,17 @@ from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.review import topic_review_states
 from labeler.workbench.setup import now
+from labeler.workbench.snapshot_results import (
+    LabelAdded,
+    LabelChanged,
+    SnapshotCreated,
+    SnapshotDiff,
+    SnapshotShown,
+    SnapshotSummary,
+    SnapshotsVerified,
+    SnapshotVerified,
+    TopicDiff,
+)
 from labeler.workbench.status import all_topic_ids
 
 
@@ -44,7 +55,8 @@ def _freeze(
         if state.conflict:
             conflicts.append([topic_id, unit_id])
         elif state.label is not None:
-            labels.append((topic_id, unit_id, state.label, state.deciding_event.event_id))
+            deciding = state.deciding_event
+            labels.append((topic_id, unit_id, state.label, deciding.event_id if deciding else None))
         elif state.stale:
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
@@ -68,7 +80,10 @@ def _freeze(
     parent = latest_snapshot_of(store, space)
     chunking = None
     if space.startswith("chunk:"):
-        info = store.chunking(space.split(":", 1)[1])
+        name = space.split(":", 1)[1]
+        info = store.chunking(name)
+        if info is None:
+            raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
         chunking = {"name": info.name, "hash": info.hash, "kind": info.kind, "params": info.params}
     manifest = {
         "snapshot": name,
@@ -122,7 +137,8 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
             return default, found[default]
         listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})" for space in labelled)
         raise LabelerError(
-            f"labels exist in {len(labelled)} unit spaces: {listing}; pass --unit to say which to freeze"
+            f"labels exist in {len(labelled)} unit spaces: {listing}",
+            hints=argument_hint("unit", why="to say which to freeze"),
         )
     space = default or unit_space(store, None)
     return space, found.get(space) or current_labels(store, space)
@@ -135,7 +151,7 @@ def create_snapshot(
     unit: str | None = None,
     allow_unchanged: bool = False,
     default_unit: str | None = None,
-) -> dict[str, Any]:
+) -> SnapshotCreated:
     """Freeze the current labels of one unit space as `vN`, with its manifest.
 
     The space is chosen by `snapshot_space`. Labels and review statuses identical
@@ -151,7 +167,7 @@ def create_snapshot(
     labels, manifest = _freeze(store, space, message, "", current)
     parent = latest_snapshot_of(store, space)
     if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
-        return {**_summary(parent), "new": False, "unchanged_since": parent.name}
+        return SnapshotCreated(**SnapshotSummary.fields_of(parent), new=False, unchanged_since=parent.name)
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
         manifest["snapshot"] = f"v{snapshot_id}"
@@ -159,7 +175,7 @@ def create_snapshot(
             manifest["snapshot"], manifest["parent"], message, manifest["created"], space, manifest, manifest["sha256"]
         )
         store.insert_snapshot(snapshot_id, info, labels)
-    return {**_summary(info), "new": True, "unchanged_since": None}
+    return SnapshotCreated(**SnapshotSummary.fields_of(info), new=True, unchanged_since=None)
 
 
 def _same_content(parent: dict[str, Any], manifest: dict[str, Any]) -> bool:
@@ -189,8 +205,9 @@ def snapshot_rows(store: Store, info: SnapshotInfo) -> list[tuple[str, str, int,
     return store.snapshot_labels(info.name)
 
 
-def list_snapshots(store: Store) -> list[dict[str, Any]]:
-    return [_summary(s) for s in store.snapshots()]
+def list_snapshots(store: Store) -> list[SnapshotSummary]:
+    """Every snapshot, oldest first, in a line each."""
+    return [SnapshotSummary(**SnapshotSummary.fields_of(s)) for s in store.snapshots()]
 
 
 def conflicts_left_out(store: Store, name: str) -> list[list[str]]:
@@ -198,13 +215,13 @@ def conflicts_left_out(store: Store, name: str) -> list[list[str]]:
     return store.snapshot(name).manifest["conflicts_left_out"]
 
 
-def show_snapshot(store: Store, name: str | None = None) -> dict[str, Any]:
+def show_snapshot(store: Store, name: str | None = None) -> SnapshotShown:
     """A snapshot's summary and manifest, its topics in natural order (the stored JSON has them as text)."""
     info = resolve_snapshot(store, name)
     manifest = dict(info.manifest)
     topics = manifest.get("topics", {})
     manifest["topics"] = {t: topics[t] for t in sorted(topics, key=topic_sort_key)}
-    return {**_summary(info), "manifest": manifest}
+    return SnapshotShown(**SnapshotSummary.fields_of(info), manifest=manifest)
 
 
 def snapshot_text(store: Store, name: str) -> str:
@@ -212,41 +229,39 @@ def snapshot_text(store: Store, name: str) -> str:
     return format_qrels((t, u, g) for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, name)))
 
 
-def verify_snapshots(store: Store, name: str | None = None) -> dict[str, Any]:
+def verify_snapshots(store: Store, name: str | None = None) -> SnapshotsVerified:
     """Recompute each snapshot's hash from its labels; report any that do not match."""
     infos = [store.snapshot(name)] if name else store.snapshots()
     results = []
     for info in infos:
         actual = sha256_text(snapshot_text(store, info.name))
         ok = actual == info.sha256 == info.manifest.get("sha256")
-        results.append({"snapshot": info.name, "sha256": info.sha256, "actual": actual, "ok": ok})
-    return {"ok": all(r["ok"] for r in results), "snapshots": results}
+        results.append(SnapshotVerified(snapshot=info.name, sha256=info.sha256, actual=actual, ok=ok))
+    return SnapshotsVerified(ok=all(r.ok for r in results), snapshots=tuple(results))
 
 
-def diff_snapshots(store: Store, old: str, new: str) -> dict[str, Any]:
+def diff_snapshots(store: Store, old: str, new: str) -> SnapshotDiff:
     """Labels added, changed and removed from snapshot `old` to `new`, per topic."""
     before = {(t, u): g for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, old))}
     after = {(t, u): g for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, new))}
-    topics: dict[str, dict[str, list]] = {}
-
-    def row(topic_id: str) -> dict[str, list]:
-        return topics.setdefault(topic_id, {"added": [], "changed": [], "removed": []})
-
+    added: dict[str, list[LabelAdded]] = {}
+    changed: dict[str, list[LabelChanged]] = {}
+    removed: dict[str, list[LabelAdded]] = {}
     for pair in sorted(after.keys() - before.keys(), key=lambda p: qrels_sort_key(*p)):
-        row(pair[0])["added"].append({"unit": pair[1], "grade": after[pair]})
+        added.setdefault(pair[0], []).append(LabelAdded(pair[1], after[pair]))
     for pair in sorted(before.keys() & after.keys(), key=lambda p: qrels_sort_key(*p)):
         if before[pair] != after[pair]:
-            row(pair[0])["changed"].append({"unit": pair[1], "before": before[pair], "after": after[pair]})
+            changed.setdefault(pair[0], []).append(LabelChanged(pair[1], before[pair], after[pair]))
     for pair in sorted(before.keys() - after.keys(), key=lambda p: qrels_sort_key(*p)):
-        row(pair[0])["removed"].append({"unit": pair[1], "grade": before[pair]})
-    return {
-        "from": old,
-        "to": new,
-        "added": sum(len(r["added"]) for r in topics.values()),
-        "changed": sum(len(r["changed"]) for r in topics.values()),
-        "removed": sum(len(r["removed"]) for r in topics.values()),
-        "topics": {t: topics[t] for t in sorted(topics, key=topic_sort_key)},
-    }
+        removed.setdefault(pair[0], []).append(LabelAdded(pair[1], before[pair]))
+    topics = sorted(added.keys() | changed.keys() | removed.keys(), key=topic_sort_key)
+    return SnapshotDiff(
+        old=old,
+        new=new,
+        topics={
+            t: TopicDiff(tuple(added.get(t, ())), tuple(changed.get(t, ())), tuple(removed.get(t, ()))) for t in topics
+        },
+    )
 
 
 def export_qrels(
@@ -331,21 +346,6 @@ def resolve_snapshot(store: Store, name: str | None) -> SnapshotInfo:
     if name is None:
         latest = store.latest_snapshot()
         if latest is None:
-            raise NotFoundError("no snapshot yet: create one with 'labeler snapshot create -m MESSAGE'")
+            raise NotFoundError("no snapshot yet", hints=Hint("create_snapshot"))
         return latest
     return store.snapshot(name)
-
-
-def _summary(info: SnapshotInfo) -> dict[str, Any]:
-    manifest = info.manifest
-    return {
-        "snapshot": info.name,
-        "sha256": info.sha256,
-        "labels": manifest["labels"],
-        "topics": len(manifest["topics"]),
-        "parent": info.parent,
-        "message": info.message,
-        "created": info.created,
-        "unit": info.unit,
-        "conflicts_left_out": len(manifest["conflicts_left_out"]),
-    }

@@ -8,17 +8,124 @@ pooled or not: a disagreement needs adjudicating wherever it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
-from labeler.workbench.assignments import assessor_progress, current_plan
+from labeler.workbench.assignments import AssessorProgress, assessor_progress, current_plan
 from labeler.workbench.labels import current_labels, unit_space
-from labeler.workbench.review import latest_pool_in, topic_review_states
+from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
+
+
+@dataclass(frozen=True)
+class TopicCounts:
+    """A topic's pool pairs (judged + unjudged = pool, relevant among the judged), its labels outside the pool,
+    and its conflicts; summed over the topics, the totals."""
+
+    pool: int
+    judged: int
+    unjudged: int
+    relevant: int
+    skipped: int
+    unsure: int
+    conflicts: int
+    outside: int
+    outside_relevant: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in TOPIC_KEYS}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TopicProgress(TopicCounts):
+    """One topic's counts and its review state in the space shown."""
+
+    review: ReviewState
+
+    @property
+    def review_status(self) -> str:
+        return self.review.status
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "review_status": self.review.status, "reopened": self.review.reopened}
+
+
+@dataclass(frozen=True)
+class ChunkingCount:
+    """A chunking of the corpus: its name, kind, and how many documents and chunks it covers."""
+
+    name: str
+    kind: str
+    documents: int
+    chunks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "documents": self.documents, "chunks": self.chunks}
+
+
+@dataclass(frozen=True)
+class RunCount:
+    """A run: its unit, stage, and how many topics and entries it ranks."""
+
+    name: str
+    unit: str
+    stage: str
+    topics: int
+    entries: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "unit": self.unit,
+            "stage": self.stage,
+            "topics": self.topics,
+            "entries": self.entries,
+        }
+
+
+@dataclass(frozen=True)
+class Status:
+    """`status`'s result: what the workbench holds, and per topic the judging progress on one pool.
+
+    `assessors` is each assessor's progress when there is an assignment plan (None without one:
+    the `--json` shape then has no `assessors` key).
+    """
+
+    path: str
+    scale: str
+    pool: str | None
+    unit: str
+    documents: int
+    document_changes: int
+    chunkings: tuple[ChunkingCount, ...]
+    runs: tuple[RunCount, ...]
+    topics: dict[str, TopicProgress]
+    totals: TopicCounts
+    assessors: dict[str, AssessorProgress] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented `status --json` shape."""
+        shown: dict[str, Any] = {
+            "path": self.path,
+            "scale": self.scale,
+            "pool": self.pool,
+            "unit": self.unit,
+            "documents": self.documents,
+            "document_changes": self.document_changes,
+            "chunkings": [c.to_json() for c in self.chunkings],
+            "runs": [r.to_json() for r in self.runs],
+            "topics": {t: row.to_json() for t, row in self.topics.items()},
+            "totals": self.totals.to_json(),
+        }
+        if self.assessors is not None:
+            shown["assessors"] = {name: row.to_json() for name, row in self.assessors.items()}
+        return shown
 
 
 def all_topic_ids(store: Store) -> list[str]:
@@ -85,7 +192,7 @@ def _pool_counts(
         state = labels.get((topic_id, unit_id))
         if state is not None and state.judged:
             row["judged"] += 1
-            row["relevant"] += state.label >= threshold
+            row["relevant"] += is_relevant(state, threshold)
         else:
             row["unjudged"] += 1
             if state is not None:
@@ -94,17 +201,19 @@ def _pool_counts(
     return row
 
 
-def _count_outside(row: dict[str, Any], labelled, units: set[str], threshold: int) -> None:
+def _count_outside(
+    row: dict[str, Any], labelled: Iterable[tuple[str, PairState]], units: set[str], threshold: int
+) -> None:
     """Add a topic's labels outside the pool (`outside`, `outside_relevant`) and its conflicts to its row."""
     for unit_id, state in labelled:
         if state.judged and unit_id not in units:
             row["outside"] += 1
-            row["outside_relevant"] += state.label >= threshold
+            row["outside_relevant"] += is_relevant(state, threshold)
         if state.conflict:
             row["conflicts"] += 1
 
 
-def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> dict[str, Any]:
+def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> Status:
     """The workbench's contents and, per topic, the judging progress on the pool (latest by default).
 
     A damaged file (a table missing, a page unreadable) is an error naming the file, not a traceback.
@@ -113,14 +222,15 @@ def status(store: Store, *, unit: str | None = None, pool: str | None = None) ->
         return _status(store, unit=unit, pool=pool)
 
 
-def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, Any]:
+def _status(store: Store, *, unit: str | None, pool: str | None) -> Status:
+    """The counts, then the review states from those counts (not the pool read again), then the plan's progress."""
     counts = store.counts()
     info = store.pool(pool) if pool else store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)
     threshold = store.scale().threshold
     labels = current_labels(store, space)
     topic_ids = all_topic_ids(store)
-    topics = _topic_rows(store, info, topic_ids, labels, threshold)
+    rows = _topic_rows(store, info, topic_ids, labels, threshold)
     # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
     latest = latest_pool_in(store, space)
     counted = info is not None and latest is not None and latest.name == info.name
@@ -129,36 +239,26 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> dict[str, An
         space,
         labels=labels,
         topics=topic_ids,
-        unjudged={t: row["unjudged"] for t, row in topics.items()} if counted else None,
+        unjudged={t: row["unjudged"] for t, row in rows.items()} if counted else None,
     )
-    for topic_id, row in topics.items():
-        state = states.get(topic_id, ReviewState("unreviewed"))
-        row["review_status"] = state.status
-        row["reopened"] = state.reopened
-    totals = {key: sum(row[key] for row in topics.values()) for key in TOPIC_KEYS}
-    plan = current_plan(store)
-    per_assessor = {}
-    if plan:
-        per_assessor = {
-            "assessors": assessor_progress(
-                store, plan, info, labels if info is not None and info.unit == space else None
-            )
-        }
-    return {
-        "path": str(store.path),
-        "scale": store.scale().name,
-        "pool": info.name if info else None,
-        "unit": space,
-        "documents": counts["documents"],
-        "document_changes": counts["document_changes"],
-        "chunkings": [
-            {"name": c.name, "kind": c.kind, "documents": c.documents, "chunks": c.chunks} for c in store.chunkings()
-        ],
-        "runs": [
-            {"name": r.name, "unit": str(r.unit), "stage": r.stage, "topics": r.topics, "entries": r.entries}
-            for r in store.runs()
-        ],
-        "topics": {t: topics[t] for t in sorted(topics, key=topic_sort_key)},
-        "totals": totals,
-        **per_assessor,
+    topics = {
+        t: TopicProgress(**rows[t], review=states.get(t, ReviewState("unreviewed")))
+        for t in sorted(rows, key=topic_sort_key)
     }
+    plan = current_plan(store)
+    assessors = None
+    if plan:
+        assessors = assessor_progress(store, plan, info, labels if info is not None and info.unit == space else None)
+    return Status(
+        path=str(store.path),
+        scale=store.scale().name,
+        pool=info.name if info else None,
+        unit=space,
+        documents=counts["documents"],
+        document_changes=counts["document_changes"],
+        chunkings=tuple(ChunkingCount(c.name, c.kind, c.documents, c.chunks) for c in store.chunkings()),
+        runs=tuple(RunCount(r.name, str(r.unit), r.stage, r.topics, r.entries) for r in store.runs()),
+        topics=topics,
+        totals=TopicCounts(**{key: sum(row[key] for row in rows.values()) for key in TOPIC_KEYS}),
+        assessors=assessors,
+    )

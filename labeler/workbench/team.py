@@ -348,7 +348,7 @@ def backup(store: Store, destination: str | Path, *, force: bool = False) -> dic
         snapshots = len(copy.snapshots())
     return {
         "path": str(path),
-        "ok": checked["ok"],
+        "ok": checked.ok,
         "events": events,
         "snapshots": snapshots,
         "bytes": path.stat().st_size,

@@ -65,7 +65,7 @@ def test_unknown_scale_name_lists_the_presets(tmp_path):
 
 def test_commands_before_init_say_what_to_do(tmp_path):
     result = invoke(tmp_path / "none.db", "status", expect=1)
-    assert "run 'labeler init' first" in result.stderr
+    assert "no workbench here (run 'labeler init'; or pass --db to open another workbench)" in result.stderr
 
 
 CORPUS = (

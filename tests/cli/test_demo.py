@@ -59,4 +59,26 @@ def test_demo_refuses_to_overwrite(tmp_path):
     folder.mkdir()
     (folder / "demo.db").write_text("")
     result = CliRunner().invoke(cli, ["demo", "--dir", str(folder), "--no-tui"])
-    assert result.exit_code == 1 and "a demo workbench exists here already" in result.stderr
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: --dir: a demo workbench exists here already ({folder / 'demo.db'}): choose a new folder"
+    )
+
+
+def test_each_demo_step_is_worded_as_the_command_a_user_would_type():
+    from labeler.cli.demo import command_of
+    from labeler.workbench.demo import DemoStep
+
+    steps = [
+        (DemoStep("init", (), ""), "init"),
+        (DemoStep("import_corpus", (("path", "s/corpus.jsonl"),), ""), "corpus import s/corpus.jsonl"),
+        (DemoStep("chunk_corpus", (("name", "w100"), ("size", "100")), ""), "corpus chunk --name w100 --size 100"),
+        (
+            DemoStep("import_judgments", (("path", "p.qrels"), ("assessor", "prior"), ("reviewed", "")), ""),
+            "judgments import p.qrels --assessor prior --reviewed",
+        ),
+        (DemoStep("create_snapshot", (("message", "prior judgments"),), ""), "snapshot create -m 'prior judgments'"),
+        (DemoStep("build_pool", (("depth", "10"), ("unit", "doc")), ""), "pool build --depth 10 --unit doc"),
+    ]
+    for step, command in steps:
+        assert command_of(step) == command

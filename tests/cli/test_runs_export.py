@@ -83,5 +83,5 @@ def test_an_existing_file_is_kept_without_force(run_cli, write, tmp_path):
 def test_an_unknown_run_is_one_line_and_writes_nothing(run_cli, tmp_path):
     target = tmp_path / "none.run"
     result = run_cli("runs", "export", "nope", "-o", target, expect=1)
-    assert result.stderr.strip().splitlines() == ["Error: no run named 'nope' (see 'labeler runs list')"]
+    assert result.stderr.strip().splitlines() == ["Error: no run named 'nope' (run 'labeler runs list')"]
     assert not target.exists() and result.stdout == ""

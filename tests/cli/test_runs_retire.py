@@ -120,7 +120,7 @@ def test_every_run_retired_asks_for_runs(bench):
     for args in (("pool", "build", "--depth", "5"), ("eval",)):
         result = bench(*args, expect=1)
         assert result.stderr.strip().splitlines() == [
-            "Error: every run is retired (a, b, c): name the runs to pool with --runs"
+            "Error: every run is retired (a, b, c) (pass --runs to name the runs to pool)"
             if args[0] == "pool"
             else "Error: every run is retired (a, b, c) (pass --runs to name the runs to score)"
         ]
@@ -130,7 +130,7 @@ def test_an_unknown_run_is_refused_in_one_line(run_cli, db_path):
     before = dump(db_path)
     result = run_cli("runs", "retire", "nope", expect=1)
     assert dump(db_path) == before
-    assert result.stderr.strip().splitlines() == ["Error: no run named 'nope' (see 'labeler runs list')"]
+    assert result.stderr.strip().splitlines() == ["Error: no run named 'nope' (run 'labeler runs list')"]
     assert result.stdout == ""
 
 

@@ -53,7 +53,7 @@ def test_serve_refuses_a_missing_workbench(tmp_path):
         text=True,
         timeout=60,
     )
-    assert out.returncode == 1 and "run 'labeler init' first" in out.stderr
+    assert out.returncode == 1 and "no workbench here (run 'labeler init'" in out.stderr
 
 
 async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:

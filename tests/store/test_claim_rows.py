@@ -29,7 +29,7 @@ def test_check_accepts_claims_renewed_and_deleted(db_path):
             store.put_claim("doc", "1", "d1", "ann", 9, 2**62 + 1)  # a renewal replaces the row
             assert store.delete_claim("doc", "1", "d2", "bob")
         assert store.db.execute("SELECT claimed, lease_until FROM claims").fetchall() == [(1, 2**62 + 1)]
-        assert check_workbench(store)["ok"], check_workbench(store)
+        assert check_workbench(store).ok, check_workbench(store).findings
 
 
 def test_live_claims_ignore_ended_leases(db_path):

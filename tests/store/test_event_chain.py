@@ -42,8 +42,8 @@ def test_an_older_log_is_linked_on_upgrade_and_checks(tmp_path):
         assert list(store.log_chain_problems()) == []
         record_judgment(store, "1", "d9", assessor="ann", grade=3, allow_unknown=True)  # the chain goes on
         assert list(store.log_chain_problems()) == [] and store.get_meta(LOG_LENGTH) == "4"
-        log = [c for c in check_workbench(store)["checks"] if c["check"] == "judgment log"][0]
-        assert log["ok"], log
+        log = next(c for c in check_workbench(store).checks if c.check == "judgment log")
+        assert log.ok, log.findings
 
 
 def test_each_link_covers_the_previous_link_and_every_field(tmp_path):

@@ -110,7 +110,7 @@ def test_ordinary_writes_still_work(db, tmp_path):
     cli("runs", "import", run, "--name", "split", "--replace")  # a sealed run is replaced whole
     with Store(db) as store:
         assert store.ranked_units("split") == {"1": ["agri-001", "agri-003"], "2": ["agri-002"]}
-    assert check_file(db)["ok"] is True
+    assert check_file(db).ok is True
 
 
 def test_an_older_workbench_gets_the_guards_and_digests_when_opened(db):
@@ -125,9 +125,9 @@ def test_an_older_workbench_gets_the_guards_and_digests_when_opened(db):
         conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_replace_guards'")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
         conn.execute("INSERT OR REPLACE INTO pool_entries SELECT * FROM pool_entries LIMIT 1")  # allowed back then
-    assert check_file(db)["ok"] is False  # checked read-only: reported as older, not upgraded
+    assert check_file(db).ok is False  # checked read-only: reported as older, not upgraded
     Store(db).close()
-    assert check_file(db)["ok"] is True
+    assert check_file(db).ok is True
     conn = connect(db, recursive_triggers=False)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("INSERT OR REPLACE INTO events SELECT * FROM events LIMIT 1")

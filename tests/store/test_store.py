@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from labeler.errors import NotFoundError, SchemaVersionError
+from labeler.errors import Hint, NotFoundError, SchemaVersionError, argument_hint
 from labeler.models import Chunk, Chunking
 from labeler.store import Store
 from labeler.store.schema import SCHEMA_VERSION
@@ -43,9 +43,10 @@ def test_a_text_file_is_not_a_workbench(tmp_path):
         Store(path)
 
 
-def test_a_missing_workbench_says_to_run_init(tmp_path):
-    with pytest.raises(NotFoundError, match="run 'labeler init'"):
+def test_a_missing_workbench_says_to_initialise_one(tmp_path):
+    with pytest.raises(NotFoundError, match="no workbench here$") as refused:
         Store(tmp_path / "nothing.db")
+    assert refused.value.hints == (Hint("init_workbench"), argument_hint("db", why="to open another workbench"))
 
 
 def test_chunks_and_chunkings_cannot_be_changed(db_path):

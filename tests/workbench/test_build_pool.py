@@ -124,7 +124,7 @@ def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts
             judge(store, scenario["before"])
             previous = None
             if scenario["previous_depth"] is not None:
-                previous = build_pool(store, scenario["previous_depth"])["pool"]
+                previous = build_pool(store, scenario["previous_depth"]).pool
             judge(store, scenario["after"])
             report = build_pool(
                 store,
@@ -140,13 +140,13 @@ def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts
                 expected = depth_pool(stored, scenario["depth"], scenario["run_depths"])
             else:
                 expected = rrf_pool(stored, scenario["depth"], scenario["rrf_k"])
-            assert store.pool_entries(report["pool"]) == expected
-            assert report["pool"] == ("P2" if previous else "P1")
-            assert {
-                key: report[key] for key in whole_pool_report(store, expected, names, previous)
-            } == whole_pool_report(store, expected, names, previous)
-            assert list(report["per_topic"]) == sorted(expected, key=topic_sort_key)
-            assert store.pool(report["pool"]).pairs == report["pairs"]
+            assert store.pool_entries(report.pool) == expected
+            assert report.pool == ("P2" if previous else "P1")
+            shown = report.to_json()  # the per-topic and per-run counts, as `pool build --json` prints them
+            whole = whole_pool_report(store, expected, names, previous)
+            assert {key: shown[key] for key in whole} == whole
+            assert list(report.per_topic) == sorted(expected, key=topic_sort_key)
+            assert store.pool(report.pool).pairs == report.pairs
             assert store.db.execute("SELECT name FROM temp.sqlite_master").fetchall() == []
 
 
@@ -208,7 +208,7 @@ def test_a_failure_midway_leaves_the_workbench_unchanged(db_path, tmp_path, monk
         assert not store.db.conn.in_transaction
         monkeypatch.undo()
         again = build_pool(store, 2)
-        assert (again["pool"], again["pairs"], again["added"]) == ("P2", first["pairs"], 0)
+        assert (again.pool, again.pairs, again.added) == ("P2", first.pairs, 0)
 
 
 def test_annotators_judge_while_a_pool_is_computed(db_path, tmp_path, monkeypatch):
@@ -231,5 +231,5 @@ def test_annotators_judge_while_a_pool_is_computed(db_path, tmp_path, monkeypatc
         import_runs(store, tmp_path, MANY)
         result = build_pool(store, 2, progress=judge_meanwhile)
         assert recorded == [50, 100]
-        assert (result["pool"], result["pairs"]) == ("P1", 120 * 3)
+        assert (result.pool, result.pairs) == ("P1", 120 * 3)
         assert store.event_count() == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.errors import LabelerError
+from labeler.errors import LabelerError, argument_hint
 from labeler.store import Store
 from labeler.workbench import create_snapshot, record_judgment
 
@@ -28,15 +28,16 @@ def test_the_space_being_judged_is_taken_when_several_have_labels(two_chunkings)
     judge(two_chunkings, "doc", "d1")
     judge(two_chunkings, "chunk:w2", "d1#0")
     with Store(two_chunkings) as store:
-        assert create_snapshot(store, "tui", default_unit="chunk:w2")["unit"] == "chunk:w2"
-        with pytest.raises(LabelerError, match=r"doc \(1 label\), chunk:w2 \(1 label\); pass --unit"):
+        assert create_snapshot(store, "tui", default_unit="chunk:w2").unit == "chunk:w2"
+        with pytest.raises(LabelerError, match=r"doc \(1 label\), chunk:w2 \(1 label\)$") as refused:
             create_snapshot(store, "cli")
+        assert refused.value.hints == (argument_hint("unit", why="to say which to freeze"),)
 
 
 def test_a_space_being_judged_without_labels_gives_way_to_the_one_that_has_them(two_chunkings):
     judge(two_chunkings, "doc", "d1")
     with Store(two_chunkings) as store:
-        assert create_snapshot(store, "tui", default_unit="chunk:w3")["unit"] == "doc"
+        assert create_snapshot(store, "tui", default_unit="chunk:w3").unit == "doc"
 
 
 def test_several_spaces_and_the_judged_one_empty_is_refused(two_chunkings):
@@ -51,4 +52,4 @@ def test_several_spaces_and_the_judged_one_empty_is_refused(two_chunkings):
 def test_no_labels_anywhere_freezes_the_judged_space(two_chunkings):
     with Store(two_chunkings) as store:
         result = create_snapshot(store, "empty", default_unit="chunk:w3")
-    assert (result["unit"], result["labels"], result["new"]) == ("chunk:w3", 0, True)
+    assert (result.unit, result.labels, result.new) == ("chunk:w3", 0, True)

@@ -48,3 +48,26 @@ def test_one_topic_state_equals_the_bulk_state_with_pools_and_spaces(db_path, tm
         for topic in ("1", "2", "3"):
             assert topic_review_state(store, topic) == bulk[topic], topic
             assert topic_review_status(store, topic, "doc") == bulk[topic].status
+
+
+def test_both_forms_see_a_grade_after_the_mark_and_keep_a_mark_with_nothing_after(db_path, tmp_path):
+    """The all-topics form skips reading a topic's events when nothing was graded since its mark; the one-topic
+    form reads them: the same function, so the same answer either way."""
+    from labeler.workbench import build_pool, import_run
+    from labeler.workbench.review import topic_review_state, topic_review_states
+    from labeler.workbench.status import all_topic_ids
+
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"{t} Q0 u{t}-{r} {r} {9 - r} r\n" for t in ("1", "2") for r in (1, 2)))
+    with Store(db_path) as store:
+        import_run(store, run, "r", allow_unknown=True)
+        build_pool(store, 2)
+        for topic in ("1", "2"):
+            for unit in (f"u{topic}-1", f"u{topic}-2"):
+                record_judgment(store, topic, unit, assessor="ann", grade=0, allow_unknown=True)
+            mark_topic(store, topic, "reviewed", assessor="ann")
+        record_judgment(store, "1", "u1-2", assessor="ann", grade=1, allow_unknown=True)  # a new label after the mark
+        bulk = topic_review_states(store, "doc", topics=all_topic_ids(store))
+        assert (bulk["1"].status, bulk["2"].status) == ("in_progress", "reviewed")
+        for topic in ("1", "2"):
+            assert topic_review_state(store, topic) == bulk[topic], topic

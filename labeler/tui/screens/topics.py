@@ -8,9 +8,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.review import shown_status
 from labeler.tui.text import cell, plain
 from labeler.wording import plural
+from labeler.workbench.status import Status
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> Text:
@@ -27,34 +27,34 @@ class TopicsScreen(Screen[str | None]):
 
     BINDINGS = [Binding("escape,t", "close", "Back"), Binding("enter", "choose", "Judge this topic")]
 
-    def __init__(self, status: dict, titles: dict[str, str], current: str | None) -> None:
+    def __init__(self, status: Status, titles: dict[str, str], current: str | None) -> None:
         super().__init__()
         self.status = status
         self.titles = titles
         self.current = current
-        self.topic_ids = list(status["topics"])
+        self.topic_ids = list(status.topics)
 
     def compose(self) -> ComposeResult:
-        totals = self.status["totals"]
+        totals = self.status.totals
         yield Static(
             plain(
-                f" Pool {self.status['pool'] or '-'} ({self.status['unit']}): {totals['judged']} of "
-                f"{totals['pool']} judged, {totals['relevant']} relevant, "
-                f"{plural(totals['conflicts'], 'conflict')}"
+                f" Pool {self.status.pool or '-'} ({self.status.unit}): {totals.judged} of "
+                f"{totals.pool} judged, {totals.relevant} relevant, "
+                f"{plural(totals.conflicts, 'conflict')}"
             ),
             id="summary",
         )
-        table = DataTable(cursor_type="row", zebra_stripes=True)
+        table: DataTable[str | int | Text] = DataTable(cursor_type="row", zebra_stripes=True)
         table.add_columns("topic", "title", "progress", "relevant", "left", "conflicts", "review status")
-        for topic_id, row in self.status["topics"].items():
+        for topic_id, row in self.status.topics.items():
             table.add_row(
                 cell(topic_id),
                 cell((self.titles.get(topic_id) or "")[:40]),
-                progress_bar(row["judged"], row["pool"]),
-                row["relevant"],
-                row["unjudged"],
-                row["conflicts"],
-                cell(shown_status(row["review_status"], row.get("reopened"))),
+                progress_bar(row.judged, row.pool),
+                row.relevant,
+                row.unjudged,
+                row.conflicts,
+                cell(str(row.review)),
                 key=topic_id,
             )
         yield table
