@@ -7,7 +7,7 @@ names two different texts, so labels are always read within one space.
 from __future__ import annotations
 
 from labeler.checks import parsed_unit, unit_problem
-from labeler.errors import Hint, LabelerError
+from labeler.errors import BadArgumentError, Hint
 from labeler.judgments import Event, PairState, derive_pair, derive_pairs
 from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
@@ -18,9 +18,11 @@ def unit_space(store: Store, unit: str | None) -> str:
     if unit is not None:
         parsed = parsed_unit(unit)
         if parsed is None:
-            raise LabelerError(str(unit_problem(unit)))
+            raise BadArgumentError(str(unit_problem(unit)), argument="unit")
         if parsed.kind == "chunk" and store.chunking(str(parsed.chunking)) is None:
-            raise LabelerError(f"no chunking named {parsed.chunking!r}", hints=Hint("list_chunkings"))
+            raise BadArgumentError(
+                f"no chunking named {parsed.chunking!r}", argument="unit", hints=Hint("list_chunkings")
+            )
         return str(parsed)
     latest = store.latest_pool()
     return latest.unit if latest else "doc"

@@ -20,7 +20,6 @@ from labeler.errors import (
     ConflictError,
     Hint,
     LabelerError,
-    NotFoundError,
     UnknownIdError,
     argument_hint,
 )
@@ -97,7 +96,9 @@ def _check_request(
             hints=argument_hint("replace", why="to replace it"),
         )
     if parsed_unit.kind == "chunk" and store.chunking(str(parsed_unit.chunking)) is None:
-        raise NotFoundError(f"no chunking named {parsed_unit.chunking!r}", hints=Hint("list_chunkings"))
+        raise BadArgumentError(
+            f"no chunking named {parsed_unit.chunking!r}", argument="unit", hints=Hint("list_chunkings")
+        )
     return RetrieveRequest(parsed_unit, exists, _chosen_topics(store, topics))
 
 

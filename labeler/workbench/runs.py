@@ -164,7 +164,9 @@ def _check_import_request(
             raise BadArgumentError(problem, argument=argument)
     check_id(name, ID_NAMES["run"])
     if parsed_unit.kind == "chunk" and store.chunking(str(parsed_unit.chunking)) is None:
-        raise LabelerError(f"no chunking named {parsed_unit.chunking!r}", hints=Hint("make_chunking"))
+        raise BadArgumentError(
+            f"no chunking named {parsed_unit.chunking!r}", argument="unit", hints=Hint("make_chunking")
+        )
     exists = name in store.run_names()
     if exists and not replace:
         raise ConflictError(
@@ -311,7 +313,7 @@ def parse_unit(text: str) -> Unit:
     """The unit space `text` names (`doc` or `chunk:NAME`); whether the chunking exists is the caller's to check."""
     unit = parsed_unit(text)
     if unit is None:
-        raise LabelerError(str(unit_problem(text)))
+        raise BadArgumentError(str(unit_problem(text)), argument="unit")
     return unit
 
 

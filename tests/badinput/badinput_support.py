@@ -53,10 +53,10 @@ def invoke(db: Path, args: list[str]) -> Result:
 
 
 def assert_no_crash(result: Result) -> None:
-    """Exit 0 or 1, no exception other than SystemExit, no traceback anywhere."""
+    """Exit 0, 1 or 2 (a usage error or a bad argument), no exception other than SystemExit, no traceback anywhere."""
     crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
     assert not crashed, f"{type(result.exception).__name__}: {result.exception}\nstderr: {result.stderr}"
-    assert result.exit_code in (0, 1), f"exit {result.exit_code}\nstderr: {result.stderr}"
+    assert result.exit_code in (0, 1, 2), f"exit {result.exit_code}\nstderr: {result.stderr}"
     assert "Traceback" not in result.stdout + result.stderr
 
 
@@ -66,6 +66,15 @@ def assert_refused(result: Result, where: Path | str, line: int | None, fragment
     assert result.exit_code == 1, f"accepted, expected a refusal\nstdout: {result.stdout}\nstderr: {result.stderr}"
     location = f"{where}:{line}: " if line is not None else f"{where}: "
     assert result.stderr.startswith(f"Error: {location}"), result.stderr
+    assert fragment in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == "", result.stderr
+
+
+def assert_bad_argument(result: Result, flag: str, fragment: str) -> None:
+    """Exit 2, one `Error: --flag: reason` line on stderr, nothing on stdout: an option value out of range."""
+    assert_no_crash(result)
+    assert result.exit_code == 2, f"exit {result.exit_code}\nstdout: {result.stdout}\nstderr: {result.stderr}"
+    assert result.stderr.startswith(f"Error: {flag}: "), result.stderr
     assert fragment in result.stderr, result.stderr
     assert result.stderr.count("\n") == 1 and result.stdout == "", result.stderr
 

@@ -7,7 +7,7 @@ as the CLI reads it, which stays exit 1.
 from __future__ import annotations
 
 import pytest
-from badinput_support import Unchanged, assert_refused, invoke
+from badinput_support import Unchanged, assert_bad_argument, assert_refused, invoke
 
 CASES = [
     # (arguments, where the error points, a fragment of the reason, the exit code)
@@ -38,14 +38,6 @@ CASES = [
 def pooled(workbench):
     assert invoke(workbench, ["pool", "build", "--depth", "5"]).exit_code == 0
     return workbench
-
-
-def assert_bad_argument(result, where: str, fragment: str) -> None:
-    """Exit 2 and one `Error: --flag: reason` line on stderr, nothing on stdout."""
-    assert result.exit_code == 2, f"exit {result.exit_code}\nstdout: {result.stdout}\nstderr: {result.stderr}"
-    assert result.stderr.startswith(f"Error: {where}: "), result.stderr
-    assert fragment in result.stderr, result.stderr
-    assert result.stderr.count("\n") == 1 and result.stdout == "", result.stderr
 
 
 @pytest.mark.parametrize(("args", "where", "fragment", "code"), CASES, ids=[" ".join(c[0]) for c in CASES])

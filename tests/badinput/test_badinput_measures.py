@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from badinput_support import Unchanged, invoke
+from badinput_support import Unchanged, assert_bad_argument, invoke
 from click.testing import Result
 
 
 def assert_bad_measures(result: Result, fragment: str) -> None:
     """A bad --measures is a bad argument: exit 2, one `Error: --measures: reason` line, nothing on stdout."""
-    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.stdout + result.stderr
-    assert result.exit_code == 2, f"expected a refusal with exit 2\nstdout: {result.stdout}\nstderr: {result.stderr}"
-    assert result.stderr.startswith("Error: --measures: "), result.stderr
-    assert fragment in result.stderr, result.stderr
-    assert result.stderr.count("\n") == 1 and result.stdout == "", result.stderr
+    assert_bad_argument(result, "--measures", fragment)
 
 
 @pytest.mark.parametrize(

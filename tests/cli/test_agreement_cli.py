@@ -160,8 +160,8 @@ def test_unknown_snapshot_or_unit_space_is_an_error(run_cli):
     binary_example(run_cli)
     missing = run_cli("agreement", "--snapshot", "v9", expect=1)
     assert missing.stderr.startswith("Error:") and "v9" in missing.stderr
-    no_chunking = run_cli("agreement", "--unit", "chunk:nope", expect=1)
-    assert "nope" in no_chunking.stderr
+    no_chunking = run_cli("agreement", "--unit", "chunk:nope", expect=2)
+    assert no_chunking.stderr.startswith("Error: --unit: no chunking named 'nope'")
 
 
 def test_human_output(run_cli):

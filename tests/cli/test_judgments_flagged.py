@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from badinput.badinput_support import Unchanged, assert_refused, invoke
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_refused, invoke
 
 CORPUS = "d1\talpha\nd2\tbeta\nd3\tgamma\n"
 TOPICS = "1\tfirst\n2\tsecond\n10\ttenth\n"
@@ -49,7 +49,7 @@ def test_topic_and_unit_filters(flagged, run_cli):
     [
         (["--topic", "99"], None, "no topic '99' in the workbench"),
         (["--topic", "a\nb"], "--topic", "topic id"),
-        (["--unit", "chunk:nope"], None, "no chunking named 'nope'"),
+        (["--unit", "chunk:nope"], "--unit", "no chunking named 'nope'"),
     ],
 )
 def test_bad_filters_are_refused(flagged, args, where, fragment):
@@ -58,5 +58,7 @@ def test_bad_filters_are_refused(flagged, args, where, fragment):
     if where is None:
         assert result.exit_code == 1 and result.stdout == "" and fragment in result.stderr, result.stderr
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    elif where == "--unit":
+        assert_bad_argument(result, where, fragment)
     else:
         assert_refused(result, where, None, fragment)

@@ -1,4 +1,4 @@
-"""What `labeler runs retrieve` refuses: exit 1, one clear line, the workbench unchanged."""
+"""What `labeler runs retrieve` refuses: exit 1 (2 for a bad option value), one clear line, the workbench unchanged."""
 
 from __future__ import annotations
 
@@ -7,20 +7,20 @@ from support import dump
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "message", "code"),
     [
-        # (arguments after `runs retrieve`, what stderr says)
-        (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77"),
-        (("--retriever", "ql", "--unit", "chunk:nope"), "no chunking named 'nope'"),
-        (("--retriever", "ql", "--unit", "passage"), "unit must be 'doc' or 'chunk:NAME', not 'passage'"),
-        (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0"),
-        (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)"),
-        (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters"),
+        # (arguments after `runs retrieve`, what stderr says, the exit code: 2 for an option value out of range)
+        (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77", 1),
+        (("--retriever", "ql", "--unit", "chunk:nope"), "--unit: no chunking named 'nope'", 2),
+        (("--retriever", "ql", "--unit", "passage"), "--unit: unit must be 'doc' or 'chunk:NAME', not 'passage'", 2),
+        (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0", 1),
+        (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)", 1),
+        (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters", 1),
     ],
 )
-def test_bad_requests_exit_1_and_change_nothing(hand_cli, db_path, args, message):
+def test_bad_requests_are_refused_and_change_nothing(hand_cli, db_path, args, message, code):
     before = dump(db_path)
-    result = hand_cli("runs", "retrieve", "--name", "r", *args, expect=1)
+    result = hand_cli("runs", "retrieve", "--name", "r", *args, expect=code)
     assert result.stderr.startswith("Error: ") and message in result.stderr
     assert dump(db_path) == before
 
