@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -68,10 +69,25 @@ DEFINITIONS = ("[/b] says nothing", "on the subject " + LINK, "answers [x]")
 LONG = " ".join(f"maize{i}" for i in range(40))
 
 
+@pytest.fixture(scope="module")
+def markup_template(tmp_path_factory) -> Path:
+    """The markup workbench, built once for this module and settled (no -wal or -shm) for copying."""
+    folder = tmp_path_factory.mktemp("markup-template")
+    db = make_workbench(folder)
+    Store(db).close()  # the last connection checkpoints the WAL and removes its files
+    assert sorted(p.name for p in folder.glob("markup.db*")) == ["markup.db"]
+    return db
+
+
 @pytest.fixture
-def markup_db(tmp_path):
-    """Topic q[/b] pools d[x], [/b], [bold]x[/bold], d[@click…]; r[@click…] pools [link…], [bold]x[/bold]."""
-    return make_workbench(tmp_path)
+def markup_db(tmp_path, markup_template):
+    """Topic q[/b] pools d[x], [/b], [bold]x[/bold], d[@click…]; r[@click…] pools [link…], [bold]x[/bold].
+
+    Each test gets its own copy of the module's template.
+    """
+    db = tmp_path / "markup.db"
+    shutil.copyfile(markup_template, db)
+    return db
 
 
 def make_workbench(tmp_path, *, doc_run: bool = True):
