@@ -33,18 +33,18 @@ def declared_bindings(node: DOMNode) -> list[tuple[Binding, bool]]:
     return bindings
 
 
-def bound_keys(screen: Screen, binding: Binding) -> list[str]:
-    """The keys that run `binding` now: a binding with an id may have been remapped by the app's keymap.
+def keys_by_id(screen: Screen) -> dict[str, list[str]]:
+    """The keys of each binding id now: a binding with an id may have been remapped by the app's keymap.
 
     Textual's public `active_bindings` holds the keys after the keymap, one binding per key (a
-    key the focused widget also binds shows that widget's binding there): the declared keys are
-    the answer where the id is not found.
+    key the focused widget also binds shows that widget's binding there, so the declared keys
+    stand where an id is not found).
     """
-    if binding.id is not None:
-        remapped = [key for key, active in screen.active_bindings.items() if active.binding.id == binding.id]
-        if remapped:
-            return remapped
-    return [key.strip() for key in binding.key.split(",")]
+    keys: dict[str, list[str]] = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.id is not None:
+            keys.setdefault(active.binding.id, []).append(key)
+    return keys
 
 
 def binding_rows(screen: Screen) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -56,12 +56,14 @@ def binding_rows(screen: Screen) -> tuple[list[tuple[str, str]], list[tuple[str,
     own: dict[tuple[str, str], list[str]] = {}
     generic: dict[tuple[str, str], list[str]] = {}
     app = screen.app
+    remapped = keys_by_id(screen)
     for node in (screen, app):
         for binding, textual in declared_bindings(node):
             if not binding.description:
                 continue
             keys = (generic if textual else own).setdefault((binding.action, binding.description), [])
-            for key in bound_keys(screen, binding):
+            declared = [key.strip() for key in binding.key.split(",")]
+            for key in remapped.get(binding.id, declared) if binding.id is not None else declared:
                 display = app.get_key_display(Binding(key, binding.action))
                 if display not in keys:
                     keys.append(display)
