@@ -50,6 +50,7 @@ def id_problem(text: str) -> str | None:
     if text.isprintable() and " " not in text:  # the fast path, at C speed: imports check millions of ids
         return None
     for position, char in enumerate(text, 1):
+        category: str | None
         if char.isspace():
             category = "white space"
         else:

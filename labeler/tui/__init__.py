@@ -5,10 +5,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labeler.workbench import open_workbench
 from labeler.workbench.session import JudgingSession
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
 
 
 def make_app(
@@ -21,8 +26,8 @@ def make_app(
     pool: str | None = None,
     ask_assessor: bool = False,
     served: bool = False,
-    lease=None,
-):
+    lease: timedelta | None = None,
+) -> LabelerApp:
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
     `served`: a browser session of `labeler serve`, which writes no file on the server (exports and

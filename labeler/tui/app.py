@@ -53,7 +53,7 @@ class LabelerApp(SavingApp):
     CSS = """
     ToastRack { margin-bottom: 5; }
     """
-    BINDINGS = [Binding("q", "quit", "Quit", show=False)]
+    BINDINGS = [Binding("q", "quit", "Quit", show=False, id="app.quit")]
 
     def __init__(
         self,
@@ -226,9 +226,8 @@ class LabelerApp(SavingApp):
 
     def action_adjudication(self) -> None:
         from labeler.tui.screens.adjudicate import AdjudicationScreen
-        from labeler.workbench.setup import grade_scale
 
-        self.push_screen(AdjudicationScreen(grade_scale(self.store)), lambda _: self._refresh_judging())
+        self.push_screen(AdjudicationScreen(self.session), lambda _: self._refresh_judging())
 
     def action_show_help_panel(self) -> None:
         """The palette's "Keys": the help screen `?` opens, not Textual's key panel.
@@ -261,8 +260,11 @@ class LabelerApp(SavingApp):
         self.ask_where_to_save(
             "Export the latest snapshot as TREC qrels to:",
             "qrels.txt",
-            lambda path, force: self.export_qrels(path, force),
+            lambda path, force: self._start_export(path, force),
         )
+
+    def _start_export(self, path: str, force: bool) -> None:
+        self.export_qrels(path, force)  # a worker: it reports its own failure (on_worker_state_changed)
 
     # -- slow work, in threads with their own connection ---------------------------------------
     # (exit_on_error=False: a failure is shown by on_worker_state_changed, and judging goes on)
@@ -318,7 +320,7 @@ class LabelerApp(SavingApp):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failed worker shows a notification; the app keeps running."""
-        if event.state == WorkerState.ERROR:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.notify(
                 error_message(event.worker.error), title="That did not work", severity="error", timeout=8, markup=False
             )

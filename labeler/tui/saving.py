@@ -27,7 +27,7 @@ SERVED_NO_DOWNLOAD = (
 )
 
 
-class SavingApp(App):
+class SavingApp(App[None]):
     """The part of `LabelerApp` that writes or delivers files."""
 
     db_path: Path

@@ -50,6 +50,24 @@ def _write_inputs(folder: Path) -> None:
     (folder / "run.txt").write_text(RUN)
 
 
+@pytest.fixture(autouse=True)
+def freeze_without_collecting(request, monkeypatch):
+    """The judging screen's `gc_policy.settle` freezes without its full collection, except in test_gc_policy.
+
+    The collection is for a real session's start (about 0.2 s, once); in the test process it walks
+    pytest's and every earlier test's objects too, about 0.5 s of CPU per app (a third of the UI
+    tests' CPU). The freeze is kept, so each app runs as in a session; test_gc_policy
+    (`REAL_GC_POLICY`) checks the policy itself.
+    """
+    if getattr(request.module, "REAL_GC_POLICY", False):
+        return
+    import gc
+
+    from labeler.tui import gc_policy
+
+    monkeypatch.setattr(gc_policy, "settle", gc.freeze)
+
+
 @pytest.fixture(scope="session")
 def judging_template(tmp_path_factory) -> Path:
     """The judging workbench, built once per session and settled (no -wal or -shm) for copying."""

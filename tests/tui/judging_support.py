@@ -23,29 +23,60 @@ def events(db, kind=None):
     return [e for e in reversed(rows) if kind is None or e.kind == kind]
 
 
-async def answer_prompt(pilot, text: str) -> None:
-    """Type `text` into the text prompt that is opening, then Enter.
+async def answer_prompt(pilot, text: str, *, closes: bool = True, typed: bool = False) -> None:
+    """Type `text` into the text prompt that is opening, then Enter; wait until the prompt has closed.
 
     Pilot's press() waits between keys only until the process *looks* idle (its CPU time
     stops advancing), which a process starved by a busy machine also does: keys typed right
     after the key that opens a prompt then reached the screen below it (a snapshot message
-    lost its first letters, and its `d` and space ran that screen's diff and mark). So wait
-    until the prompt's input has the focus, and check what it holds before submitting.
+    lost its first letters, and its `d` and space ran that screen's diff and mark), and keys
+    pressed right after Enter reached the prompt still open (a grade key typed into it). So
+    wait until the prompt's input has the focus, check what it holds before submitting, and
+    (`closes`: the prompt takes the text) wait until the prompt is gone.
+
+    `typed`: key by key, as an annotator types; otherwise the text goes in at the cursor at once
+    (as a paste does: each key costs a wait for the app to look idle, ~0.1 s here).
     """
     from textual.widgets import Input
 
     from labeler.tui.screens.prompt import TextPrompt
 
     app = pilot.app
-    for _ in range(500):
-        if isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input):
-            break
-        await pilot.pause(0.01)
-    assert isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input), "no text prompt opened"
-    field = app.focused
-    await pilot.press(*text)
+    await until(
+        pilot, lambda: isinstance(app.screen, TextPrompt) and isinstance(app.focused, Input), "a text prompt opened"
+    )
+    prompt, field = app.screen, app.focused
+    if typed:
+        await pilot.press(*text)
+    else:
+        field.insert_text_at_cursor(text)
+        await pilot.pause()
     assert field.value == text, f"the prompt holds {field.value!r}"
     await pilot.press("enter")
+    if closes:
+        await until(pilot, lambda: prompt not in app.screen_stack, "the prompt closed")
+
+
+async def open_screen(pilot, key: str, screen_type: type) -> None:
+    """Press the key that opens a screen, and wait until it is shown with its focus set.
+
+    A key pressed before that reached the screen below (an Enter meant for the topics table
+    did nothing, or judged on the judging screen).
+    """
+    app = pilot.app
+    await pilot.press(key)
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, screen_type) and app.screen.is_mounted and app.screen.focused is not None,
+        f"{screen_type.__name__} opened and focused",
+    )
+
+
+async def back_to(pilot, key: str, screen_type: type) -> None:
+    """Press the key that closes the screen on top, and wait until `screen_type` is the screen again."""
+    app = pilot.app
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(app.screen, screen_type), f"back on {screen_type.__name__}")
 
 
 async def until(pilot, condition, what: str, tries: int = 1000) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from judging_support import events, grades, palette
+from judging_support import back_to, events, grades, open_screen, palette, until
 from textual.widgets import DataTable
 
 from labeler.tui import make_app
 from labeler.tui.screens.flagged import FlaggedScreen
+from labeler.tui.screens.judge import JudgeScreen
 
 SIZE = (140, 40)
 
@@ -27,14 +28,10 @@ async def test_a_flagged_then_graded_pair_is_listed_with_its_grade_and_opens(jud
         await pilot.press("f", "2")  # flag d1, then grade it: the session moves on to d2
         await pilot.pause()
         assert current(app) == "d2"
-        await pilot.press("F")
-        await pilot.pause()
-        assert isinstance(app.screen, FlaggedScreen)
+        await open_screen(pilot, "F", FlaggedScreen)
         (row,) = rows(app)
         assert row[:3] == ["1", "d1", "ann"] and row[5:] == ["2", "judged"]
-        await pilot.press("enter")
-        await pilot.pause()
-        assert not isinstance(app.screen, FlaggedScreen)
+        await back_to(pilot, "enter", JudgeScreen)
         assert current(app) == "d1"
     assert [e.kind for e in events(judging_db)] == ["flag", "grade"]
     assert grades(judging_db) == {("1", "d1"): 2}
@@ -46,8 +43,6 @@ async def test_the_palette_opens_it_and_an_undone_flag_is_gone(judging_db):
         await pilot.press("f", "f", "ctrl+z")  # two flags, the second undone
         await pilot.pause()
         await palette(pilot, "Flagged pairs")
-        assert isinstance(app.screen, FlaggedScreen)
+        await until(pilot, lambda: isinstance(app.screen, FlaggedScreen) and app.screen.is_mounted, "the flagged pairs")
         assert [r[:2] for r in rows(app)] == [["1", "d1"]]
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, FlaggedScreen)
+        await back_to(pilot, "escape", JudgeScreen)

@@ -7,6 +7,7 @@ import gc
 from labeler.tui import make_app
 
 SIZE = (140, 40)
+REAL_GC_POLICY = True  # the real settle(), its full collection included (tests/tui/conftest.py)
 
 
 async def test_start_up_objects_are_frozen_while_judging_and_released_at_exit(judging_db):

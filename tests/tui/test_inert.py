@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from judging_support import answer_prompt, back_to, open_screen, until
 from rich.text import Text
 from support import new_workbench
 from test_markup import assert_notified, drawn, squeezed, table_cells
@@ -23,6 +24,7 @@ from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.history import HistoryScreen
+from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.snapshots import SnapshotsScreen
 from labeler.tui.screens.topics import TopicsScreen
 from labeler.tui.text import CURRENT_HIT_STYLE, QUERY_STYLE, Paragraph, find_hits, render
@@ -153,8 +155,8 @@ async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_termina
 
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
         assert styled(body.render(), CURRENT_HIT_STYLE) == ["maize"]  # the third hit, past two escapes
-        await pilot.press("n", *"a note", "enter")
-        await pilot.pause()
+        await pilot.press("n")
+        await answer_prompt(pilot, "a note")
         svg = assert_no_raw_controls(app)
         assert SHOWN_OSC in svg and "[link=file:///etc/passwd]pests[/link]" in svg
 
@@ -179,25 +181,22 @@ async def test_topics_history_adjudication_and_snapshots_show_escapes(escapes_db
         create_snapshot(store, MESSAGE)
     app = make_app(escapes_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("t")
-        assert isinstance(app.screen, TopicsScreen)
+        await open_screen(pilot, "t", TopicsScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert cells[1][:2] == [squeezed(T1), squeezed(visible_line(TITLE)[:40])]
         assert_no_raw_controls(app)
-        await pilot.press("escape", "h")
-        assert isinstance(app.screen, HistoryScreen)
+        await back_to(pilot, "escape", JudgeScreen)
+        await open_screen(pilot, "h", HistoryScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert squeezed(visible_line(NOTE)) in cells[1]
         assert_no_raw_controls(app)
-        await pilot.press("escape", "a")
-        await pilot.pause()
-        assert isinstance(app.screen, AdjudicationScreen)
+        await back_to(pilot, "escape", JudgeScreen)
+        await open_screen(pilot, "a", AdjudicationScreen)
         assert_drawn(app.screen.query_one("#detail-text", Static), f"bob: {visible(NOTE)}")
         assert_no_raw_controls(app)
-        await pilot.press("escape")
+        await back_to(pilot, "escape", JudgeScreen)
         app.action_snapshots()
-        await pilot.pause()
-        assert isinstance(app.screen, SnapshotsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SnapshotsScreen) and app.screen.is_mounted, "snapshots")
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert cells[1][-2] == squeezed(visible_line(MESSAGE))
         assert_no_raw_controls(app)

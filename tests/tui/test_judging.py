@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judging_support import events, grades
+from judging_support import answer_prompt, events, grades, until
 
 from labeler.store import Store
 from labeler.tui import make_app
@@ -51,7 +51,7 @@ async def test_unsure_asks_for_a_reason(judging_db):
     app = make_app(judging_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("u")
-        await pilot.press(*"jargon", "enter")
+        await answer_prompt(pilot, "jargon", typed=True)
         assert current(app) == "d2"
     (unsure,) = events(judging_db, "unsure")
     assert (unsure.unit_id, unsure.reason) == ("d1", "jargon")
@@ -151,8 +151,7 @@ async def test_creating_a_snapshot(judging_db):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0")
         app.action_create_snapshot()
-        await pilot.pause()
-        await pilot.press(*"round one", "enter")
+        await answer_prompt(pilot, "round one")
         await app.workers.wait_for_complete()
         await pilot.pause()
     with Store(judging_db) as store:
@@ -320,9 +319,9 @@ async def test_a_served_session_asks_for_the_assessor_first(judging_db):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, JudgeScreen)
-        await pilot.press(*"carol", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, JudgeScreen) and app.session.assessor == "carol"
+        await answer_prompt(pilot, "carol")
+        await until(pilot, lambda: isinstance(app.screen, JudgeScreen), "the judging screen")
+        assert app.session.assessor == "carol"
         await pilot.press("2")
     assert grades(judging_db, assessor="carol") == {("1", "d1"): 2}
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 from pathlib import Path
 
 import pytest
-from judging_support import answer_prompt, events, grades, palette, until
+from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, until
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -25,7 +26,9 @@ from labeler.tui import make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.coverage import CoverageScreen
 from labeler.tui.screens.help import HelpScreen
+from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.judge import JudgeScreen
+from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.screens.snapshots import SnapshotsScreen
 from labeler.tui.screens.topics import TopicsScreen
 from labeler.tui.widgets.status_bar import StatusBar
@@ -66,10 +69,25 @@ DEFINITIONS = ("[/b] says nothing", "on the subject " + LINK, "answers [x]")
 LONG = " ".join(f"maize{i}" for i in range(40))
 
 
+@pytest.fixture(scope="module")
+def markup_template(tmp_path_factory) -> Path:
+    """The markup workbench, built once for this module and settled (no -wal or -shm) for copying."""
+    folder = tmp_path_factory.mktemp("markup-template")
+    db = make_workbench(folder)
+    Store(db).close()  # the last connection checkpoints the WAL and removes its files
+    assert sorted(p.name for p in folder.glob("markup.db*")) == ["markup.db"]
+    return db
+
+
 @pytest.fixture
-def markup_db(tmp_path):
-    """Topic q[/b] pools d[x], [/b], [bold]x[/bold], d[@click…]; r[@click…] pools [link…], [bold]x[/bold]."""
-    return make_workbench(tmp_path)
+def markup_db(tmp_path, markup_template):
+    """Topic q[/b] pools d[x], [/b], [bold]x[/bold], d[@click…]; r[@click…] pools [link…], [bold]x[/bold].
+
+    Each test gets its own copy of the module's template.
+    """
+    db = tmp_path / "markup.db"
+    shutil.copyfile(markup_template, db)
+    return db
 
 
 def make_workbench(tmp_path, *, doc_run: bool = True):
@@ -166,12 +184,22 @@ def toasts(app) -> list[str]:
 
 
 async def assert_notified(pilot, message: str) -> None:
-    """The notification holds the message, as plain text, and its toast draws it verbatim."""
-    await pilot.pause()
-    assert any(n.message == message and not n.markup for n in pilot.app._notifications), [
-        n.message for n in pilot.app._notifications
+    """The notification holds the message, as plain text, and its toast draws it verbatim.
+
+    Waits for both: the toast is mounted after the notification is made.
+    """
+    app = pilot.app
+    await until(pilot, lambda: any(n.message == message for n in app._notifications), f"notified {message!r}")
+    assert any(n.message == message and not n.markup for n in app._notifications), [
+        n.message for n in app._notifications
     ]
-    assert any(message in toast for toast in toasts(pilot.app)), toasts(pilot.app)
+    await until(pilot, lambda: any(message in toast for toast in toasts(app)), f"a toast draws {message!r}")
+
+
+async def until_shows(pilot, widget, *texts: str) -> None:
+    """`assert_shows` once the widget has drawn the texts: it is laid out again after a key changed it."""
+    await until(pilot, lambda: all(squeezed(t) in squeezed(drawn(widget)) for t in texts), f"{texts} drawn")
+    assert_shows(widget, *texts)
 
 
 async def click_on(pilot, widget, text: str) -> None:
@@ -213,7 +241,7 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         assert all(label in footer for label in LABELS)
 
         await pilot.press("r")
-        assert_shows(screen.query_one(Provenance), f"Runs: {RUN} #1")
+        await until_shows(pilot, screen.query_one(Provenance), f"Runs: {RUN} #1")
 
         await pilot.press("f")
         await assert_notified(pilot, f"Flagged {D1} for review.")
@@ -222,13 +250,12 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         await assert_notified(pilot, "Note saved.")
         await pilot.press("slash")
         await answer_prompt(pilot, "[/b] [x] maize")
-        await pilot.pause()
-        assert any("[/b]: 0" in toast and "[x]: 0" in toast for toast in toasts(app)), toasts(app)
+        await until(pilot, lambda: any("[/b]: 0" in t and "[x]: 0" in t for t in toasts(app)), "the term counts shown")
 
         await pilot.press("u")
         await answer_prompt(pilot, REASON)
         assert current(app) == D2
-        assert_shows(screen.query_one("#unit-body", Static), f"Stored {LINK} grain", "Weevils [/b] damage")
+        await until_shows(pilot, screen.query_one("#unit-body", Static), f"Stored {LINK} grain", "Weevils [/b] damage")
         await pilot.press("1", "backspace")
         await assert_notified(pilot, f"Undid grade 1 on {D2}: reopened.")
         assert current(app) == D2
@@ -255,13 +282,11 @@ async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
         assert current(app) == f"{D5}#2"
         assert_shows(app.screen.query_one(StatusBar), f"chunk │ {D5}#2 │", f"chunking {CHUNKING}", f"parent {D5}")
         await pilot.press("r")
-        assert_shows(app.screen.query_one(Provenance), f"Runs: {CHUNK_RUN} #1")
+        await until_shows(pilot, app.screen.query_one(Provenance), f"Runs: {CHUNK_RUN} #1")
         await pilot.press("minus")
         await assert_notified(pilot, "Context: ±3 chunks")
         await pilot.press("2", "d", "c")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, CoverageScreen)
+        await until(pilot, lambda: isinstance(app.screen, CoverageScreen) and app.screen.result is not None, "coverage")
         assert_shows(app.screen.query_one("#summary", Static), f"Current labels (chunk:{CHUNKING})")
         assert (await table_cells(pilot, app.screen.query_one("#runs", DataTable)))[1][0] == squeezed(CHUNK_RUN)
     assert grades(db, assessor=ASSESSOR, unit=f"chunk:{CHUNKING}") == {(T1, f"{D5}#2"): 2}
@@ -294,8 +319,7 @@ async def test_coverage_on_chunk_labels_names_the_document_run_left_out_as_it_is
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, CoverageScreen) and app.screen.result is not None, "coverage")
         screen = app.screen
         assert isinstance(screen, CoverageScreen) and screen.result is not None
         assert RUN not in screen.result.runs and screen.result.runs_not_scored == [RUN]
@@ -317,15 +341,16 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
         await pilot.press("c")
         screen = app.screen
         assert isinstance(screen, CoverageScreen)
-        for _ in range(100):  # the worker fails in its thread
-            if any(n.title == "That did not work" for n in app._notifications):
-                break
-            await pilot.pause(0.05)
+        # the worker fails in its thread
+        await until(pilot, lambda: any(n.title == "That did not work" for n in app._notifications), "the failure")
         (failure,) = [n for n in app._notifications if n.title == "That did not work"]
         assert failure.message == f"run '{RUN}' ranks [bold]nothing[/bold] here [/b]"
         await assert_notified(pilot, failure.message)
-        assert_shows(screen.query_one("#summary", Static), f"Coverage could not be computed: {failure.message}")
-        await pilot.press("escape", "2")
+        await until_shows(
+            pilot, screen.query_one("#summary", Static), f"Coverage could not be computed: {failure.message}"
+        )
+        await back_to(pilot, "escape", JudgeScreen)
+        await pilot.press("2")
         assert isinstance(app.screen, JudgeScreen) and app.is_running
     assert grades(markup_db, assessor=ASSESSOR, unit=f"chunk:{CHUNKING}") == {(T1, f"{D5}#2"): 2}
 
@@ -336,11 +361,11 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
 async def test_the_topics_screen_lists_ids_and_titles_as_they_are(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("t")
-        assert isinstance(app.screen, TopicsScreen)
+        await open_screen(pilot, "t", TopicsScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert [row[:2] for row in cells[1:]] == [[squeezed(T1), squeezed(TITLE1)], [squeezed(T2), squeezed(TITLE2)]]
-        await pilot.press("down", "enter")
+        await pilot.press("down")
+        await back_to(pilot, "enter", JudgeScreen)
         assert (app.session.topic_id, current(app)) == (T2, D4)
         await pilot.press("1")
     assert grades(markup_db, assessor=ASSESSOR) == {(T2, D4): 1}
@@ -355,7 +380,7 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
         app.session.flag(FLAG_REASON)  # the UI's `f` gives none; `labeler judgments` can
         await pilot.press("u")
         await answer_prompt(pilot, REASON)
-        await pilot.press("h")
+        await open_screen(pilot, "h", HistoryScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
         assert [row[1:] for row in cells[1:]] == [
             [squeezed(T1), squeezed(D2), "unsure", squeezed(REASON)],
@@ -363,7 +388,8 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
             [squeezed(T1), squeezed(D1), "grade2"],
             [squeezed(T1), squeezed(D1), "note", squeezed(NOTE)],
         ]
-        await pilot.press("down", "down", "enter")
+        await pilot.press("down", "down")
+        await back_to(pilot, "enter", JudgeScreen)
         assert (app.session.topic_id, current(app)) == (T1, D1)
         await pilot.press("0")
     assert grades(markup_db, assessor=ASSESSOR)[(T1, D1)] == 0
@@ -379,7 +405,7 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
         await assert_notified(pilot, "Snapshot v1 (doc): 1 label, 0 conflicts left out.")
         await pilot.press("1")
         await palette(pilot, "Snapshots")
-        assert isinstance(app.screen, SnapshotsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SnapshotsScreen) and app.screen.focused is not None, "snaps")
         await pilot.press("c")
         await answer_prompt(pilot, f"{MESSAGE} two")
         await app.workers.wait_for_complete()
@@ -408,8 +434,7 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
         record_judgment(store, T1, D1, assessor=cat, kind="note", note=REASON)
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.press("a")
-        await pilot.pause()
+        await open_screen(pilot, "a", AdjudicationScreen)
         screen = app.screen
         assert isinstance(screen, AdjudicationScreen)
         cells = await table_cells(pilot, screen.query_one(DataTable))
@@ -429,9 +454,8 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
         assert f"Settle as {LABELS[1]}" in footer
         await pilot.press("1")
         await assert_notified(pilot, f"Settled topic {T1}, {D1} as 1.")
-        assert_shows(detail, "No conflicts")
-        await pilot.press("escape")
-        assert isinstance(app.screen, JudgeScreen)
+        await until_shows(pilot, detail, "No conflicts")
+        await back_to(pilot, "escape", JudgeScreen)
     (adjudication,) = events(markup_db, "adjudicate")
     assert (adjudication.topic_id, adjudication.unit_id, adjudication.grade, adjudication.assessor) == (
         T1,
@@ -445,8 +469,7 @@ async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0", "1", "0", "d", "c")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, CoverageScreen) and app.screen.result is not None, "coverage")
         screen = app.screen
         assert isinstance(screen, CoverageScreen) and screen.result is not None
         assert [str(row) for row in screen.query_one("#runs", DataTable).get_column_at(0)] == [RUN]
@@ -460,33 +483,32 @@ async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
 async def test_help_and_the_palettes_keys_show_the_scales_labels_as_they_are(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        assert_shows(app.screen.query(Static).first(), "Judging keys", *LABELS)
-        await pilot.press("escape")
+        await open_screen(pilot, "question_mark", HelpScreen)
+        await until_shows(pilot, app.screen.query(Static).first(), "Judging keys", *LABELS)
+        await back_to(pilot, "escape", JudgeScreen)
         await palette(pilot, "Keys")  # Textual's key panel read these labels as markup, and crashed
-        assert isinstance(app.screen, HelpScreen)
-        assert_shows(app.screen.query(Static).first(), "Keys", *LABELS)
-        await pilot.press("escape")
-        assert isinstance(app.screen, JudgeScreen) and app.is_running
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted, "the help opened")
+        await until_shows(pilot, app.screen.query(Static).first(), "Keys", *LABELS)
+        await back_to(pilot, "escape", JudgeScreen)
+        assert app.is_running
 
 
 async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db):
     app = make_app(markup_db, assessor="unknown", ask_assessor=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.is_mounted, "the name prompt")
         assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
-        await pilot.press(*"a [x]", "enter")
+        await answer_prompt(pilot, "a [x]", closes=False, typed=True)
         await assert_notified(
             pilot,
             "assessor name 'a [x]' contains white space (U+0020) at character 2, "
             "which an id may not hold. Type another name.",
         )
         assert not isinstance(app.screen, JudgeScreen)
-        await pilot.press(*CLICK, "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, JudgeScreen) and app.session.assessor == CLICK
-        assert_shows(app.screen.query_one(StatusBar), f"│ {CLICK} │")
+        await answer_prompt(pilot, CLICK, typed=True)  # the refused name is selected: typing replaces it
+        await until(pilot, lambda: isinstance(app.screen, JudgeScreen) and app.screen.is_mounted, "the judging screen")
+        assert app.session.assessor == CLICK
+        await until_shows(pilot, app.screen.query_one(StatusBar), f"│ {CLICK} │")
         await pilot.press("1")
     assert grades(markup_db, assessor=CLICK) == {(T1, D1): 1}
 
@@ -505,9 +527,10 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
         await assert_notified(pilot, "runs/a[1].run:3: bad [/b] grade [x]")
         assert current(app) == D1 and app.is_running
         app.session.open_topic = refuse
-        await pilot.press("t", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, JudgeScreen) and app.is_running
+        await open_screen(pilot, "t", TopicsScreen)
+        await back_to(pilot, "enter", JudgeScreen)
+        await until(pilot, lambda: len(app._notifications) == 2, "the second refusal")
+        assert app.is_running
         assert sum(n.message == "runs/a[1].run:3: bad [/b] grade [x]" for n in app._notifications) == 2
     assert events(markup_db) == []
 

@@ -11,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from judging_support import palette
+from judging_support import palette, until
 
 from labeler.store import Store
 from labeler.tui import make_app
@@ -47,21 +47,26 @@ def files_under(*folders: Path) -> set[str]:
 
 
 async def answer(pilot, text: str) -> None:
-    """Replace the prompt's proposed value with `text` and press Enter."""
-    assert isinstance(pilot.app.screen, TextPrompt), pilot.app.screen
-    pilot.app.screen.query_one("#answer").value = text
+    """Once the text prompt is open and focused, replace its proposed value with `text`, Enter; wait until it closed."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.focused is not None, "a text prompt")
+    prompt = app.screen
+    prompt.query_one("#answer").value = text
     await pilot.press("enter")
-    await pilot.pause()
+    await until(pilot, lambda: prompt not in app.screen_stack, "the text prompt closed")
 
 
 async def choose(pilot, label: str) -> None:
-    screen = pilot.app.screen
+    """Once the choice prompt is open and focused, pick `label` with the arrow keys and Enter."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, ChoicePrompt) and app.screen.focused is not None, "a choice")
+    screen = app.screen
     assert isinstance(screen, ChoicePrompt), screen
     index = [lab for _, lab in screen.choices].index(label)
     for _ in range(index):
         await pilot.press("down")
     await pilot.press("enter")
-    await pilot.pause()
+    await until(pilot, lambda: screen not in app.screen_stack, "the choice prompt closed")
 
 
 def errors(app) -> list[str]:
@@ -92,8 +97,10 @@ async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_pa
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await palette(pilot, "Export qrels")
         await answer(pilot, str(target))
+        await until(pilot, lambda: isinstance(app.screen, ChoicePrompt) and app.screen.focused is not None, "asked")
         assert isinstance(app.screen, ChoicePrompt) and "exists already" in app.screen.question
         await pilot.press("escape")  # cancel: nothing written
+        await until(pilot, lambda: not isinstance(app.screen, ChoicePrompt), "the question closed")
         await app.workers.wait_for_complete()
         assert target.read_text() == "an older export\n"
 
@@ -117,13 +124,12 @@ async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_pa
 async def test_the_local_screenshot_is_a_new_file_never_the_workbench(snapshot_db, tmp_path):
     app = make_app(snapshot_db, assessor="ann")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await palette(pilot, "Screenshot")
-        await pilot.pause(0.3)  # Textual's command starts the screenshot on a timer
+        await palette(pilot, "Screenshot")  # Textual's command starts the screenshot on a timer: answer waits
         await answer(pilot, str(snapshot_db))
-        assert any("is the workbench" in m for m in errors(app))
+        await until(pilot, lambda: any("is the workbench" in m for m in errors(app)), "the workbench refused")
         await palette(pilot, "Screenshot")
-        await pilot.pause(0.3)
         await answer(pilot, str(tmp_path / "screen.svg"))
+        await until(pilot, lambda: (tmp_path / "screen.svg").exists(), "the screenshot written")
     assert (tmp_path / "screen.svg").read_text().startswith("<svg")
 
 
@@ -168,7 +174,7 @@ async def test_the_served_export_is_a_download_and_writes_no_file(served_app, sn
         await pilot.pause()
         assert not isinstance(app.screen, TextPrompt)  # no path is asked for
         await palette(pilot, "Screenshot")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: len(app.delivered) == 2, "the screenshot delivered")  # Textual's timer
         assert not isinstance(app.screen, TextPrompt)
     (qrels, options), (svg, shot) = app.delivered
     assert qrels == "1 0 d1 2\n"

@@ -9,13 +9,15 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from labeler.tui.text import cell, query_terms, shown, shown_lines
 from labeler.tui.widgets.unit_view import UnitView
+from labeler.workbench.session import JudgingSession
+from labeler.workbench.setup import grade_scale
 
 
 class AdjudicationScreen(Screen[None]):
@@ -26,14 +28,26 @@ class AdjudicationScreen(Screen[None]):
     AdjudicationScreen #detail { height: auto; max-height: 40%; }
     AdjudicationScreen #unit { height: 1fr; border-top: solid $primary; }
     """
-    BINDINGS = [Binding("escape", "close", "Back")]
+    BINDINGS = [Binding("escape", "close", "Back", id="adjudicate.back")]
 
-    def __init__(self, scale) -> None:
+    def __init__(self, session: JudgingSession) -> None:
         super().__init__()
-        self.scale = scale
+        self.session = session  # whose unit space is settled, and who settles
+        self.scale = grade_scale(session.store)
         self.items: list[dict] = []
-        for grade in scale.grades:
-            self._bindings.bind(str(grade.value), f"settle({grade.value})", f"Settle as {shown(grade.label)}")
+        self._bindings = BindingsMap.merge([self._bindings, BindingsMap(self.dynamic_bindings())])
+
+    def dynamic_bindings(self) -> list[Binding]:
+        """One key per grade of the scale, which settles the selected conflict (keymap id `adjudicate.settle_2`)."""
+        return [
+            Binding(
+                str(grade.value),
+                f"settle({grade.value})",
+                f"Settle as {shown(grade.label)}",
+                id=f"adjudicate.settle_{grade.value}",
+            )
+            for grade in self.scale.grades
+        ]
 
     def compose(self) -> ComposeResult:
         yield Static(" Conflicts: select one, read the grades and notes, press a grade key to settle it.", id="summary")
@@ -49,7 +63,7 @@ class AdjudicationScreen(Screen[None]):
     def reload(self) -> None:
         from labeler.workbench.reading import conflicts
 
-        self.items = conflicts(self.app.store, unit=self.app.session.unit)
+        self.items = conflicts(self.session.store, unit=self.session.unit)
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns("topic", "unit", "grades")
@@ -101,7 +115,7 @@ class AdjudicationScreen(Screen[None]):
         from labeler.workbench.reading import unit_text
         from labeler.workbench.topics import find_topic
 
-        store = self.app.store
+        store = self.session.store
         topic = find_topic(store, item["topic"])
         self.query_one(UnitView).show(
             unit_text(store, item["unit"], item["unit_id"]), query_terms(topic.title) if topic else []
@@ -114,7 +128,7 @@ class AdjudicationScreen(Screen[None]):
         if item is None:
             return
         adjudicate(
-            self.app.store, item["topic"], item["unit_id"], grade, assessor=self.app.session.assessor, unit=item["unit"]
+            self.session.store, item["topic"], item["unit_id"], grade, assessor=self.session.assessor, unit=item["unit"]
         )
         self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.", markup=False)
         self.reload()

@@ -29,7 +29,10 @@ def _f(value: float | None) -> str:
 class CoverageScreen(Screen[None]):
     """Computed in a worker on its own connection; shows the same figures as `labeler coverage --snapshot current`."""
 
-    BINDINGS = [Binding("escape,c", "close", "Back"), Binding("r", "reload", "Recompute")]
+    BINDINGS = [
+        Binding("escape,c", "close", "Back", id="coverage.back"),
+        Binding("r", "reload", "Recompute", id="coverage.recompute"),
+    ]
 
     def __init__(self, depth: int) -> None:
         super().__init__()

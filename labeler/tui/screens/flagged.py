@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,7 +26,10 @@ class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
                                background: $surface; padding: 1 2; }
     FlaggedScreen DataTable { height: auto; max-height: 20; }
     """
-    BINDINGS = [Binding("escape,F", "close", "Close"), Binding("enter", "open_pair", "Open")]
+    BINDINGS = [
+        Binding("escape,F", "close", "Close", id="flagged.close"),
+        Binding("enter", "open_pair", "Open", id="flagged.open"),
+    ]
 
     def __init__(self, flags: list[FlaggedPair], unit: str) -> None:
         super().__init__()
@@ -42,7 +46,7 @@ class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
                 else f"No flagged pairs ({self.unit}). Escape closes.",
                 markup=False,
             )
-            table = DataTable(cursor_type="row", zebra_stripes=True)
+            table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
             table.add_columns("topic", "unit", "flagged by", "time", "reason", "label now", "state")
             for flag in self.flags:
                 table.add_row(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
@@ -13,41 +13,60 @@ from textual.widgets import Static
 
 from labeler.tui.text import shown
 
-GENERIC_ACTIONS = frozenset({"command_palette"})  # bound by Textual at run time, in no class's BINDINGS
 
+def declared_bindings(node: DOMNode) -> list[tuple[Binding, bool]]:
+    """(binding, declared by Textual) of a screen or the app, in the order Textual merges them.
 
-def _textual_bindings(node: DOMNode) -> set[tuple[str, str]]:
-    """(key, action) of the bindings Textual's own classes declare for this screen or app."""
-    declared: set[tuple[str, str]] = set()
-    for cls in type(node).__mro__:
-        if "BINDINGS" not in cls.__dict__ or cls.__module__.startswith("labeler."):
-            continue
-        for item in cls.__dict__["BINDINGS"]:
+    Read from the public `BINDINGS` of each class (base classes first, as Textual merges them),
+    after the keys a labeler screen makes at run time (`dynamic_bindings`: one per grade of the
+    scale), and, for the app, Textual's command palette key, which it binds in no `BINDINGS`.
+    """
+    dynamic = getattr(node, "dynamic_bindings", None)
+    bindings: list[tuple[Binding, bool]] = [(b, False) for b in dynamic()] if callable(dynamic) else []
+    for cls in reversed(type(node).__mro__):
+        for item in cls.__dict__.get("BINDINGS", ()):
             binding = item if isinstance(item, Binding) else Binding(*item)
-            for key in binding.key.split(","):
-                declared.add((key.strip(), binding.action))
-    return declared
+            bindings.append((binding, not cls.__module__.startswith("labeler.")))
+    if isinstance(node, App) and node.ENABLE_COMMAND_PALETTE:
+        palette = Binding(node.COMMAND_PALETTE_BINDING, "command_palette", "palette")
+        bindings.append((palette, True))
+    return bindings
+
+
+def keys_by_id(screen: Screen) -> dict[str, list[str]]:
+    """The keys of each binding id now: a binding with an id may have been remapped by the app's keymap.
+
+    Textual's public `active_bindings` holds the keys after the keymap, one binding per key (a
+    key the focused widget also binds shows that widget's binding there, so the declared keys
+    stand where an id is not found).
+    """
+    keys: dict[str, list[str]] = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.id is not None:
+            keys.setdefault(active.binding.id, []).append(key)
+    return keys
 
 
 def binding_rows(screen: Screen) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(labeler's keys, Textual's generic keys) of a screen and the app: (keys, description) rows, in order.
 
-    Read from the live bindings (the screen's, its grade keys included, then the app's), so
+    Read from the declared bindings (the screen's, its grade keys included, then the app's), so
     the help cannot fall behind a new key. The keys of one action are one row (`⌫ ^z`).
     """
     own: dict[tuple[str, str], list[str]] = {}
     generic: dict[tuple[str, str], list[str]] = {}
     app = screen.app
+    remapped = keys_by_id(screen)
     for node in (screen, app):
-        textual = _textual_bindings(node)
-        for key, binding in node._bindings:
+        for binding, textual in declared_bindings(node):
             if not binding.description:
                 continue
-            is_generic = (key, binding.action) in textual or binding.action in GENERIC_ACTIONS
-            keys = (generic if is_generic else own).setdefault((binding.action, binding.description), [])
-            display = app.get_key_display(Binding(key, binding.action))
-            if display not in keys:
-                keys.append(display)
+            keys = (generic if textual else own).setdefault((binding.action, binding.description), [])
+            declared = [key.strip() for key in binding.key.split(",")]
+            for key in remapped.get(binding.id, declared) if binding.id is not None else declared:
+                display = app.get_key_display(Binding(key, binding.action))
+                if display not in keys:
+                    keys.append(display)
     return (
         [(" ".join(keys), description) for (_, description), keys in own.items()],
         [(" ".join(keys), description) for (_, description), keys in generic.items()],
@@ -72,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen > VerticalScroll { width: 80; max-width: 100%; height: 80%; border: round $accent;
                                   background: $surface; padding: 1 2; }
     """
-    BINDINGS = [Binding("escape,question_mark,q", "dismiss_help", "Close help")]
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss_help", "Close help", id="help.close")]
 
     def __init__(self, screen: Screen, title: str) -> None:
         super().__init__()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -20,7 +21,10 @@ class HistoryScreen(ModalScreen[tuple[str, str] | None]):
                                background: $surface; padding: 1 2; }
     HistoryScreen DataTable { height: auto; max-height: 20; }
     """
-    BINDINGS = [Binding("escape,h", "close", "Close"), Binding("enter", "reopen", "Reopen")]
+    BINDINGS = [
+        Binding("escape,h", "close", "Close", id="history.close"),
+        Binding("enter", "reopen", "Reopen", id="history.reopen"),
+    ]
 
     def __init__(self, decisions: list[dict]) -> None:
         super().__init__()
@@ -29,7 +33,7 @@ class HistoryScreen(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Your last decisions (newest first). Enter reopens one; Escape closes.")
-            table = DataTable(cursor_type="row", zebra_stripes=True)
+            table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
             table.add_columns("time", "topic", "unit", "decision", "reason / note")
             for d in self.decisions:
                 decision = f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
@@ -26,8 +28,11 @@ from labeler.workbench.session import JudgingSession
 from labeler.workbench.setup import grade_scale
 from labeler.workbench.topics import find_topic
 
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
 
-class JudgeScreen(Screen):
+
+class JudgeScreen(Screen[None]):
     """One key judges, commits and advances; the next unit is ready when the key is pressed."""
 
     # `compact` (set on resize, below COMPACT_WIDTH x COMPACT_HEIGHT): the rubric on one line under the
@@ -49,27 +54,31 @@ class JudgeScreen(Screen):
     COMPACT_HEIGHT = 30
 
     BINDINGS = [
-        Binding("s", "skip", "Skip", tooltip="Judge later: the pair comes back at the end of the queue"),
-        Binding("u", "unsure", "Unsure", tooltip="Cannot judge: give a reason"),
-        Binding("f", "flag", "Flag", tooltip="Flag the pair for review (stays open)", show=False),
-        Binding("n", "note", "Note", show=False),
-        Binding("backspace,ctrl+z", "undo", "Undo", key_display="⌫"),
-        Binding("left", "previous", "Previous", key_display="←"),
-        Binding("right", "next", "Next", key_display="→"),
-        Binding("slash", "search", "Highlight terms", key_display="/", show=False),
-        Binding("right_square_bracket", "hit(1)", "Next hit", key_display="]", show=False),
-        Binding("left_square_bracket", "hit(-1)", "Previous hit", key_display="[", show=False),
-        Binding("plus,equals_sign", "context(1)", "Widen context", key_display="+", show=False),
-        Binding("minus", "context(-1)", "Narrow context", key_display="-", show=False),
-        Binding("r", "reveal", "Show runs", show=False),
-        Binding("d", "topic_done", "Topic done", show=False),
-        Binding("x", "no_answer", "No answer", show=False),
-        Binding("h", "history", "History"),
-        Binding("F", "flagged", "Flagged pairs", key_display="F", show=False),
-        Binding("t", "topics", "Topics"),
-        Binding("a", "adjudicate", "Adjudicate", show=False),
-        Binding("c", "coverage", "Coverage", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding(
+            "s", "skip", "Skip", tooltip="Judge later: the pair comes back at the end of the queue", id="judge.skip"
+        ),
+        Binding("u", "unsure", "Unsure", tooltip="Cannot judge: give a reason", id="judge.unsure"),
+        Binding("f", "flag", "Flag", tooltip="Flag the pair for review (stays open)", show=False, id="judge.flag"),
+        Binding("n", "note", "Note", show=False, id="judge.note"),
+        Binding("backspace,ctrl+z", "undo", "Undo", key_display="⌫", id="judge.undo"),
+        Binding("left", "previous", "Previous", key_display="←", id="judge.previous"),
+        Binding("right", "next", "Next", key_display="→", id="judge.next"),
+        Binding("slash", "search", "Highlight terms", key_display="/", show=False, id="judge.search"),
+        Binding("right_square_bracket", "hit(1)", "Next hit", key_display="]", show=False, id="judge.next_hit"),
+        Binding("left_square_bracket", "hit(-1)", "Previous hit", key_display="[", show=False, id="judge.previous_hit"),
+        Binding(
+            "plus,equals_sign", "context(1)", "Widen context", key_display="+", show=False, id="judge.widen_context"
+        ),
+        Binding("minus", "context(-1)", "Narrow context", key_display="-", show=False, id="judge.narrow_context"),
+        Binding("r", "reveal", "Show runs", show=False, id="judge.show_runs"),
+        Binding("d", "topic_done", "Topic done", show=False, id="judge.topic_done"),
+        Binding("x", "no_answer", "No answer", show=False, id="judge.no_answer"),
+        Binding("h", "history", "History", id="judge.history"),
+        Binding("F", "flagged", "Flagged pairs", key_display="F", show=False, id="judge.flagged"),
+        Binding("t", "topics", "Topics", id="judge.topics"),
+        Binding("a", "adjudicate", "Adjudicate", show=False, id="judge.adjudicate"),
+        Binding("c", "coverage", "Coverage", show=False, id="judge.coverage"),
+        Binding("question_mark", "help", "Help", key_display="?", id="judge.help"),
     ]
 
     def __init__(self, session: JudgingSession) -> None:
@@ -80,12 +89,25 @@ class JudgeScreen(Screen):
         self._bindings = self._with_grades(show=True)
         self.latencies: list[float] = []
 
+    def dynamic_bindings(self, *, show: bool = True) -> list[Binding]:
+        """One key per grade of the workbench's scale, described by its label (`show`: in the footer).
+
+        Made at run time, as the scale is the workbench's; each has a keymap id (`judge.grade_2`).
+        """
+        return [
+            Binding(
+                str(grade.value),
+                f"grade({grade.value})",
+                shown(grade.label),
+                show=show,
+                id=f"judge.grade_{grade.value}",
+            )
+            for grade in self.scale.grades
+        ]
+
     def _with_grades(self, *, show: bool) -> BindingsMap:
         """The screen's keys with one per grade, first in the footer (`show`: in the footer at all)."""
-        grades = BindingsMap()
-        for grade in self.scale.grades:
-            grades.bind(str(grade.value), f"grade({grade.value})", shown(grade.label), show=show)
-        return BindingsMap.merge([grades, self._screen_bindings])
+        return BindingsMap.merge([BindingsMap(self.dynamic_bindings(show=show)), self._screen_bindings])
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -154,15 +176,16 @@ class JudgeScreen(Screen):
         terms = query_terms(topic.title) if topic else []
         view = self.query_one(UnitView)
         title = self.query_one("#unit-title", Static)
-        chunk = session.current is not None and session.view.is_chunk
+        unit = session.view if session.current is not None else None
+        chunk = unit is not None and unit.is_chunk
         title.set_class(chunk, "chunk")
         title.update(
-            Content(shown(f"{session.view.doc_id or '-'}: {session.view.title or '(no title)'}")) if chunk else ""
+            Content(shown(f"{unit.doc_id or '-'}: {unit.title or '(no title)'}")) if unit is not None and chunk else ""
         )
-        if session.current is None:
+        if session.current is None or unit is None:
             view.show(None, terms, message=self._empty_message())
         else:
-            view.show(session.view, terms)
+            view.show(unit, terms)
             self.query_one(Provenance).show(session.current.contributors)
         self.refresh_status()
         self._notice()
@@ -173,9 +196,10 @@ class JudgeScreen(Screen):
         if item is None:
             bar.show([("", "queue empty"), ("assessor", session.assessor), ("order", session.order)])
             return
-        view = session.view
-        fields = [("", "chunk" if view.is_chunk else "document"), ("", item.unit_id)]
-        if view.is_chunk:
+        view = session.view  # set whenever a pair is shown
+        chunk = view is not None and view.is_chunk
+        fields = [("", "chunk" if chunk else "document"), ("", item.unit_id)]
+        if view is not None and view.is_chunk:
             fields += [("chunking", view.chunking or "-"), ("parent", view.doc_id or "-")]
         position = session.position
         rate = session.stats.per_hour
@@ -219,7 +243,7 @@ class JudgeScreen(Screen):
         """Record how long the key took to show the next unit (from the action to the refresh)."""
         self.call_after_refresh(lambda: self.latencies.append(time.perf_counter() - started))
 
-    def _attempt(self, action) -> bool:
+    def _attempt(self, action: Callable[[], object]) -> bool:
         try:
             action()
         except LabelerError as error:
@@ -341,20 +365,30 @@ class JudgeScreen(Screen):
 
     # -- other screens --------------------------------------------------------------------
 
+    @property
+    def labeler_app(self) -> LabelerApp:
+        """The app, as the judging app: the screens it opens are its actions (shared with the palette)."""
+        from labeler.tui.app import LabelerApp
+
+        app = self.app
+        if not isinstance(app, LabelerApp):
+            raise TypeError(f"the judging screen runs in the judging app, not in {type(app).__name__}")
+        return app
+
     def action_history(self) -> None:
-        self.app.action_history()
+        self.labeler_app.action_history()
 
     def action_flagged(self) -> None:
-        self.app.action_flagged()
+        self.labeler_app.action_flagged()
 
     def action_topics(self) -> None:
-        self.app.action_topics()
+        self.labeler_app.action_topics()
 
     def action_adjudicate(self) -> None:
-        self.app.action_adjudication()
+        self.labeler_app.action_adjudication()
 
     def action_coverage(self) -> None:
-        self.app.action_coverage()
+        self.labeler_app.action_coverage()
 
     def action_help(self) -> None:
         from labeler.tui.screens.help import HelpScreen

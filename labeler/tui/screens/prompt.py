@@ -24,7 +24,7 @@ class TextPrompt(ModalScreen[str | None]):
     TextPrompt > Vertical { width: 70; height: auto; border: round $accent; padding: 1 2; background: $surface; }
     TextPrompt #problem { color: $error; height: auto; display: none; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class ChoicePrompt(ModalScreen[str | None]):
     ChoicePrompt > Vertical { width: 60; height: auto; border: round $accent; padding: 1 2; background: $surface; }
     ChoicePrompt OptionList { height: auto; max-height: 16; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choice.cancel")]
 
     def __init__(self, question: str, choices: list[tuple[str, str]]) -> None:
         super().__init__()

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
 class SnapshotsScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("c", "create", "Create snapshot"),
-        Binding("space", "mark", "Mark for diff"),
-        Binding("d", "diff", "Diff marked with selected"),
+        Binding("escape", "close", "Back", id="snapshots.back"),
+        Binding("c", "create", "Create snapshot", id="snapshots.create"),
+        Binding("space", "mark", "Mark for diff", id="snapshots.mark"),
+        Binding("d", "diff", "Diff marked with selected", id="snapshots.diff"),
     ]
 
     def __init__(self) -> None:

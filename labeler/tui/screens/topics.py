@@ -25,7 +25,10 @@ def progress_bar(done: int, total: int, width: int = 20) -> Text:
 class TopicsScreen(Screen[str | None]):
     """Pick a topic to judge; returns its id (or None)."""
 
-    BINDINGS = [Binding("escape,t", "close", "Back"), Binding("enter", "choose", "Judge this topic")]
+    BINDINGS = [
+        Binding("escape,t", "close", "Back", id="topics.back"),
+        Binding("enter", "choose", "Judge this topic", id="topics.choose"),
+    ]
 
     def __init__(self, status: Status, titles: dict[str, str], current: str | None) -> None:
         super().__init__()
