@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from full_workbench import build_full_workbench
-from support import CONFORMANCE, Cli, new_workbench
+from support import CONFORMANCE, Cli, built_once, new_workbench
 
 RAM_FOLDER = Path("/dev/shm")
 RAM_FOLDER_NEEDS = 2 * 1024**3  # the suite's files at their largest, with room: a 64 MB container /dev/shm is not used
@@ -65,32 +64,6 @@ def run_cli(db_path: Path) -> Cli:
 def conformance() -> Path:
     """trec_eval's own test files, kept in tests/conformance/trec_eval (so every clone runs these tests)."""
     return CONFORMANCE
-
-
-def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], bytes]) -> bytes:
-    """`build(folder)`'s bytes, built once for the whole run, even when pytest-xdist runs it in several processes.
-
-    Without xdist this is `build` itself (a session fixture caches it). Under xdist every worker
-    has its own session, so the first one to get here builds into the folder all workers share
-    (the parent of their basetemps), under a lock, and the others read what it wrote.
-    Where there is no `fcntl` (Windows), each worker builds its own.
-    """
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return build(tmp_path_factory.mktemp(name))
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        return build(tmp_path_factory.mktemp(name))
-    shared = tmp_path_factory.getbasetemp().parent / f"{name}.bytes"
-    with open(shared.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
-        if not shared.exists():
-            data = build(tmp_path_factory.mktemp(name))
-            partial = shared.with_suffix(".partial")
-            partial.write_bytes(data)
-            partial.replace(shared)
-            return data
-    return shared.read_bytes()
 
 
 @pytest.fixture(scope="session")
