@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from full_workbench import build_full_workbench
-from support import CONFORMANCE, Cli, new_workbench
+from support import CONFORMANCE, Cli, built_once, new_workbench
 
 RAM_FOLDER = Path("/dev/shm")
 RAM_FOLDER_NEEDS = 2 * 1024**3  # the suite's files at their largest, with room: a 64 MB container /dev/shm is not used
@@ -70,6 +70,6 @@ def conformance() -> Path:
 def full_bytes(tmp_path_factory) -> bytes:
     """The demo workbench with a human judgment, a document change and a retired run: every guarded table has rows.
 
-    Built once per session for the guard and check tests (each takes a copy).
+    Built once per run for the guard and check tests (each takes a copy), also under xdist.
     """
-    return build_full_workbench(tmp_path_factory.mktemp("full"))
+    return built_once(tmp_path_factory, "full", build_full_workbench)

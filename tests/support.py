@@ -5,9 +5,11 @@ from __future__ import annotations
 import atexit
 import functools
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -75,6 +77,37 @@ def new_workbench(path: Path) -> Path:
         raise FileExistsError(f"{path} (or its -wal/-shm) exists: new_workbench only makes new files")
     shutil.copyfile(_template(), path)
     return path
+
+
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], bytes]) -> bytes:
+    """`build(folder)`'s bytes (a workbench file, say), built once per test run under this name.
+
+    Tests copy the bytes instead of building the same data again. The first caller builds into a
+    fresh folder and leaves the bytes in the run's base folder; under pytest-xdist every worker has
+    its own session, so the bytes go to the folder the workers share (the parent of their
+    basetemps), under a lock, and the other workers read what the first one wrote. Where there is
+    no `fcntl` (Windows), each worker builds its own.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return build(tmp_path_factory.mktemp(name))
+        root = root.parent
+    else:
+        fcntl = None
+    shared = root / f"{name}.bytes"
+    with open(root / f"{name}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
+        if shared.exists():
+            return shared.read_bytes()
+        data = build(tmp_path_factory.mktemp(name))
+        partial = root / f"{name}.partial"
+        partial.write_bytes(data)
+        partial.replace(shared)
+        return data
 
 
 def trec_run(name: str, rankings: dict[str, list[str]]) -> str:

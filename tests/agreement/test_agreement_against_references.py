@@ -15,9 +15,23 @@ from hypothesis import strategies as st
 
 from labeler.agreement import cohen_kappa, krippendorff_alpha
 
-metrics = pytest.importorskip("sklearn.metrics")
-krippendorff = pytest.importorskip("krippendorff")
-np = pytest.importorskip("numpy")
+
+# The references are imported by the tests that use them, not when the module is collected: under
+# pytest-xdist every worker collects every module, and scikit-learn's import alone takes seconds.
+@pytest.fixture(scope="module")
+def metrics():
+    return pytest.importorskip("sklearn.metrics")
+
+
+@pytest.fixture(scope="module")
+def krippendorff():
+    return pytest.importorskip("krippendorff")
+
+
+@pytest.fixture(scope="module")
+def np():
+    return pytest.importorskip("numpy")
+
 
 SCALE = [0, 1, 2, 3]
 
@@ -40,7 +54,7 @@ def reliability_data(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(paired_grades(), st.sampled_from([None, "linear", "quadratic"]))
-def test_kappa_matches_scikit_learn(grades, weights):
+def test_kappa_matches_scikit_learn(metrics, grades, weights):
     first, second = grades
     ours = cohen_kappa(first, second, weights=weights, categories=SCALE)
     with warnings.catch_warnings():
@@ -55,7 +69,7 @@ def test_kappa_matches_scikit_learn(grades, weights):
 
 @settings(max_examples=150, deadline=None)
 @given(reliability_data(), st.sampled_from(["nominal", "ordinal", "interval"]))
-def test_alpha_matches_the_krippendorff_package(units, metric):
+def test_alpha_matches_the_krippendorff_package(krippendorff, np, units, metric):
     ours = krippendorff_alpha(units, metric=metric)
     pairable = sum(1 for unit in units if sum(g is not None for g in unit) >= 2)
     assert ours.pairs == pairable

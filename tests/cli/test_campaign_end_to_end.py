@@ -60,9 +60,8 @@ def _run(truth: dict[str, set[str]], name: str, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _worker(db: str, assessor: str, truth: dict[str, set[str]], out) -> None:
+def _judge_round(cli: Cli, assessor: str, truth: dict[str, set[str]]) -> list:
     """One assessor's loop: claim the next unit, judge it, until `next` says nothing is left."""
-    cli = Cli(Path(db))
     judged = []
     while True:
         claim = cli.json("next", "--assessor", assessor)
@@ -80,20 +79,46 @@ def _worker(db: str, assessor: str, truth: dict[str, set[str]], out) -> None:
             claim["unit_space"],
         )
         judged.append((claim["topic"], claim["unit"], claim["overlap"]))
-    out.put((assessor, judged))
+    return judged
 
 
-def _judge_in_parallel(db: Path, truth: dict[str, set[str]]) -> dict[str, list]:
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter each, as separate terminals would be
-    out = context.Queue()
-    workers = [context.Process(target=_worker, args=(str(db), a, truth, out)) for a in ASSESSORS]
-    for worker in workers:
-        worker.start()
-    results = dict(out.get(timeout=600) for _ in workers)
-    for worker in workers:
-        worker.join(timeout=60)
-        assert worker.exitcode == 0
-    return results
+def _worker(db: str, assessor: str, truth: dict[str, set[str]], rounds, out) -> None:
+    """One assessor's process: judge a round each time it is told to, until told to stop (None)."""
+    cli = Cli(Path(db))
+    while rounds.get(timeout=600) is not None:
+        out.put((assessor, _judge_round(cli, assessor, truth)))
+
+
+class _Assessors:
+    """The three assessors' processes, started once and judging in parallel in every round.
+
+    Each is a fresh interpreter (spawn), as separate terminals would be; they stay up between
+    rounds, as the assessors' terminals would, which spares two start-ups of each per campaign.
+    """
+
+    def __init__(self, db: Path, truth: dict[str, set[str]]):
+        context = multiprocessing.get_context("spawn")
+        self.out = context.Queue()
+        self.rounds = {a: context.Queue() for a in ASSESSORS}
+        self.workers = [
+            context.Process(target=_worker, args=(str(db), a, truth, self.rounds[a], self.out)) for a in ASSESSORS
+        ]
+        for worker in self.workers:
+            worker.start()
+
+    def judge_in_parallel(self) -> dict[str, list]:
+        for assessor in ASSESSORS:
+            self.rounds[assessor].put("judge")
+        return dict(self.out.get(timeout=600) for _ in ASSESSORS)
+
+    def stop(self) -> None:
+        for assessor in ASSESSORS:
+            self.rounds[assessor].put(None)
+        for worker in self.workers:
+            worker.join(timeout=60)
+            if worker.exitcode is None:
+                worker.kill()
+        assert [w.exitcode for w in self.workers] == [0] * len(ASSESSORS)
 
 
 def _graders(db: Path) -> dict[tuple[str, str], set[str]]:
@@ -117,6 +142,34 @@ def _mark_all_reviewed(cli: Cli) -> None:
         cli("topics", "mark", topic, "reviewed", "--assessor", "lead")
 
 
+def _three_rounds(cli: Cli, folder: Path, assessors: _Assessors) -> None:
+    """Pool, judge in parallel, review and snapshot, three times: a new run, then a deeper pool, reopen topics."""
+    # Round 1: pool A and B, split the topics with a planned overlap, judge, review, snapshot.
+    cli("pool", "build", "--depth", "10")
+    cli("assign", "--assessors", ",".join(ASSESSORS), "--overlap", str(OVERLAP), "--seed", "7")
+    listing = cli.json("assign", "--list")
+    assert listing, "assign --list shows the plan"
+    first = assessors.judge_in_parallel()
+    assert all(first[a] for a in ASSESSORS), "every assessor had work"
+    _mark_all_reviewed(cli)
+    cli("snapshot", "create", "-m", "round 1")
+
+    # Round 2: a new run joins; its units reopen the reviewed topics.
+    cli("runs", "import", folder / "C.run", "--name", "C")
+    cli("pool", "build", "--depth", "10")
+    _assert_reopened_never_complete(cli, "P2")
+    assessors.judge_in_parallel()
+    _mark_all_reviewed(cli)
+    cli("snapshot", "create", "-m", "round 2")
+
+    # Round 3: a deeper pool reopens them again.
+    cli("pool", "build", "--depth", "20")
+    _assert_reopened_never_complete(cli, "P3")
+    assessors.judge_in_parallel()
+    _mark_all_reviewed(cli)
+    cli("snapshot", "create", "-m", "round 3")
+
+
 @pytest.mark.slow
 def test_three_rounds_three_assessors(tmp_path):
     truth = _truth()
@@ -136,30 +189,11 @@ def test_three_rounds_three_assessors(tmp_path):
     cli("runs", "import", tmp_path / "A.run", "--name", "A")
     cli("runs", "import", tmp_path / "B.run", "--name", "B")
 
-    # Round 1: pool A and B, split the topics with a planned overlap, judge, review, snapshot.
-    cli("pool", "build", "--depth", "10")
-    cli("assign", "--assessors", ",".join(ASSESSORS), "--overlap", str(OVERLAP), "--seed", "7")
-    listing = cli.json("assign", "--list")
-    assert listing, "assign --list shows the plan"
-    first = _judge_in_parallel(db, truth)
-    assert all(first[a] for a in ASSESSORS), "every assessor had work"
-    _mark_all_reviewed(cli)
-    cli("snapshot", "create", "-m", "round 1")
-
-    # Round 2: a new run joins; its units reopen the reviewed topics.
-    cli("runs", "import", tmp_path / "C.run", "--name", "C")
-    cli("pool", "build", "--depth", "10")
-    _assert_reopened_never_complete(cli, "P2")
-    _judge_in_parallel(db, truth)
-    _mark_all_reviewed(cli)
-    cli("snapshot", "create", "-m", "round 2")
-
-    # Round 3: a deeper pool reopens them again.
-    cli("pool", "build", "--depth", "20")
-    _assert_reopened_never_complete(cli, "P3")
-    _judge_in_parallel(db, truth)
-    _mark_all_reviewed(cli)
-    cli("snapshot", "create", "-m", "round 3")
+    assessors = _Assessors(db, truth)
+    try:
+        _three_rounds(cli, tmp_path, assessors)
+    finally:
+        assessors.stop()
 
     # Every pool pair judged; nobody judged a pair twice outside the overlap; the overlap is the planned share.
     graders = _graders(db)

@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from click.testing import CliRunner
 
+from labeler.cli import cli
 from labeler.store import Store
 
 
 @pytest.mark.slow
 def test_demo_without_the_ui(tmp_path):
     folder = tmp_path / "demo"
-    out = subprocess.run(
-        [sys.executable, "-m", "labeler", "demo", "--dir", str(folder), "--no-tui"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr
+    out = CliRunner().invoke(cli, ["demo", "--dir", str(folder), "--no-tui"], catch_exceptions=False)
+    assert out.exit_code == 0, out.stderr
     db = folder / "demo.db"
     for command in (
         "init",
@@ -39,22 +34,11 @@ def test_demo_without_the_ui(tmp_path):
         assert [r.name for r in store.runs()] == ["fts5", "bm25s", "ql", "fts5-chunks", "fts5-context"]
         assert {r.stage for r in store.runs()} == {"candidate", "context"}
         assert store.latest_snapshot().name == "v1" and store.latest_pool().name == "P1"
-    status = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "labeler", "--db", str(db), "status", "--json"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    )
+    status = json.loads(CliRunner().invoke(cli, ["--db", str(db), "status", "--json"], catch_exceptions=False).stdout)
     assert status["totals"]["unjudged"] > 0 and status["pool"] == "P1"
 
 
 def test_demo_refuses_to_overwrite(tmp_path):
-    from click.testing import CliRunner
-
-    from labeler.cli import cli
-
     folder = tmp_path / "d"
     folder.mkdir()
     (folder / "demo.db").write_text("")

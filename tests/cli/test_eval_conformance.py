@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
+from badinput.badinput_support import settled_files
+from full_workbench import copy_to
+from support import Cli, built_once
+
+from labeler.workbench import init_workbench
 
 NAME_MAP = {"map": "AP", "recip_rank": "RR", "Rprec": "Rprec", "bpref": "Bpref", "infAP": "infAP", "ndcg": "nDCG"}
 PATTERNS = [
@@ -52,20 +58,39 @@ CASES = [
 ]
 
 
+@pytest.fixture
+def judged(conformance, tmp_path_factory, tmp_path):
+    """judged(qrels, results, scale) -> a CLI on a workbench holding the qrels (reviewed, snapshot v1) and the run.
+
+    Each combination is imported once per test run (several cases score the same files) and copied per test.
+    """
+
+    def _judged(qrels: str, results: str, scale: str | None = None) -> Cli:
+        def build(folder: Path) -> bytes:
+            db = folder / "conf.db"
+            scale_file = None
+            if scale:
+                scale_file = folder / "scale.tsv"
+                scale_file.write_text(scale)
+            init_workbench(db, str(scale_file) if scale_file else None)
+            cli = Cli(db)
+            cli("judgments", "import", conformance / qrels, "--assessor", "nist", "--reviewed")
+            cli("runs", "import", conformance / results, "--name", "run")
+            cli("snapshot", "create", "-m", f"{qrels} {results}")
+            settled_files(db)  # no connection open: the WAL is checkpointed into the file
+            return db.read_bytes()
+
+        key = f"conformance-{qrels}-{results}-{'scaled' if scale else 'default'}"
+        return Cli(copy_to(built_once(tmp_path_factory, key, build), tmp_path / "conf"))
+
+    return _judged
+
+
 @pytest.mark.parametrize(
     ("out", "qrels", "results", "options", "scale"), CASES, ids=[c[0] + "".join(c[3]) for c in CASES]
 )
-def test_eval_matches_trec_eval(conformance, tmp_path, write, out, qrels, results, options, scale):
-    from support import Cli
-
-    from labeler.workbench import init_workbench
-
-    db = tmp_path / "conf.db"
-    init_workbench(db, str(write("scale.tsv", scale)) if scale else None)
-    cli = Cli(db)
-    cli("judgments", "import", conformance / qrels, "--assessor", "nist", "--reviewed")
-    cli("runs", "import", conformance / results, "--name", "run")
-    cli("snapshot", "create", "-m", out)
+def test_eval_matches_trec_eval(conformance, judged, out, qrels, results, options, scale):
+    cli = judged(qrels, results, scale)
     want = expected(conformance / out)
     measures = sorted(want)
     result = cli.json("eval", "--measures", " ".join(measures), "--per-query", *options)
@@ -86,17 +111,8 @@ def test_eval_matches_trec_eval(conformance, tmp_path, write, out, qrels, result
     assert run["topics"]["scored"] == num_q
 
 
-def test_labeler_default_excludes_the_topic_without_relevant_labels(conformance, tmp_path):
-    from support import Cli
-
-    from labeler.workbench import init_workbench
-
-    db = tmp_path / "c.db"
-    init_workbench(db)
-    cli = Cli(db)
-    cli("judgments", "import", conformance / "qrels.comment.test", "--assessor", "nist", "--reviewed")
-    cli("runs", "import", conformance / "results.comment.test", "--name", "run")
-    cli("snapshot", "create", "-m", "rag24")
+def test_labeler_default_excludes_the_topic_without_relevant_labels(judged):
+    cli = judged("qrels.comment.test", "results.comment.test")
     run = cli.json("eval", "--measures", "AP")["runs"][0]
     assert run["topics"]["scored"] == 30 and run["topics"]["excluded"] == {"no_answer": 1}
     assert run["topics"]["not_in_snapshot"] == 301 - 31

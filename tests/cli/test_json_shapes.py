@@ -86,7 +86,9 @@ def shapes(full_bytes, tmp_path_factory) -> dict[str, list[str]]:
 
 def test_every_json_shape_is_as_recorded(shapes):
     if os.environ.get("LABELER_RECORD_JSON_SHAPES"):
-        GOLDEN.write_text(json.dumps(shapes, indent=1) + "\n")
+        partial = GOLDEN.with_suffix(".partial")  # replaced whole: under xdist another test may be reading it
+        partial.write_text(json.dumps(shapes, indent=1) + "\n")
+        partial.replace(GOLDEN)
     recorded = json.loads(GOLDEN.read_text())
     assert list(shapes) == list(recorded)
     for name in shapes:

@@ -46,14 +46,33 @@ def test_serve_answers_on_localhost(db_path):
         server.wait(timeout=10)
 
 
-def test_serve_refuses_a_missing_workbench(tmp_path):
-    out = subprocess.run(
-        [sys.executable, "-m", "labeler", "--db", str(tmp_path / "none.db"), "serve"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 1 and "no workbench here (run 'labeler init'" in out.stderr
+@pytest.fixture
+def serve_in_process(monkeypatch):
+    """serve(db, *args) -> `labeler --db DB serve ARGS` run in-process (CliRunner), as far as its checks go.
+
+    These tests are about what serve refuses before it listens, not about the process (the
+    subprocess tests below start real servers): the server itself is replaced by a failure,
+    so a check that no longer refuses fails the test instead of serving forever.
+    """
+    from click.testing import CliRunner
+
+    from labeler.cli import cli, serving
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("serve got past its checks and would listen")
+
+    monkeypatch.setattr(serving, "serve_sessions", never)
+
+    def _serve(db, *args: str):
+        return CliRunner().invoke(cli, ["--db", str(db), "serve", *args])
+
+    return _serve
+
+
+def test_serve_refuses_a_missing_workbench(tmp_path, serve_in_process):
+    out = serve_in_process(tmp_path / "none.db")
+    assert out.exit_code == 1 and "no workbench here (run 'labeler init'" in out.stderr, out.output
+    assert not (tmp_path / "none.db").exists()
 
 
 async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
@@ -197,8 +216,12 @@ def _serve(db_path, *args: str, code: str | None = None) -> subprocess.Completed
     return subprocess.run(command("--db", str(db_path), "serve", *args), capture_output=True, text=True, timeout=60)
 
 
-def _assert_one_line_error(out: subprocess.CompletedProcess, *fragments: str, after: str = "") -> None:
-    assert out.returncode == 1, out
+def _assert_one_line_error(out, *fragments: str, after: str = "") -> None:
+    """Exit 1 and one `Error: ...` line on stderr, of a process or of an in-process (CliRunner) result."""
+    returncode = out.returncode if isinstance(out, subprocess.CompletedProcess) else out.exit_code
+    assert returncode == 1, out
+    if not isinstance(out, subprocess.CompletedProcess):
+        assert isinstance(out.exception, SystemExit), out.exc_info  # refused, not raised
     assert out.stdout == ""
     assert out.stderr.startswith(after), out.stderr
     error = out.stderr[len(after) :]
@@ -216,8 +239,8 @@ def busy_port():
         yield sock.getsockname()[1]
 
 
-def test_a_busy_port_is_one_line(db_path, busy_port):
-    out = _serve(db_path, "--host", "127.0.0.1", "--port", str(busy_port))
+def test_a_busy_port_is_one_line(db_path, busy_port, serve_in_process):
+    out = serve_in_process(db_path, "--host", "127.0.0.1", "--port", str(busy_port))
     _assert_one_line_error(out, f"port {busy_port} on 127.0.0.1 is in use", "choose another with --port")
 
 
@@ -246,8 +269,8 @@ def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
         ("a\x1b]2;owned\x07..b", "--host a\\x1b]2;owned\\x07..b: not an address"),  # shown, not obeyed
     ],
 )
-def test_a_bad_host_is_one_line(db_path, host, fragment):
-    _assert_one_line_error(_serve(db_path, "--host", host, "--port", str(free_port())), fragment)
+def test_a_bad_host_is_one_line(db_path, host, fragment, serve_in_process):
+    _assert_one_line_error(serve_in_process(db_path, "--host", host, "--port", str(free_port())), fragment)
 
 
 class _References(HTMLParser):

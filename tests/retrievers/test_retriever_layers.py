@@ -7,10 +7,9 @@ from one at the top of a module, so this stays a subprocess test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
-
-import pytest
 
 MODULES = [
     "labeler.retrievers",
@@ -23,8 +22,17 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("module", MODULES)
-def test_retriever_modules_load_no_numpy_or_bm25s(module):
-    code = f"import sys, {module}; print(sorted(m for m in ('numpy', 'bm25s') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+# Imports each module in turn in one fresh interpreter and prints, per module, the numeric
+# libraries loaded once it is imported: were none loaded after the last, none is loaded by any one
+# of them alone (an import only adds modules), and the first line that shows one names the culprit.
+CODE = """
+import importlib, json, sys
+for module in sys.argv[1:]:
+    importlib.import_module(module)
+    print(json.dumps([module, sorted(m for m in ("numpy", "bm25s") if m in sys.modules)]))
+"""
+
+
+def test_retriever_modules_load_no_numpy_or_bm25s():
+    out = subprocess.run([sys.executable, "-c", CODE, *MODULES], capture_output=True, text=True, check=True).stdout
+    assert [json.loads(line) for line in out.splitlines()] == [[module, []] for module in MODULES]
