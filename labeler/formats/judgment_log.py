@@ -116,28 +116,31 @@ def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
 
 def log_line(event: Event) -> str:
     """One event as a line of the log (what `read_log` reads back to the same event)."""
-    row = {
-        "event_id": event.event_id,
-        "topic_id": event.topic_id,
-        "unit": event.unit,
-        "unit_id": event.unit_id,
-        "kind": event.kind,
-        "grade": event.grade,
-        "reason": event.reason,
-        "note": event.note,
-        "assessor": event.assessor,
-        "source": event.source,
-        "model": event.model,
-        "time": event.time,
-        "active_ms": event.active_ms,
-        "content_hash": event.content_hash,
-        "order": event.order,
-        "seed": event.seed,
-        "target": event.target,
-        "pool": event.pool,
-        "clock": event.clock,
-    }
+    row = {name: getattr(event, name) for name in LOG_FIELDS}
     return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
+
+
+# how `--json` names an event's fields (shorter than the log's names; the log's own extras left out)
+SHOWN_FIELDS = {
+    "event": "event_id",
+    "seq": "seq",
+    "topic": "topic_id",
+    "unit_id": "unit_id",
+    "unit": "unit",
+    "kind": "kind",
+    "grade": "grade",
+    "reason": "reason",
+    "note": "note",
+    "assessor": "assessor",
+    "source": "source",
+    "model": "model",
+    "time": "time",
+}
+
+
+def shown_event(event: Event) -> dict[str, Any]:
+    """An event as the front ends show it in JSON: its local sequence number, and the log's names shortened."""
+    return {key: getattr(event, name) for key, name in SHOWN_FIELDS.items()}
 
 
 def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
