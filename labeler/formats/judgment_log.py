@@ -10,7 +10,7 @@ why not in one sentence; the callers add where the event came from.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -138,9 +138,16 @@ SHOWN_FIELDS = {
 }
 
 
-def shown_event(event: Event) -> dict[str, Any]:
-    """An event as the front ends show it in JSON: its local sequence number, and the log's names shortened."""
-    return {key: getattr(event, name) for key, name in SHOWN_FIELDS.items()}
+# what a list of an assessor's recent decisions shows of each, in its order
+DECISION_KEYS = ("event", "topic", "unit", "unit_id", "kind", "grade", "reason", "note", "time")
+
+
+def shown_event(event: Event, keys: Iterable[str] = SHOWN_FIELDS) -> dict[str, Any]:
+    """An event as the front ends show it in JSON: its local sequence number, and the log's names shortened.
+
+    `keys` (of `SHOWN_FIELDS`) picks the fields and their order, for a view that shows fewer.
+    """
+    return {key: getattr(event, SHOWN_FIELDS[key]) for key in keys}
 
 
 def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:

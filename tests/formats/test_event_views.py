@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from labeler.formats.judgment_log import LOG_FIELDS, log_line, shown_event
+from labeler.formats.judgment_log import DECISION_KEYS, LOG_FIELDS, log_line, shown_event
 from labeler.judgments import Event
 
 EVENT = Event("e1", 7, "t1", "d1", "grade", "ann", "2026-01-02T03:04:05Z", grade=2, note="n", pool="p1", clock=9)
@@ -33,3 +33,18 @@ def test_a_log_line_holds_every_log_field_and_no_local_sequence_number():
     assert list(row) == sorted(LOG_FIELDS)
     assert (row["event_id"], row["pool"], row["clock"], row["grade"]) == ("e1", "p1", 9, 2)
     assert "seq" not in row
+
+
+def test_the_recent_decisions_view_shows_fewer_fields_in_its_own_order():
+    assert shown_event(EVENT, DECISION_KEYS) == {
+        "event": "e1",
+        "topic": "t1",
+        "unit": "doc",
+        "unit_id": "d1",
+        "kind": "grade",
+        "grade": 2,
+        "reason": None,
+        "note": "n",
+        "time": "2026-01-02T03:04:05Z",
+    }
+    assert list(shown_event(EVENT, DECISION_KEYS)) == list(DECISION_KEYS)
