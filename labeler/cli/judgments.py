@@ -11,30 +11,13 @@ from labeler.cli.output import emit_json, info
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
+from labeler.formats.judgment_log import shown_event
 from labeler.wording import plural
 
 
 @click.group()
 def judgments() -> None:
     """Record, import and undo judgments (the append-only log)."""
-
-
-def _event_json(event) -> dict:
-    return {
-        "event": event.event_id,
-        "seq": event.seq,
-        "topic": event.topic_id,
-        "unit_id": event.unit_id,
-        "unit": event.unit,
-        "kind": event.kind,
-        "grade": event.grade,
-        "reason": event.reason,
-        "note": event.note,
-        "assessor": event.assessor,
-        "source": event.source,
-        "model": event.model,
-        "time": event.time,
-    }
 
 
 @judgments.command()
@@ -103,7 +86,7 @@ def add(
             allow_unknown=allow_unknown,
         )
     if as_json:
-        emit_json(_event_json(event))
+        emit_json(shown_event(event))
         return
     what = f"grade {grade}" if kind == "grade" else kind
     info(f"Recorded {what} for topic {topic}, {event.unit} {unit_id}, by {assessor} (event {event.event_id[:8]}).")
@@ -174,7 +157,7 @@ def undo(env: Env, assessor: str, as_json: bool) -> None:
     with env.store() as store:
         event = workbench.undo(store, assessor)
     if as_json:
-        emit_json(_event_json(event))
+        emit_json(shown_event(event))
         return
     info(f"Undid {event.kind} on topic {event.topic_id}, {event.unit_id}: the pair is open again.")
 
@@ -195,7 +178,7 @@ def adjudicate(
     with env.store() as store:
         event = workbench.adjudicate(store, topic, unit_id, grade, assessor=assessor, unit=unit, note=note)
     if as_json:
-        emit_json(_event_json(event))
+        emit_json(shown_event(event))
         return
     info(f"Adjudicated topic {topic}, {unit_id}: grade {grade}.")
 
@@ -211,7 +194,7 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
 
     with env.store() as store:
         events = recent_events(store, assessor, limit=limit)
-    rows = [_event_json(e) for e in events]
+    rows = [shown_event(e) for e in events]
     if as_json:
         emit_json(rows)
         return

@@ -14,11 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from labeler.coverage.inputs import (
-    check_cutoff,
-    check_qrels,
-    check_runs,
-    check_threshold,
-    check_topics,
+    check_inputs,
     relevant_set,
 )
 
@@ -94,11 +90,7 @@ def estimate_relevant(
     "captured", "estimate", "chapman", "se", "pair", "n1", "n2", "m", "pairs", "pairs_used",
     "clipped", "unreliable", "reasons", "warning"}}}.
     """
-    ordered = check_topics(topics)
-    k = check_cutoff(depth, "depth")
-    check_threshold(threshold)
-    grades = check_qrels(qrels, ordered)
-    rankings = check_runs(runs, ordered)
+    ordered, k, grades, rankings = check_inputs(qrels, runs, topics=topics, depth=depth, threshold=threshold)
 
     return {
         "depth": k,

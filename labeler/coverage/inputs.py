@@ -9,7 +9,7 @@ messages that name the run or topic at fault.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from labeler.metrics.denominators import check_cutoff, check_threshold, check_topics, topic_grades, topic_ranking
 
@@ -17,6 +17,8 @@ QrelsByTopic = dict[str, dict[str, int]]
 RunsByName = dict[str, dict[str, list[str]]]
 
 __all__ = [
+    "CheckedInputs",
+    "check_inputs",
     "check_cutoff",
     "check_qrels",
     "check_runs",
@@ -26,6 +28,23 @@ __all__ = [
     "mean",
     "relevant_set",
 ]
+
+
+class CheckedInputs(NamedTuple):
+    """A report's inputs once checked: the topics in order, the depth, and the grades and rankings of those topics."""
+
+    topics: list[str]
+    depth: int
+    grades: QrelsByTopic
+    rankings: RunsByName
+
+
+def check_inputs(qrels: Any, runs: Any, *, topics: Sequence[str], depth: int, threshold: int) -> CheckedInputs:
+    """Check a report's common inputs in the one order every report refuses them in (topics first, runs last)."""
+    ordered = check_topics(topics)
+    k = check_cutoff(depth, "depth")
+    check_threshold(threshold)
+    return CheckedInputs(ordered, k, check_qrels(qrels, ordered), check_runs(runs, ordered))
 
 
 def check_qrels(qrels: Any, topics: Sequence[str], what: str = "qrels") -> QrelsByTopic:

@@ -15,11 +15,7 @@ from typing import Any
 from labeler.coverage.inputs import (
     QrelsByTopic,
     RunsByName,
-    check_cutoff,
-    check_qrels,
-    check_runs,
-    check_threshold,
-    check_topics,
+    check_inputs,
     is_judged,
     mean,
 )
@@ -57,11 +53,7 @@ def judged_coverage(
     {"pool", "judged", "relevant"}}}, where the per-topic figures count the
     depth-k pool's units, those judged, and those judged relevant.
     """
-    ordered = check_topics(topics)
-    k = check_cutoff(depth, "depth")
-    check_threshold(threshold)
-    grades = check_qrels(qrels, ordered)
-    rankings = check_runs(runs, ordered)
+    ordered, k, grades, rankings = check_inputs(qrels, runs, topics=topics, depth=depth, threshold=threshold)
     parts = judged_topic_rows(grades, rankings, ordered, k, threshold, depth_pool(rankings, k))
     return judged_summary(parts, ordered, k, threshold, list(rankings))
 

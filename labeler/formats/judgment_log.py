@@ -10,7 +10,7 @@ why not in one sentence; the callers add where the event came from.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -116,28 +116,38 @@ def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
 
 def log_line(event: Event) -> str:
     """One event as a line of the log (what `read_log` reads back to the same event)."""
-    row = {
-        "event_id": event.event_id,
-        "topic_id": event.topic_id,
-        "unit": event.unit,
-        "unit_id": event.unit_id,
-        "kind": event.kind,
-        "grade": event.grade,
-        "reason": event.reason,
-        "note": event.note,
-        "assessor": event.assessor,
-        "source": event.source,
-        "model": event.model,
-        "time": event.time,
-        "active_ms": event.active_ms,
-        "content_hash": event.content_hash,
-        "order": event.order,
-        "seed": event.seed,
-        "target": event.target,
-        "pool": event.pool,
-        "clock": event.clock,
-    }
+    row = {name: getattr(event, name) for name in LOG_FIELDS}
     return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
+
+
+# how `--json` names an event's fields (shorter than the log's names; the log's own extras left out)
+SHOWN_FIELDS = {
+    "event": "event_id",
+    "seq": "seq",
+    "topic": "topic_id",
+    "unit_id": "unit_id",
+    "unit": "unit",
+    "kind": "kind",
+    "grade": "grade",
+    "reason": "reason",
+    "note": "note",
+    "assessor": "assessor",
+    "source": "source",
+    "model": "model",
+    "time": "time",
+}
+
+
+# what a list of an assessor's recent decisions shows of each, in its order
+DECISION_KEYS = ("event", "topic", "unit", "unit_id", "kind", "grade", "reason", "note", "time")
+
+
+def shown_event(event: Event, keys: Iterable[str] = SHOWN_FIELDS) -> dict[str, Any]:
+    """An event as the front ends show it in JSON: its local sequence number, and the log's names shortened.
+
+    `keys` (of `SHOWN_FIELDS`) picks the fields and their order, for a view that shows fewer.
+    """
+    return {key: getattr(event, SHOWN_FIELDS[key]) for key in keys}
 
 
 def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:

@@ -26,10 +26,10 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, TypeVar, cast
 
 from labeler.errors import FormatError, argument_hint
 from labeler.paths import require_regular_file
@@ -362,3 +362,28 @@ def data_lines(lines: TextLines, *, comments: bool = True) -> Generator[tuple[in
         if comments and line.startswith("#"):
             continue
         yield number, line
+
+
+Item = TypeVar("Item")
+
+
+def first_of_each(
+    items: Iterable[tuple[int, Item]],
+    key: Callable[[Item], str],
+    what: str,
+    path: Path,
+    error: type[FormatError],
+) -> Iterator[tuple[int, Item]]:
+    """The numbered items, refusing one whose id came before: two records with one id cannot both be stored.
+
+    The refusal names the line the id was first seen at, so the user can see which to keep.
+    """
+    first_lines: dict[str, int] = {}
+    for number, item in items:
+        item_id = key(item)
+        if item_id in first_lines:
+            raise error(
+                f"{what} {item_id} appears twice (first at line {first_lines[item_id]})", path=path, line=number
+            )
+        first_lines[item_id] = number
+        yield number, item

@@ -16,7 +16,7 @@ from typing import Any
 
 from labeler.errors import MappingFormatError
 from labeler.formats.fields import INT64_MAX, clean_id, column_id, integer_field, json_object, json_type, split_fields
-from labeler.formats.lines import TextLines, data_lines
+from labeler.formats.lines import TextLines, data_lines, first_of_each
 from labeler.models import Chunk
 
 JSON_CHUNK_KEYS = ("chunk_id", "id")
@@ -28,24 +28,23 @@ INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits: \d would also take "٣"
 def read_mapping(path: str | Path) -> Iterator[tuple[int, Chunk]]:
     """Yield `(line, Chunk)` from JSONL or `chunk_id doc_id [start end]` columns."""
     path = Path(path)
-    first_lines: dict[str, int] = {}
+    found = False
+    for number, chunk in first_of_each(_chunks(path), lambda chunk: chunk.chunk_id, "chunk", path, MappingFormatError):
+        found = True
+        yield number, chunk
+    if not found:
+        raise MappingFormatError("no chunks found", path=path)
+
+
+def _chunks(path: Path) -> Iterator[tuple[int, Chunk]]:
+    """Every chunk of the file as its lines give it, the format told by the first line."""
     is_json = False
     for index, (number, text) in enumerate(data_lines(TextLines(path, MappingFormatError))):
         if index == 0:
             is_json = text.lstrip().startswith("{")
             if not is_json and _header(text, path, number):
                 continue
-        chunk = _json_chunk(text, path, number) if is_json else _column_chunk(text, path, number)
-        if chunk.chunk_id in first_lines:
-            raise MappingFormatError(
-                f"chunk {chunk.chunk_id} appears twice (first at line {first_lines[chunk.chunk_id]})",
-                path=path,
-                line=number,
-            )
-        first_lines[chunk.chunk_id] = number
-        yield number, chunk
-    if not first_lines:
-        raise MappingFormatError("no chunks found", path=path)
+        yield number, _json_chunk(text, path, number) if is_json else _column_chunk(text, path, number)
 
 
 def _header(text: str, path: Path, number: int) -> bool:

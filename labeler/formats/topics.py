@@ -14,7 +14,7 @@ from typing import Any
 
 from labeler.errors import TopicFormatError
 from labeler.formats.fields import clean_id, json_object, json_type
-from labeler.formats.lines import TextLines, data_lines
+from labeler.formats.lines import TextLines, data_lines, first_of_each
 from labeler.models import Topic
 
 JSON_ID_KEYS = ("id", "_id", "qid", "query_id", "topic_id", "num")
@@ -67,19 +67,7 @@ def _detect(lines: TextLines) -> str:
 
 def _unique(topics: Iterable[tuple[int, Topic]], path: Path) -> Iterator[tuple[int, Topic]]:
     """Refuse a topic id seen before: two topics with one id cannot both be judged."""
-    first_lines: dict[str, int] = {}
-    for number, topic in topics:
-        if topic.topic_id in first_lines:
-            raise TopicFormatError(
-                f"topic {topic.topic_id} appears twice (first at line {first_lines[topic.topic_id]})",
-                path=path,
-                line=number,
-            )
-        first_lines[topic.topic_id] = number
-        yield number, topic
-
-
-# -- JSONL -----------------------------------------------------------------
+    return first_of_each(topics, lambda topic: topic.topic_id, "topic", path, TopicFormatError)
 
 
 def _jsonl_topics(lines: TextLines, path: Path) -> Iterator[tuple[int, Topic]]:

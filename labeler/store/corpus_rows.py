@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from labeler.errors import Hint, NotFoundError
 from labeler.models import Chunk, Chunking, Document
 from labeler.store.digests import chunks_sha256
 from labeler.store.rows import Rows
@@ -115,10 +114,8 @@ class CorpusRows(Rows):
     # -- chunkings ------------------------------------------------------------
 
     def _chunking_id(self, name: str) -> int:
-        row = self.db.execute("SELECT chunking_id FROM chunkings WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
-        return row[0]
+        chunking_id: int = self._named("SELECT chunking_id FROM chunkings WHERE name = ?", name, "chunking")[0]
+        return chunking_id
 
     def chunking(self, name: str) -> Chunking | None:
         row = self.db.execute(

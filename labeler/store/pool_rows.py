@@ -7,7 +7,6 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from labeler.errors import Hint, NotFoundError
 from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
 from labeler.store.rows import Rows
@@ -28,16 +27,11 @@ class PoolRows(Rows):
         return _pool(row) if row else None
 
     def pool(self, name: str) -> PoolInfo:
-        row = self.db.execute(f"SELECT {_POOL_COLUMNS} FROM pools WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no pool named {name!r}", hints=Hint("list_pools"))
-        return _pool(row)
+        return _pool(self._named(f"SELECT {_POOL_COLUMNS} FROM pools WHERE name = ?", name, "pool"))
 
     def _pool_id(self, name: str) -> int:
-        row = self.db.execute("SELECT pool_id FROM pools WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no pool named {name!r}", hints=Hint("list_pools"))
-        return row[0]
+        pool_id: int = self._named("SELECT pool_id FROM pools WHERE name = ?", name, "pool")[0]
+        return pool_id
 
     def next_pool_id(self) -> int:
         return self.db.execute("SELECT coalesce(max(pool_id), 0) + 1 FROM pools").fetchone()[0]

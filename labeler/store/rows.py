@@ -7,9 +7,14 @@ same open database; `Store.__init__` sets both attributes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
+
+from labeler.errors import Hint, NotFoundError
+
+# where the user finds the names there are, for each kind of thing looked up by name
+_LISTINGS = {"pool": "list_pools", "run": "list_runs", "snapshot": "list_snapshots", "chunking": "list_chunkings"}
 
 
 class Rows:
@@ -17,6 +22,13 @@ class Rows:
 
     db: Database
     path: Path
+
+    def _named(self, sql: str, name: str, what: str) -> Any:
+        """The row `sql` finds for `name` (its one `?`): a name that names no `what` is refused the same way for all."""
+        row = self.db.execute(sql, [name]).fetchone()
+        if not row:
+            raise NotFoundError(f"no {what} named {name!r}", hints=Hint(_LISTINGS[what]))
+        return row
 
     if TYPE_CHECKING:  # defined by Store and CorpusRows; declared here so that each mixin type-checks on its own
 

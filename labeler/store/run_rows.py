@@ -7,7 +7,6 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from labeler.errors import Hint, NotFoundError
 from labeler.formats.runs import Ranking
 from labeler.models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
@@ -31,20 +30,14 @@ class RunRows(Rows):
         return [_run_info(row) for row in rows]
 
     def run(self, name: str) -> RunInfo:
-        row = self.db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id"
-            " WHERE r.name = ?",
-            [name],
-        ).fetchone()
-        if not row:
-            raise NotFoundError(f"no run named {name!r}", hints=Hint("list_runs"))
-        return _run_info(row)
+        sql = (
+            f"SELECT {_RUN_COLUMNS} FROM runs r LEFT JOIN chunkings c ON c.chunking_id = r.chunking_id WHERE r.name = ?"
+        )
+        return _run_info(self._named(sql, name, "run"))
 
     def _run_id(self, name: str) -> int:
-        row = self.db.execute("SELECT run_id FROM runs WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no run named {name!r}", hints=Hint("list_runs"))
-        return row[0]
+        run_id: int = self._named("SELECT run_id FROM runs WHERE name = ?", name, "run")[0]
+        return run_id
 
     def insert_run(self, info: RunInfo) -> int:
         chunking_id = None

@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from labeler.errors import Hint, NotFoundError
 from labeler.models import SnapshotInfo
 from labeler.store.rows import Rows
 
@@ -22,10 +21,7 @@ class SnapshotRows(Rows):
         return _snapshot(row) if row else None
 
     def snapshot(self, name: str) -> SnapshotInfo:
-        row = self.db.execute(f"SELECT {_COLUMNS} FROM snapshots WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no snapshot named {name!r}", hints=Hint("list_snapshots"))
-        return _snapshot(row)
+        return _snapshot(self._named(f"SELECT {_COLUMNS} FROM snapshots WHERE name = ?", name, "snapshot"))
 
     def next_snapshot_id(self) -> int:
         return self.db.execute("SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots").fetchone()[0]
@@ -53,9 +49,7 @@ class SnapshotRows(Rows):
 
     def snapshot_labels(self, name: str) -> list[tuple[str, str, int, str | None]]:
         """(topic, unit, grade, deciding event id) of a snapshot."""
-        row = self.db.execute("SELECT snapshot_id FROM snapshots WHERE name = ?", [name]).fetchone()
-        if not row:
-            raise NotFoundError(f"no snapshot named {name!r}", hints=Hint("list_snapshots"))
+        row = self._named("SELECT snapshot_id FROM snapshots WHERE name = ?", name, "snapshot")
         return [
             tuple(r)
             for r in self.db.execute(

@@ -21,7 +21,7 @@ from labeler.workbench.corpus import (
 from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
 from labeler.workbench.labels import current_labels, judging_pace, judging_rate, pair_state, topic_labels, unit_space
 from labeler.workbench.pools import build_pool, list_pools
-from labeler.workbench.queue import QueueItem, next_unit, queue, queue_summary
+from labeler.workbench.queue import QueueItem, next_unit, queue
 from labeler.workbench.retrieve import retrieve_run
 from labeler.workbench.runs import export_run, import_run, list_runs, retire_run
 from labeler.workbench.setup import Progress, init_workbench, open_workbench
@@ -70,7 +70,6 @@ __all__ = [
     "open_workbench",
     "pair_state",
     "queue",
-    "queue_summary",
     "record_judgment",
     "retire_run",
     "retrieve_run",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -130,12 +131,7 @@ def _check_decision(
     """
     if kind not in (*RECORDABLE_KINDS, ADJUDICATE):
         raise BadArgumentError(f"cannot record a {kind!r} event as a judgment", argument="kind")
-    problem = choice_problem(source, SOURCES, "source")
-    if problem is not None:
-        raise BadArgumentError(problem, argument="source")
-    missing = decision_problem(kind, source=source, model=model, reason=reason, note=note)
-    if missing is not None:
-        raise BadArgumentError(missing[1], argument=missing[0])
+    _check_source_and_fields(kind, source, SOURCES, model=model, reason=reason, note=note)
     if grades_kind(kind):
         _check_grade(store, grade)
 
@@ -301,12 +297,7 @@ def import_judgments(
 def _check_import_request(assessor: str, source: str, model: str | None) -> None:
     """An assessor name, a source qrels can come from, and a model's name when a model made them."""
     _check_assessor(assessor)
-    problem = choice_problem(source, IMPORT_SOURCES, "source")
-    if problem is not None:
-        raise BadArgumentError(problem, argument="source")
-    missing = decision_problem(GRADE, source=source, model=model, reason=None, note=None)
-    if missing is not None:
-        raise BadArgumentError(missing[1], argument=missing[0])
+    _check_source_and_fields(GRADE, source, IMPORT_SOURCES, model=model, reason=None, note=None)
 
 
 def _check_grades(scale: GradeScale, path: str | Path, lines: list[QrelsLine]) -> None:
@@ -353,6 +344,28 @@ def _review_marks(topics: list[str], lines: list[QrelsLine], threshold: int) -> 
     # one pass over the lines, not one per topic (5,000 topics x 100,000 lines would take half a minute)
     with_relevant = {line.topic_id for line in lines if line.grade >= threshold}
     return {topic_id: REVIEWED if topic_id in with_relevant else NO_ANSWER for topic_id in topics}
+
+
+def _check_source_and_fields(
+    kind: str,
+    source: str,
+    sources: Sequence[str],
+    *,
+    model: str | None,
+    reason: str | None,
+    note: str | None,
+) -> None:
+    """A source among those allowed here, and the fields its kind and source need (`labeler.checks`).
+
+    Shared by recording one decision and importing qrels, so both refuse the same way: the
+    source first, then the first missing field, each as a bad argument named after it.
+    """
+    problem = choice_problem(source, sources, "source")
+    if problem is not None:
+        raise BadArgumentError(problem, argument="source")
+    missing = decision_problem(kind, source=source, model=model, reason=reason, note=note)
+    if missing is not None:
+        raise BadArgumentError(missing[1], argument=missing[0])
 
 
 def _check_assessor(assessor: str) -> None:

@@ -21,28 +21,11 @@ from labeler.pooling import (
     unique_contribution_counts,
 )
 from labeler.store import Store
+from labeler.workbench.coverage_results import PaceNote
 from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
 
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
-
-
-@dataclass(frozen=True)
-class PaceUsed:
-    """The judging pace the effort estimate assumes: measured (`median`) or the `default`."""
-
-    per_hour: float
-    judgments: int
-    basis: str
-    description: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "per_hour": self.per_hour,
-            "judgments": self.judgments,
-            "basis": self.basis,
-            "description": self.description,
-        }
 
 
 @dataclass(frozen=True)
@@ -89,7 +72,7 @@ class PoolBuilt:
     added_judged: int
     unjudged: int
     effort_hours: float
-    pace: PaceUsed
+    pace: PaceNote
     per_topic: dict[str, TopicAdded]
     per_run: dict[str, RunShare]
     runs_retired: tuple[str, ...]
@@ -354,12 +337,7 @@ class _Tally:
             unjudged=unjudged,
             # the median pace of the last timed judgments, else a default pace, and which one it is
             effort_hours=round(unjudged / pace.per_hour, 2),
-            pace=PaceUsed(
-                per_hour=pace.per_hour,
-                judgments=pace.judgments,
-                basis="median" if pace.measured else "default",
-                description=pace.describe(),
-            ),
+            pace=PaceNote.of(pace),
             per_topic={t: TopicAdded(**per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
             per_run={run: RunShare(**counts) for run, counts in self.per_run.items()},
             runs_retired=tuple(runs.retired),

@@ -8,13 +8,12 @@ and scripts share `queue` and `next_unit`, so they never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from labeler.assignment import Plan, TopicAssignment, waiting_for
-from labeler.errors import Hint, LabelerError, NotFoundError
+from labeler.errors import BadArgumentError, Hint, NotFoundError
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
-from labeler.ordering import OrderInput, arrange, is_seeded, order_names
+from labeler.ordering import OrderInput, arrange, order_names
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
@@ -46,7 +45,7 @@ def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
 def check_order(order: str) -> None:
     """Refuse an order that is not registered (labeler.ordering), naming the ones that are."""
     if order not in order_names():
-        raise LabelerError(f"order must be one of {', '.join(order_names())}, not {order!r}")
+        raise BadArgumentError(f"must be one of {', '.join(order_names())}, not {order!r}", argument="order")
 
 
 def queue(
@@ -110,26 +109,6 @@ def next_unit(
 def pool_topics(store: Store, pool: str | None = None) -> list[str]:
     info = current_pool(store, pool)
     return sorted(store.pool_topic_sizes(info.name), key=topic_sort_key)
-
-
-def queue_summary(
-    store: Store,
-    topic_id: str,
-    *,
-    assessor: str,
-    order: str = "pool",
-    seed: int = 0,
-    pool: str | None = None,
-    limit: int = 20,
-) -> dict[str, Any]:
-    items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
-    return {
-        "topic": topic_id,
-        "order": order,
-        "seed": seed if is_seeded(order) else None,
-        "remaining": len(items),
-        "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
-    }
 
 
 def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from labeler.formats.judgment_log import DECISION_KEYS, shown_event
 from labeler.judgments import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
@@ -70,19 +71,7 @@ def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[dict[
     for event in events:
         if event.kind == RETRACT or event.unit_id is None or event.event_id in retracted:
             continue
-        decisions.append(
-            {
-                "event": event.event_id,
-                "topic": event.topic_id,
-                "unit": event.unit,
-                "unit_id": event.unit_id,
-                "kind": event.kind,
-                "grade": event.grade,
-                "reason": event.reason,
-                "note": event.note,
-                "time": event.time,
-            }
-        )
+        decisions.append(shown_event(event, DECISION_KEYS))
         if len(decisions) == limit:
             break
     return decisions

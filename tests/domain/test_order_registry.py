@@ -114,6 +114,16 @@ def test_an_unregistered_order_is_refused_again(workbench, reverse):
     judging_order("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
 
 
+def test_the_service_refuses_an_unregistered_order_as_a_bad_argument():
+    from labeler.errors import BadArgumentError
+    from labeler.workbench.queue import check_order
+
+    with pytest.raises(BadArgumentError) as refused:
+        check_order("backwards")
+    assert refused.value.argument == "order"
+    assert refused.value.reason == "must be one of pool, rrf, mtf, random, not 'backwards'"
+
+
 async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(workbench, reverse):
     from labeler.tui import make_app
     from labeler.tui.screens.prompt import ChoicePrompt

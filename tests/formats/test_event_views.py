@@ -1,0 +1,50 @@
+"""The two views of a judgment event: the log's line (every field, by the log's names) and `--json`'s."""
+
+from __future__ import annotations
+
+import json
+
+from labeler.formats.judgment_log import DECISION_KEYS, LOG_FIELDS, log_line, shown_event
+from labeler.judgments import Event
+
+EVENT = Event("e1", 7, "t1", "d1", "grade", "ann", "2026-01-02T03:04:05Z", grade=2, note="n", pool="p1", clock=9)
+
+
+def test_the_json_view_uses_the_short_names_in_the_documented_order():
+    assert list(shown_event(EVENT).items()) == [
+        ("event", "e1"),
+        ("seq", 7),
+        ("topic", "t1"),
+        ("unit_id", "d1"),
+        ("unit", "doc"),
+        ("kind", "grade"),
+        ("grade", 2),
+        ("reason", None),
+        ("note", "n"),
+        ("assessor", "ann"),
+        ("source", "human"),
+        ("model", None),
+        ("time", "2026-01-02T03:04:05Z"),
+    ]
+
+
+def test_a_log_line_holds_every_log_field_and_no_local_sequence_number():
+    row = json.loads(log_line(EVENT))
+    assert list(row) == sorted(LOG_FIELDS)
+    assert (row["event_id"], row["pool"], row["clock"], row["grade"]) == ("e1", "p1", 9, 2)
+    assert "seq" not in row
+
+
+def test_the_recent_decisions_view_shows_fewer_fields_in_its_own_order():
+    assert shown_event(EVENT, DECISION_KEYS) == {
+        "event": "e1",
+        "topic": "t1",
+        "unit": "doc",
+        "unit_id": "d1",
+        "kind": "grade",
+        "grade": 2,
+        "reason": None,
+        "note": "n",
+        "time": "2026-01-02T03:04:05Z",
+    }
+    assert list(shown_event(EVENT, DECISION_KEYS)) == list(DECISION_KEYS)
