@@ -27,6 +27,15 @@ force_option = click.option(
     help="Replace the output file if it exists (never the workbench, never through a symlink; see docs/cli.md).",
 )
 
+# The output file of a command that prints to stdout; pair it with `force_option`.
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default=None,
+    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
+)
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
 
 

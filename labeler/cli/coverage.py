@@ -294,7 +294,7 @@ def effort_line(effort: Effort) -> str:
 
 def _not_scored(unit: str, runs_not_scored: list[str], runs_retired: list[str]) -> None:
     """The runs a default run set left out: retired ones, and those that rank other units."""
-    retired_note({"runs_retired": runs_retired})
+    retired_note(runs_retired)
     if runs_not_scored:
         info(
             f"Not scored on {unit} labels (they rank other units): {', '.join(runs_not_scored)}; "

@@ -200,7 +200,7 @@ def _print_notes(result: EvalReport) -> None:
             "like every measure here "
             "(labeler coverage gives it over all the topics the runs rank as well)."
         )
-    retired_note({"runs_retired": result.runs_retired})
+    retired_note(result.runs_retired)
     if result.runs_not_scored:
         info(
             f"Not scored on {result.unit} labels (they rank other units): {', '.join(result.runs_not_scored)}; "

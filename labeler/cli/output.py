@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import click
@@ -51,10 +51,10 @@ def info(message: str) -> None:
     click.echo(visible(message), err=True)
 
 
-def retired_note(result: dict) -> None:
+def retired_note(runs_retired: Sequence[str]) -> None:
     """The line saying which retired runs a default run set left out (nothing when none was)."""
-    if result.get("runs_retired"):
-        info(f"Left out as retired: {', '.join(result['runs_retired'])} (name them with --runs to include them).")
+    if runs_retired:
+        info(f"Left out as retired: {', '.join(runs_retired)} (name them with --runs to include them).")
 
 
 def error_line(message: str) -> None:

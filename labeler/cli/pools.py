@@ -80,7 +80,7 @@ def build(
     )
     if result.unjudged:
         info(f"About {result.effort_hours} hours of judging left, {result.pace.description}.")
-    retired_note({"runs_retired": list(result.runs_retired)})
+    retired_note(result.runs_retired)
     for run, count in result.params.get("collapsed_chunks", {}).items():
         info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents (first occurrence keeps the rank).")
     table(

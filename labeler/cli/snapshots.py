@@ -7,7 +7,7 @@ import sys
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, force_option, json_option, pass_env
+from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
@@ -184,13 +184,7 @@ def export() -> None:
     show_default=True,
     help="TREC qrels, or JSONL with provenance (assessor, source, time).",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(),
-    default=None,
-    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
-)
+@output_option
 @force_option
 @pass_env
 def export_qrels(
