@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -74,6 +74,28 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     for row in rows:
         grid.add_row(*(shown(v) for v in row))
     stdout_console().print(grid)
+
+
+Item = TypeVar("Item")
+
+
+def listing(
+    items: Sequence[Item],
+    as_json: bool,
+    columns: list[str],
+    row: Callable[[Item], list[Any]],
+    *,
+    to_json: Callable[[Item], Any] | None = None,
+) -> None:
+    """What a `... list` command prints: the items as one JSON list for scripts, else a table a row each.
+
+    `to_json` turns a typed item into its JSON form (the items themselves are printed when it is None);
+    `row` is called only for the table, so the JSON never depends on how an item is shown.
+    """
+    if as_json:
+        emit_json([to_json(item) for item in items] if to_json else list(items))
+        return
+    table(None, columns, [row(item) for item in items])
 
 
 @contextlib.contextmanager

@@ -6,7 +6,7 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
 from labeler.cli.registry_options import strategy_option
 from labeler.errors import LabelerError
 from labeler.wording import plural
@@ -98,16 +98,11 @@ def list_(env: Env, as_json: bool) -> None:
     """List pool versions."""
     with env.store() as store:
         result = workbench.list_pools(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
-        [
-            [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]]
-            for p in result
-        ],
+        lambda p: [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]],
     )
 
 

@@ -9,7 +9,7 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, force_option, json_option, output_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.output import emit_json, info, listing, progress_bar
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import retriever_option
 from labeler.formats.runs import DEDUPE_POLICIES
@@ -188,24 +188,19 @@ def list_(env: Env, as_json: bool) -> None:
     """List runs with unit, stage, topics, depth and policies."""
     with env.store() as store:
         result = workbench.list_runs(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
-        [
-            [
-                r["name"],
-                r["unit"],
-                r["stage"],
-                r["topics"],
-                r["entries"],
-                r["depth"],
-                ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
-                r["retired"]["time"][:19] if r["retired"] else "",
-            ]
-            for r in result
+        lambda r: [
+            r["name"],
+            r["unit"],
+            r["stage"],
+            r["topics"],
+            r["entries"],
+            r["depth"],
+            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+            r["retired"]["time"][:19] if r["retired"] else "",
         ],
     )
 
