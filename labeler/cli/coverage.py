@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from labeler.cli.context import Env, force_option, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -64,10 +64,7 @@ def coverage(
             progress=progress,
             include_reopened=include_reopened,
         )
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_coverage(result)
+    print_result(result, as_json, _print_coverage)
 
 
 def _print_coverage(result: CoverageReport) -> None:
@@ -206,10 +203,7 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_comparison(result)
+    print_result(result, as_json, _print_comparison)
 
 
 def _print_comparison(result: SnapshotComparison) -> None:

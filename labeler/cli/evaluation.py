@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.output import info, print_result, progress_bar, retired_note, table
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -122,10 +122,7 @@ def eval_(
                 include_unreviewed=include_unreviewed,
                 include_reopened=include_reopened,
             )
-            if as_json:
-                emit_json(comparison.to_json())
-            else:
-                _print_comparison(comparison)
+            print_result(comparison, as_json, _print_comparison)
             return
         names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
         stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
@@ -146,10 +143,7 @@ def eval_(
                 average=average,
                 progress=progress,
             )
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_report(result)
+    print_result(result, as_json, _print_report)
 
 
 def _print_report(result: EvalReport) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import click
 from rich.console import Console
@@ -74,6 +74,23 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     for row in rows:
         grid.add_row(*(shown(v) for v in row))
     stdout_console().print(grid)
+
+
+class Reported(Protocol):
+    """A use case's typed result: its `--json` form is `to_json()`."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+Result = TypeVar("Result", bound=Reported)
+
+
+def print_result(result: Result, as_json: bool, say: Callable[[Result], None]) -> None:
+    """A report command's output: the result's JSON for scripts, else `say` puts it in words and tables."""
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        say(result)
 
 
 Item = TypeVar("Item")
