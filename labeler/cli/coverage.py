@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from labeler.cli.context import Env, force_option, json_option, pass_env
+from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
@@ -21,11 +21,7 @@ def _f(value, digits: int = 4) -> str:
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
@@ -50,7 +46,7 @@ def coverage(
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(
@@ -188,11 +184,7 @@ def _print_repool(pool: RepoolStatus) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @json_option
 @pass_env
@@ -200,7 +192,7 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
     from labeler.workbench.coverage import compare_report
 
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
     print_result(result, as_json, _print_comparison)

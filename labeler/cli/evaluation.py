@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
 from labeler.cli.output import info, print_result, progress_bar, retired_note, table
 from labeler.wording import plural
 
@@ -45,11 +45,7 @@ def _denominators(run: RunScore) -> str:
 
 @click.command("eval")
 @click.option("--snapshot", default=None, help="Snapshot to score against (default: the latest).")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option(
     "--measures",
     default=None,
@@ -124,8 +120,8 @@ def eval_(
             )
             print_result(comparison, as_json, _print_comparison)
             return
-        names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
-        stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
+        names = comma_list(runs)
+        stage_names = comma_list(stages)
         if stage_names:
             names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.context import Env, comma_list, json_option, pass_env
 from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
 from labeler.cli.registry_options import strategy_option
 from labeler.errors import LabelerError
@@ -52,7 +52,7 @@ def build(
     as_json: bool,
 ) -> None:
     """Build a new pool version and report what it adds per topic and per run."""
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     with env.store() as store, progress_bar("pooling") as progress:
         result = workbench.build_pool(
             store,
