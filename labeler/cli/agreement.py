@@ -37,6 +37,18 @@ def _reasons(where: str, block: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _block_row(label: str, block: dict[str, Any]) -> list[object]:
+    """A row of the per-topic table: the whole set (`all`) and each topic are blocks of one shape."""
+    return [
+        label,
+        block["pairs"],
+        len(block["assessors"]),
+        _value(block["overlap"]),
+        _value(block["binary_overlap"]),
+        _value(block["krippendorff_alpha"]),
+    ]
+
+
 @click.command()
 @click.option(
     "--snapshot", default=None, help="Only the unit space and topics of this snapshot (grades still come from the log)."
@@ -111,27 +123,7 @@ def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, all
             for key, p in overall["pairs_by_assessors"].items()
         ],
     )
-    rows = [
-        [
-            "all",
-            overall["pairs"],
-            len(overall["assessors"]),
-            _value(overall["overlap"]),
-            _value(overall["binary_overlap"]),
-            _value(overall["krippendorff_alpha"]),
-        ]
-    ]
-    rows += [
-        [
-            topic,
-            t["pairs"],
-            len(t["assessors"]),
-            _value(t["overlap"]),
-            _value(t["binary_overlap"]),
-            _value(t["krippendorff_alpha"]),
-        ]
-        for topic, t in result["topics"].items()
-    ]
+    rows = [_block_row("all", overall)] + [_block_row(topic, t) for topic, t in result["topics"].items()]
     table(
         "per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result['metric']})"], rows
     )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import info, print_result, table
 from labeler.errors import BadArgumentError
 from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared
 
@@ -82,10 +82,7 @@ def assign(
             unit=unit,
             by=by,
         )
-    if as_json:
-        emit_json(result.to_json())
-    else:
-        _say(result, names=names, overlap=overlap, seed=seed)
+    print_result(result, as_json, lambda planned: _say(planned, names=names, overlap=overlap, seed=seed))
 
 
 def _check_mode(*, list_plan: bool, clear: bool, assessors: str | None, topics: str | None) -> None:

@@ -27,7 +27,28 @@ force_option = click.option(
     help="Replace the output file if it exists (never the workbench, never through a symlink; see docs/cli.md).",
 )
 
+# The output file of a command that prints to stdout; pair it with `force_option`.
+output_option = click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default=None,
+    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
+)
+
+# The runs a report scores; without it, every run the labels can score (parse it with `comma_list`).
+scored_runs_option = click.option(
+    "--runs",
+    default=None,
+    help="Comma-separated run names (default: every run the labels can score; the others are named).",
+)
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
+
+
+def comma_list(text: str | None) -> list[str] | None:
+    """`A, B,C` as `["A", "B", "C"]`, blanks dropped; None (the default set) when nothing was given."""
+    return [name.strip() for name in text.split(",") if name.strip()] if text else None
 
 
 def default_assessor() -> str:

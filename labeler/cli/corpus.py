@@ -9,7 +9,7 @@ import click
 from labeler import workbench
 from labeler.chunking import WINDOW_KINDS
 from labeler.cli.context import Env, checked_id, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.output import emit_json, info, listing, progress_bar
 from labeler.cli.reading import reading_options
 from labeler.inert import inert_json, visible_line
 from labeler.wording import plural
@@ -69,23 +69,18 @@ def chunkings(env: Env, as_json: bool) -> None:
     """List chunkings with their parameters and hash."""
     with env.store() as store:
         result = workbench.list_chunkings(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
-        [
-            [
-                c["name"],
-                c["kind"],
-                " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())),
-                c["documents"],
-                c["chunks"],
-                c["hash"][:12],
-                c["created"][:19],
-            ]
-            for c in result
+        lambda c: [
+            c["name"],
+            c["kind"],
+            " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())),
+            c["documents"],
+            c["chunks"],
+            c["hash"][:12],
+            c["created"][:19],
         ],
     )
 

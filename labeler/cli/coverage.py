@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from labeler.cli.context import Env, force_option, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
+from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -21,11 +21,7 @@ def _f(value, digits: int = 4) -> str:
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
@@ -50,7 +46,7 @@ def coverage(
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(
@@ -64,10 +60,7 @@ def coverage(
             progress=progress,
             include_reopened=include_reopened,
         )
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_coverage(result)
+    print_result(result, as_json, _print_coverage)
 
 
 def _print_coverage(result: CoverageReport) -> None:
@@ -191,11 +184,7 @@ def _print_repool(pool: RepoolStatus) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @json_option
 @pass_env
@@ -203,13 +192,10 @@ def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: st
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
     from labeler.workbench.coverage import compare_report
 
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_comparison(result)
+    print_result(result, as_json, _print_comparison)
 
 
 def _print_comparison(result: SnapshotComparison) -> None:
@@ -294,7 +280,7 @@ def effort_line(effort: Effort) -> str:
 
 def _not_scored(unit: str, runs_not_scored: list[str], runs_retired: list[str]) -> None:
     """The runs a default run set left out: retired ones, and those that rank other units."""
-    retired_note({"runs_retired": runs_retired})
+    retired_note(runs_retired)
     if runs_not_scored:
         info(
             f"Not scored on {unit} labels (they rank other units): {', '.join(runs_not_scored)}; "

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
+from labeler.cli.output import info, print_result, progress_bar, retired_note, table
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -45,11 +45,7 @@ def _denominators(run: RunScore) -> str:
 
 @click.command("eval")
 @click.option("--snapshot", default=None, help="Snapshot to score against (default: the latest).")
-@click.option(
-    "--runs",
-    default=None,
-    help="Comma-separated run names (default: every run the labels can score; the others are named).",
-)
+@scored_runs_option
 @click.option(
     "--measures",
     default=None,
@@ -122,13 +118,10 @@ def eval_(
                 include_unreviewed=include_unreviewed,
                 include_reopened=include_reopened,
             )
-            if as_json:
-                emit_json(comparison.to_json())
-            else:
-                _print_comparison(comparison)
+            print_result(comparison, as_json, _print_comparison)
             return
-        names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
-        stage_names = [r.strip() for r in stages.split(",") if r.strip()] if stages else None
+        names = comma_list(runs)
+        stage_names = comma_list(stages)
         if stage_names:
             names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:
@@ -146,10 +139,7 @@ def eval_(
                 average=average,
                 progress=progress,
             )
-    if as_json:
-        emit_json(result.to_json())
-        return
-    _print_report(result)
+    print_result(result, as_json, _print_report)
 
 
 def _print_report(result: EvalReport) -> None:
@@ -200,7 +190,7 @@ def _print_notes(result: EvalReport) -> None:
             "like every measure here "
             "(labeler coverage gives it over all the topics the runs rank as well)."
         )
-    retired_note({"runs_retired": result.runs_retired})
+    retired_note(result.runs_retired)
     if result.runs_not_scored:
         info(
             f"Not scored on {result.unit} labels (they rank other units): {', '.join(result.runs_not_scored)}; "

@@ -7,7 +7,7 @@ import click
 from labeler import workbench
 from labeler.checks import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
-from labeler.cli.output import emit_json, info
+from labeler.cli.output import emit_json, info, listing
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
@@ -194,27 +194,19 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
 
     with env.store() as store:
         events = recent_events(store, assessor, limit=limit)
-    rows = [shown_event(e) for e in events]
-    if as_json:
-        emit_json(rows)
-        return
-    from labeler.cli.output import table
-
-    table(
-        None,
+    listing(
+        [shown_event(e) for e in events],
+        as_json,
         ["seq", "time", "assessor", "topic", "unit", "kind", "grade", "reason/note"],
-        [
-            [
-                r["seq"],
-                r["time"][:19],
-                r["assessor"],
-                r["topic"],
-                r["unit_id"] or "-",
-                r["kind"],
-                r["grade"],
-                r["reason"] or r["note"] or "",
-            ]
-            for r in rows
+        lambda r: [
+            r["seq"],
+            r["time"][:19],
+            r["assessor"],
+            r["topic"],
+            r["unit_id"] or "-",
+            r["kind"],
+            r["grade"],
+            r["reason"] or r["note"] or "",
         ],
     )
 

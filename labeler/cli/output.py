@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
 import click
 from rich.console import Console
@@ -51,10 +51,10 @@ def info(message: str) -> None:
     click.echo(visible(message), err=True)
 
 
-def retired_note(result: dict) -> None:
+def retired_note(runs_retired: Sequence[str]) -> None:
     """The line saying which retired runs a default run set left out (nothing when none was)."""
-    if result.get("runs_retired"):
-        info(f"Left out as retired: {', '.join(result['runs_retired'])} (name them with --runs to include them).")
+    if runs_retired:
+        info(f"Left out as retired: {', '.join(runs_retired)} (name them with --runs to include them).")
 
 
 def error_line(message: str) -> None:
@@ -74,6 +74,45 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     for row in rows:
         grid.add_row(*(shown(v) for v in row))
     stdout_console().print(grid)
+
+
+class Reported(Protocol):
+    """A use case's typed result: its `--json` form is `to_json()`."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+Result = TypeVar("Result", bound=Reported)
+
+
+def print_result(result: Result, as_json: bool, say: Callable[[Result], None]) -> None:
+    """A report command's output: the result's JSON for scripts, else `say` puts it in words and tables."""
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        say(result)
+
+
+Item = TypeVar("Item")
+
+
+def listing(
+    items: Sequence[Item],
+    as_json: bool,
+    columns: list[str],
+    row: Callable[[Item], list[Any]],
+    *,
+    to_json: Callable[[Item], Any] | None = None,
+) -> None:
+    """What a `... list` command prints: the items as one JSON list for scripts, else a table a row each.
+
+    `to_json` turns a typed item into its JSON form (the items themselves are printed when it is None);
+    `row` is called only for the table, so the JSON never depends on how an item is shown.
+    """
+    if as_json:
+        emit_json([to_json(item) for item in items] if to_json else list(items))
+        return
+    table(None, columns, [row(item) for item in items])
 
 
 @contextlib.contextmanager

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, retired_note, table
+from labeler.cli.context import Env, comma_list, json_option, pass_env
+from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
 from labeler.cli.registry_options import strategy_option
 from labeler.errors import LabelerError
 from labeler.wording import plural
@@ -52,7 +52,7 @@ def build(
     as_json: bool,
 ) -> None:
     """Build a new pool version and report what it adds per topic and per run."""
-    names = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    names = comma_list(runs)
     with env.store() as store, progress_bar("pooling") as progress:
         result = workbench.build_pool(
             store,
@@ -80,7 +80,7 @@ def build(
     )
     if result.unjudged:
         info(f"About {result.effort_hours} hours of judging left, {result.pace.description}.")
-    retired_note({"runs_retired": list(result.runs_retired)})
+    retired_note(result.runs_retired)
     for run, count in result.params.get("collapsed_chunks", {}).items():
         info(f"Run {run}: {plural(count, 'chunk')} collapsed into their documents (first occurrence keeps the rank).")
     table(
@@ -98,16 +98,11 @@ def list_(env: Env, as_json: bool) -> None:
     """List pool versions."""
     with env.store() as store:
         result = workbench.list_pools(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
-        [
-            [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]]
-            for p in result
-        ],
+        lambda p: [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]],
     )
 
 

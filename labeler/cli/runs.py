@@ -2,17 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, checked_id, force_option, json_option, pass_env
-from labeler.cli.output import emit_json, info, progress_bar, table
+from labeler.cli.context import Env, checked_id, force_option, json_option, output_option, pass_env
+from labeler.cli.output import emit_json, info, listing, progress_bar
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import retriever_option
 from labeler.formats.runs import DEDUPE_POLICIES
 from labeler.models import STAGES
 from labeler.wording import plural
 from labeler.workbench.retrieve import retrieve_run
+
+# The new run's name, for both ways of making one (import, retrieve).
+name_option = click.option(
+    "--name",
+    required=True,
+    callback=checked_id("run name"),
+    help="The run's name in the workbench (an id: no spaces or control characters).",
+)
+
+
+def unit_option(help: str) -> Callable[[Any], Any]:
+    """`--unit`, documents unless a chunking is named; `help` says it in the command's words."""
+    return click.option("--unit", default="doc", show_default=True, metavar="doc|chunk:NAME", help=help)
+
+
+def stage_option(help: str) -> Callable[[Any], Any]:
+    """`--stage`, the pipeline stage a new run stands for (candidate unless given)."""
+    return click.option("--stage", type=click.Choice(STAGES), default="candidate", show_default=True, help=help)
 
 
 @click.group()
@@ -23,26 +44,9 @@ def runs() -> None:
 @runs.command("import")
 @reading_options
 @click.argument("path", type=click.Path())
-@click.option(
-    "--name",
-    required=True,
-    callback=checked_id("run name"),
-    help="The run's name in the workbench (an id: no spaces or control characters).",
-)
-@click.option(
-    "--unit",
-    default="doc",
-    show_default=True,
-    metavar="doc|chunk:NAME",
-    help="What the run ranks: documents, or chunks of a named chunking.",
-)
-@click.option(
-    "--stage",
-    type=click.Choice(STAGES),
-    default="candidate",
-    show_default=True,
-    help="Pipeline stage the ranking comes from.",
-)
+@name_option
+@unit_option("What the run ranks: documents, or chunks of a named chunking.")
+@stage_option("Pipeline stage the ranking comes from.")
 @click.option(
     "--dedupe",
     type=click.Choice(DEDUPE_POLICIES),
@@ -92,28 +96,11 @@ def import_(
 
 @runs.command("retrieve")
 @retriever_option()
-@click.option(
-    "--name",
-    required=True,
-    callback=checked_id("run name"),
-    help="The run's name in the workbench (an id: no spaces or control characters).",
-)
-@click.option(
-    "--unit",
-    default="doc",
-    show_default=True,
-    metavar="doc|chunk:NAME",
-    help="Rank documents, or the chunks of a named chunking.",
-)
+@name_option
+@unit_option("Rank documents, or the chunks of a named chunking.")
 @click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True, help="Results kept per topic.")
 @click.option("--topics", "topic_ids", metavar="ID,ID,...", help="Only these topics (default: all).")
-@click.option(
-    "--stage",
-    type=click.Choice(STAGES),
-    default="candidate",
-    show_default=True,
-    help="Pipeline stage the ranking stands for.",
-)
+@stage_option("Pipeline stage the ranking stands for.")
 @click.option(
     "--query",
     "query_fields",
@@ -201,24 +188,19 @@ def list_(env: Env, as_json: bool) -> None:
     """List runs with unit, stage, topics, depth and policies."""
     with env.store() as store:
         result = workbench.list_runs(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
-        [
-            [
-                r["name"],
-                r["unit"],
-                r["stage"],
-                r["topics"],
-                r["entries"],
-                r["depth"],
-                ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
-                r["retired"]["time"][:19] if r["retired"] else "",
-            ]
-            for r in result
+        lambda r: [
+            r["name"],
+            r["unit"],
+            r["stage"],
+            r["topics"],
+            r["entries"],
+            r["depth"],
+            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+            r["retired"]["time"][:19] if r["retired"] else "",
         ],
     )
 
@@ -243,13 +225,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
 
 @runs.command("export")
 @click.argument("name")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(),
-    default=None,
-    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
-)
+@output_option
 @force_option
 @pass_env
 def export(env: Env, name: str, output: str | None, force: bool) -> None:

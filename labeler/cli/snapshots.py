@@ -7,8 +7,8 @@ import sys
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, force_option, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.output import emit_json, info, listing, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
@@ -73,26 +73,22 @@ def list_(env: Env, as_json: bool) -> None:
     """List snapshots."""
     with env.store() as store:
         result = workbench.list_snapshots(store)
-    if as_json:
-        emit_json([s.to_json() for s in result])
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["snapshot", "created", "unit", "labels", "topics", "conflicts left out", "parent", "message", "sha256"],
-        [
-            [
-                s.snapshot,
-                s.created[:19],
-                s.unit,
-                s.labels,
-                s.topics,
-                s.conflicts_left_out,
-                s.parent or "-",
-                s.message,
-                s.sha256[:12],
-            ]
-            for s in result
+        lambda s: [
+            s.snapshot,
+            s.created[:19],
+            s.unit,
+            s.labels,
+            s.topics,
+            s.conflicts_left_out,
+            s.parent or "-",
+            s.message,
+            s.sha256[:12],
         ],
+        to_json=lambda s: s.to_json(),
     )
 
 
@@ -184,13 +180,7 @@ def export() -> None:
     show_default=True,
     help="TREC qrels, or JSONL with provenance (assessor, source, time).",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(),
-    default=None,
-    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
-)
+@output_option
 @force_option
 @pass_env
 def export_qrels(

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from labeler.cli.context import Env, force_option, json_option, pass_env
+from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
@@ -95,13 +95,7 @@ def check(env: Env, as_json: bool) -> None:
 
 
 @judgments.command("export-log")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(),
-    default=None,
-    help="Write to a new file, not stdout (see the output rule in docs/cli.md).",
-)
+@output_option
 @force_option
 @pass_env
 def export_log(env: Env, output: str | None, force: bool) -> None:

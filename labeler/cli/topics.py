@@ -6,7 +6,7 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_json, info, listing
 from labeler.cli.reading import reading_options
 from labeler.wording import plural
 
@@ -42,19 +42,14 @@ def list_(env: Env, as_json: bool) -> None:
     """List topics."""
     with env.store() as store:
         result = workbench.list_topics(store)
-    if as_json:
-        emit_json(result)
-        return
-    table(
-        None,
+    listing(
+        result,
+        as_json,
         ["topic", "title", "description"],
-        [
-            [
-                t["topic"],
-                t["title"],
-                (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"],
-            ]
-            for t in result
+        lambda t: [
+            t["topic"],
+            t["title"],
+            (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"],
         ],
     )
 

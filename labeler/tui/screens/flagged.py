@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import Label
 
+from labeler.tui.screens.picking import PickScreen
 from labeler.tui.text import cell
 from labeler.workbench.flagged import FlaggedPair
 
 
-class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
+class FlaggedScreen(PickScreen):
     """Returns (topic, unit id) of the flagged pair to open on the judging screen, or None.
 
     The rows are `labeler.workbench.flagged.flagged_pairs` (what `labeler judgments flagged`
@@ -35,6 +34,7 @@ class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
         super().__init__()
         self.flags = flags
         self.unit = unit
+        self.pairs = [(flag.topic, flag.unit_id) for flag in flags]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -46,30 +46,21 @@ class FlaggedScreen(ModalScreen[tuple[str, str] | None]):
                 else f"No flagged pairs ({self.unit}). Escape closes.",
                 markup=False,
             )
-            table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("topic", "unit", "flagged by", "time", "reason", "label now", "state")
-            for flag in self.flags:
-                table.add_row(
-                    cell(flag.topic),
-                    cell(flag.unit_id),
-                    cell(flag.assessor),
-                    flag.time[:16].replace("T", " "),
-                    cell(flag.reason or flag.note or ""),
-                    "-" if flag.label is None else str(flag.label),
-                    flag.state,
-                )
-            yield table
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self._open(event.cursor_row)
+            yield self.pair_table(
+                ("topic", "unit", "flagged by", "time", "reason", "label now", "state"),
+                (
+                    (
+                        cell(flag.topic),
+                        cell(flag.unit_id),
+                        cell(flag.assessor),
+                        flag.time[:16].replace("T", " "),
+                        cell(flag.reason or flag.note or ""),
+                        "-" if flag.label is None else str(flag.label),
+                        flag.state,
+                    )
+                    for flag in self.flags
+                ),
+            )
 
     def action_open_pair(self) -> None:
-        self._open(self.query_one(DataTable).cursor_row)
-
-    def _open(self, row: int) -> None:
-        if 0 <= row < len(self.flags):
-            flag = self.flags[row]
-            self.dismiss((flag.topic, flag.unit_id))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+        self.pick_current()

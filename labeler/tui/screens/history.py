@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import Label
 
+from labeler.tui.screens.picking import PickScreen
 from labeler.tui.text import cell
 
 
-class HistoryScreen(ModalScreen[tuple[str, str] | None]):
+class HistoryScreen(PickScreen):
     """Returns (topic, unit id) of the decision to reopen, or None."""
 
     DEFAULT_CSS = """
@@ -29,33 +28,24 @@ class HistoryScreen(ModalScreen[tuple[str, str] | None]):
     def __init__(self, decisions: list[dict]) -> None:
         super().__init__()
         self.decisions = decisions
+        self.pairs = [(d["topic"], d["unit_id"]) for d in decisions]
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Your last decisions (newest first). Enter reopens one; Escape closes.")
-            table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("time", "topic", "unit", "decision", "reason / note")
-            for d in self.decisions:
-                decision = f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]
-                table.add_row(
-                    d["time"][11:19],
-                    cell(d["topic"]),
-                    cell(d["unit_id"]),
-                    cell(decision),
-                    cell(d["reason"] or d["note"] or ""),
-                )
-            yield table
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self._reopen(event.cursor_row)
+            yield self.pair_table(
+                ("time", "topic", "unit", "decision", "reason / note"),
+                (
+                    (
+                        d["time"][11:19],
+                        cell(d["topic"]),
+                        cell(d["unit_id"]),
+                        cell(f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]),
+                        cell(d["reason"] or d["note"] or ""),
+                    )
+                    for d in self.decisions
+                ),
+            )
 
     def action_reopen(self) -> None:
-        self._reopen(self.query_one(DataTable).cursor_row)
-
-    def _reopen(self, row: int) -> None:
-        if 0 <= row < len(self.decisions):
-            decision = self.decisions[row]
-            self.dismiss((decision["topic"], decision["unit_id"]))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+        self.pick_current()

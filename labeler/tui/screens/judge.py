@@ -14,11 +14,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from labeler.errors import LabelerError
+from labeler.errors import Hint, LabelerError
 from labeler.judgments import NO_ANSWER, REVIEWED
 from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
-from labeler.tui.hints import tui_message
+from labeler.tui.hints import hint_text, tui_message
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
 from labeler.tui.widgets.status_bar import StatusBar
@@ -30,6 +30,9 @@ from labeler.workbench.topics import find_topic
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
+
+# What the empty queue says about new runs, in the screen's words (the pool is built in a shell).
+NEW_POOL = hint_text(Hint("build_pool"))
 
 
 class JudgeScreen(Screen[None]):
@@ -228,7 +231,7 @@ class JudgeScreen(Screen[None]):
             return (
                 "Nothing left to judge in this pool: every topic is done.\n\n"
                 "• ctrl+p: create a snapshot, export qrels\n"
-                "• new runs? build a new pool: labeler pool build --depth K"
+                f"• new runs? {NEW_POOL}"
             )
         return (
             f"Nothing left to judge in topic {topic}.\n\n"
@@ -236,7 +239,7 @@ class JudgeScreen(Screen[None]):
             "• x: mark it no answer (the corpus holds none)\n"
             "• →: next unfinished topic without marking   • t: pick a topic\n"
             "• ctrl+p: snapshots, export, change order\n"
-            "• new runs? build a new pool: labeler pool build --depth K"
+            f"• new runs? {NEW_POOL}"
         )
 
     def _after(self, started: float) -> None:

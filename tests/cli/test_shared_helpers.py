@@ -1,0 +1,48 @@
+"""The helpers the commands share print exactly what each command printed on its own."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from labeler.cli.context import comma_list
+from labeler.cli.output import listing, print_result
+
+
+def test_comma_list_drops_blanks_and_gives_none_for_nothing() -> None:
+    assert comma_list(" a, b,,c ,") == ["a", "b", "c"]
+    assert comma_list(None) is None
+    assert comma_list("") is None
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name}
+
+
+def test_listing_prints_json_without_building_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    def no_row(item: Row) -> list[Any]:
+        raise AssertionError("rows are for the table only")
+
+    listing([Row("a"), Row("b")], True, ["name"], no_row, to_json=Row.to_json)
+    assert json.loads(capsys.readouterr().out) == [{"name": "a"}, {"name": "b"}]
+
+
+def test_listing_prints_a_table_row_per_item(capsys: pytest.CaptureFixture[str]) -> None:
+    listing([{"name": "first"}, {"name": "second"}], False, ["name"], lambda r: [r["name"]])
+    out = capsys.readouterr().out
+    assert "name" in out and out.index("first") < out.index("second")
+
+
+def test_print_result_is_json_or_words(capsys: pytest.CaptureFixture[str]) -> None:
+    said: list[Row] = []
+    print_result(Row("x"), True, said.append)
+    assert json.loads(capsys.readouterr().out) == {"name": "x"} and said == []
+    print_result(Row("y"), False, said.append)
+    assert capsys.readouterr().out == "" and said == [Row("y")]
