@@ -121,3 +121,23 @@ def test_no_other_command_imports_duckdb_or_pyarrow_parquet():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_chunk_run_collapsed_to_document_labels_scores_the_same(run_cli: Cli, write, tmp_path):
+    corpus = (
+        '{"id": "d1", "text": "one two three four five"}\n{"id": "d2", "text": "six seven eight nine"}\n'
+        '{"id": "d3", "text": "ten eleven"}\n'
+    )
+    run_cli("corpus", "import", write("c.jsonl", corpus))
+    run_cli("corpus", "chunk", "--name", "w2", "--size", "2")
+    chunks = "1 Q0 d1#0 1 2.5 x\n1 Q0 d2#1 2 1.25 x\n1 Q0 d3#0 3 1.0 x\n1 Q0 d1#2 4 0.5 x\n2 Q0 d1#2 1 0.1 x\n"
+    run_cli("runs", "import", write("c.run", chunks + "2 Q0 d2#0 2 0.05 x\n"), "--name", "cr", "--unit", "chunk:w2")
+    run_cli("judgments", "import", write("q.txt", "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 0\n2 0 d2 1\n"), "--reviewed")
+    run_cli("snapshot", "create", "-m", "docs")
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    run_cli("runs", "export", "cr", "--format", "parquet", "-o", folder / "cr.parquet")
+    for depth in ([], ["--depth", "1"]):  # the cut comes after the collapse, on both paths
+        want = run_cli.json("eval", "--per-query", *depth)
+        assert want["runs"][0]["units"]["chunks_collapsed"] > 0
+        assert run_cli.json("eval", "--per-query", *depth, "--runs-parquet", folder) == want
