@@ -189,25 +189,28 @@ class ParquetRuns:
     def ranked_units(
         self, name: str, depth: int | None = None, topics: Sequence[str] | None = None
     ) -> dict[str, list[str]]:
-        """`topic -> unit ids in canonical order`, the top `depth` of each topic cut in SQL."""
+        """`topic -> unit ids in canonical order`, the top `depth` of each topic cut in SQL.
+
+        DuckDB filters the topics, cuts each at `depth` and builds each topic's list in
+        canonical order (`list(unit ORDER BY score DESC, unit DESC)`): Python receives one
+        row per topic, not one per unit.
+        """
         self.run(name)
-        sql = "SELECT topic, unit FROM read_parquet(?)"
+        if topics is not None and not topics:
+            return {}
+        rows = "read_parquet(?) p"
         params: list[Any] = [str(self.files[name])]
         if topics is not None:
-            sql += " WHERE topic IN (SELECT unnest(?::VARCHAR[]))"
+            rows += " SEMI JOIN (SELECT unnest(?::VARCHAR[]) AS topic) t ON p.topic = t.topic"
             params.append(list(topics))
         if depth is not None:
-            sql += " QUALIFY row_number() OVER (PARTITION BY topic ORDER BY score DESC, unit DESC) <= ?"
+            rows = (
+                f"(SELECT p.topic, p.unit, p.score FROM {rows} QUALIFY row_number() OVER "
+                "(PARTITION BY p.topic ORDER BY p.score DESC, p.unit DESC) <= ?) p"
+            )
             params.append(depth)
-        sql += " ORDER BY topic, score DESC, unit DESC"
-        result: dict[str, list[str]] = {}
-        if topics is not None and not topics:
-            return result
-        cursor = self.db.execute(sql, params)
-        while rows := cursor.fetchmany(BATCH_ROWS):
-            for topic, unit in rows:
-                result.setdefault(topic, []).append(unit)
-        return result
+        sql = f"SELECT p.topic, list(p.unit ORDER BY p.score DESC, p.unit DESC) FROM {rows} GROUP BY p.topic"
+        return dict(self.db.execute(sql, params).fetchall())
 
 
 class ParquetRunsStore(Store):
