@@ -5,7 +5,7 @@ repository root:
 
     python benchmarks/bench_scale.py [--docs 1000000] [--chunks-per-doc 4] [--topics 5000] [--depth 1000]
                                      [--runs 10] [--pool-depth 100] [--qrels-per-topic 20] [--judgments 300]
-                                     [--quick] [--reuse] [--only TASK ...] [--trectools-topics N]
+                                     [--lines 100M] [--quick] [--reuse] [--only TASK ...] [--trectools-topics N]
                                      [--profile TASK] [--out DIR]
 
 It generates, seeded, into benchmarks/data/scale/<sizes>/ (reused while its
@@ -33,6 +33,18 @@ figure is `JudgeScreen.latencies`, from the key's action to the next unit
 drawn). Beside them: trectools pooling (`TrecRun` + `TrecPoolMaker().make_pool(
 runs, strategy="topX", topX=pool depth)`) on the first `--trectools-topics`
 topics of the same run files, and ir_measures scoring one run from its file.
+
+`--lines N` (`100M`, `5M`, `50000000`) sets the topics to N / (runs x depth), so
+`--lines 100M` is 10 runs x 10,000 topics x 1,000 results (the corpus keeps
+`--docs`). Data generation is reported as its own step (`generate`: the
+seconds, the lines and the largest peak RSS of its worker processes).
+
+Beside the SQLite path, two tasks measure the Parquet path (`pip install
+'labeler[parquet]'`): `parquet_export` writes every run with
+`export_run_parquet` into DATA/.../parquet/, and `eval_parquet` scores all
+runs (default measures, per topic) both ways in one process, interleaved
+(SQLite, Parquet, x3; medians of the wall and CPU seconds), and says whether
+the two `--json` reports are identical.
 
 `--quick` divides documents and topics by 10 (100,000 documents, 500 topics;
 runs keep their depth, so 5,000,000 run lines). `--reuse` keeps a workbench
@@ -75,7 +87,17 @@ TARGET_UI_P95_MS = 50.0
 GRADE_WEIGHTS = {0: 60, 1: 20, 2: 12, 3: 8}  # the grade keys pressed in the UI
 
 BUILD_TASKS = ["topics", "corpus", "chunk", "runs", "pool", "judgments"]
-MEASURE_TASKS = ["status", "eval_one", "eval_all", "coverage", "ui", "trectools", "ir_measures"]
+MEASURE_TASKS = [
+    "status",
+    "eval_one",
+    "eval_all",
+    "coverage",
+    "parquet_export",
+    "eval_parquet",
+    "ui",
+    "trectools",
+    "ir_measures",
+]
 
 
 # -- data -----------------------------------------------------------------------
@@ -209,10 +231,12 @@ def generate_run(folder: str, params: dict, run_index: int) -> dict:
 def _generate_part(job: tuple) -> dict:
     kind, folder, params, extra = job
     if kind == "corpus":
-        return generate_corpus(folder, params)
-    if kind == "qrels":
-        return generate_qrels(folder, params)
-    return generate_run(folder, params, extra)
+        part = generate_corpus(folder, params)
+    elif kind == "qrels":
+        part = generate_qrels(folder, params)
+    else:
+        part = generate_run(folder, params, extra)
+    return {**part, "peak_rss_mb": peak_rss_mb()}  # the worker's peak so far (it may have run other parts)
 
 
 def run_paths(folder: Path, runs: int) -> list[Path]:
@@ -242,6 +266,12 @@ def ensure_data(params: dict, console) -> tuple[Path, float | None]:
     (folder / "generated.json").write_text(json.dumps({"seconds": elapsed, "parts": parts}, indent=2) + "\n")
     marker.write_text(json.dumps(params, indent=2) + "\n")
     return folder, elapsed
+
+
+def parse_lines(text: str) -> int:
+    """`100M`, `5M`, `500k` or a plain number of run lines."""
+    scale = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}.get(text[-1:].lower(), 1)
+    return int(float(text[:-1] if scale > 1 else text) * scale)
 
 
 def count_lines(path: Path) -> int:
@@ -293,10 +323,15 @@ def profiled(args: dict, task: str, call):
         (out / f"scale_profile_{task}.txt").write_text(text.getvalue())
 
 
+def plain(result):
+    """A workbench result as its `--json` shape (the use cases return frozen dataclasses with `to_json`)."""
+    return result.to_json() if hasattr(result, "to_json") else result
+
+
 def timed(args: dict, task: str, call) -> tuple[object, float]:
     start = time.perf_counter()
     result = profiled(args, task, call)
-    return result, time.perf_counter() - start
+    return plain(result), time.perf_counter() - start
 
 
 def task_topics(args: dict) -> dict:
@@ -344,7 +379,7 @@ def task_runs(args: dict) -> dict:
             nonlocal lines
             for index in range(args["runs"]):
                 start = time.perf_counter()
-                result = import_run(store, Path(args["data"]) / f"run{index:02d}.trec", f"r{index:02d}")
+                result = plain(import_run(store, Path(args["data"]) / f"run{index:02d}.trec", f"r{index:02d}"))
                 per_run.append(time.perf_counter() - start)
                 lines += result["lines"]
 
@@ -449,6 +484,74 @@ def task_coverage(args: dict) -> dict:
         "items": len(report["topics"]),
         "judged_at_10": judged,
         "scored_topics": report["scored_topics"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def _parquet_folder(args: dict) -> Path:
+    return Path(args["data"]) / "parquet"
+
+
+def task_parquet_export(args: dict) -> dict:
+    from labeler.store import Store
+    from labeler.workbench.parquet_runs import export_run_parquet
+
+    folder = _parquet_folder(args)
+    folder.mkdir(exist_ok=True)
+    written = 0
+    with Store(args["db"]) as store:
+        names = [run.name for run in store.runs()]
+        cpu = time.process_time()
+
+        def export_all() -> None:
+            nonlocal written
+            for name in names:
+                written += export_run_parquet(store, name, folder / f"{name}.parquet", force=True).bytes
+
+        _, seconds = timed(args, "parquet_export", export_all)
+        cpu = time.process_time() - cpu
+        lines = sum(run.entries for run in store.runs())
+    return {
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "items": lines,
+        "runs": len(names),
+        "parquet_mb": written / 1e6,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def task_eval_parquet(args: dict) -> dict:
+    """All runs scored from SQLite and from the Parquet files, interleaved, 3 times each; the JSON compared."""
+    from labeler.store import Store
+    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.parquet_runs import parquet_runs
+
+    times: dict[str, list[tuple[float, float]]] = {"sqlite": [], "parquet": []}
+    texts: dict[str, str] = {}
+    with Store(args["db"]) as store:
+        for _ in range(args.get("repeats", 3)):
+            for path in ("sqlite", "parquet"):
+                wall, cpu = time.perf_counter(), time.process_time()
+                if path == "sqlite":
+                    report = evaluate_runs(store, include_reopened=True, per_query=True)
+                else:
+                    with parquet_runs(store, _parquet_folder(args)) as runs:
+                        report = profiled(
+                            args, "eval_parquet", lambda r=runs: evaluate_runs(r, include_reopened=True, per_query=True)
+                        )
+                times[path].append((time.perf_counter() - wall, time.process_time() - cpu))
+                texts[path] = json.dumps(report.to_json(), sort_keys=True)
+    medians = {path: [statistics.median(t[i] for t in pairs) for i in (0, 1)] for path, pairs in times.items()}
+    return {
+        "seconds": medians["parquet"][0],
+        "cpu_seconds": medians["parquet"][1],
+        "sqlite_seconds": medians["sqlite"][0],
+        "sqlite_cpu_seconds": medians["sqlite"][1],
+        "all_seconds": {path: [round(w, 3) for w, _ in pairs] for path, pairs in times.items()},
+        "items": len(json.loads(texts["parquet"])["runs"]),
+        "identical_json": texts["sqlite"] == texts["parquet"],
+        "json_bytes": len(texts["sqlite"]),
         "peak_rss_mb": peak_rss_mb(),
     }
 
@@ -588,6 +691,8 @@ TASKS = {
     "eval_one": ("evaluate_runs, 1 run, 4 measures", task_eval_one),
     "eval_all": ("evaluate_runs, all runs, default measures", task_eval_all),
     "coverage": ("coverage_report (depth 10, all runs)", task_coverage),
+    "parquet_export": ("export_run_parquet, every run (pyarrow)", task_parquet_export),
+    "eval_parquet": ("evaluate_runs over Parquet (DuckDB), all runs, per topic", task_eval_parquet),
     "ui": ("judging UI: grade key to next unit drawn", task_ui),
     "trectools": ("trectools TrecRun + make_pool topX", task_trectools),
     "ir_measures": ("ir_measures, 1 run from files, 4 measures", task_ir_measures),
@@ -603,6 +708,8 @@ UNITS = {
     "eval_one": "topics",
     "eval_all": "runs",
     "coverage": "topics",
+    "parquet_export": "lines",
+    "eval_parquet": "runs",
     "ui": "keys",
     "trectools": "pooled pairs",
     "ir_measures": "topics",
@@ -631,6 +738,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pool-depth", type=int, default=100)
     parser.add_argument("--qrels-per-topic", type=int, default=20)
     parser.add_argument("--judgments", type=int, default=300, help="grade keys pressed in the UI")
+    parser.add_argument(
+        "--lines",
+        type=parse_lines,
+        default=None,
+        help="total run lines, e.g. 100M: sets --topics to LINES / (runs x depth)",
+    )
     parser.add_argument("--quick", action="store_true", help="1/10 of the documents and topics")
     parser.add_argument(
         "--reuse",
@@ -662,6 +775,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.quick:
         args.docs, args.topics = args.docs // 10, args.topics // 10
+    if args.lines:
+        args.topics = max(1, args.lines // (args.runs * args.depth))
 
     from rich.console import Console
     from rich.table import Table
@@ -674,7 +789,8 @@ def main(argv: list[str] | None = None) -> None:
     if generated is None:
         console.print(f"Reusing the data in {folder} (params.json matches).")
     else:
-        console.print(f"Generated the data in {folder} in {generated:.0f} s (not measured below).")
+        console.print(f"Generated the data in {folder} in {generated:.0f} s.")
+    generation = json.loads((folder / "generated.json").read_text()) if (folder / "generated.json").exists() else {}
     run_files = run_paths(folder, args.runs)
     total_lines = args.runs * args.topics * args.depth
     inputs = [p for p in folder.iterdir() if p.is_file() and p.suffix in (".jsonl", ".tsv", ".trec", ".txt")]
@@ -750,6 +866,13 @@ def main(argv: list[str] | None = None) -> None:
                 + "\n"
             )
     wall = time.perf_counter() - wall_start
+    if generation:
+        previous["generate"] = {
+            "seconds": generation["seconds"],
+            "items": sum(part.get("lines", 0) for part in generation["parts"]),
+            "peak_rss_mb": max((part.get("peak_rss_mb", 0.0) for part in generation["parts"]), default=0.0),
+            "workers": max(1, min(os.cpu_count() or 1, len(generation["parts"]))),
+        }
     shown = {**{t: r for t, r in previous.items() if t not in results}, **results}
 
     table = Table(
@@ -758,10 +881,20 @@ def main(argv: list[str] | None = None) -> None:
     )
     for column in ("task", "seconds", "items", "items/s", "peak RSS MB"):
         table.add_column(column, justify="left" if column == "task" else "right")
-    for task in BUILD_TASKS + MEASURE_TASKS:
+    for task in ["generate", *BUILD_TASKS, *MEASURE_TASKS]:
         if task not in shown:
             continue
         result = shown[task]
+        if task == "generate":
+            table.add_row(
+                f"generate the data ({result['workers']} processes; peak of one)"
+                + ("" if generated is not None else " (earlier)"),
+                f"{result['seconds']:.2f}",
+                f"{result['items']:,} run lines",
+                f"{result['items'] / result['seconds']:,.0f}",
+                f"{result['peak_rss_mb']:,.0f}",
+            )
+            continue
         label = TASKS[task][0] + (" (earlier build)" if task not in results else "")
         if task == "pool":
             label = f"build_pool (depth {args.pool_depth})" + (" (earlier build)" if task not in results else "")
@@ -850,6 +983,21 @@ def main(argv: list[str] | None = None) -> None:
             f"({'meets' if ui['p95_ms'] < TARGET_UI_P95_MS else 'misses'} p95 < {TARGET_UI_P95_MS:g} ms); "
             f"make_app {ui['make_app_ms']:.0f} ms."
         )
+    export, both = shown.get("parquet_export", {}), shown.get("eval_parquet", {})
+    if "seconds" in export:
+        notes.append(
+            f"Parquet export: {export['items']:,} lines of {export['runs']} runs in {export['seconds']:.1f} s "
+            f"(CPU {export['cpu_seconds']:.1f} s), {export['parquet_mb']:,.0f} MB of Parquet."
+        )
+    if "identical_json" in both:
+        summary["parquet_identical_json"] = both["identical_json"]
+        summary["parquet_vs_sqlite_eval"] = both["seconds"] / both["sqlite_seconds"]
+        notes.append(
+            f"eval of all runs, per topic, interleaved x3 (medians): SQLite {both['sqlite_seconds']:.2f} s "
+            f"(CPU {both['sqlite_cpu_seconds']:.2f} s), Parquet through DuckDB {both['seconds']:.2f} s "
+            f"(CPU {both['cpu_seconds']:.2f} s), ratio {both['seconds'] / both['sqlite_seconds']:.2f}; the two "
+            f"JSON reports ({both['json_bytes']:,} bytes) are {'IDENTICAL' if both['identical_json'] else 'DIFFERENT'}."
+        )
     judgments = shown.get("judgments", {})
     if "import_seconds" in judgments:
         notes.append(
@@ -876,7 +1024,9 @@ def main(argv: list[str] | None = None) -> None:
     report = {
         "benchmark": "scale",
         "date": now_iso(),
-        "machine": machine(("textual", "trectools", "pandas", "ir-measures", "pytrec-eval-terrier")),
+        "machine": machine(
+            ("textual", "trectools", "pandas", "ir-measures", "pytrec-eval-terrier", "duckdb", "pyarrow")
+        ),
         "command": "python benchmarks/bench_scale.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "params": build_params,
         "total_run_lines": total_lines,
@@ -886,7 +1036,10 @@ def main(argv: list[str] | None = None) -> None:
         "load_average_1min": {"before": load_before[0], "after": load_after[0]},
         "targets": {"pool_speedup": TARGET_POOL_SPEEDUP, "ui_p95_ms": TARGET_UI_P95_MS},
         "summary": summary,
-        "results": {task: {"task": TASKS[task][0], **result} for task, result in shown.items()},
+        "results": {
+            task: {"task": TASKS[task][0] if task in TASKS else "generate the data", **result}
+            for task, result in shown.items()
+        },
         "notes": notes,
     }
     args.out.mkdir(parents=True, exist_ok=True)

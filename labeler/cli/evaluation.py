@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 import click
@@ -11,6 +12,7 @@ from labeler.cli.output import info, print_result, progress_bar, retired_note, t
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
+    from labeler.workbench import Store
     from labeler.workbench.eval_results import EvalReport, RunComparison, RunScore, StageTable
 
 
@@ -85,6 +87,13 @@ def _denominators(run: RunScore) -> str:
     metavar="RUN_A RUN_B",
     help="Paired comparison: per-topic deltas, wins/ties/losses, randomization and t-test p-values.",
 )
+@click.option(
+    "--runs-parquet",
+    "runs_parquet",
+    default=None,
+    metavar="DIR",
+    help="Score the Parquet runs in DIR (`runs export --format parquet`) through DuckDB, not the workbench's runs.",
+)
 @json_option
 @pass_env
 def eval_(
@@ -100,12 +109,13 @@ def eval_(
     average: str,
     stages: str | None,
     compare: tuple[str, str] | None,
+    runs_parquet: str | None,
     as_json: bool,
 ) -> None:
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
     from labeler.workbench.evaluation import compare_runs, evaluate_runs
 
-    with env.store() as store:
+    with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
         if compare:
             comparison = compare_runs(
                 store,
@@ -140,6 +150,15 @@ def eval_(
                 progress=progress,
             )
     print_result(result, as_json, _print_report)
+
+
+def _runs_from(store: Store, directory: str | None, depth: int | None) -> AbstractContextManager[Store]:
+    """The workbench, or with `--runs-parquet` the workbench whose runs are that directory's Parquet files."""
+    if directory is None:
+        return nullcontext(store)
+    from labeler.workbench.parquet_runs import parquet_runs
+
+    return parquet_runs(store, directory, depth=depth)
 
 
 def _print_report(result: EvalReport) -> None:

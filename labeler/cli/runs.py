@@ -227,11 +227,23 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
 @click.argument("name")
 @output_option
 @force_option
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["trec", "parquet"]),
+    default="trec",
+    show_default=True,
+    help="trec: 6 columns, re-imports to the same rankings; parquet: one file for DuckDB "
+    "(`eval --runs-parquet`, needs labeler[parquet] and -o).",
+)
 @pass_env
-def export(env: Env, name: str, output: str | None, force: bool) -> None:
-    """Write a run as a 6-column TREC file that re-imports to the same rankings."""
+def export(env: Env, name: str, output: str | None, force: bool, format_: str) -> None:
+    """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
     from labeler.outputs import check_output, write_output
 
+    if format_ == "parquet":
+        _export_parquet(env, name, output, force)
+        return
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
     with env.store() as store:
@@ -242,6 +254,16 @@ def export(env: Env, name: str, output: str | None, force: bool) -> None:
             return
         for line in lines:
             click.echo(line, nl=False)
+
+
+def _export_parquet(env: Env, name: str, output: str | None, force: bool) -> None:
+    from labeler.workbench.parquet_runs import export_run_parquet
+
+    if not output:
+        raise click.UsageError("--format parquet writes a file: give it with -o DIR/NAME.parquet")
+    with env.store() as store:
+        written = export_run_parquet(store, name, output, force=force)
+    info(f"Wrote run {name!r} to {output} as Parquet ({plural(written.bytes, 'byte')}).")
 
 
 COMMANDS = [runs]
