@@ -5,8 +5,10 @@ this process has imported says nothing). No time is asserted: what is imported i
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,7 @@ import click
 import pytest
 
 import labeler
+import labeler.cli
 from labeler.cli import LISTED, cli
 
 ROOT = Path(labeler.__file__).resolve().parent.parent
@@ -92,11 +95,15 @@ print(lazy == eager, repr(lazy), repr(eager), sep="\\n")
 
 
 def test_every_command_a_module_defines_is_listed_with_its_summary():
-    modules = {module for listed in LISTED.values() for module in listed.modules}
+    """A new command module's `COMMANDS` need their rows in `LISTED` (else `labeler --help` would not show them)."""
     defined = {}
-    for module in sorted(modules):
-        for command in __import__(f"labeler.cli.{module}", fromlist=["COMMANDS"]).COMMANDS:
-            defined[command.name] = (module, command)
+    for info in pkgutil.iter_modules(labeler.cli.__path__):
+        module = importlib.import_module(f"labeler.cli.{info.name}")
+        commands = getattr(module, "COMMANDS", None)
+        if isinstance(commands, list):
+            for command in commands:
+                assert isinstance(command, click.Command), (info.name, command)
+                defined[command.name] = (info.name, command)
     assert sorted(defined) == sorted(LISTED)
     for name, (module, command) in defined.items():
         assert LISTED[name].modules[0] == module, name
