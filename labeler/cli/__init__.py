@@ -4,11 +4,19 @@ Expected errors (`LabelerError`, and an `OSError` naming a file) become
 `Error: file:line: reason (hint)` and exit code 1 here, in one place; usage errors
 and bad arguments (`BadArgumentError`) exit 2 (click's convention). The words for
 flags and commands come from `labeler.cli.hints`.
+
+The commands are loaded lazily (`LazyCommands`): `labeler --help` lists them from `LISTED`
+without importing any command module, and `labeler next` imports `labeler.cli.next` (and what
+it uses), not the TUI, rich, the retrievers or every other use case. `tests/cli/test_startup.py`
+checks that `LISTED` says what the modules define.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Iterator, MutableMapping
+from typing import NamedTuple
 
 import click
 
@@ -19,8 +27,153 @@ from labeler.cli.output import error_line
 from labeler.errors import LabelerError
 
 
+class Listed(NamedTuple):
+    """A top-level command as `labeler --help` lists it before its module is imported."""
+
+    modules: tuple[str, ...]
+    """The `labeler.cli` modules to import: the first defines it, the others add subcommands to it."""
+    summary: str
+    """The first paragraph of its help: all that click shortens into the line `--help` shows."""
+
+
+LISTED: dict[str, Listed] = {
+    "init": Listed(("setup",), "Create the workbench (or upgrade an existing one) and set its grade scale."),
+    "status": Listed(
+        ("setup",),
+        "Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status.",
+    ),
+    "corpus": Listed(("corpus",), "Documents and chunkings (unit mappings)."),
+    "topics": Listed(("topics", "judgments"), "Topics: queries with title, description and narrative."),
+    "runs": Listed(("runs",), "Ranked runs of retrievers."),
+    "pool": Listed(("pools",), "Pool versions: which (topic, unit) pairs get judged."),
+    "judgments": Listed(("judgments", "team"), "Record, import and undo judgments (the append-only log)."),
+    "queue": Listed(
+        ("queue",),
+        "The next units to judge for a topic, in the chosen order (units another assessor holds are left out).",
+    ),
+    "next": Listed(
+        ("next",), "Claim the next unit to judge and print it; asking again gives the same unit until it is judged."
+    ),
+    "judge": Listed(("judge",), "Judge the pool's unjudged units in the terminal UI (one key per grade)."),
+    "serve": Listed(
+        ("judge",),
+        "Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name.",
+    ),
+    "snapshot": Listed(("snapshots",), "Immutable, hashed versions of the labels."),
+    "export": Listed(("snapshots",), "Export labels for other tools."),
+    "eval": Listed(
+        ("evaluation",),
+        "Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot.",
+    ),
+    "coverage": Listed(
+        ("coverage",),
+        "How well the judgments cover each run, how much each run's score depends on the pool, R's bounds.",
+    ),
+    "compare": Listed(
+        ("coverage",),
+        "What changed between two snapshots: labels, relevant sets, scores, and the system ranking.",
+    ),
+    "report": Listed(
+        ("coverage",),
+        "A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias.",
+    ),
+    "merge": Listed(
+        ("team",),
+        "Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one.",
+    ),
+    "check": Listed(
+        ("team",),
+        "Verify the workbench: schema, integrity, keys, guards, log, grades, scale, and every recorded hash.",
+    ),
+    "backup": Listed(
+        ("team",),
+        "Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy.",
+    ),
+    "agreement": Listed(
+        ("agreement",),
+        "How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.",
+    ),
+    "assign": Listed(
+        ("assign",),
+        "Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md.",
+    ),
+    "demo": Listed(
+        ("demo",),
+        "The whole workflow on sample_corpus/: corpus, chunks, retrievers, prior labels as v1, a pool, then judging.",
+    ),
+}
+"""Every top-level command, in the order `cli.commands` gives them, and where it is defined."""
+
+
+class LazyCommands(MutableMapping[str, click.Command]):
+    """The root group's commands: every name in `LISTED` is there, its module imported on first use.
+
+    Looking a command up (click does when it runs one or shows its `--help`) imports its modules
+    and adds their `COMMANDS`; listing the names, or `peek`, imports nothing. A command added with
+    `cli.add_command` (a test's, a plug-in's) is kept as given.
+    """
+
+    def __init__(self, listed: dict[str, Listed]) -> None:
+        self._listed = listed
+        self._loaded: dict[str, click.Command] = {}
+
+    def _load(self, name: str) -> None:
+        for module in self._listed[name].modules:
+            for command in importlib.import_module(f"labeler.cli.{module}").COMMANDS:
+                if command.name is not None:
+                    self._loaded.setdefault(command.name, command)
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded and name in self._listed:
+            self._load(name)
+        return self._loaded[name]
+
+    def peek(self, name: str) -> click.Command:
+        """The command if it is loaded, else a stand-in with its summary as help (for `labeler --help`)."""
+        if name in self._loaded or name not in self._listed:
+            return self[name]
+        return click.Command(name, help=self._listed[name].summary)
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._loaded.pop(name, None)
+        self._listed = {key: value for key, value in self._listed.items() if key != name}
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._listed
+        yield from (name for name in self._loaded if name not in self._listed)
+
+    def __len__(self) -> int:
+        return len(self._listed) + sum(1 for name in self._loaded if name not in self._listed)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._listed or name in self._loaded
+
+
 class LabelerGroup(click.Group):
-    """The root group: turns expected errors into one clean line and exit code 1."""
+    """The root group: commands loaded lazily; turns expected errors into one clean line and exit code 1."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.commands = LazyCommands(LISTED)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's own listing, from `LazyCommands.peek`: the same lines, no command module imported."""
+        commands = self.commands
+        if not isinstance(commands, LazyCommands):
+            return super().format_commands(ctx, formatter)
+        shown = [(name, commands.peek(name)) for name in self.list_commands(ctx)]
+        shown = [(name, command) for name, command in shown if not command.hidden]
+        if not shown:
+            return None
+        limit = formatter.width - 6 - max(len(name) for name, _ in shown)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in shown])
+        return None
 
     def invoke(self, ctx: click.Context):
         try:
@@ -69,51 +222,6 @@ def cli(ctx: click.Context, db_path: str) -> None:
     from labeler.cli.context import Env
 
     ctx.obj = Env(db_path)
-
-
-def _register() -> None:
-    from labeler.cli import (
-        agreement,
-        assign,
-        corpus,
-        coverage,
-        demo,
-        evaluation,
-        judge,
-        judgments,
-        pools,
-        queue,
-        runs,
-        setup,
-        snapshots,
-        team,
-        topics,
-    )
-    from labeler.cli import next as next_unit
-
-    for module in (
-        setup,
-        corpus,
-        topics,
-        runs,
-        pools,
-        judgments,
-        queue,
-        next_unit,
-        judge,
-        snapshots,
-        evaluation,
-        coverage,
-        team,
-        agreement,
-        assign,
-        demo,
-    ):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
 
 
 def main() -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from labeler.ids import check_id
-from labeler.workbench import Store, open_workbench
+
+if TYPE_CHECKING:
+    from labeler.workbench import Store
 
 
 @dataclass
@@ -16,6 +19,8 @@ class Env:
     db_path: str
 
     def store(self) -> Store:
+        from labeler.workbench import open_workbench  # here, not at the top: `labeler --help` needs no store
+
         return open_workbench(self.db_path)
 
 

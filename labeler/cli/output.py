@@ -8,6 +8,9 @@ MarkupError, `[red]x[/red]` vanished, `[link=...]` became a live hyperlink), so 
 titles and bar labels get `rich.text.Text`, never a markup `str`; and control characters
 (ESC sequences that retitle or clear the terminal, C1, bidi overrides) are shown as
 visible escapes (`labeler.inert`). Commands print only through this module.
+
+rich is imported inside the functions that draw, not at the top: JSON output, `info` and
+`Error:` lines need none of it, and `labeler --help` starts faster without it.
 """
 
 from __future__ import annotations
@@ -16,25 +19,30 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 from labeler.inert import inert_json, visible, visible_line
-from labeler.workbench import Progress as ProgressCallback
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from labeler.workbench import Progress as ProgressCallback
 
 
 def shown(value: Any) -> Text:
     """`value` as one line of plain text for rich: no markup read, control characters escaped."""
+    from rich.text import Text
+
     return Text("-" if value is None else visible_line(str(value)), end="")
 
 
 def stdout_console() -> Console:
     """Rich on stdout; when piped, wide enough that tables are never cut to 80 columns."""
+    from rich.console import Console
+
     return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 
@@ -64,6 +72,8 @@ def error_line(message: str) -> None:
 
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
+    from rich.table import Table
+
     grid = Table(title=shown(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
     numeric = [
         all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
@@ -121,6 +131,9 @@ def progress_bar(label: str) -> Iterator[ProgressCallback | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     console = Console(file=sys.stderr)
     with Progress(
         SpinnerColumn(),

@@ -6,6 +6,9 @@ list of what a user may choose. Reading it when click parses or prints help,
 not when the command is defined, means an entry registered after import (a
 plugin, a test's toy order) is a valid choice and appears in `--help` with no
 edit here.
+
+The registries themselves are imported inside those functions too, so defining a command costs
+nothing until its options are parsed or shown (`labeler --help` imports none of them).
 """
 
 from __future__ import annotations
@@ -14,10 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
-
-from labeler.ordering import order_names, orders_help
-from labeler.pooling import strategies_help, strategy_names
-from labeler.retrievers.registry import COMMAND_PREFIX, GROUP, retriever_names, retrievers_help
 
 
 class RegistryChoice(click.Choice):
@@ -68,15 +67,51 @@ class RegistryOption(click.Option):
         """click.Option.__init__ assigns the help once; `live_help` replaces it."""
 
 
+def _order_names() -> Sequence[str]:
+    from labeler.ordering import order_names
+
+    return order_names()
+
+
+def _orders_help() -> str:
+    from labeler.ordering import orders_help
+
+    return orders_help()
+
+
+def _strategy_names() -> Sequence[str]:
+    from labeler.pooling import strategy_names
+
+    return strategy_names()
+
+
+def _strategies_help() -> str:
+    from labeler.pooling import strategies_help
+
+    return strategies_help()
+
+
+def _retriever_metavar() -> str:
+    from labeler.retrievers.registry import COMMAND_PREFIX, retriever_names
+
+    return "|".join([*retriever_names(), f"{COMMAND_PREFIX}CMD"])
+
+
+def _retriever_help() -> str:
+    from labeler.retrievers.registry import GROUP, retrievers_help
+
+    return f"The retriever: {retrievers_help()}. Plug-ins are '{GROUP}' entry points."
+
+
 def order_option(*, default: str | None = "pool", help: str | None = None) -> Callable[[Any], Any]:
     """`--order`, one of the registered judging orders; the help names them unless `help` is given."""
     return click.option(
         "--order",
         cls=RegistryOption,
-        type=RegistryChoice(order_names),
+        type=RegistryChoice(_order_names),
         default=default,
         show_default=default is not None,
-        live_help=(lambda: help) if help else (lambda: f"Judging order: {orders_help()}."),
+        live_help=(lambda: help) if help else (lambda: f"Judging order: {_orders_help()}."),
     )
 
 
@@ -85,10 +120,10 @@ def strategy_option() -> Callable[[Any], Any]:
     return click.option(
         "--strategy",
         cls=RegistryOption,
-        type=RegistryChoice(strategy_names),
+        type=RegistryChoice(_strategy_names),
         default="depth",
         show_default=True,
-        live_help=lambda: f"Membership: {strategies_help()}.",
+        live_help=lambda: f"Membership: {_strategies_help()}.",
     )
 
 
@@ -102,6 +137,6 @@ def retriever_option() -> Callable[[Any], Any]:
         "retriever",
         required=True,
         cls=RegistryOption,
-        live_metavar=lambda: "|".join([*retriever_names(), f"{COMMAND_PREFIX}CMD"]),
-        live_help=lambda: f"The retriever: {retrievers_help()}. Plug-ins are '{GROUP}' entry points.",
+        live_metavar=_retriever_metavar,
+        live_help=_retriever_help,
     )

@@ -7,6 +7,10 @@ services in `labeler.workbench` combine them into use cases.
 
 from __future__ import annotations
 
+import labeler.store.lean_sqlite_utils  # noqa: F401  (first: sqlite_utils imported without pandas and numpy)
+
+# isort: split
+
 import json
 import sqlite3
 from contextlib import AbstractContextManager

@@ -1,0 +1,42 @@
+"""Import sqlite_utils without pandas and numpy: imported first by `labeler.store`, for its side effect.
+
+`sqlite_utils.db` runs `import pandas` and `import numpy` at import time whenever they are installed,
+only to add `pandas.Timestamp` and the numpy scalar types to `COLUMN_TYPE_MAPPING`, the table it reads
+when *it* creates a column from a Python value (`table.insert`, `create`, `add_column`). labeler never
+does: the schema is plain SQL (`labeler.store.schema`) and every value the store writes is a `str`,
+`int`, `float`, `bytes` or None. Yet those two imports were about half of what `labeler --help` cost.
+
+So sqlite_utils is imported here with `sys.modules["pandas"]` and `sys.modules["numpy"]` set to None
+(the import system's documented "not importable": `import pandas` raises ImportError, which sqlite_utils
+catches as "not installed"), and the entries are removed right after, so a later `import pandas` or
+`import numpy` elsewhere in the process (bm25s, a plug-in, a notebook) imports them normally. A module
+already imported is left alone (then sqlite_utils sees it, as before). sqlite_utils offers no switch
+for this; the alternative, an import hook that refuses pandas only to `sqlite_utils.db`, is more code
+for the same effect. What sqlite_utils itself imports meanwhile sees them as absent too (none of its
+dependencies imports numpy or pandas at import time; `tests/cli/test_startup.py` checks the result).
+"""
+
+from __future__ import annotations
+
+import sys
+
+HIDDEN = ("pandas", "numpy")
+"""What sqlite_utils would import only for column types labeler never asks it to infer."""
+
+
+def import_sqlite_utils() -> None:
+    """Import `sqlite_utils` (once) with the modules in `HIDDEN` that are not yet imported hidden from it."""
+    if "sqlite_utils.db" in sys.modules:
+        return
+    hidden = [name for name in HIDDEN if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # None: "not importable", by the import system's rule
+    try:
+        import sqlite_utils  # noqa: F401
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, "absent") is None:
+                del sys.modules[name]
+
+
+import_sqlite_utils()

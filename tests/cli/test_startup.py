@@ -1,0 +1,197 @@
+"""The CLI starts at once: `import labeler.cli` and `labeler --help` import no command module, no store,
+no TUI and no numerics; a command imports what it uses. Each check runs in a fresh interpreter (what
+this process has imported says nothing). No time is asserted: what is imported is what costs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import labeler
+import labeler.cli
+from labeler.cli import LISTED, cli
+
+ROOT = Path(labeler.__file__).resolve().parent.parent
+HEAVY = ("textual", "rich", "numpy", "pandas", "ir_measures", "pytrec_eval", "sqlite_utils", "pyarrow", "bm25s")
+"""Never imported by `import labeler.cli` or `labeler --help`."""
+NUMERICS_AND_UI = ("textual", "numpy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
+"""Never imported by `labeler next --json` or `labeler status --json` either."""
+
+MAIN = """
+import sys
+from labeler.cli import main
+sys.argv = ["labeler", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as exit:
+    assert not exit.code, exit.code
+"""
+"""`labeler ARGS...` as the console script runs it (`python -c MAIN ARGS...`)."""
+
+LOADED = """
+import json, sys
+def loaded():
+    return sorted({name.split(".")[0] for name in sys.modules} | {n for n in sys.modules if n.startswith("labeler")})
+"""
+
+
+def python(code: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "80"}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def modules_after(code: str, *args: str, cwd: Path | None = None) -> tuple[list[str], str]:
+    """The top-level packages (and every labeler module) imported once `code` has run, and its stdout."""
+    done = python(LOADED + code + "\nprint(json.dumps(loaded()), file=sys.stderr)", *args, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stderr.strip().splitlines()[-1]), done.stdout
+
+
+def test_importing_the_cli_loads_no_command_no_store_no_ui_no_numerics():
+    loaded, _ = modules_after("import labeler.cli")
+    assert [name for name in HEAVY if name in loaded] == []
+    assert [name for name in loaded if name.startswith(("labeler.store", "labeler.workbench", "labeler.tui"))] == []
+    commands = {f"labeler.cli.{module}" for listed in LISTED.values() for module in listed.modules}
+    assert sorted(commands & set(loaded)) == []
+
+
+def test_help_lists_every_command_without_importing_one():
+    loaded, out = modules_after(MAIN, "--help")
+    assert [name for name in HEAVY if name in loaded] == []
+    listed = [line.split()[0] for line in out.split("Commands:\n", 1)[1].splitlines() if line.startswith("  ")]
+    assert listed == sorted(LISTED)
+
+
+@pytest.mark.parametrize("width", [50, 80, 120, 200])
+def test_the_lazy_listing_is_the_one_click_prints_from_the_loaded_commands(width):
+    """`labeler --help` before any command is imported, and click's own listing with all of them loaded."""
+    code = f"""
+import click
+from labeler.cli import cli
+def commands_section(format_commands):
+    ctx = click.Context(cli, info_name="labeler", terminal_width={width}, max_content_width={width})
+    formatter = ctx.make_formatter()
+    format_commands(ctx, formatter)
+    return formatter.getvalue()
+lazy = commands_section(cli.format_commands)
+dict(cli.commands)  # every command imported
+eager = commands_section(lambda ctx, formatter: click.Group.format_commands(cli, ctx, formatter))
+print(lazy == eager, repr(lazy), repr(eager), sep="\\n")
+"""
+    done = python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "True", done.stdout
+
+
+def test_every_command_a_module_defines_is_listed_with_its_summary():
+    """A new command module's `COMMANDS` need their rows in `LISTED` (else `labeler --help` would not show them)."""
+    defined = {}
+    for info in pkgutil.iter_modules(labeler.cli.__path__):
+        module = importlib.import_module(f"labeler.cli.{info.name}")
+        commands = getattr(module, "COMMANDS", None)
+        if isinstance(commands, list):
+            for command in commands:
+                assert isinstance(command, click.Command), (info.name, command)
+                defined[command.name] = (info.name, command)
+    assert sorted(defined) == sorted(LISTED)
+    for name, (module, command) in defined.items():
+        assert LISTED[name].modules[0] == module, name
+        stand_in = click.Command(name, help=LISTED[name].summary)
+        for limit in (20, 45, 80, 300):
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
+        assert cli.commands[name] is command
+
+
+def _tree(command: click.Command) -> object:
+    if isinstance(command, click.Group):
+        return {name: _tree(sub) for name, sub in sorted(command.commands.items())}
+    return sorted(param.name or "" for param in command.params)
+
+
+@pytest.mark.parametrize("name", sorted(LISTED))
+def test_a_command_loaded_alone_has_every_subcommand_and_option(name):
+    """Loading one command imports the modules that add subcommands to it (`judgments export-log` is team's)."""
+    code = f"""
+import json, click
+from labeler.cli import cli
+def tree(command):
+    if isinstance(command, click.Group):
+        return {{name: tree(sub) for name, sub in sorted(command.commands.items())}}
+    return sorted(param.name or "" for param in command.params)
+print(json.dumps(tree(cli.commands[{name!r}])))
+"""
+    done = python(code)
+    assert done.returncode == 0, done.stderr
+    dict(cli.commands)  # this process: every command module imported
+    assert json.loads(done.stdout) == json.loads(json.dumps(_tree(cli.commands[name])))
+
+
+RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
+
+
+@pytest.fixture
+def pooled(run_cli, write):
+    titles = {"d1": "Maize pests", "d2": "Stored grain", "d3": "Milk fever"}
+    run_cli(
+        "corpus",
+        "import",
+        write("c.jsonl", "".join(json.dumps({"id": k, "title": t, "text": t}) + "\n" for k, t in titles.items())),
+    )
+    run_cli("runs", "import", write("r.run", RUN), "--name", "bm25")
+    run_cli("pool", "build", "--depth", "3")
+    return run_cli
+
+
+def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled):
+    args = ("--db", str(pooled.db), "next", "--json", "--assessor", "ann")
+    loaded, out = modules_after(MAIN, *args)
+    claimed = json.loads(out)
+    assert (claimed["topic"], claimed["unit"], claimed["position"], claimed["remaining"]) == ("1", "d1", 1, 3)
+    assert [name for name in NUMERICS_AND_UI if name in loaded] == []
+    assert "rich" not in loaded  # JSON needs no tables
+    assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
+
+
+def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
+    loaded, out = modules_after(MAIN, "--db", str(pooled.db), "status", "--json")
+    assert json.loads(out) == pooled.json("status")
+    assert [name for name in NUMERICS_AND_UI if name in loaded] == []
+
+
+def test_version_needs_nothing_but_click():
+    loaded, out = modules_after(MAIN, "--version")
+    assert out.strip() == f"labeler, version {labeler.__version__}"
+    assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_the_store_hides_pandas_from_sqlite_utils_only_while_importing_it():
+    pytest.importorskip("pandas")
+    code = """
+import sys
+import labeler.store
+import sqlite_utils.db
+assert "pandas" not in sys.modules and "numpy" not in sys.modules
+assert sqlite_utils.db.pd is None and sqlite_utils.db.np is None
+import pandas, numpy  # a later import works as usual
+assert pandas.DataFrame({"a": [1]}).shape == (1, 1) and numpy.arange(3).sum() == 3
+print("ok")
+"""
+    done = python(code)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_pandas_imported_first_is_left_for_sqlite_utils():
+    pytest.importorskip("pandas")
+    done = python("import pandas, labeler.store, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)")
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
