@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 
 from labeler.metrics.names import Measure
@@ -66,52 +66,68 @@ def native_scores(
     """{topic: {measure name: value}} for the native measures of `wanted` on every topic of `ordered`.
 
     Inputs are checked by the caller (`checked_standard_scores`): `grades` and
-    `ranked` hold every topic, rankings distinct and cut at depth.
+    `ranked` hold every topic, rankings distinct and cut at depth. Each ranking
+    is scanned once (at C speed) for the ranks of its judged units; every
+    measure then reads only those ranks and grades.
     """
     measures = [m for m in wanted if is_native(m)]
-    binary = any(m.family in _BINARY for m in measures)
-    graded = any(m.family == "nDCG" for m in measures)
-    bpref = any(m.family == "Bpref" for m in measures)
     scores: dict[str, dict[str, float]] = {}
+    if not measures:
+        return {topic: {} for topic in ordered}
+    graded = any(m.family == "nDCG" for m in measures)
     for topic in ordered:
         ranking = ranked[topic]
         topic_grades = grades[topic]
-        n = len(ranking)
-        row: dict[str, float] = {}
-        relevant_ranks: list[int] = []
-        num_rel = 0
-        if binary or bpref:
-            relevant = {unit for unit, grade in topic_grades.items() if grade >= threshold}
-            num_rel = len(relevant)
-            if relevant and n:
-                relevant_ranks = list(compress(range(n), map(relevant.__contains__, ranking)))
-        gains: dict[str, int] = {}
-        ideal: list[int] = []
-        if graded:
-            gains = {unit: grade for unit, grade in topic_grades.items() if grade > 0}
-            ideal = sorted(gains.values(), reverse=True)
-        for measure in measures:
-            family, k = measure.family, measure.cutoff
-            if family == "P":
-                assert k is not None
-                row[measure.name] = bisect_left(relevant_ranks, k) / k
-            elif family == "AP":
-                row[measure.name] = _ap(relevant_ranks, num_rel, k)
-            elif family == "RR":
-                first = relevant_ranks[0] if relevant_ranks else None
-                row[measure.name] = 0.0 if first is None or (k is not None and first >= k) else 1.0 / (first + 1)
-            elif family == "Rprec":
-                look = min(n, num_rel)
-                row[measure.name] = bisect_left(relevant_ranks, look) / num_rel if look else 0.0
-            elif family == "Success":
-                assert k is not None
-                row[measure.name] = 1.0 if relevant_ranks and relevant_ranks[0] < k else 0.0
-            elif family == "Bpref":
-                row[measure.name] = _bpref(ranking, topic_grades, threshold, num_rel)
-            else:  # nDCG
-                row[measure.name] = _ndcg(ranking, gains, ideal, k)
-        scores[topic] = row
+        scores[topic] = topic_scores(
+            measures, judged_ranks(ranking, topic_grades), len(ranking), topic_grades.values(), threshold, graded
+        )
     return scores
+
+
+def judged_ranks(ranking: Sequence[str], grades: Mapping[str, int]) -> list[tuple[int, int]]:
+    """(index, grade) of each ranked unit that holds a grade (any grade, < 0 too), in rank order."""
+    if not grades or not ranking:
+        return []
+    return [
+        (index, grades[ranking[index]]) for index in compress(range(len(ranking)), map(grades.__contains__, ranking))
+    ]
+
+
+def topic_scores(
+    measures: Sequence[Measure],
+    hits: Sequence[tuple[int, int]],
+    num_ret: int,
+    qrels_grades: Iterable[int],
+    threshold: int,
+    graded: bool = True,
+) -> dict[str, float]:
+    """One topic's native measures from its judged ranks (`judged_ranks`), ranking length and qrels grades."""
+    all_grades = list(qrels_grades)
+    num_rel = sum(1 for grade in all_grades if grade >= threshold)
+    relevant_ranks = [index for index, grade in hits if grade >= threshold]
+    ideal = sorted((grade for grade in all_grades if grade > 0), reverse=True) if graded else []
+    row: dict[str, float] = {}
+    for measure in measures:
+        family, k = measure.family, measure.cutoff
+        if family == "P":
+            assert k is not None
+            row[measure.name] = bisect_left(relevant_ranks, k) / k
+        elif family == "AP":
+            row[measure.name] = _ap(relevant_ranks, num_rel, k)
+        elif family == "RR":
+            first = relevant_ranks[0] if relevant_ranks else None
+            row[measure.name] = 0.0 if first is None or (k is not None and first >= k) else 1.0 / (first + 1)
+        elif family == "Rprec":
+            look = min(num_ret, num_rel)
+            row[measure.name] = bisect_left(relevant_ranks, look) / num_rel if look else 0.0
+        elif family == "Success":
+            assert k is not None
+            row[measure.name] = 1.0 if relevant_ranks and relevant_ranks[0] < k else 0.0
+        elif family == "Bpref":
+            row[measure.name] = _bpref(hits, all_grades, threshold, num_rel)
+        else:  # nDCG
+            row[measure.name] = _ndcg(hits, ideal, k)
+    return row
 
 
 def _ap(relevant_ranks: list[int], num_rel: int, k: int | None) -> float:
@@ -126,17 +142,17 @@ def _ap(relevant_ranks: list[int], num_rel: int, k: int | None) -> float:
     return total / num_rel if found else 0.0
 
 
-def _bpref(ranking: Sequence[str], grades: Mapping[str, int], threshold: int, num_rel: int) -> float:
-    """m_bpref.c over the judged units (grade >= 0) in rank order."""
+def _bpref(hits: Sequence[tuple[int, int]], all_grades: list[int], threshold: int, num_rel: int) -> float:
+    """m_bpref.c over the judged units (grade >= 0) in rank order; units graded < 0 are skipped."""
     if not num_rel:
         return 0.0
-    num_nonrel = sum(1 for grade in grades.values() if 0 <= grade < threshold)
-    denominator = min(num_nonrel, num_rel)
-    judged = {unit: grade for unit, grade in grades.items() if grade >= 0}
+    denominator = min(sum(1 for grade in all_grades if 0 <= grade < threshold), num_rel)
     nonrel_so_far = 0
     total = 0.0
-    for unit in compress(ranking, map(judged.__contains__, ranking)):
-        if judged[unit] < threshold:
+    for _, grade in hits:
+        if grade < 0:
+            continue
+        if grade < threshold:
             nonrel_so_far += 1
         elif nonrel_so_far > 0:
             total += 1.0 - (min(nonrel_so_far, num_rel) / denominator)
@@ -145,17 +161,20 @@ def _bpref(ranking: Sequence[str], grades: Mapping[str, int], threshold: int, nu
     return total / num_rel
 
 
-def _ndcg(ranking: Sequence[str], gains: Mapping[str, int], ideal: list[int], k: int | None) -> float:
+def _ndcg(hits: Sequence[tuple[int, int]], ideal: list[int], k: int | None) -> float:
     """m_ndcg_cut.c (k given) / m_ndcg.c (whole ranking): DCG / ideal DCG, both summed in rank order."""
     if not ideal:
         return 0.0
-    top = ranking if k is None else ranking[:k]
-    discount = _discounts(max(len(top), len(ideal) if k is None else min(k, len(ideal))))
+    top_ideal = ideal if k is None else ideal[:k]
+    last = hits[-1][0] + 1 if hits else 0
+    discount = _discounts(max(last, len(top_ideal)))
     dcg = 0.0
-    if gains:
-        for index in compress(range(len(top)), map(gains.__contains__, top)):
-            dcg += gains[top[index]] / discount[index]
+    for index, gain in hits:
+        if k is not None and index >= k:
+            break
+        if gain > 0:
+            dcg += gain / discount[index]
     best = 0.0
-    for index, gain in enumerate(ideal if k is None else ideal[:k]):
+    for index, gain in enumerate(top_ideal):
         best += gain / discount[index]
     return dcg / best if best > 0.0 else dcg
