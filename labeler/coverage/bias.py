@@ -23,7 +23,8 @@ from labeler.coverage.inputs import (
     check_topics,
     mean,
 )
-from labeler.metrics import evaluate, judged_at_k, parse_measures
+from labeler.metrics import Measure, evaluate, judged_at_k, parse_measures
+from labeler.metrics.native import is_native, judged_ranks, topic_scores
 from labeler.pooling import PoolView, depth_pool, unique_contributions
 
 DEFAULT_LORO_MEASURES = ("AP", "nDCG@10", "R@10", "Bpref")
@@ -149,7 +150,25 @@ def loro_topic_rows(
     """
     topics = list(ordered)
     unique = unique_contributions({topic: pool[topic] for topic in topics if topic in pool}, list(rankings))
-    full = {run: _per_topic(grades, rankings[run], names, topics, threshold) for run in rankings}
+    measures = parse_measures(names)
+    # Each run's judged ranks, found once: the full scores and every left-out rescoring read them.
+    hits = (
+        {
+            run: {topic: judged_ranks(rankings[run].get(topic, []), grades[topic]) for topic in topics}
+            for run in rankings
+        }
+        if _from_judged_ranks(measures)
+        else None
+    )
+    full = {
+        run: _per_topic(grades, rankings[run], names, topics, threshold)
+        if hits is None
+        else {
+            topic: _judged_rank_row(measures, hits[run][topic], rankings[run], topic, grades[topic], threshold)
+            for topic in topics
+        }
+        for run in rankings
+    }
     judged = {run: _judged_row(grades, rankings[run], topics, k) for run in rankings}
     without: dict[str, dict[str, dict[str, dict[str, float | None]]]] = {}
     judged_without: dict[str, dict[str, float]] = {}
@@ -158,10 +177,65 @@ def loro_topic_rows(
         changed = _judged_unique_units(grades, unique[left_out], topics)
         reduced = _without_units({topic: grades[topic] for topic in changed}, changed)
         rescored = list(rankings) if rescore_all else [left_out]
-        without[left_out] = {run: _rescored(reduced, rankings[run], names, threshold) for run in rescored}
+        if hits is None:
+            without[left_out] = {run: _rescored(reduced, rankings[run], names, threshold) for run in rescored}
+        else:
+            without[left_out] = {
+                run: {
+                    topic: _judged_rank_row(
+                        measures,
+                        [hit for hit in hits[run][topic] if rankings[run][topic][hit[0]] not in gone],
+                        rankings[run],
+                        topic,
+                        reduced[topic],
+                        threshold,
+                    )
+                    for topic, gone in changed.items()
+                }
+                for run in rescored
+            }
         judged_without[left_out] = _judged_row(reduced, rankings[left_out], list(changed), k)
         removed[left_out] = _removed_counts(grades, changed, threshold)
     return {"full": full, "judged": judged, "without": without, "judged_without": judged_without, "removed": removed}
+
+
+def _from_judged_ranks(measures: list[Measure]) -> bool:
+    """Whether every measure is read from a ranking's judged ranks alone (labeler.metrics.native, and R@k)."""
+    return all(is_native(measure) or measure.family == "R" for measure in measures)
+
+
+def _judged_rank_row(
+    measures: list[Measure],
+    hits: list[tuple[int, int]],
+    ranking: Mapping[str, list[str]],
+    topic: str,
+    grades: Mapping[str, int],
+    threshold: int,
+) -> dict[str, float | None]:
+    """One topic's values from its judged ranks: the numbers `evaluate` gives (the same code, the same order).
+
+    R@k is |relevant in the top k| / |relevant|, None without a relevant unit, as
+    `labeler.metrics.recall_at_k` computes it.
+    """
+    native = topic_scores(
+        [m for m in measures if m.family != "R"],
+        hits,
+        len(ranking.get(topic, ())),
+        grades.values(),
+        threshold,
+        any(m.family == "nDCG" for m in measures),
+    )
+    row: dict[str, float | None] = {}
+    num_rel = None
+    for measure in measures:
+        if measure.family != "R":
+            row[measure.name] = native[measure.name]
+            continue
+        if num_rel is None:
+            num_rel = sum(1 for grade in grades.values() if grade >= threshold)
+        found = sum(1 for index, grade in hits if grade >= threshold and index < measure.k)
+        row[measure.name] = found / num_rel if num_rel else None
+    return row
 
 
 def _rescored(

@@ -81,6 +81,10 @@ def evaluate(
         else {topic: {} for topic in ordered}
     )
 
+    # |G ∩ top_k| once per topic and k: R@k's value and the recall report both read it.
+    recall_ks = sorted({m.k for m in wanted if m.family == "R"})
+    hits = {k: {topic: _hits_at_k(ranked[topic], relevant[topic], k) for topic in ordered} for k in recall_ks}
+
     per_query: dict[str, dict[str, float | None]] = {}
     per_query_residual: dict[str, dict[str, float]] = {}
     for topic in ordered:
@@ -89,6 +93,8 @@ def evaluate(
         for measure in wanted:
             if measure.name in from_library[topic]:
                 row[measure.name] = from_library[topic][measure.name]
+            elif measure.family == "R":  # recall_at_k: |G ∩ top_k| / |G|, None without G
+                row[measure.name] = hits[measure.k][topic] / len(relevant[topic]) if relevant[topic] else None
             elif _is_rbp(measure):
                 row[measure.name], residual_row[measure.name] = d.rbp(
                     ranked[topic], grades[topic], threshold, measure.parameter
@@ -99,11 +105,8 @@ def evaluate(
         per_query_residual[topic] = residual_row
 
     recall_counts = {
-        k: {
-            topic: (d.hits_at_k(ranked[topic], relevant[topic], k), len(relevant[topic])) if relevant[topic] else None
-            for topic in ordered
-        }
-        for k in sorted({m.k for m in wanted if m.family == "R"})
+        k: {topic: (hits[k][topic], len(relevant[topic])) if relevant[topic] else None for topic in ordered}
+        for k in recall_ks
     }
     return _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
 
@@ -182,6 +185,11 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
         first.threshold,
         first.depth,
     )
+
+
+def _hits_at_k(ranking: list[str], relevant: frozenset[str], k: int) -> int:
+    """n_p = |G ∩ top_k| (`denominators.hits_at_k`), counted at C speed: the ranking's units are distinct."""
+    return len(relevant.intersection(ranking[:k])) if relevant else 0
 
 
 def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:

@@ -39,9 +39,7 @@ Two measures are native, with trec_eval's semantics:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-
-import ir_measures
-from ir_measures.measures import Measure as LibraryMeasure
+from typing import TYPE_CHECKING
 
 from labeler.metrics.denominators import (
     Qrels,
@@ -54,6 +52,10 @@ from labeler.metrics.denominators import (
     topic_ranking,
 )
 from labeler.metrics.names import Measure, measure_family, parse_measures, standard_families
+from labeler.metrics.native import is_native, native_scores
+
+if TYPE_CHECKING:
+    from ir_measures.measures import Measure as LibraryMeasure
 
 
 def judged_at_k(ranking: Sequence[str], grades: Mapping[str, int], k: int) -> float:
@@ -88,6 +90,9 @@ def _ir_measure(measure: Measure, threshold: int) -> LibraryMeasure:
     and no threshold, every other standard family counts a unit relevant at
     the scale's threshold (trec_eval -l).
     """
+    import ir_measures
+    from ir_measures.measures import Measure as LibraryMeasure
+
     family = measure_family(measure.family)
     obj = getattr(ir_measures.measures, family.name, None)
     if family.backend != "standard" or not isinstance(obj, LibraryMeasure):
@@ -131,6 +136,8 @@ def checked_standard_scores(
     wanted: list[Measure],
     ordered: list[str],
     threshold: int,
+    *,
+    native: bool = True,
 ) -> dict[str, dict[str, float]]:
     """`standard_scores` after its checks, for a caller that has made the same checks already (`evaluate`).
 
@@ -138,11 +145,17 @@ def checked_standard_scores(
     measures; `ordered` from check_topics; `grades` and `ranked` hold every
     topic of `ordered`, from topic_grades and topic_ranking (cut at depth);
     `threshold` passed check_threshold. Nothing is checked again here.
+    The measures `labeler.metrics.native` implements are computed there, the
+    others (infAP) by pytrec_eval; `native=False` sends every measure
+    pytrec_eval has to it, the reference the tests hold the native code to.
     """
-    scores: dict[str, dict[str, float]] = {topic: {} for topic in ordered}
+    computed_here = [m for m in wanted if native and is_native(m)]
+    scores = native_scores(grades, ranked, computed_here, ordered, threshold)
 
     by_library: dict[str, LibraryMeasure] = {}
     for measure in wanted:
+        if native and is_native(measure):
+            continue
         if measure.family == "Judged":
             for topic in ordered:
                 scores[topic][measure.name] = judged_at_k(ranked[topic], grades[topic], measure.k)
@@ -171,6 +184,8 @@ def _pytrec_eval(
     Only topics with a non-empty ranking and at least one grade >= 0 are
     passed; every measure computed here is 0 for the others.
     """
+    import ir_measures
+
     provider = ir_measures.pytrec_eval
     for obj in objects:
         if not provider.supports(obj):

@@ -9,7 +9,7 @@ what it added, what is left to judge and how long that takes at the team's pace.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import groupby
+from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -233,19 +233,24 @@ def repool_status(store: Store) -> RepoolStatus | None:
     labels = current_labels(store, latest.unit)
     per_topic: dict[str, Counter[str]] = {}
     per_run: dict[str, Counter[str]] = {run: Counter() for run in latest.runs}
+    # Each pair falls in one of four classes, unjudged + 2 * new; a run's counts are the classes of its pairs.
+    by_run: Counter[tuple[str, int]] = Counter()
     # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held
     for topic, rows in groupby(store.pool_contributor_runs(latest.name), key=itemgetter(0)):
         before = store.pool_topic_units(previous.name, topic) if previous else set()
-        row = per_topic[topic] = Counter()
+        classes = [0, 0, 0, 0]
+        keys: list[tuple[str, int]] = []
         for _, unit_id, runs in rows:
             state = labels.get((topic, unit_id))
-            unjudged = state is None or not state.judged
-            new = unit_id not in before
-            for counts in (row, *(per_run.setdefault(run, Counter()) for run in set(runs))):
-                counts["pairs"] += 1
-                counts["unjudged"] += unjudged
-                counts["new"] += new
-                counts["new_unjudged"] += new and unjudged
+            pair_class = (state is None or not state.judged) + 2 * (unit_id not in before)
+            classes[pair_class] += 1
+            keys.extend(zip(set(runs), repeat(pair_class)))
+        by_run.update(keys)
+        per_topic[topic] = _class_counts(classes)
+    for (run, pair_class), count in by_run.items():
+        counts = per_run.setdefault(run, Counter())
+        for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
+            counts[key] += value
     pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return RepoolStatus(
@@ -260,6 +265,16 @@ def repool_status(store: Store) -> RepoolStatus | None:
         pace=PaceNote.of(pace),
         per_run={run: _pool_counts(counts) for run, counts in per_run.items()},
         per_topic={t: _pool_counts(per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
+    )
+
+
+def _class_counts(classes: list[int]) -> Counter[str]:
+    """pairs, unjudged, new and new_unjudged from the pairs counted by class (unjudged + 2 * new)."""
+    return Counter(
+        pairs=sum(classes),
+        unjudged=classes[1] + classes[3],
+        new=classes[2] + classes[3],
+        new_unjudged=classes[3],
     )
 
 

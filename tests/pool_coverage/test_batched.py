@@ -144,3 +144,35 @@ def test_without_loro_measures_there_is_no_bias_report():
     assert result["bias"] is None
     assert result["judged"]["runs"]["A"]["judged"] == 0.5  # d1 judged in A's top 2 of k = 2
     assert result["curves"]["B"][0]["macro"] == 0.0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), depth=st.integers(1, 6), threshold=st.integers(1, 2), rescore_all=st.booleans())
+def test_judged_rank_rows_equal_the_rows_evaluate_gives(seed, depth, threshold, rescore_all):
+    """The measures read from judged ranks give the very per-topic values of `evaluate`'s path.
+
+    A measure outside labeler.metrics.native (RBP) sends every measure through
+    `evaluate`; the shared measures' rows must be equal, value for value.
+    """
+    from labeler.coverage.bias import loro_topic_rows
+    from labeler.coverage.inputs import check_qrels, check_runs
+    from labeler.pooling import depth_pool
+
+    topics, qrels, runs, _, _ = random_inputs(seed)
+    ordered = sorted(topics, key=topic_sort_key)
+    grades, checked = check_qrels(qrels, ordered), check_runs(runs, ordered)
+    pool = depth_pool(checked, depth)
+    fast = loro_topic_rows(grades, checked, ordered, depth, threshold, MEASURES, pool, rescore_all=rescore_all)
+    slow = loro_topic_rows(
+        grades, checked, ordered, depth, threshold, [*MEASURES, "RBP(p=0.8)"], pool, rescore_all=rescore_all
+    )
+
+    def shared(rows):
+        return {topic: {m: row[m] for m in MEASURES} for topic, row in rows.items()}
+
+    for run in runs:
+        assert shared(fast["full"][run]) == shared(slow["full"][run])
+        for other, rows in slow["without"][run].items():
+            assert shared(fast["without"][run][other]) == shared(rows)
+    for key in ("judged", "judged_without", "removed"):
+        assert fast[key] == slow[key]
