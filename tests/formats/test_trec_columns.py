@@ -29,7 +29,8 @@ def read(path):
 
 def read_three_ways(path, monkeypatch):
     whole = read(path)
-    with reading_limits(ReadLimits(max_line_bytes=700)):
+    with reading_limits(ReadLimits(max_line_bytes=700)), monkeypatch.context() as patch:
+        patch.setattr(trec_runs, "PART_LINES", 7)  # parts cut inside the file's blocks too
         small = read(path)
     with monkeypatch.context() as patch:
         patch.setattr(trec_runs, "_columns", lambda lines, tags: None)
