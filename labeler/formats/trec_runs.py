@@ -36,11 +36,10 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
     for first, lines in _parts(source.lines.batches()):
         columns = _columns(lines, source.tags)
         error = None
+        numbers: list[int] | None = None
         if columns is None:
-            topics, units, scores, ranks, numbers, error = _line_rows(source, first, lines)
-        else:
-            topics, units, scores, ranks = columns
-            numbers = None
+            columns, numbers, error = _line_rows(source, first, lines)
+        topics, units, scores, ranks = columns
         size = len(topics)
         # where the topic changes, found by C calls over the column (a few blocks per file block)
         starts = [0, *itertools.compress(range(1, size), map(operator.ne, topics, topics[1:])), size]
@@ -133,9 +132,7 @@ def _columns(lines: list[str], tags: set[str]) -> _Columns | None:
     return topics, units, scores, ranks
 
 
-def _line_rows(
-    source: RunSource, first: int, lines: list[str]
-) -> tuple[list[str], list[str], list[float], list[int], list[int], RunFormatError | None]:
+def _line_rows(source: RunSource, first: int, lines: list[str]) -> tuple[_Columns, list[int], RunFormatError | None]:
     """The rows of a block read line by line, with their line numbers, up to the first bad line, and its error."""
     topics: list[str] = []
     units: list[str] = []
@@ -145,8 +142,8 @@ def _line_rows(
     try:
         _read_lines(source, first, lines, (topics, units, scores, ranks, numbers))
     except RunFormatError as exc:
-        return topics, units, scores, ranks, numbers, exc
-    return topics, units, scores, ranks, numbers, None
+        return (topics, units, scores, ranks), numbers, exc
+    return (topics, units, scores, ranks), numbers, None
 
 
 def _read_lines(
