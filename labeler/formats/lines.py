@@ -135,8 +135,8 @@ class _HashingReader:
         return self.raw.tell()
 
 
-_Batches = Generator[Iterator[tuple[int, str]], None, int]
-"""Batches of numbered lines; the generator returns the number of the last line read."""
+_Batches = Generator[tuple[int, list[str]], None, int]
+"""Batches of lines with the number of their first; the generator returns the number of the last line read."""
 
 
 class _Lines(itertools.chain[tuple[int, str]]):
@@ -170,13 +170,22 @@ class TextLines:
     def __iter__(self) -> _Lines:
         # The lines of each block come out of a C iterator (zip over a list), chained in C: a line
         # costs no Python frame here, only a block does. `close()` stops the read, as for a generator.
-        self.sha256 = None
-        batches = self._batches()
-        lines = cast(_Lines, _Lines.from_iterable(batches))  # a classmethod: it builds the subclass
+        batches = self.batches()
+        numbered = (zip(itertools.count(first), lines) for first, lines in batches)
+        lines = cast(_Lines, _Lines.from_iterable(numbered))  # a classmethod: it builds the subclass
         lines.close = batches.close
         return lines
 
-    def _batches(self) -> Generator[Iterator[tuple[int, str]], None, None]:
+    def batches(self) -> Generator[tuple[int, list[str]], None, None]:
+        """The file's lines a block at a time: `(number of the first line, lines)`, every line in order.
+
+        The same lines, checks and errors as iterating, for a reader that checks a block's lines
+        together (one C call per block and column) rather than one at a time.
+        """
+        self.sha256 = None
+        return self._batches()
+
+    def _batches(self) -> Generator[tuple[int, list[str]], None, None]:
         """The file's lines, one batch per block; the hash is final when the last batch is consumed."""
         raw = self._raw = _open_regular(self.path, self.error)
         digest = hashlib.sha256()
@@ -253,7 +262,7 @@ class TextLines:
         # A line that lies wholly inside one block is at most block - 1 bytes, so within the limit.
         return min(BLOCK_SIZE, self.limits.max_line_bytes + 1)
 
-    def _split(self, blocks: Iterator[bytes]) -> Generator[Iterator[tuple[int, str]], None, int]:
+    def _split(self, blocks: Iterator[bytes]) -> _Batches:
         """Batches of lines of the decompressed blocks; returns the number of lines read."""
         limit = self.limits.max_line_bytes
         number = 0
@@ -331,7 +340,8 @@ class TextLines:
         lines = text.split("\n")
         lines.pop()  # the empty string after the last LF
         self._lines_done = len(lines) + number  # consumed by the time the next block is read
-        yield zip(itertools.count(number + 1), lines)
+        if lines:
+            yield number + 1, lines
         return self._lines_done
 
     def _too_long(self, line: bytes, number: int) -> FormatError:

@@ -11,7 +11,9 @@ one a file is in and hands it the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+import operator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,14 +72,23 @@ def canonical_ranking(block: RunBlock, dedupe: str = "error") -> Ranking:
         units = [units[i] for i in indexes]
         scores = [scores[i] for i in indexes]
         ranks = [ranks[i] for i in indexes]
-    order = sorted(range(len(units)), key=lambda i: (scores[i], units[i]), reverse=True)
-    return Ranking(
-        block.topic_id,
-        tuple(units[i] for i in order),
-        tuple(scores[i] for i in order),
-        tuple(ranks[i] for i in order),
-        dropped,
-    )
+    if _in_order(scores, units):  # as most runs are: a pass over the block, no sort
+        return Ranking(block.topic_id, tuple(units), tuple(scores), tuple(ranks), dropped)
+    # (score, unit) descending, ties kept in file order (a stable sort); the keys are made in C
+    keys = list(zip(scores, units, strict=True))
+    order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+    if len(order) < 2:  # itemgetter of one index returns the item, not a 1-tuple
+        return Ranking(block.topic_id, tuple(units), tuple(scores), tuple(ranks), dropped)
+    pick = operator.itemgetter(*order)
+    return Ranking(block.topic_id, pick(units), pick(scores), pick(ranks), dropped)
+
+
+def _in_order(scores: Sequence[float], units: Sequence[str]) -> bool:
+    """Whether (score, unit) never rises, by C calls over the columns (no tuple per entry)."""
+    if not all(map(operator.ge, scores, scores[1:])):
+        return False
+    ties = list(map(operator.eq, scores, scores[1:]))
+    return all(map(operator.gt, itertools.compress(units, ties), itertools.compress(units[1:], ties)))
 
 
 def merge_blocks(first: RunBlock, later: RunBlock) -> RunBlock:

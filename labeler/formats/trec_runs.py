@@ -8,8 +8,10 @@ fails is a call made on that bad line alone.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Iterator
+import operator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -20,17 +22,141 @@ from labeler.ids import MAX_ID_LENGTH, check_id
 
 
 def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
-    """Parse and group in one pass; a line that is not six plain fields takes the slow path."""
+    """Parse and group in one pass, a block of the file's lines at a time.
+
+    A block whose lines are all six plain fields, with good ids and numbers, is checked and split into
+    columns by C calls over the whole block (`_columns`); any other block (a comment, a blank line, a
+    line with extra fields, anything an error is about) is read line by line (`_line_rows`), which
+    raises the error of the first bad line. Both give the same rows, so the same blocks.
+    """
+    path = source.path
+    count = 0  # result lines read so far
+    block: RunBlock | None = None
+    current: str | None = None
+    for first, lines in _parts(source.lines.batches()):
+        columns = _columns(lines, source.tags)
+        error = None
+        numbers: list[int] | None = None
+        if columns is None:
+            columns, numbers, error = _line_rows(source, first, lines)
+        topics, units, scores, ranks = columns
+        size = len(topics)
+        # where the topic changes, found by C calls over the column (a few blocks per file block)
+        starts = [0, *itertools.compress(range(1, size), map(operator.ne, topics, topics[1:])), size]
+        for begin, end in itertools.pairwise(starts):
+            if begin == end:
+                continue
+            topic_id = topics[begin]
+            if topic_id != current:
+                if block is not None:
+                    source.line_count = count + begin
+                    yield block
+                current = topic_id
+                block = _new_block(topic_id, first + begin if numbers is None else numbers[begin], path)
+            assert block is not None
+            block.units.extend(units[begin:end])
+            block.scores.extend(scores[begin:end])
+            block.ranks.extend(ranks[begin:end])
+        count += size
+        if error is not None:  # raised after the blocks before its line, as a line-at-a-time reader would
+            raise error
+    source.line_count = count
+    if block is not None:
+        yield block
+
+
+# Lines checked together: a few thousand keep a part's text, fields and numbers in the CPU's cache
+# (measured: a third faster than the file's 1 MiB blocks whole), and still make few Python calls per line.
+PART_LINES = 2048
+
+
+def _parts(batches: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list[str]]]:
+    """The file's blocks of lines cut into parts of at most `PART_LINES` lines, with their first line's number."""
+    for first, lines in batches:
+        if len(lines) <= PART_LINES:
+            yield first, lines
+            continue
+        for offset in range(0, len(lines), PART_LINES):
+            yield first + offset, lines[offset : offset + PART_LINES]
+
+
+_Columns = tuple[Sequence[str], Sequence[str], Sequence[float], Sequence[int]]
+_FEW_OTHER_SPACES = "\x1c\x1d\x1e\x1f"  # the white space str.split() knows among ASCII characters
+# where a block is not the plain "a b c d e f" lines most runs are: separators other than one space
+_NOT_PLAIN = ("  ", "\t", "\n ", " \n", "\x0b", "\x0c")
+
+
+def _columns(lines: list[str], tags: set[str]) -> _Columns | None:
+    """A block's (topics, units, scores, ranks) when every line is six fields that pass every check; else None.
+
+    Every check is a C call over the whole block or one of its columns. The fields are split from the
+    block's text at once (strings only: no list per line for the garbage collector to walk), after
+    proving that each line holds exactly six. Nothing is recorded unless the whole block passes, so the
+    line-by-line path can take it from its start.
+    """
+    text = "\n".join(lines)
+    if text.isascii():  # O(1) in CPython: the string knows its kind
+        if any(space in text for space in _FEW_OTHER_SPACES):
+            return None
+    elif OTHER_SPACE.search(text):
+        return None
+    if text.startswith(" ") or text.endswith(" ") or any(part in text for part in _NOT_PLAIN):
+        # other separators: count each line's fields (each list is freed at once)
+        if set(map(len, map(str.split, lines))) != {6}:
+            return None
+    elif set(map(str.count, lines, itertools.repeat(" "))) != {5}:  # single spaces: six fields are five spaces
+        return None  # blank lines, short lines, lines with text after the sixth field
+    fields = text.split()
+    topics, units, rank_texts, score_texts = fields[0::6], fields[2::6], fields[3::6], fields[4::6]
+    joined_topics, joined_units = "".join(topics), "".join(units)
+    if (
+        "#" in joined_topics  # a comment line, or an id the line-by-line path must look at
+        or max(map(len, topics)) > MAX_ID_LENGTH
+        or max(map(len, units)) > MAX_ID_LENGTH
+        or not joined_topics.isprintable()
+        or not joined_units.isprintable()
+    ):
+        return None
+    numbers = "".join(score_texts) + "".join(rank_texts)
+    # float() and int() read "٣" as 3 and "1_0" as 10; trec_eval's atof and atol do not
+    if "_" in numbers or not numbers.isascii():
+        return None
+    try:
+        scores = list(map(float, score_texts))
+        ranks = list(map(int, rank_texts))
+    except ValueError:
+        return None
+    if not all(map(math.isfinite, scores)) or min(ranks) < INT64_MIN or max(ranks) > INT64_MAX:
+        return None
+    tags.update(fields[5::6])
+    return topics, units, scores, ranks
+
+
+def _line_rows(source: RunSource, first: int, lines: list[str]) -> tuple[_Columns, list[int], RunFormatError | None]:
+    """The rows of a block read line by line, with their line numbers, up to the first bad line, and its error."""
+    topics: list[str] = []
+    units: list[str] = []
+    scores: list[float] = []
+    ranks: list[int] = []
+    numbers: list[int] = []
+    try:
+        _read_lines(source, first, lines, (topics, units, scores, ranks, numbers))
+    except RunFormatError as exc:
+        return (topics, units, scores, ranks), numbers, exc
+    return (topics, units, scores, ranks), numbers, None
+
+
+def _read_lines(
+    source: RunSource,
+    first: int,
+    lines: list[str],
+    columns: tuple[list[str], list[str], list[float], list[int], list[int]],
+) -> None:
     path, tags, isfinite, other_space = source.path, source.tags, math.isfinite, OTHER_SPACE.search
     longest = MAX_ID_LENGTH
-    count = 0
-    block: RunBlock | None = None
+    topics, units, scores, ranks, numbers = columns
     current = None
-    # bound to the current block's lists when its first line is read (every block starts with one)
-    add_unit: Callable[[str], None]
-    add_score: Callable[[float], None]
-    add_rank: Callable[[int], None]
-    for number, line in source.lines:
+    for number, line in enumerate(lines, first):
         if line.startswith("#"):
             continue
         if other_space(line):
@@ -45,28 +171,22 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
         try:
             # float() and int() read "٣" as 3 and "1_0" as 10; trec_eval's atof and atol do not
             score, rank = float(score_text), int(rank_text)
-            numbers = score_text + rank_text
-            if "_" in numbers or not numbers.isascii():
-                raise ValueError(numbers)
+            numbers_text = score_text + rank_text
+            if "_" in numbers_text or not numbers_text.isascii():
+                raise ValueError(numbers_text)
         except ValueError:
             _refuse_numbers(score_text, rank_text, path, number)
         if not isfinite(score) or not INT64_MIN <= rank <= INT64_MAX:
             _refuse_numbers(score_text, rank_text, path, number)
-        tags.add(tag)
-        count += 1
-        if topic_id != current:
-            if block is not None:
-                source.line_count = count - 1
-                yield block
+        if topic_id != current:  # the id rule at a topic's first line, as a block's first line checks it
             current = topic_id
-            block = _new_block(topic_id, number, path)
-            add_unit, add_score, add_rank = block.units.append, block.scores.append, block.ranks.append
-        add_unit(unit_id)
-        add_score(score)
-        add_rank(rank)
-    source.line_count = count
-    if block is not None:
-        yield block
+            _check_topic(topic_id, number, path)
+        tags.add(tag)
+        topics.append(topic_id)
+        units.append(unit_id)
+        scores.append(score)
+        ranks.append(rank)
+        numbers.append(number)
 
 
 def _skips(source: RunSource, fields: list[str], number: int) -> bool:
@@ -110,10 +230,14 @@ def _refuse_numbers(score_text: str, rank_text: str, path: Path, number: int) ->
     raise RunFormatError(f"score {score_text!r} or rank {rank_text!r} is not valid", path=path, line=number)
 
 
-def _new_block(topic_id: str, number: int, path: Path) -> RunBlock:
-    """The block a topic's first line starts, once its id passed the id rule (one call per block, not per line)."""
+def _check_topic(topic_id: str, number: int, path: Path) -> None:
     if len(topic_id) > MAX_ID_LENGTH or not topic_id.isprintable():
         check_id(topic_id, "topic id", path=path, line=number, error=RunFormatError)
+
+
+def _new_block(topic_id: str, number: int, path: Path) -> RunBlock:
+    """The block a topic's first line starts, once its id passed the id rule (one call per block, not per line)."""
+    _check_topic(topic_id, number, path)
     return RunBlock(topic_id, number)
 
 

@@ -160,7 +160,7 @@ class PoolRows(Rows):
 
 def _entry_row(e: PoolEntry) -> tuple[Any, ...]:
     """An entry as pool_entries stores it: contributors as "run<TAB>rank" lines, in run order."""
-    return e.topic_id, e.unit_id, e.best_rank, "\n".join(f"{r}\t{k}" for r, k in e.contributors), e.rrf
+    return e.topic_id, e.unit_id, e.best_rank, "\n".join([f"{r}\t{k}" for r, k in e.contributors]), e.rrf
 
 
 def _pool(row: tuple[Any, ...]) -> PoolInfo:

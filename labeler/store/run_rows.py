@@ -122,7 +122,8 @@ class RunRows(Rows):
 
     def put_ranking(self, run_id: int, ranking: Ranking) -> None:
         """Store (or, while the run is being imported, rewrite) one topic's ranking."""
-        self.db.execute(
+        # on the sqlite3 connection itself: one call per topic of an import, sqlite-utils adds nothing here
+        self.db.conn.execute(
             "INSERT OR REPLACE INTO run_rankings (run_id, topic_id, units, scores, ranks) VALUES (?, ?, ?, ?, ?)",
             [
                 run_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,9 +17,7 @@ from labeler.pooling import (
     collapse_to_documents,
     get_strategy,
     pool_diff,
-    run_contributions,
     strategy_names,
-    unique_contribution_counts,
 )
 from labeler.store import Store
 from labeler.workbench.coverage_results import PaceNote
@@ -26,6 +25,7 @@ from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
 
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
+RANKINGS_PER_BATCH = 500  # (run, topic) rankings read at a time while pooling: one query per run and batch
 
 
 @dataclass(frozen=True)
@@ -143,8 +143,7 @@ def build_pool(
     tally = _Tally(names)
     batch: list[PoolEntry] = []
     with store.pool_staging():
-        for done, topic_id in enumerate(topics, 1):
-            rankings = _topic_rankings(store, infos, pool_unit, topic_id, collapsed)
+        for done, (topic_id, rankings) in enumerate(_topic_rankings(store, infos, pool_unit, topics, collapsed), 1):
             entries = list(chosen.function(rankings, request).get(topic_id, {}).values())
             if entries:
                 # this topic's labels and previous units only: indexed reads, not whole-pool dicts
@@ -241,19 +240,29 @@ def _check_runs_fit(infos: list[RunInfo], pool_unit: Unit, run_depths: dict[str,
 
 
 def _topic_rankings(
-    store: Store, infos: list[RunInfo], pool_unit: Unit, topic_id: str, collapsed: dict[str, int]
-) -> dict[str, dict[str, list[str]]]:
-    """Each run's ranking of one topic at the pool's unit (chunk runs lifted to documents, counted in `collapsed`)."""
-    rankings: dict[str, dict[str, list[str]]] = {}
-    for info in infos:
-        units = store.topic_units(info.name, topic_id)
-        chunking = info.unit.chunking  # a chunk unit always names its chunking
-        if pool_unit.kind == "doc" and info.unit.kind == "chunk" and chunking is not None:
-            parents = store.parents_of(chunking, units)
-            units, count = collapse_to_documents(units, parents)
-            collapsed[info.name] += count
-        rankings[info.name] = {topic_id: units}
-    return rankings
+    store: Store, infos: list[RunInfo], pool_unit: Unit, topics: list[str], collapsed: dict[str, int]
+) -> Iterator[tuple[str, dict[str, dict[str, list[str]]]]]:
+    """Each topic with each run's ranking of it at the pool's unit (chunk runs lifted to documents, counted in
+    `collapsed`), in the order of `topics`.
+
+    Read a batch of topics at a time, one query per run and batch (not one per run and topic), so memory
+    holds about `RANKINGS_PER_BATCH` rankings whatever the number of runs.
+    """
+    size = max(1, RANKINGS_PER_BATCH // max(1, len(infos)))
+    for start in range(0, len(topics), size):
+        batch = topics[start : start + size]
+        ranked = [store.ranked_units(info.name, topics=batch) for info in infos]
+        for topic_id in batch:
+            rankings: dict[str, dict[str, list[str]]] = {}
+            for info, by_topic in zip(infos, ranked, strict=True):
+                units = by_topic.get(topic_id, [])
+                chunking = info.unit.chunking  # a chunk unit always names its chunking
+                if pool_unit.kind == "doc" and info.unit.kind == "chunk" and chunking is not None:
+                    parents = store.parents_of(chunking, units)
+                    units, count = collapse_to_documents(units, parents)
+                    collapsed[info.name] += count
+                rankings[info.name] = {topic_id: units}
+            yield topic_id, rankings
 
 
 def _pool_unit(infos: list[RunInfo], unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
@@ -312,11 +321,21 @@ class _Tally:
         row["unjudged"] += len(entries) - len(judged)
         row["added"] += len(added)
         row["added_judged"] += len(added & judged)
-        runs = list(self.per_run)
-        for run, count in run_contributions(view, runs).items():
-            self.per_run[run]["pairs"] += count
-        for run, count in unique_contribution_counts(view, runs).items():
-            self.per_run[run]["unique"] += count
+        # `run_contributions` and `unique_contribution_counts` of the topic, counted in one pass over its
+        # entries (the domain's functions walk them twice through `PoolEntry.runs`): a run counts a pair
+        # once however often it is among the contributors; a pair is unique to a run it alone brought in
+        per_run = self.per_run
+        for entry in entries:
+            contributors = entry.contributors
+            if len(contributors) == 1:
+                run = contributors[0][0]
+                if run in per_run:
+                    per_run[run]["pairs"] += 1
+                    per_run[run]["unique"] += 1
+                continue
+            for run in {run for run, _ in contributors}:
+                if run in per_run:
+                    per_run[run]["pairs"] += 1
         self.pairs += len(entries)
 
     def report(self, info: PoolInfo, previous: PoolInfo | None, pace: Pace, runs: _RunsToPool) -> PoolBuilt:

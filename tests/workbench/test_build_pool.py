@@ -110,13 +110,19 @@ def scenarios(draw):
         "before": draw(judgments),
         "after": draw(judgments),
         "batch": draw(st.sampled_from([1, 7, 10_000])),  # staging flushes inside, between and after topics
+        # rankings read one (run, topic), a few topics, or every topic at a time
+        "rankings": draw(st.sampled_from([1, 5, 500])),
     }
 
 
 @settings(max_examples=40, deadline=None)
 @given(scenarios())
 def test_the_pool_equals_the_in_memory_pool_and_the_report_the_whole_pool_counts(scenario):
-    with tempfile.TemporaryDirectory() as folder, mock.patch.object(pools_module, "STAGE_BATCH", scenario["batch"]):
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(pools_module, "STAGE_BATCH", scenario["batch"]),
+        mock.patch.object(pools_module, "RANKINGS_PER_BATCH", scenario["rankings"]),
+    ):
         db = Path(folder) / "wb.db"
         new_workbench(db)
         with Store(db) as store:
