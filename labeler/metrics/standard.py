@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from labeler.errors import LabelerError
 from labeler.metrics.denominators import (
     Qrels,
     Rankings,
@@ -166,6 +167,12 @@ def checked_standard_scores(
         else:
             by_library[measure.name] = _ir_measure(measure, threshold)
 
+    if by_library and threshold < 1:
+        # pytrec_eval refuses relevance_level 0 with a ValueError (a traceback in the CLI); say it instead.
+        raise LabelerError(
+            f"{', '.join(by_library)} cannot be computed with a scale whose threshold is 0: trec_eval's code, "
+            "which computes it, counts a unit relevant from grade 1 at the least"
+        )
     if by_library:
         library_scores = _pytrec_eval(grades, ranked, list(by_library.values()))
         for topic in ordered:

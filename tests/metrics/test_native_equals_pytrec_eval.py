@@ -98,3 +98,18 @@ def test_native_equals_pytrec_eval_on_long_rankings():
         qrels[topic] = {unit: rng.choice([0, 0, 1, 2, 3, -1]) for unit in rng.sample(units, 400)}
     for threshold in (1, 2):
         assert_same(*both(qrels, rankings, list(rankings), threshold, None, MEASURES + " nDCG@1000 AP@1000"))
+
+
+def test_a_threshold_of_0_is_refused_for_what_trec_evals_code_computes_and_scored_natively_otherwise():
+    """pytrec_eval raises a bare ValueError at relevance_level 0: infAP says why instead of crashing."""
+    import pytest
+
+    from labeler.errors import LabelerError
+    from labeler.metrics.standard import standard_scores
+
+    qrels = {"1": {"a": 0, "b": 1}}
+    rankings = {"1": ["a", "b"]}
+    with pytest.raises(LabelerError, match="infAP cannot be computed with a scale whose threshold is 0"):
+        standard_scores(qrels, rankings, ["infAP"], topics=["1"], threshold=0)
+    # threshold 0 counts grade 0 as relevant, as trec_eval -l 0 does: both units, so P@2 is 1
+    assert standard_scores(qrels, rankings, ["P@2"], topics=["1"], threshold=0)["1"]["P@2"] == 1.0
