@@ -9,7 +9,9 @@ repository root:
 For each workbench (big: the 1M-pair workbench of bench_judge.py, benchmarks/data/judge/big.db
 by default; dl: TREC DL 2020 passages from ../shared/data/trec-dl-2020, five of its runs pooled at
 depth 20, built once into benchmarks/data/frame/dl2020.db), it runs, interleaved
-(labeler, floor, labeler, floor, ...), `--runs` sessions of each app, each on its own topic:
+(labeler, floor, labeler, floor, ...), sessions of each app on one topic each, until
+`--runs` x `--keys` keys are pressed (a session presses `--keys`, or as many as its topic's
+queue holds less one: the DL 2020 topics pool 30-90 units at depth 20):
 
 - labeler: `python -m labeler --db COPY judge --assessor bench --topic T` (through a thin
   wrapper, `--child-labeler`, that runs the same CLI and writes the screen's own
@@ -60,6 +62,7 @@ DL_DEPTH = 20
 DL_RUNS = ["bm25", "bm25-rm3", "tasb", "ada2", "splade-pp-ed"]  # repllama returns passages the corpus file lacks
 GRADE_WEIGHTS = {0: 60, 1: 20, 2: 12, 3: 8}
 SLOW_MS = 50.0
+MIN_KEYS = 20  # a topic with a shorter queue is passed over
 KEY_TIMEOUT = 5.0
 START_TIMEOUT = 30.0
 
@@ -297,13 +300,16 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
     shutil.copyfile(db, copy)
     runs: dict[str, list[dict]] = {"labeler": [], "floor": []}
     loads = [os.getloadavg()[0]]
-    used = []
+    used: list[str] = []
+    pressed = 0
     for topic in topics:
-        if len(used) == args.runs:
+        if pressed >= args.runs * args.keys:
             break
         units = queue(copy, topic, args.keys + 1)
-        if len(units) < args.keys + 1:
+        if len(units) < MIN_KEYS + 1:
             continue
+        keys = len(units) - 1  # a topic with fewer units than --keys: as many as it has, more sessions
+        pressed += keys
         used.append(topic)
         units_file = tmp / f"{name}-{topic}.json"
         units_file.write_text(json.dumps({"topic": topic, "units": units}))
@@ -315,7 +321,7 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
                 argv += ["--db", str(copy), "judge", "--assessor", "bench", "--topic", topic]
             else:
                 argv = [sys.executable, str(HERE / "floor_app.py"), str(units_file), str(lat)]
-            result = session(argv, units, args.keys, args, lat)
+            result = session(argv, units, keys, args, lat)
             result["topic"] = topic
             runs[app].append(result)
             loads.append(os.getloadavg()[0])
@@ -324,8 +330,8 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
                 f"{summary(result['id_ms']).get('p95', 0):.1f} ms, missed {result['missed']}, load {loads[-1]:.2f}",
                 flush=True,
             )
-    if len(used) < args.runs:
-        print(f"  {name}: only {len(used)} topics with {args.keys + 1} units in the queue")
+    if not used:
+        raise SystemExit(f"{name}: no topic with {MIN_KEYS + 1} units in its queue")
     make_app = [
         json.loads(
             subprocess.run(
