@@ -4,7 +4,7 @@ Not a test: it prints figures and asserts nothing about time. Run it from the
 repository root:
 
     python benchmarks/bench_frame.py [--keys 100] [--runs 3] [--data big,dl] [--big PATH]
-                                     [--size 160x45] [--quiet-ms 40] [--out DIR] [--profile]
+                                     [--size 160x45] [--quiet-ms 40] [--out DIR] [--profile] [--compare ROOT]
 
 For each workbench (big: the 1M-pair workbench of bench_judge.py, benchmarks/data/judge/big.db
 by default; dl: TREC DL 2020 passages from ../shared/data/trec-dl-2020, five of its runs pooled at
@@ -27,7 +27,9 @@ still alive after 5 s is killed by its pid. In-app: the key's action to `call_af
 Also `make_app` alone, in-process (fresh interpreter, imports done first), 3 times.
 
 Printed as a table (p50, p95, max, keys over 50 ms) with the 1-minute load; JSON to
-DIR/frame.json (default benchmarks/out/). With --profile the labeler child runs under
+DIR/frame.json (default benchmarks/out/). With --compare ROOT, `labeler judge` from another
+checkout (e.g. /work/main) runs as a third app in the same interleaving, on its own copy of
+the workbench, and make_app is timed for both. With --profile the labeler child runs under
 cProfile and the top functions go to DIR/frame_profile.txt.
 """
 
@@ -200,9 +202,9 @@ class Pty:
             os.close(self.fd)
 
 
-def session(argv: list[str], units: list[dict], keys: int, args, latencies_file: Path) -> dict:
-    """One app in a pty: start, then `keys` grade keys; figures in ms."""
-    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "COLORTERM": "truecolor"}
+def session(argv: list[str], units: list[dict], keys: int, args, latencies_file: Path, root: Path = ROOT) -> dict:
+    """One app in a pty: start, then `keys` grade keys; figures in ms. `root`: the labeler checkout imported."""
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(root), "COLORTERM": "truecolor"}
     env.pop("TEXTUAL", None)
     size = tuple(int(n) for n in args.size.split("x"))
     rng = random.Random(len(units))
@@ -241,8 +243,7 @@ def child_labeler(latencies: str, profile: str, cli_args: list[str]) -> None:
     """`python -m labeler CLI_ARGS`, writing JudgeScreen.latencies to LATENCIES at exit (and a cProfile)."""
     import atexit
 
-    sys.path.insert(0, str(ROOT))
-    from labeler.tui.screens import judge
+    from labeler.tui.screens import judge  # from the checkout on PYTHONPATH (--compare runs another one)
 
     screens: list = []
     original = judge.JudgeScreen.__init__
@@ -268,13 +269,12 @@ def child_labeler(latencies: str, profile: str, cli_args: list[str]) -> None:
 
 
 def child_make_app(db: str, topic: str) -> None:
-    """make_app alone on a workbench: wall and CPU, imports done first."""
-    sys.path.insert(0, str(ROOT))
+    """make_app alone on a workbench: wall and CPU, imports done first (labeler from PYTHONPATH)."""
     import labeler.tui
     import labeler.tui.app  # noqa: F401
 
     wall, cpu = time.perf_counter(), time.process_time()
-    app = labeler.tui.make_app(db, assessor="bench", topic=topic)
+    app = labeler.tui.make_app(db, assessor="bench", topic=topic or None)
     print(json.dumps({"wall_ms": (time.perf_counter() - wall) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}))
     del app
 
@@ -298,7 +298,11 @@ def summary(values: list[float]) -> dict:
 def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
     copy = tmp / f"{name}.db"
     shutil.copyfile(db, copy)
-    runs: dict[str, list[dict]] = {"labeler": [], "floor": []}
+    apps = ["labeler", "floor"]
+    if args.compare:  # the other checkout judges its own copy of the workbench, the same topics
+        apps.insert(1, "compare")
+        shutil.copyfile(db, tmp / f"{name}-compare.db")
+    runs: dict[str, list[dict]] = {app: [] for app in apps}
     loads = [os.getloadavg()[0]]
     used: list[str] = []
     pressed = 0
@@ -313,15 +317,17 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
         used.append(topic)
         units_file = tmp / f"{name}-{topic}.json"
         units_file.write_text(json.dumps({"topic": topic, "units": units}))
-        for app in ("labeler", "floor"):  # interleaved, labeler first on each topic
+        for app in apps:  # interleaved, labeler first on each topic
             lat = tmp / f"{name}-{topic}-{app}.lat.json"
-            if app == "labeler":
-                profile = str(tmp / f"{name}-{topic}.prof") if args.profile else ""
+            root = args.compare if app == "compare" else ROOT
+            if app in ("labeler", "compare"):
+                profile = str(tmp / f"{name}-{topic}.prof") if args.profile and app == "labeler" else ""
+                wb = copy if app == "labeler" else tmp / f"{name}-compare.db"
                 argv = [sys.executable, str(Path(__file__).resolve()), "--child-labeler", str(lat), profile, "--"]
-                argv += ["--db", str(copy), "judge", "--assessor", "bench", "--topic", topic]
+                argv += ["--db", str(wb), "judge", "--assessor", "bench", "--topic", topic]
             else:
                 argv = [sys.executable, str(HERE / "floor_app.py"), str(units_file), str(lat)]
-            result = session(argv, units, keys, args, lat)
+            result = session(argv, units, keys, args, lat, root)
             result["topic"] = topic
             runs[app].append(result)
             loads.append(os.getloadavg()[0])
@@ -332,18 +338,19 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
             )
     if not used:
         raise SystemExit(f"{name}: no topic with {MIN_KEYS + 1} units in its queue")
-    make_app = [
-        json.loads(
-            subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--child-make-app", str(copy), used[0]],
-                capture_output=True,
-                text=True,
-                check=True,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
-            ).stdout.splitlines()[-1]
-        )
-        for _ in range(3)
-    ]
+    roots = {"labeler": ROOT, **({"compare": args.compare} if args.compare else {})}
+    make_app: dict[str, list[dict]] = {app: [] for app in roots}
+    for _ in range(3):  # interleaved when comparing; with --topic (used[0]) and without (the first unfinished)
+        for app, root in roots.items():
+            for topic in (used[0], ""):
+                done = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--child-make-app", str(copy), topic],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    env={**os.environ, "PYTHONPATH": str(root)},
+                )
+                make_app[app].append({"topic": topic or None, **json.loads(done.stdout.splitlines()[-1])})
     figures: dict = {"topics": used, "load_1min": loads, "make_app": make_app}
     for app, results in runs.items():
         figures[app] = {
@@ -356,10 +363,22 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
 
 
 def table(name: str, figures: dict) -> None:
-    lab, flo = figures["labeler"], figures["floor"]
     loads = ", ".join(f"{x:.2f}" for x in figures["load_1min"])
     print(f"\n{name}: topics {', '.join(figures['topics'])}; load {loads}")
-    print(f"{'ms':22s} {'labeler p50/p95/max (>50)':>30s} {'floor p50/p95/max (>50)':>30s} {'p95 ratio':>10s}")
+    for app in [a for a in ("labeler", "compare") if a in figures]:
+        print(f"\n{name}: {app} against the floor")
+        pair(name, figures, app)
+    for app, rows in figures["make_app"].items():
+        for topic in sorted({str(r["topic"]) for r in rows}):
+            mine = [r for r in rows if str(r["topic"]) == topic]
+            walls = ", ".join(f"{r['wall_ms']:.1f}" for r in mine)
+            cpus = ", ".join(f"{r['cpu_ms']:.1f}" for r in mine)
+            print(f"make_app {app} (topic {topic}): wall {walls} ms; cpu {cpus} ms")
+
+
+def pair(name: str, figures: dict, app: str) -> None:
+    lab, flo = figures[app], figures["floor"]
+    print(f"{'ms':22s} {app + ' p50/p95/max (>50)':>30s} {'floor p50/p95/max (>50)':>30s} {'p95 ratio':>10s}")
     for key in ("id_ms", "frame_ms", "in_app_ms"):
         a, b = lab[key], flo[key]
         if not a.get("n") or not b.get("n"):
@@ -369,10 +388,7 @@ def table(name: str, figures: dict) -> None:
     for key in ("start_id_s", "start_frame_s"):
         a, b = statistics.median(lab[key]), statistics.median(flo[key])
         print(f"{key + ' (median)':22s} {a:>30.3f} {b:>30.3f} {a / b:>9.2f}x")
-    walls = [m["wall_ms"] for m in figures["make_app"]]
-    cpus = [m["cpu_ms"] for m in figures["make_app"]]
-    print(f"make_app: wall {', '.join(f'{w:.1f}' for w in walls)} ms; cpu {', '.join(f'{c:.1f}' for c in cpus)} ms")
-    print(f"missed keys (next id not seen in {KEY_TIMEOUT} s): labeler {lab['missed']}, floor {flo['missed']}")
+    print(f"missed keys (next id not seen in {KEY_TIMEOUT} s): {app} {lab['missed']}, floor {flo['missed']}")
 
 
 def main() -> None:
@@ -390,6 +406,7 @@ def main() -> None:
     parser.add_argument("--quiet-ms", type=float, default=40.0, help="output quiet this long = the frame is complete")
     parser.add_argument("--out", type=Path, default=HERE / "out")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--compare", type=Path, help="another labeler checkout (e.g. main), run interleaved as well")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     report: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "args": {k: str(v) for k, v in vars(args).items()}}
