@@ -108,7 +108,7 @@ def next_unit(
 
 def pool_topics(store: Store, pool: str | None = None) -> list[str]:
     info = current_pool(store, pool)
-    return sorted(store.pool_topic_sizes(info.name), key=topic_sort_key)
+    return sorted(store.pool_topic_ids(info.name), key=topic_sort_key)
 
 
 def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]) -> bool:

@@ -137,7 +137,7 @@ class JudgingSession:
 
     def topics(self) -> list[str]:
         # Pools are immutable (the store refuses updates and deletes), so a pool's topics are read once:
-        # counting them groups the whole pool, which takes ~90 ms with a million pooled pairs.
+        # they are found with a skip-scan of the pool's primary key (~60 ms for 5,560 topics).
         name = self.pool_info.name
         if name not in self._topics:
             self._topics[name] = pool_topics(self.store, name)
@@ -164,7 +164,10 @@ class JudgingSession:
         return None
 
     def open_topic(self, topic_id: str) -> QueueItem | None:
-        if topic_id not in self.topics():
+        name = self.pool_info.name
+        # a topic asked for by name: one seek, not the pool's whole topic list (make_app with --topic)
+        known = self._topics.get(name)
+        if not (topic_id in known if known is not None else self.store.pool_has_topic(name, topic_id)):
             raise LabelerError(f"topic {topic_id!r} has nothing in pool {self.pool_info.name}")
         self.topic_id = topic_id
         self._load_queue(topic_id)
