@@ -18,11 +18,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from labeler.formats.fields import INT64_MAX, INT64_MIN
 from labeler.ids import MAX_ID_LENGTH
 
 Columns = tuple[Sequence[str], Sequence[str], Sequence[float], Sequence[int]]
-ColumnReader = Callable[[list[str], set[str]], "Columns | None"]
+# the topic of each run of lines with one topic, and where the runs start (with the block's length last)
+Runs = tuple[list[str], list[int]]
+# (topics, units, scores, ranks) with the topics of the runs only (not one per line), and the runs
+ColumnReader = Callable[[list[str], set[str]], "tuple[Columns, Runs] | None"]
 
 # every byte a plain line may hold: printable ASCII (space included) and LF; anything else goes to Python
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
@@ -51,8 +53,8 @@ def _load() -> ColumnReader | None:
         quoted_strings_can_be_null=False,
     )
 
-    def columns(lines: list[str], tags: set[str]) -> Columns | None:
-        """A block's (topics, units, scores, ranks) when arrow reads it as Python would; else None."""
+    def columns(lines: list[str], tags: set[str]) -> tuple[Columns, Runs] | None:
+        """A block's columns and topic runs when arrow reads it as Python would; else None."""
         text = "\n".join(lines)
         if not text.isascii():  # O(1)
             return None
@@ -88,11 +90,16 @@ def _load() -> ColumnReader | None:
             return None
         if not pc.all(pc.is_finite(scores)).as_py():
             return None  # "1e999": Python's float() gives inf, which the Python reader refuses with its line
-        low, high = pc.min(ranks).as_py(), pc.max(ranks).as_py()
-        if low < INT64_MIN or high > INT64_MAX:  # pragma: no cover - 18 digits always fit
-            return None
+        # 18 digits always fit in int64: no range to check. Where the topic changes, and the topic of each run of
+        # lines, found by arrow: no Python string is made for the other lines' topics.
+        size = table.num_rows
+        # (no Python list handed to arrow: converting one imports pandas, when installed, for its type checks)
+        after = topic.slice(1)
+        changed = pc.not_equal(after, topic.slice(0, size - 1))
+        starts = [0, *(index + 1 for index in pc.indices_nonzero(changed).to_pylist()), size]
+        topic_ids = [topic[0].as_py(), *pc.filter(after, changed).to_pylist()]
         tags.update(pc.unique(table.column("tag")).to_pylist())
-        return topic.to_pylist(), unit.to_pylist(), scores.to_pylist(), ranks.to_pylist()
+        return (topic_ids, unit.to_pylist(), scores.to_pylist(), ranks.to_pylist()), (topic_ids, starts)
 
     return columns
 

@@ -34,19 +34,20 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
     count = 0  # result lines read so far
     block: RunBlock | None = None
     current: str | None = None
-    for first, lines, columns in _column_parts(source):
+    for first, lines, columns, runs in _column_parts(source):
         error = None
         numbers: list[int] | None = None
         if columns is None:
             columns, numbers, error = _line_rows(source, first, lines)
         topics, units, scores, ranks = columns
-        size = len(topics)
-        # where the topic changes, found by C calls over the column (a few blocks per file block)
-        starts = [0, *itertools.compress(range(1, size), map(operator.ne, topics, topics[1:])), size]
-        for begin, end in itertools.pairwise(starts):
-            if begin == end:
-                continue
-            topic_id = topics[begin]
+        size = len(units)
+        if runs is None:
+            # where the topic changes, found by C calls over the column (a few blocks per file block)
+            starts = [0, *itertools.compress(range(1, size), map(operator.ne, topics, topics[1:])), size]
+            runs = [topics[begin] for begin in starts[:-1] if begin < size], starts
+        topic_ids, starts = runs
+        # not strict: an empty part has no topic and one empty run (0, 0)
+        for topic_id, (begin, end) in zip(topic_ids, itertools.pairwise(starts), strict=False):
             if topic_id != current:
                 if block is not None:
                     source.line_count = count + begin
@@ -71,7 +72,7 @@ ARROW_MIN_BYTES = 4 << 20
 ARROW_MIN_LINES = 1024  # a shorter block (a file's last) is not worth arrow's per-call cost
 
 
-def _column_parts(source: RunSource) -> Iterator[tuple[int, list[str], _Columns | None]]:
+def _column_parts(source: RunSource) -> Iterator[tuple[int, list[str], _Columns | None, arrow_columns.Runs | None]]:
     """The file's lines in parts, with the part's first line number and its columns when read at C speed.
 
     A file block goes to arrow whole when it can (`arrow_columns`); a block it does not take, or every
@@ -82,12 +83,12 @@ def _column_parts(source: RunSource) -> Iterator[tuple[int, list[str], _Columns 
     large = source.lines.size >= ARROW_MIN_BYTES
     for first, lines in source.lines.batches():
         if large and len(lines) >= ARROW_MIN_LINES and (arrow := arrow_columns.reader()) is not None:
-            columns = arrow(lines, tags)
-            if columns is not None:
-                yield first, lines, columns
+            read = arrow(lines, tags)
+            if read is not None:
+                yield first, lines, *read
                 continue
         for part_first, part in _parts(iter(((first, lines),))):
-            yield part_first, part, _columns(part, tags)
+            yield part_first, part, _columns(part, tags), None
 
 
 # Lines checked together: a few thousand keep a part's text, fields and numbers in the CPU's cache
