@@ -28,7 +28,9 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
     A block whose lines are all six plain fields, with good ids and numbers, is checked and split into
     columns by C calls over the whole block (`_columns`); any other block (a comment, a blank line, a
     line with extra fields, anything an error is about) is read line by line (`_line_rows`), which
-    raises the error of the first bad line. Both give the same rows, so the same blocks.
+    raises the error of the first bad line. Both give the same rows, so the same blocks. With pyarrow
+    installed, a large file's plain blocks are read by its CSV reader first (`arrow_columns`), with the
+    same rows again; what it does not take goes the two ways above.
     """
     path = source.path
     count = 0  # result lines read so far
