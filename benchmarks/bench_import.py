@@ -3,7 +3,7 @@
 Not a test: it prints figures and asserts nothing about time. Run it from the
 repository root:
 
-    python benchmarks/bench_import.py [--topics 500] [--depth 1000] [--runs 10] [--out DIR]
+    python benchmarks/bench_import.py [--topics 500] [--depth 1000] [--runs 10] [--out DIR] [--repeat 3]
 
 It generates `--runs` synthetic TREC run files (seeded, so the same every time)
 into benchmarks/data/ (reused when params.json matches), then measures each
@@ -149,6 +149,14 @@ def task_labeler(paths: list[str]) -> dict:
     }
 
 
+def task_labeler_python(paths: list[str]) -> dict:
+    """The same import with pyarrow turned off: labeler's pure-Python reader (what runs without the extra)."""
+    import os
+
+    os.environ["LABELER_NO_PYARROW"] = "1"
+    return task_labeler(paths)
+
+
 def task_cli(paths: list[str]) -> dict:
     """One file through the `labeler` command, timed around the whole process from outside it."""
     path = paths[0]
@@ -222,11 +230,28 @@ def task_trectools(paths: list[str]) -> dict:
 
 
 TASKS = {
-    "labeler": ("labeler import_run (API, all files)", task_labeler),
+    "labeler": ("labeler import_run (API, all files; pyarrow if installed)", task_labeler),
+    "labeler_python": ("labeler import_run, pyarrow off (LABELER_NO_PYARROW=1)", task_labeler_python),
     "cli": ("labeler CLI, 1 file, whole process", task_cli),
     "python": ("plain Python in memory (all files)", task_python),
     "trectools": ("trectools TrecRun (all files)", task_trectools),
 }
+
+
+def median_result(runs: list[dict]) -> dict:
+    """The first round's result with each timing replaced by its median over the rounds (each round kept too)."""
+    import statistics
+
+    good = [run for run in runs if "seconds" in run]
+    if not good:
+        return runs[0]
+    result = dict(good[0])
+    for name in ("seconds", "cpu_seconds", "parse_seconds", "sort_seconds", "peak_rss_mb"):
+        if name in result:
+            result[name] = statistics.median(run[name] for run in good)
+    if len(runs) > 1:
+        result["rounds"] = runs
+    return result
 
 
 def run_child(task: str, paths: list[Path]) -> dict:
@@ -244,6 +269,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--out", type=Path, default=HERE / "out", help="where import.json goes")
     parser.add_argument("--only", nargs="+", choices=list(TASKS), help="measure only these tasks")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of every task, interleaved (A, B, A, B, ...); medians reported"
+    )
     parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
     parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -267,13 +295,15 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.runs} runs x {args.topics} topics x {args.depth} results = {total_lines:,} lines, {data_mb:.1f} MB."
     )
 
-    results: dict[str, dict] = {}
-    for key in args.only or list(TASKS):
-        console.print(f"measuring {TASKS[key][0]} ...")
-        result = run_child(key, paths)
+    rounds: dict[str, list[dict]] = {key: [] for key in args.only or list(TASKS)}
+    for round_number in range(args.repeat):
+        for key in rounds:  # interleaved, so that a change in the machine's load falls on every task alike
+            console.print(f"measuring {TASKS[key][0]} (round {round_number + 1} of {args.repeat}) ...")
+            rounds[key].append(run_child(key, paths))
+    results: dict[str, dict] = {key: median_result(runs) for key, runs in rounds.items()}
+    for result in results.values():
         if "seconds" in result:
             result["lines_per_second"] = result["lines"] / result["seconds"]
-        results[key] = result
 
     base = results.get("labeler", {})
     base_spl = base["seconds"] / base["lines"] if "seconds" in base else None
@@ -307,14 +337,17 @@ def main(argv: list[str] | None = None) -> None:
     if "sort_seconds" in results.get("python", {}):
         python = results["python"]
         console.print(f"plain Python: {python['parse_seconds']:.2f} s parsing, {python['sort_seconds']:.2f} s sorting.")
-        if "cpu_seconds" in base:
+        for key in ("labeler", "labeler_python"):
+            if "cpu_seconds" not in results.get(key, {}):
+                continue
             # the figure the target is about: labeler's whole import against the bare parse of the same files
-            wall = base["seconds"] / python["seconds"]
-            cpu = base["cpu_seconds"] / python["cpu_seconds"]
-            results["labeler"]["vs_plain_python"] = {"wall": wall, "cpu": cpu}
+            mine = results[key]
+            wall = mine["seconds"] / python["seconds"]
+            cpu = mine["cpu_seconds"] / python["cpu_seconds"]
+            mine["vs_plain_python"] = {"wall": wall, "cpu": cpu}
             console.print(
-                f"labeler vs plain Python (parse and sort, same files, same run): {wall:.2f}x wall, {cpu:.2f}x CPU "
-                f"({base['cpu_seconds']:.2f} s vs {python['cpu_seconds']:.2f} s CPU)."
+                f"{key} vs plain Python (parse and sort, same files, same run): {wall:.2f}x wall, {cpu:.2f}x CPU "
+                f"({mine['cpu_seconds']:.2f} s vs {python['cpu_seconds']:.2f} s CPU)."
             )
     for key, result in results.items():
         if "skipped" in result:
