@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -132,6 +133,24 @@ class PoolRows(Rows):
         for topic_id, unit_id, contributors in rows:
             yield topic_id, unit_id, [line.split("\t", 1)[0] for line in contributors.split("\n")]
 
+    def pool_pair_contributors(self, name: str) -> Iterator[tuple[str, str, str]]:
+        """(topic, unit, contributors as stored) for every pair of a pool, in key order, straight off the cursor.
+
+        For reports over a whole pool that only count runs: the rows stay SQLite's own tuples
+        (nothing parsed per pair) and go, a topic's worth at a time, to `count_contributor_runs`.
+        """
+        return iter(
+            self.db.execute(
+                "SELECT topic_id, unit_id, contributors FROM pool_entries WHERE pool_id = ? ORDER BY topic_id, unit_id",
+                [self._pool_id(name)],
+            )
+        )
+
+    @staticmethod
+    def count_contributor_runs(contributors: list[str]) -> Counter[str]:
+        """`count_contributor_runs` of stored contributors (as `pool_pair_contributors` gives them)."""
+        return count_contributor_runs(contributors)
+
     def pool_entries(self, name: str, topic_id: str | None = None) -> dict[str, dict[str, PoolEntry]]:
         """`topic -> unit -> entry`, for one topic or all."""
         sql = "SELECT topic_id, unit_id, best_rank, contributors, rrf FROM pool_entries WHERE pool_id = ?"
@@ -156,6 +175,15 @@ class PoolRows(Rows):
                 "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]
             )
         )
+
+
+def count_contributor_runs(contributors: list[str]) -> Counter[str]:
+    """run -> how many of these pairs it contributed to, each pair counted once per run.
+
+    `contributors` are pool_entries' stored values ("run<TAB>rank" lines), counted in one
+    generator pass with no per-pair lists (a run counts a pair once however often it is named).
+    """
+    return Counter([run for lines in contributors for run in {line.split("\t", 1)[0] for line in lines.split("\n")}])
 
 
 def _entry_row(e: PoolEntry) -> tuple[Any, ...]:

@@ -9,7 +9,7 @@ what it added, what is left to judge and how long that takes at the team's pace.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import groupby, repeat
+from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
@@ -234,23 +234,24 @@ def repool_status(store: Store) -> RepoolStatus | None:
     per_topic: dict[str, Counter[str]] = {}
     per_run: dict[str, Counter[str]] = {run: Counter() for run in latest.runs}
     # Each pair falls in one of four classes, unjudged + 2 * new; a run's counts are the classes of its pairs.
-    by_run: Counter[tuple[str, int]] = Counter()
-    # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held
-    for topic, rows in groupby(store.pool_contributor_runs(latest.name), key=itemgetter(0)):
+    by_class: list[Counter[str]] = [Counter() for _ in range(4)]
+    # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held;
+    # a topic's contributors are kept per class and their runs counted in one scan per class
+    for topic, rows in groupby(store.pool_pair_contributors(latest.name), key=itemgetter(0)):
         before = store.pool_topic_units(previous.name, topic) if previous else set()
-        classes = [0, 0, 0, 0]
-        keys: list[tuple[str, int]] = []
-        for _, unit_id, runs in rows:
+        contributors: list[list[str]] = [[], [], [], []]
+        for _, unit_id, stored in rows:
             state = labels.get((topic, unit_id))
-            pair_class = (state is None or not state.judged) + 2 * (unit_id not in before)
-            classes[pair_class] += 1
-            keys.extend(zip(set(runs), repeat(pair_class)))
-        by_run.update(keys)
-        per_topic[topic] = _class_counts(classes)
-    for (run, pair_class), count in by_run.items():
-        counts = per_run.setdefault(run, Counter())
-        for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
-            counts[key] += value
+            contributors[(state is None or not state.judged) + 2 * (unit_id not in before)].append(stored)
+        for pair_class, pairs in enumerate(contributors):
+            if pairs:
+                by_class[pair_class].update(store.count_contributor_runs(pairs))
+        per_topic[topic] = _class_counts([len(pairs) for pairs in contributors])
+    for pair_class, runs_counted in enumerate(by_class):
+        for run, count in runs_counted.items():
+            counts = per_run.setdefault(run, Counter())
+            for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
+                counts[key] += value
     pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return RepoolStatus(
