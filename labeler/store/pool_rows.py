@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import compress, repeat
+from operator import not_
 from typing import Any
 
 from labeler.models import PoolInfo
@@ -177,13 +180,23 @@ class PoolRows(Rows):
         )
 
 
+# the run name at the start of each stored contributor line
+_RUN_NAME = re.compile(r"^[^\t\n]*", re.MULTILINE)
+
+
 def count_contributor_runs(contributors: list[str]) -> Counter[str]:
     """run -> how many of these pairs it contributed to, each pair counted once per run.
 
-    `contributors` are pool_entries' stored values ("run<TAB>rank" lines), counted in one
-    generator pass with no per-pair lists (a run counts a pair once however often it is named).
+    `contributors` are pool_entries' stored values ("run<TAB>rank" lines). A pair of one line
+    (one contributor) names one run: those are counted from one scan of them all; the others
+    are split pair by pair, since a run counts a pair once however often it is named in it.
     """
-    return Counter([run for lines in contributors for run in {line.split("\t", 1)[0] for line in lines.split("\n")}])
+    several = list(map(str.__contains__, contributors, repeat("\n")))
+    single = list(compress(contributors, map(not_, several)))
+    counts = Counter(_RUN_NAME.findall("\n".join(single)) if single else ())  # no pair: not one run named ""
+    for lines in compress(contributors, several):
+        counts.update({line.split("\t", 1)[0] for line in lines.split("\n")})
+    return counts
 
 
 def _entry_row(e: PoolEntry) -> tuple[Any, ...]:
