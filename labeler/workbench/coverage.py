@@ -252,13 +252,13 @@ def repool_status(store: Store) -> RepoolStatus | None:
                 map(add, map(judged.__contains__, units), map(mul, map(before.__contains__, units), repeat(2))),
             )
         )
-        counts = [0, 0, 0, 0]
+        sizes = [0, 0, 0, 0]
         for pair_class in range(4):
             pairs = list(compress(stored, map(eq, classes, repeat(pair_class))))
-            counts[pair_class] = len(pairs)
+            sizes[pair_class] = len(pairs)
             if pairs:
                 by_class[pair_class].update(store.count_contributor_runs(pairs))
-        per_topic[topic] = _class_counts(counts)
+        per_topic[topic] = _class_counts(sizes)
     for pair_class, runs_counted in enumerate(by_class):
         for run, count in runs_counted.items():
             counts = per_run.setdefault(run, Counter())
