@@ -24,11 +24,13 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from operator import itemgetter
 
 from labeler.models import topic_sort_key
 from labeler.wording import alternatives
 
 RRF_K = 60
+_RANK = itemgetter(1)
 
 Rankings = Mapping[str, Sequence[str]]
 Runs = Mapping[str, Rankings]
@@ -138,16 +140,31 @@ def _validate_run_depths(runs: Runs, run_depths: Mapping[str, int]) -> None:
         _require_positive(f"depth of run {run!r}", run_depth)
 
 
-def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = None) -> Pool:
+def depth_pool(
+    runs: Runs,
+    depth: int,
+    run_depths: Mapping[str, int] | None = None,
+    *,
+    fuse: bool = True,
+    distinct: bool = False,
+) -> Pool:
     """The union over runs of each run's top `run_depths.get(run, depth)` units, per topic.
 
     Per-run depths follow TREC practice (e.g. 2017 Core: deeper pools for the
     runs a site prefers). Contributors are the runs that rank the unit within
-    their own depth.
+    their own depth. A ranking that repeats a unit is refused.
+
+    `fuse=False` is for readers of membership only (the coverage reports): the
+    entries' `rrf` is then NaN, not a score, and only each ranking's top is
+    read, not the whole of it; `distinct=True` says the caller has already
+    refused repeated units (as `labeler.coverage` checks every ranking), so
+    the rankings are not checked again.
     """
     _require_positive("depth", depth)
     run_depths = dict(run_depths or {})
     _validate_run_depths(runs, run_depths)
+    if not fuse:
+        return _members_pool(runs, depth, run_depths, distinct)
     pool: Pool = {}
     for topic in _topics(runs):
         ranks_by_run = _topic_ranks(runs, topic)
@@ -167,6 +184,28 @@ def depth_pool(runs: Runs, depth: int, run_depths: Mapping[str, int] | None = No
                     math.fsum([1.0 / (RRF_K + ranks[unit]) for ranks in rank_maps if unit in ranks]),
                 )
                 for unit in sorted(contributors)
+            }
+    return pool
+
+
+def _members_pool(runs: Runs, depth: int, run_depths: Mapping[str, int], distinct: bool) -> Pool:
+    """`depth_pool` without RRF: the same units, best ranks and contributors, each ranking read to its depth only."""
+    pool: Pool = {}
+    for topic in _topics(runs):
+        contributors: dict[str, list[tuple[str, int]]] = {}
+        for run, rankings in runs.items():
+            ranking = rankings.get(topic)
+            if ranking is None:
+                continue
+            if not distinct and len(set(ranking)) != len(ranking):
+                _ranks(run, topic, ranking)  # raises, naming the first repeat
+            for rank, unit in enumerate(islice(ranking, run_depths.get(run, depth)), start=1):
+                contributors.setdefault(unit, []).append((run, rank))
+        if contributors:
+            pool[topic] = {
+                unit: PoolEntry(topic, unit, min(map(_RANK, found)), tuple(found), math.nan)
+                for unit in sorted(contributors)
+                for found in (contributors[unit],)
             }
     return pool
 

@@ -91,7 +91,7 @@ class CoverageBatches:
             raise ValueError(f"scored topic {sorted(unknown, key=topic_sort_key)[0]!r} is not in the batch")
         grades = check_qrels(qrels, ordered)
         checked = check_runs(rankings, ordered)
-        pool = depth_pool(checked, self.depth)
+        pool = depth_pool(checked, self.depth, fuse=False, distinct=True)
 
         judged = judged_topic_rows(grades, checked, ordered, self.depth, self.threshold, pool)
         for run in self.runs:

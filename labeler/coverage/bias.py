@@ -60,7 +60,7 @@ def leave_out_qrels(
     rankings = check_runs(runs, ordered)
     if run not in rankings:
         raise ValueError(f"run {run!r} is not among the given runs: {', '.join(rankings)}")
-    unique = unique_contributions(depth_pool(rankings, k), list(rankings))
+    unique = unique_contributions(depth_pool(rankings, k, fuse=False, distinct=True), list(rankings))
     return _without_units(check_qrels(qrels, ordered), unique[run])
 
 
@@ -120,7 +120,14 @@ def leave_one_run_out(
     grades = check_qrels(qrels, ordered)
     rankings: RunsByName = check_runs(runs, ordered)
     rows = loro_topic_rows(
-        grades, rankings, ordered, k, threshold, names, depth_pool(rankings, k), rescore_all=rescore_all
+        grades,
+        rankings,
+        ordered,
+        k,
+        threshold,
+        names,
+        depth_pool(rankings, k, fuse=False, distinct=True),
+        rescore_all=rescore_all,
     )
     return loro_summary(rows, ordered, k, threshold, names, list(rankings), rescore_all=rescore_all)
 

@@ -54,7 +54,9 @@ def judged_coverage(
     depth-k pool's units, those judged, and those judged relevant.
     """
     ordered, k, grades, rankings = check_inputs(qrels, runs, topics=topics, depth=depth, threshold=threshold)
-    parts = judged_topic_rows(grades, rankings, ordered, k, threshold, depth_pool(rankings, k))
+    parts = judged_topic_rows(
+        grades, rankings, ordered, k, threshold, depth_pool(rankings, k, fuse=False, distinct=True)
+    )
     return judged_summary(parts, ordered, k, threshold, list(rankings))
 
 

@@ -66,7 +66,7 @@ def judging_saturation(
         raise ValueError(f"window must be a whole number from 1 to the depth ({deepest}), not {window!r}")
     check_threshold(threshold)
     grades = check_qrels(qrels, ordered)
-    pool = depth_pool(check_runs(runs, ordered), deepest)
+    pool = depth_pool(check_runs(runs, ordered), deepest, fuse=False, distinct=True)
     return {
         "depth": deepest,
         "window": window,

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import compress, repeat
+from operator import not_
 from typing import Any
 
 from labeler.models import PoolInfo
@@ -132,6 +136,24 @@ class PoolRows(Rows):
         for topic_id, unit_id, contributors in rows:
             yield topic_id, unit_id, [line.split("\t", 1)[0] for line in contributors.split("\n")]
 
+    def pool_pair_contributors(self, name: str) -> Iterator[tuple[str, str, str]]:
+        """(topic, unit, contributors as stored) for every pair of a pool, in key order, straight off the cursor.
+
+        For reports over a whole pool that only count runs: the rows stay SQLite's own tuples
+        (nothing parsed per pair) and go, a topic's worth at a time, to `count_contributor_runs`.
+        """
+        return iter(
+            self.db.execute(
+                "SELECT topic_id, unit_id, contributors FROM pool_entries WHERE pool_id = ? ORDER BY topic_id, unit_id",
+                [self._pool_id(name)],
+            )
+        )
+
+    @staticmethod
+    def count_contributor_runs(contributors: list[str]) -> Counter[str]:
+        """`count_contributor_runs` of stored contributors (as `pool_pair_contributors` gives them)."""
+        return count_contributor_runs(contributors)
+
     def pool_entries(self, name: str, topic_id: str | None = None) -> dict[str, dict[str, PoolEntry]]:
         """`topic -> unit -> entry`, for one topic or all."""
         sql = "SELECT topic_id, unit_id, best_rank, contributors, rrf FROM pool_entries WHERE pool_id = ?"
@@ -185,6 +207,25 @@ class PoolRows(Rows):
                 "SELECT topic_id, count(*) FROM pool_entries WHERE pool_id = ? GROUP BY topic_id", [self._pool_id(name)]
             )
         )
+
+
+# the run name at the start of each stored contributor line
+_RUN_NAME = re.compile(r"^[^\t\n]*", re.MULTILINE)
+
+
+def count_contributor_runs(contributors: list[str]) -> Counter[str]:
+    """run -> how many of these pairs it contributed to, each pair counted once per run.
+
+    `contributors` are pool_entries' stored values ("run<TAB>rank" lines). A pair of one line
+    (one contributor) names one run: those are counted from one scan of them all; the others
+    are split pair by pair, since a run counts a pair once however often it is named in it.
+    """
+    several = list(map(str.__contains__, contributors, repeat("\n")))
+    single = list(compress(contributors, map(not_, several)))
+    counts = Counter(_RUN_NAME.findall("\n".join(single)) if single else ())  # no pair: not one run named ""
+    for lines in compress(contributors, several):
+        counts.update({line.split("\t", 1)[0] for line in lines.split("\n")})
+    return counts
 
 
 def _entry_row(e: PoolEntry) -> tuple[Any, ...]:

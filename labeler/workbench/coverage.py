@@ -9,8 +9,8 @@ what it added, what is left to judge and how long that takes at the team's pace.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import groupby, repeat
-from operator import itemgetter
+from itertools import compress, groupby, repeat
+from operator import add, eq, itemgetter, mul, sub
 from typing import Any
 
 from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING
@@ -230,27 +230,40 @@ def repool_status(store: Store) -> RepoolStatus | None:
         return None
     earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
     previous = earlier[-1] if earlier else None
-    labels = current_labels(store, latest.unit)
+    judged_units: dict[str, set[str]] = {}
+    for (topic, unit_id), state in current_labels(store, latest.unit).items():
+        if state.judged:
+            judged_units.setdefault(topic, set()).add(unit_id)
     per_topic: dict[str, Counter[str]] = {}
     per_run: dict[str, Counter[str]] = {run: Counter() for run in latest.runs}
     # Each pair falls in one of four classes, unjudged + 2 * new; a run's counts are the classes of its pairs.
-    by_run: Counter[tuple[str, int]] = Counter()
-    # the pool streamed row by row, the previous pool read a topic at a time: millions of pairs are never held
-    for topic, rows in groupby(store.pool_contributor_runs(latest.name), key=itemgetter(0)):
+    by_class: list[Counter[str]] = [Counter() for _ in range(4)]
+    # the pool streamed a topic at a time, the previous pool read a topic at a time: millions of pairs are never
+    # held; a topic's pairs are classed by set lookups mapped in C, and each class's runs counted in one call
+    for topic, rows in groupby(store.pool_pair_contributors(latest.name), key=itemgetter(0)):
+        _, units, stored = zip(*rows, strict=True)
         before = store.pool_topic_units(previous.name, topic) if previous else set()
-        classes = [0, 0, 0, 0]
-        keys: list[tuple[str, int]] = []
-        for _, unit_id, runs in rows:
-            state = labels.get((topic, unit_id))
-            pair_class = (state is None or not state.judged) + 2 * (unit_id not in before)
-            classes[pair_class] += 1
-            keys.extend(zip(set(runs), repeat(pair_class)))
-        by_run.update(keys)
-        per_topic[topic] = _class_counts(classes)
-    for (run, pair_class), count in by_run.items():
-        counts = per_run.setdefault(run, Counter())
-        for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
-            counts[key] += value
+        judged = judged_units.get(topic, set())
+        # class = (not judged) + 2 * (not before) = 3 - judged - 2 * before, per unit
+        classes = list(
+            map(
+                sub,
+                repeat(3),
+                map(add, map(judged.__contains__, units), map(mul, map(before.__contains__, units), repeat(2))),
+            )
+        )
+        sizes = [0, 0, 0, 0]
+        for pair_class in range(4):
+            pairs = list(compress(stored, map(eq, classes, repeat(pair_class))))
+            sizes[pair_class] = len(pairs)
+            if pairs:
+                by_class[pair_class].update(store.count_contributor_runs(pairs))
+        per_topic[topic] = _class_counts(sizes)
+    for pair_class, runs_counted in enumerate(by_class):
+        for run, count in runs_counted.items():
+            counts = per_run.setdefault(run, Counter())
+            for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
+                counts[key] += value
     pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return RepoolStatus(
