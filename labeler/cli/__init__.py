@@ -116,15 +116,20 @@ class LazyCommands(MutableMapping[str, click.Command]):
     def __init__(self, listed: dict[str, Listed]) -> None:
         self._listed = listed
         self._loaded: dict[str, click.Command] = {}
+        # Names whose every module is imported. A command can be loaded as a side effect of another
+        # (`topics` imports the judgments module, which defines `judgments`) before the module that
+        # adds its subcommands (`team` adds `judgments export-log`) is: it is complete only then.
+        self._complete: set[str] = set()
 
     def _load(self, name: str) -> None:
         for module in self._listed[name].modules:
             for command in importlib.import_module(f"labeler.cli.{module}").COMMANDS:
                 if command.name is not None:
                     self._loaded.setdefault(command.name, command)
+        self._complete.add(name)
 
     def __getitem__(self, name: str) -> click.Command:
-        if name not in self._loaded and name in self._listed:
+        if name in self._listed and name not in self._complete:
             self._load(name)
         return self._loaded[name]
 

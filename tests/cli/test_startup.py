@@ -195,3 +195,17 @@ def test_pandas_imported_first_is_left_for_sqlite_utils():
     pytest.importorskip("pandas")
     done = python("import pandas, labeler.store, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)")
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
+def test_a_group_loaded_as_a_side_effect_still_gets_its_subcommands_from_other_modules():
+    """`topics` imports the judgments module (defining `judgments`) before `team` adds `judgments export-log`.
+
+    Looking `judgments` up afterwards must still import `team`: `labeler judgments export-log` said
+    "No such command" in a process that had run a `topics` command first.
+    """
+    import subprocess
+    import sys
+
+    code = "from labeler.cli import cli\ncli.commands['topics']\nprint(sorted(cli.commands['judgments'].commands))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert "'export-log'" in out.stdout, out.stdout
