@@ -9,7 +9,6 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from labeler.chunking import ChunkHasher
 from labeler.errors import LabelerError
 from labeler.judgments import Event
 from labeler.models import Chunk, Document
@@ -199,6 +198,8 @@ class CheckRows(Rows):
             elif chunks_sha256(self.db, chunking_id) != digest:
                 problems.append(f"chunking {name}: its stored chunks differ from those recorded at creation")
             if kind in RECOMPUTABLE_CHUNKINGS:
+                from labeler.chunking import ChunkHasher  # here: only `check` re-derives a chunking
+
                 hasher = ChunkHasher(kind, json.loads(params))
                 for chunk_id, doc_id, start, end, chunk_hash in self.db.execute(
                     "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? "

@@ -95,7 +95,10 @@ def connect(path: str | Path, *, readonly: bool = False) -> Database:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")
-        return Database(conn)
+        # execute_plugins=False: sqlite-utils would otherwise read every installed distribution's entry
+        # points (importlib.metadata, ~30 ms) on each open, to run its own plug-ins' `prepare_connection`
+        # hook (custom SQL functions for the sqlite-utils command). labeler's SQL calls none of them.
+        return Database(conn, execute_plugins=False)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise unreadable(exc, path) from None
