@@ -6,8 +6,7 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from labeler.errors import LabelerError
 from labeler.judgments import Event
@@ -18,6 +17,11 @@ from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.rows import Rows
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from labeler.store.connection import Connection
+
 APPEND_ONLY_TABLES = tuple(IMMUTABLE_KEYS)
 RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 """Chunkings made from the corpus: their creation hash follows (document id, ordinal), which is stored."""
@@ -26,6 +30,12 @@ RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 @cache
 def _reference() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     """Tables' columns and triggers' SQL as this labeler's migrations make them, in an empty in-memory file."""
+    import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
+
+    # isort: split
+
+    from sqlite_utils import Database
+
     from labeler.store.schema import migrations
 
     db = Database(memory=True)
@@ -46,7 +56,7 @@ def reference_triggers() -> dict[str, str]:
     return _reference()[1]
 
 
-def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
+def _table_columns(db: Connection | Database) -> dict[str, tuple[str, ...]]:
     names = [
         row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     ]
@@ -54,8 +64,6 @@ def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
 
 
 class CheckRows(Rows):
-    db: Database
-
     def integrity_problems(self) -> list[str]:
         """SQLite's integrity_check, a finding per line (one of its rows can hold several lines)."""
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]

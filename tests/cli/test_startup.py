@@ -26,6 +26,8 @@ HEAVY = ("textual", "rich", "numpy", "pandas", "ir_measures", "pytrec_eval", "sq
 NUMERICS_AND_UI = ("textual", "numpy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
 """Never imported by `labeler next --json` or `labeler status --json` either."""
 NOT_TO_JUDGE = (
+    "sqlite_utils",  # only to create or upgrade a workbench (its migrations) and for `check`
+    "pluggy",
     "dateutil",  # sqlite_utils.recipes, loaded lazily by labeler.store.lean_sqlite_utils
     "importlib.metadata",  # sqlite-utils' plug-in scan, which labeler's connections skip
     "labeler.formats.runs",  # the run readers: needed to import runs, not to read the queue
@@ -176,7 +178,7 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
     assert "rich" not in loaded  # JSON needs no tables
     assert not_to_judge(loaded) == []
-    assert sorted({"sqlite_utils.recipes", "labeler.ordering", "labeler.store"} - set(loaded)) == []
+    assert sorted({"labeler.ordering", "labeler.store"} - set(loaded)) == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 
 
@@ -197,7 +199,7 @@ def test_the_store_hides_pandas_from_sqlite_utils_only_while_importing_it():
     pytest.importorskip("pandas")
     code = """
 import sys
-import labeler.store
+import labeler.store.lean_sqlite_utils
 import sqlite_utils.db
 assert "pandas" not in sys.modules and "numpy" not in sys.modules
 assert sqlite_utils.db.pd is None and sqlite_utils.db.np is None
@@ -211,15 +213,16 @@ print("ok")
 
 def test_pandas_imported_first_is_left_for_sqlite_utils():
     pytest.importorskip("pandas")
-    done = python("import pandas, labeler.store, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)")
+    code = "import pandas, labeler.store.lean_sqlite_utils, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)"
+    done = python(code)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
 
 
 def test_sqlite_utils_recipes_load_on_first_use():
-    """`sqlite_utils.recipes` exists once the store is imported; its code (and dateutil) runs when first read."""
+    """`sqlite_utils.recipes` exists once the store imported sqlite_utils; its code (and dateutil) runs when read."""
     code = """
 import sys
-import labeler.store
+import labeler.store.lean_sqlite_utils
 import sqlite_utils, sqlite_utils.utils
 assert "dateutil" not in sys.modules
 assert sqlite_utils.utils.recipes is sys.modules["sqlite_utils.recipes"]
@@ -236,7 +239,7 @@ def test_workbench_connections_skip_sqlite_utils_plugins(tmp_path):
     code = """
 import sys
 from labeler.store import Store
-store = Store(sys.argv[1], create=True)
+store = Store(sys.argv[1], create=True)  # the migrations: sqlite_utils imported
 assert "importlib.metadata" not in sys.modules
 import sqlite_utils.plugins
 assert not sqlite_utils.plugins._plugins_loaded
