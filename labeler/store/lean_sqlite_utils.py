@@ -1,4 +1,4 @@
-"""Import sqlite_utils without pandas and numpy: imported first by `labeler.store`, for its side effect.
+"""Import sqlite_utils without pandas and numpy: imported, for its side effect, just before each `import sqlite_utils`.
 
 `sqlite_utils.db` runs `import pandas` and `import numpy` at import time whenever they are installed,
 only to add `pandas.Timestamp` and the numpy scalar types to `COLUMN_TYPE_MAPPING`, the table it reads
