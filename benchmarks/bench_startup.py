@@ -3,7 +3,7 @@
 Not a test: it prints figures and asserts nothing about time. Run it from the
 repository root:
 
-    python benchmarks/bench_startup.py [--repeat 20] [--before PATH] [--out DIR]
+    python benchmarks/bench_startup.py [--repeat 20] [--before PATH] [--no-bytecode] [--out DIR]
 
 It builds a small workbench (3 documents, 2 topics, one run, a pool of 4 pairs) in a
 temporary folder with this checkout's CLI, then runs each task `--repeat` times as a fresh
@@ -20,6 +20,14 @@ the same machine load, each on its own copy of the workbench; the table gives bo
 and after/before ratios, and says whether both printed the same thing (`next`'s lease time
 left out). Each figure's ratio to `python -c pass` is printed too. The 1-minute load average
 before and after is printed; results go to DIR/startup.json (default benchmarks/out/).
+
+Bytecode: every child runs with `PYTHONPYCACHEPREFIX` set to a fresh folder of the temporary
+workbench (and `PYTHONDONTWRITEBYTECODE` removed), after one untimed warm-up round, so both
+sides read compiled bytecode as an installed labeler does, whatever `__pycache__` folders the
+checkouts happen to have (an environment with `PYTHONDONTWRITEBYTECODE=1` leaves a new worktree
+with none, and each run then compiles every labeler module from source: ~120 ms more for
+`next`). `--no-bytecode` measures that instead, on both sides: no bytecode read or written for
+any module (the prefix folder stays empty).
 """
 
 from __future__ import annotations
@@ -110,6 +118,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--before", type=Path, default=None, help="another checkout to compare with (e.g. main)")
     parser.add_argument("--out", type=Path, default=HERE / "out")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="compile every module from source in each run (no .pyc)"
+    )
     args = parser.parse_args()
 
     sides = {"after": _common.ROOT.resolve()}
@@ -123,17 +134,25 @@ def main() -> None:
         for side in sides:
             dbs[side] = work / f"{side}.db"
             shutil.copyfile(template, dbs[side])
-        envs = {side: {**os.environ, "PYTHONPATH": str(path), "COLUMNS": "80"} for side, path in sides.items()}
+        base = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+        base["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+        if args.no_bytecode:
+            base["PYTHONDONTWRITEBYTECODE"] = "1"
+        envs = {side: {**base, "PYTHONPATH": str(path), "COLUMNS": "80"} for side, path in sides.items()}
         samples: dict[str, dict[str, list[tuple[float, float]]]] = {}
         outputs: dict[str, dict[str, str]] = {}
-        for _ in range(args.repeat):
+        for round_ in range(args.repeat + 1):
             for name, argv in BASELINES.items():
                 wall, cpu, _out = timed(argv, envs["after"], work)
+                if round_ == 0:  # the warm-up: writes the bytecode the timed rounds read
+                    continue
                 samples.setdefault(name, {}).setdefault("after", []).append((wall, cpu))
             for name, task_args in TASKS.items():
                 for side in sides:
                     argv = ["-m", "labeler", "--db", str(dbs[side]), *task_args]
                     wall, cpu, out = timed(argv, envs[side], work)
+                    if round_ == 0:
+                        continue
                     samples.setdefault(name, {}).setdefault(side, []).append((wall, cpu))
                     outputs.setdefault(name, {})[side] = out
     finally:
@@ -158,7 +177,10 @@ def main() -> None:
         for name, by_side in outputs.items()
     }
 
-    print(f"Start-up, median of {args.repeat} fresh processes each (load {load_before:.2f} -> {load_after:.2f})")
+    print(
+        f"Start-up, median of {args.repeat} fresh processes each (load {load_before:.2f} -> {load_after:.2f}), "
+        + ("compiled from source each run" if args.no_bytecode else "bytecode cached")
+    )
     print(f"  after = {sides['after']}" + (f", before = {sides['before']}" if "before" in sides else ""))
     header = f"{'task':28} {'wall ms':>9} {'cpu ms':>8} {'x pass':>7}"
     if "before" in sides:
@@ -179,6 +201,7 @@ def main() -> None:
         "when": now_iso(),
         "machine": machine(["click", "rich", "sqlite-utils", "pandas", "numpy"]),
         "repeat": args.repeat,
+        "bytecode": not args.no_bytecode,
         "sides": {side: str(path) for side, path in sides.items()},
         "load_1min": {"before": load_before, "after": load_after},
         "medians": medians,

@@ -11,7 +11,6 @@ names win over a plug-in of the same name.
 
 from __future__ import annotations
 
-import importlib.metadata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +56,13 @@ class ChosenRetriever:
 
 
 def plugin_entry_points() -> dict[str, Any]:
-    """Installed plug-ins by name (the entry point's name is the retriever's name)."""
+    """Installed plug-ins by name (the entry point's name is the retriever's name).
+
+    Read on each call, never at import: importing `importlib.metadata` and scanning every installed
+    distribution costs tens of milliseconds that a command naming a built-in retriever need not pay.
+    """
+    import importlib.metadata
+
     return {point.name: point for point in importlib.metadata.entry_points(group=GROUP)}
 
 
@@ -90,13 +95,16 @@ def make_retriever(
             raise LabelerError("a command retriever takes no parameters: put them in its command line")
         command = CommandRetriever(spec[len(COMMAND_PREFIX) :])
         return ChosenRetriever(f"{COMMAND_PREFIX}{command.command}", command.version, command.params, command)
-    kinds = {kind.name: kind for kind in retriever_kinds()}
-    if spec not in kinds:
-        raise BadArgumentError(
-            f"unknown retriever {spec!r}: choose one of {', '.join(kinds)}, or {COMMAND_PREFIX}'CMD ...'",
-            argument="retriever",
-        )
-    kind = kinds[spec]
+    # A built-in wins over a plug-in of its name, so naming one needs no entry-point scan.
+    kind = next((kind for kind in builtin_retrievers() if kind.name == spec), None)
+    if kind is None:
+        kinds = {kind.name: kind for kind in retriever_kinds()}
+        if spec not in kinds:
+            raise BadArgumentError(
+                f"unknown retriever {spec!r}: choose one of {', '.join(kinds)}, or {COMMAND_PREFIX}'CMD ...'",
+                argument="retriever",
+            )
+        kind = kinds[spec]
     retriever = kind.factory(params, full_text)
     recorded = getattr(retriever, "params", None)
     return ChosenRetriever(

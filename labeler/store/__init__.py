@@ -7,17 +7,11 @@ services in `labeler.workbench` combine them into use cases.
 
 from __future__ import annotations
 
-import labeler.store.lean_sqlite_utils  # noqa: F401  (first: sqlite_utils imported without pandas and numpy)
-
-# isort: split
-
 import json
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
-
-from sqlite_utils import Database
 
 from labeler.errors import Hint, LabelerError, NotFoundError, SchemaVersionError, argument_hint
 from labeler.scales import PRESETS, GradeScale
@@ -25,6 +19,7 @@ from labeler.store.assignment_rows import AssignmentRows
 from labeler.store.check_rows import CheckRows
 from labeler.store.claim_rows import ClaimRows
 from labeler.store.connection import (
+    Connection,
     check_version,
     connect,
     damage_as_error,
@@ -104,7 +99,7 @@ class Store(
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def transaction(self) -> AbstractContextManager[Database]:
+    def transaction(self) -> AbstractContextManager[Connection]:
         """A write transaction: everything inside commits together or not at all."""
         return write_transaction(self.db)
 

@@ -6,10 +6,8 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
-
-from labeler.chunking import ChunkHasher
 from labeler.errors import LabelerError
 from labeler.judgments import Event
 from labeler.models import Chunk, Document
@@ -19,6 +17,11 @@ from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.rows import Rows
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from labeler.store.connection import Connection
+
 APPEND_ONLY_TABLES = tuple(IMMUTABLE_KEYS)
 RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 """Chunkings made from the corpus: their creation hash follows (document id, ordinal), which is stored."""
@@ -27,6 +30,12 @@ RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 @cache
 def _reference() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     """Tables' columns and triggers' SQL as this labeler's migrations make them, in an empty in-memory file."""
+    import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
+
+    # isort: split
+
+    from sqlite_utils import Database
+
     from labeler.store.schema import migrations
 
     db = Database(memory=True)
@@ -47,7 +56,7 @@ def reference_triggers() -> dict[str, str]:
     return _reference()[1]
 
 
-def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
+def _table_columns(db: Connection | Database) -> dict[str, tuple[str, ...]]:
     names = [
         row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     ]
@@ -55,8 +64,6 @@ def _table_columns(db: Database) -> dict[str, tuple[str, ...]]:
 
 
 class CheckRows(Rows):
-    db: Database
-
     def integrity_problems(self) -> list[str]:
         """SQLite's integrity_check, a finding per line (one of its rows can hold several lines)."""
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
@@ -199,6 +206,8 @@ class CheckRows(Rows):
             elif chunks_sha256(self.db, chunking_id) != digest:
                 problems.append(f"chunking {name}: its stored chunks differ from those recorded at creation")
             if kind in RECOMPUTABLE_CHUNKINGS:
+                from labeler.chunking import ChunkHasher  # here: only `check` re-derives a chunking
+
                 hasher = ChunkHasher(kind, json.loads(params))
                 for chunk_id, doc_id, start, end, chunk_hash in self.db.execute(
                     "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? "

@@ -8,15 +8,18 @@ failing with "database is locked" halfway through a transaction.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from labeler.errors import LabelerError, SchemaVersionError
-from labeler.store.schema import SCHEMA_VERSION, migrations
+from labeler.store.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 BUSY_TIMEOUT_SECONDS = 60.0
 APPLICATION_ID = 0x4C41424C  # "LABL": marks the file as a labeler workbench
@@ -76,8 +79,53 @@ def environment_error(exc: BaseException) -> str | None:
     return next((say for words, say in ENVIRONMENT_ERRORS.items() if words in text), None)
 
 
-def connect(path: str | Path, *, readonly: bool = False) -> Database:
-    """A sqlite-utils Database on `path` with foreign keys, full sync and a busy timeout.
+class Connection:
+    """The part of `sqlite_utils.Database` the store calls, on a connection in SQLite's autocommit mode.
+
+    The store's SQL is its own (`execute`), and its transactions are `write_transaction`'s; of
+    sqlite-utils it needs only the migrations, which take a `Database` (`sqlite_utils()`, made on
+    the first upgrade). Importing sqlite-utils costs more than the rest of the store together, so
+    opening a workbench that is up to date does not. What this keeps of `Database(conn)`:
+    `PRAGMA recursive_triggers = on` (set by sqlite-utils on every connection), `execute` returning
+    the cursor, `table_names`, `close`. sqlite-utils' `execute` also commits or rolls back a
+    transaction that a statement opened implicitly; in autocommit mode (`isolation_level=None`,
+    required here) no statement does, so `conn.execute` is the same thing.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        if conn.isolation_level is not None:
+            raise ValueError("the store's connections are in autocommit mode (isolation_level=None)")
+        self.conn = conn
+        self._database: Database | None = None
+        conn.execute("PRAGMA recursive_triggers=on;")
+
+    def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] | None = None) -> sqlite3.Cursor:
+        """Run one statement and return its cursor (as `sqlite_utils.Database.execute`)."""
+        return self.conn.execute(sql) if parameters is None else self.conn.execute(sql, parameters)
+
+    def table_names(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("select name from sqlite_master where type = 'table'")]
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def sqlite_utils(self) -> Database:
+        """A `sqlite_utils.Database` on the same connection (for the migrations), made on first use."""
+        if self._database is None:
+            import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
+
+            # isort: split
+
+            from sqlite_utils import Database
+
+            # execute_plugins=False: sqlite-utils would otherwise read every installed distribution's
+            # entry points (importlib.metadata) to run its own plug-ins' `prepare_connection` hook.
+            self._database = Database(self.conn, execute_plugins=False)
+        return self._database
+
+
+def connect(path: str | Path, *, readonly: bool = False) -> Connection:
+    """A connection on `path` with foreign keys, full sync and a busy timeout.
 
     `readonly` opens the file so that nothing can be written to it (another
     team member's workbench being merged, a copy being checked).
@@ -95,13 +143,13 @@ def connect(path: str | Path, *, readonly: bool = False) -> Database:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")
-        return Database(conn)
+        return Connection(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise unreadable(exc, path) from None
 
 
-def check_version(db: Database, path: str | Path) -> int:
+def check_version(db: Connection, path: str | Path) -> int:
     """The file's schema version; refuse a newer labeler's or a foreign file."""
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -121,11 +169,13 @@ def check_version(db: Database, path: str | Path) -> int:
     return version
 
 
-def upgrade(db: Database) -> None:
+def upgrade(db: Connection) -> None:
     """Apply pending migrations and record the schema version."""
+    from labeler.store.schema import migrations
+
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode = WAL")
-    migrations.apply(db)
+    migrations.apply(db.sqlite_utils())
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -135,7 +185,7 @@ class WorkbenchWriteError(LabelerError):
 
 
 @contextlib.contextmanager
-def write_transaction(db: Database) -> Iterator[Database]:
+def write_transaction(db: Connection) -> Iterator[Connection]:
     """One atomic write: BEGIN IMMEDIATE, COMMIT, or ROLLBACK on any error.
 
     Nested use joins the outer transaction through a savepoint. A failure the
@@ -153,7 +203,7 @@ def write_transaction(db: Database) -> Iterator[Database]:
         raise WorkbenchWriteError(reason, path=_file_of(db)) from None
 
 
-def _file_of(db: Database) -> str | None:
+def _file_of(db: Connection) -> str | None:
     try:
         return db.execute("PRAGMA database_list").fetchone()[2] or None
     except sqlite3.Error:
@@ -161,10 +211,10 @@ def _file_of(db: Database) -> str | None:
 
 
 @contextlib.contextmanager
-def _transaction(db: Database) -> Iterator[Database]:
+def _transaction(db: Connection) -> Iterator[Connection]:
     conn = db.conn
     if conn.in_transaction:
-        with db.atomic():
+        with _savepoint(conn):
             yield db
         return
     deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
@@ -186,3 +236,21 @@ def _transaction(db: Database) -> Iterator[Database]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
+    """A nested write: a savepoint released at the end, rolled back to on error (as `Database.atomic` nests)."""
+    savepoint = f"sqlite_utils_{secrets.token_hex(16)}"
+    conn.execute(f"SAVEPOINT {savepoint};")
+    try:
+        yield
+    except BaseException:
+        # An error such as a RAISE(ROLLBACK) trigger can end the whole transaction, savepoints
+        # included: releasing it then would hide the error behind "no such savepoint".
+        if conn.in_transaction:
+            conn.execute(f"ROLLBACK TO SAVEPOINT {savepoint};")
+            conn.execute(f"RELEASE SAVEPOINT {savepoint};")
+        raise
+    else:
+        conn.execute(f"RELEASE SAVEPOINT {savepoint};")

@@ -9,19 +9,25 @@ stored, in key order, so they can always be recomputed from the file alone.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from sqlite_utils import Database
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from labeler.store.connection import Connection
+
+    SQL: TypeAlias = Connection | Database
+    """The store's connection, or the sqlite-utils Database a migration is given."""
 
 
-def rankings_sha256(db: Database, run_id: int) -> str:
+def rankings_sha256(db: SQL, run_id: int) -> str:
     """SHA-256 over one run's stored rankings (topic, unit ids, packed scores and ranks), in key order."""
     return _rows_sha256(
         db, "SELECT topic_id, units, scores, ranks FROM run_rankings WHERE run_id = ? ORDER BY topic_id", [run_id]
     )
 
 
-def chunks_sha256(db: Database, chunking_id: int) -> str:
+def chunks_sha256(db: SQL, chunking_id: int) -> str:
     """SHA-256 over one chunking's stored chunks (id, parent, ordinal, offsets, content hash), in key order."""
     return _rows_sha256(
         db,
@@ -30,7 +36,7 @@ def chunks_sha256(db: Database, chunking_id: int) -> str:
     )
 
 
-def _rows_sha256(db: Database, sql: str, params: list[Any]) -> str:
+def _rows_sha256(db: SQL, sql: str, params: list[Any]) -> str:
     """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
     digest = hashlib.sha256()
     cursor = db.conn.execute(sql, params)

@@ -1,4 +1,4 @@
-"""Import sqlite_utils without pandas and numpy: imported first by `labeler.store`, for its side effect.
+"""Import sqlite_utils without pandas and numpy: imported, for its side effect, just before each `import sqlite_utils`.
 
 `sqlite_utils.db` runs `import pandas` and `import numpy` at import time whenever they are installed,
 only to add `pandas.Timestamp` and the numpy scalar types to `COLUMN_TYPE_MAPPING`, the table it reads
@@ -14,26 +14,57 @@ already imported is left alone (then sqlite_utils sees it, as before). sqlite_ut
 for this; the alternative, an import hook that refuses pandas only to `sqlite_utils.db`, is more code
 for the same effect. What sqlite_utils itself imports meanwhile sees them as absent too (none of its
 dependencies imports numpy or pandas at import time; `tests/cli/test_startup.py` checks the result).
+
+`sqlite_utils.recipes` (the `r.parsedate`-style helpers of the `sqlite-utils convert` command) is imported
+by `sqlite_utils.utils` at import time, and it imports `dateutil.parser` (with `dateutil.tz` and `six`).
+labeler never calls a recipe, so that module is loaded with the standard library's `LazyLoader`: the
+module object exists (`sqlite_utils.recipes`, `from sqlite_utils import recipes` work), its code, and
+dateutil with it, runs on the first attribute anyone reads from it.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import sys
+from collections.abc import Sequence
+from types import ModuleType
 
 HIDDEN = ("pandas", "numpy")
 """What sqlite_utils would import only for column types labeler never asks it to infer."""
 
+LAZY = ("sqlite_utils.recipes",)
+"""Modules sqlite_utils imports at import time whose code runs only when first used."""
+
+
+class _LazyFinder:
+    """A `sys.meta_path` finder that finds the modules in `LAZY` as usual and loads them lazily."""
+
+    @staticmethod
+    def find_spec(
+        name: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if name not in LAZY:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = importlib.util.LazyLoader(spec.loader)
+        return spec
+
 
 def import_sqlite_utils() -> None:
-    """Import `sqlite_utils` (once) with the modules in `HIDDEN` that are not yet imported hidden from it."""
+    """Import `sqlite_utils` (once) with the modules in `HIDDEN` not yet imported hidden from it, `LAZY` lazy."""
     if "sqlite_utils.db" in sys.modules:
         return
     hidden = [name for name in HIDDEN if name not in sys.modules]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # None: "not importable", by the import system's rule
+    finder = _LazyFinder()
+    sys.meta_path.insert(0, finder)
     try:
         import sqlite_utils  # noqa: F401
     finally:
+        sys.meta_path.remove(finder)
         for name in hidden:
             if sys.modules.get(name, "absent") is None:
                 del sys.modules[name]

@@ -9,18 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
-
 from labeler.errors import Hint, NotFoundError
+
+if TYPE_CHECKING:
+    from labeler.store.connection import Connection
 
 # where the user finds the names there are, for each kind of thing looked up by name
 _LISTINGS = {"pool": "list_pools", "run": "list_runs", "snapshot": "list_snapshots", "chunking": "list_chunkings"}
 
 
 class Rows:
-    """The open workbench: `db` (sqlite-utils, foreign keys on, busy timeout set) and the file it came from."""
+    """The open workbench: `db` (foreign keys on, busy timeout set) and the file it came from."""
 
-    db: Database
+    db: Connection
     path: Path
 
     def _named(self, sql: str, name: str, what: str) -> Any:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.formats.runs import Ranking
 from labeler.models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:  # imported where a ranking is read: the run formats are not needed to judge
+    from labeler.formats.runs import Ranking
 
 _RUN_COLUMNS = (
     "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
@@ -202,6 +204,8 @@ class RunRows(Rows):
 
 
 def _ranking(row: tuple[Any, ...], depth: int | None = None) -> Ranking:
+    from labeler.formats.runs import Ranking
+
     units = tuple(row[1].split("\n")) if row[1] else ()
     scores = array("d")
     scores.frombytes(row[2])

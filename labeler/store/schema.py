@@ -4,15 +4,47 @@ Each migration is one function, applied once, in order. `SCHEMA_VERSION` is
 the number of migrations this labeler knows; it is written to SQLite's
 `user_version`, so a workbench written by a newer labeler is recognised and
 refused before anything touches it.
+
+The functions are listed here without importing sqlite-utils: opening a workbench that is up to
+date needs only `SCHEMA_VERSION`, and importing sqlite-utils costs more than the rest of the
+store. `migrations`, the sqlite-utils `Migrations` set, is made (once) when first asked for, by
+`labeler.store.connection.upgrade` or `labeler check`.
 """
 
 from __future__ import annotations
 
-from sqlite_utils import Database, Migrations
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from labeler.judgments import clock_from_time
 
-migrations = Migrations("labeler")
+if TYPE_CHECKING:
+    from sqlite_utils import Database, Migrations
+
+_STEPS: list[Callable[[Database], None]] = []
+"""The migrations, in the order they are applied (the names sqlite-utils records are the functions')."""
+
+
+def _migration(step: Callable[[Database], None]) -> Callable[[Database], None]:
+    _STEPS.append(step)
+    return step
+
+
+def __getattr__(name: str) -> Migrations:
+    """`migrations`: the sqlite-utils migration set of `_STEPS`, made on first use (sqlite-utils imported then)."""
+    if name != "migrations":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
+
+    # isort: split
+
+    from sqlite_utils import Migrations
+
+    made = Migrations("labeler")
+    for step in _STEPS:
+        made()(step)
+    globals()["migrations"] = made
+    return made
 
 
 def _immutable(db: Database, table: str, *, allow_delete: bool = False) -> None:
@@ -28,7 +60,7 @@ def _immutable(db: Database, table: str, *, allow_delete: bool = False) -> None:
         )
 
 
-@migrations()
+@_migration
 def m001_foundation(db: Database) -> None:
     """Corpus, chunkings, topics and runs."""
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -123,7 +155,7 @@ def m001_foundation(db: Database) -> None:
     )
 
 
-@migrations()
+@_migration
 def m002_pools_judgments_snapshots(db: Database) -> None:
     """Pools with provenance, the append-only judgment log, and immutable snapshots."""
     db.execute(
@@ -206,7 +238,7 @@ def m002_pools_judgments_snapshots(db: Database) -> None:
     _immutable(db, "snapshot_labels")
 
 
-@migrations()
+@_migration
 def m003_logical_clock(db: Database) -> None:
     """Each event's logical clock, which orders the log (see `labeler.judgments.event_order`).
 
@@ -230,7 +262,7 @@ def m003_logical_clock(db: Database) -> None:
     db.execute("CREATE INDEX events_by_assessor_clock ON events (assessor, clock, event_id)")
 
 
-@migrations()
+@_migration
 def m004_replace_guards(db: Database) -> None:
     """Guards that also refuse INSERT OR REPLACE, sealed runs, and the digests `labeler check` recomputes.
 
@@ -260,7 +292,7 @@ def m004_replace_guards(db: Database) -> None:
         db.execute(sql)
 
 
-@migrations()
+@_migration
 def m005_event_chain(db: Database) -> None:
     """Chain every event to the log before it (`events.link`), and record the chain's end in `meta`.
 
@@ -295,7 +327,7 @@ def m005_event_chain(db: Database) -> None:
         )
 
 
-@migrations()
+@_migration
 def m006_run_retirements(db: Database) -> None:
     """Runs taken out of the default run sets of pool build, eval, coverage and compare.
 
@@ -318,7 +350,7 @@ def m006_run_retirements(db: Database) -> None:
             db.execute(sql)
 
 
-@migrations()
+@_migration
 def m007_assignments(db: Database) -> None:
     """Who is assigned which topic: events, the latest per topic wins, never updated.
 
@@ -346,7 +378,7 @@ def m007_assignments(db: Database) -> None:
             db.execute(sql)
 
 
-@migrations()
+@_migration
 def m008_claims(db: Database) -> None:
     """Who is being shown which pair, until when: the leases that keep two assessors off the same unit.
 
@@ -368,4 +400,4 @@ def m008_claims(db: Database) -> None:
     )
 
 
-SCHEMA_VERSION = len(migrations._migrations)
+SCHEMA_VERSION = len(_STEPS)

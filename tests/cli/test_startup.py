@@ -25,6 +25,18 @@ HEAVY = ("textual", "rich", "numpy", "pandas", "ir_measures", "pytrec_eval", "sq
 """Never imported by `import labeler.cli` or `labeler --help`."""
 NUMERICS_AND_UI = ("textual", "numpy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
 """Never imported by `labeler next --json` or `labeler status --json` either."""
+NOT_TO_JUDGE = (
+    "sqlite_utils",  # only to create or upgrade a workbench (its migrations) and for `check`
+    "pluggy",
+    "dateutil",  # sqlite_utils.recipes, loaded lazily by labeler.store.lean_sqlite_utils
+    "importlib.metadata",  # sqlite-utils' plug-in scan, which labeler's connections skip
+    "labeler.formats.runs",  # the run readers: needed to import runs, not to read the queue
+    "labeler.chunking",
+    "labeler.retrievers",
+    "labeler.tui",
+    "labeler.coverage",
+)
+"""Nor these: what `next` and `status` must not pay for (a module or any module under it)."""
 
 MAIN = """
 import sys
@@ -40,7 +52,8 @@ except SystemExit as exit:
 LOADED = """
 import json, sys
 def loaded():
-    return sorted({name.split(".")[0] for name in sys.modules} | {n for n in sys.modules if n.startswith("labeler")})
+    tops = {name.split(".")[0] for name in sys.modules}
+    return sorted(tops | {n for n in sys.modules if n.startswith(("labeler", "importlib.", "sqlite_utils."))})
 """
 
 
@@ -153,6 +166,10 @@ def pooled(run_cli, write):
     return run_cli
 
 
+def not_to_judge(loaded: list[str]) -> list[str]:
+    return [name for name in loaded if name in NOT_TO_JUDGE or name.startswith(tuple(f"{n}." for n in NOT_TO_JUDGE))]
+
+
 def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled):
     args = ("--db", str(pooled.db), "next", "--json", "--assessor", "ann")
     loaded, out = modules_after(MAIN, *args)
@@ -160,6 +177,8 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     assert (claimed["topic"], claimed["unit"], claimed["position"], claimed["remaining"]) == ("1", "d1", 1, 3)
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
     assert "rich" not in loaded  # JSON needs no tables
+    assert not_to_judge(loaded) == []
+    assert sorted({"labeler.ordering", "labeler.store"} - set(loaded)) == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 
 
@@ -167,6 +186,7 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
     loaded, out = modules_after(MAIN, "--db", str(pooled.db), "status", "--json")
     assert json.loads(out) == pooled.json("status")
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
+    assert not_to_judge(loaded) == []
 
 
 def test_version_needs_nothing_but_click():
@@ -179,7 +199,7 @@ def test_the_store_hides_pandas_from_sqlite_utils_only_while_importing_it():
     pytest.importorskip("pandas")
     code = """
 import sys
-import labeler.store
+import labeler.store.lean_sqlite_utils
 import sqlite_utils.db
 assert "pandas" not in sys.modules and "numpy" not in sys.modules
 assert sqlite_utils.db.pd is None and sqlite_utils.db.np is None
@@ -193,8 +213,40 @@ print("ok")
 
 def test_pandas_imported_first_is_left_for_sqlite_utils():
     pytest.importorskip("pandas")
-    done = python("import pandas, labeler.store, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)")
+    code = "import pandas, labeler.store.lean_sqlite_utils, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)"
+    done = python(code)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
+def test_sqlite_utils_recipes_load_on_first_use():
+    """`sqlite_utils.recipes` exists once the store imported sqlite_utils; its code (and dateutil) runs when read."""
+    code = """
+import sys
+import labeler.store.lean_sqlite_utils
+import sqlite_utils, sqlite_utils.utils
+assert "dateutil" not in sys.modules
+assert sqlite_utils.utils.recipes is sys.modules["sqlite_utils.recipes"]
+assert sqlite_utils.utils.recipes.parsedate("2020-01-02") == "2020-01-02"
+assert "dateutil.parser" in sys.modules
+from sqlite_utils import recipes
+print(recipes.jsonsplit("1,2", type=int))
+"""
+    done = python(code)
+    assert done.returncode == 0 and done.stdout.strip() == "[1, 2]", done.stderr
+
+
+def test_workbench_connections_skip_sqlite_utils_plugins(tmp_path):
+    code = """
+import sys
+from labeler.store import Store
+store = Store(sys.argv[1], create=True)  # the migrations: sqlite_utils imported
+assert "importlib.metadata" not in sys.modules
+import sqlite_utils.plugins
+assert not sqlite_utils.plugins._plugins_loaded
+print(store.db.execute("PRAGMA foreign_keys").fetchone()[0])
+"""
+    done = python(code, str(tmp_path / "w.db"))
+    assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr
 
 
 def test_a_group_loaded_as_a_side_effect_still_gets_its_subcommands_from_other_modules():
