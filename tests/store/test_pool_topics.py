@@ -8,9 +8,9 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from store.test_pool_staging import empty_workbench, entries, stage_and_copy  # noqa: F401
 
 from labeler.store import Store
-from tests.store.test_pool_staging import empty_workbench, entries, stage_and_copy  # noqa: F401
 
 
 @settings(max_examples=60, deadline=None)
