@@ -111,6 +111,8 @@ def test_a_bad_argument_names_its_flag_and_exits_2():
     assert cli_hints.exit_code(error) == 2
     assert tui_hints.tui_message(error) == "run_depths: must be at least 1, not 0"
     assert cli_hints.exit_code(LabelerError("a bad line", path="f.tsv", line=3)) == 1
+    # a positional argument is named as the id rule's errors name one, not as a flag it does not have
+    assert cli_hints.cli_message(BadArgumentError("not a status", argument="status")) == "argument STATUS: not a status"
 
 
 def test_hints_refuse_what_no_front_end_can_say():

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from labeler.errors import BadArgumentError, Hint, LabelerError
 
-# Service arguments whose flag is not `--` + the name with hyphens.
+# Service arguments whose flag is not `--` + the name with hyphens (or that are positional arguments).
 FLAGS: dict[str, str] = {
     "run_depths": "--run-depth",
     "query_field": "--query",
-    "model_name": "--model",
+    "status": "argument STATUS",  # `topics mark TOPIC STATUS`: a positional argument, named as click names them
 }
 
 COMMANDS: dict[str, str] = {
