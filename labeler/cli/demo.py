@@ -44,12 +44,21 @@ def demo(folder: str | None, no_tui: bool) -> None:
     if not interactive:
         for title, args in (
             ("status", ["status"]),
-            ("coverage of the runs by the prior judgments (v1), top 10", ["coverage", "--depth", "10", "--no-loro"]),
+            # The pool just built reopens every topic v1 reviewed (it holds units nobody judged), so eval and
+            # coverage would leave them all out and print nothing but nulls: the demo scores them as they stand,
+            # as lower bounds, which is the lesson it is there to show.
             (
-                "scores on v1, with their denominators",
-                ["eval", "--measures", "R@10 R@100 nDCG@10 AP Judged@10 AnyHit@10"],
+                "coverage of the runs by the prior judgments (v1), top 10",
+                ["coverage", "--depth", "10", "--no-loro", "--include-reopened"],
             ),
-            ("what each stage kept", ["eval", "--measures", "R@5 R@100", "--stages", "fts5,fts5-context"]),
+            (
+                "scores on v1 as lower bounds (P1 reopened its topics), with their denominators",
+                ["eval", "--measures", "R@10 R@100 nDCG@10 AP Judged@10 AnyHit@10", "--include-reopened"],
+            ),
+            (
+                "what each stage kept",
+                ["eval", "--measures", "R@5 R@100", "--stages", "fts5,fts5-context", "--include-reopened"],
+            ),
         ):
             click.echo(f"\n$ labeler --db {db} {' '.join(args)}   # {title}")
             _run(db, args)

@@ -30,6 +30,10 @@ def test_demo_without_the_ui(tmp_path):
     ):
         assert f"$ labeler --db {db} {command}" in out.stdout
     assert "R@10" in out.stdout and "share of ceiling" in out.stdout
+    # P1 reopens every topic v1 reviewed: the demo scores them as lower bounds instead of printing nulls
+    said = out.stdout + out.stderr  # the per-run notes are diagnostics, on stderr
+    assert "0 topics scored" not in said
+    assert "fts5: 8 topics scored" in said and "the mean is a lower bound for the reopened topics" in said
     with Store(db) as store:
         assert [r.name for r in store.runs()] == ["fts5", "bm25s", "ql", "fts5-chunks", "fts5-context"]
         assert {r.stage for r in store.runs()} == {"candidate", "context"}
