@@ -430,7 +430,8 @@ class JudgingSession:
         else:
             items = self._queue_items(topic_id)
             held = held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id) if items else set()
-            self._queue, self.held = free_items(items, held)
+            # nothing held by others (the usual case): the queue as it is, positions already 1..n
+            self._queue, self.held = free_items(items, held) if held else (items, 0)
         return self._queue
 
     def _queue_items(self, topic_id: str) -> list[QueueItem]:
