@@ -61,3 +61,13 @@ class ClaimRows(Rows):
                 [assessor, unit, now_ms],
             )
         ]
+
+    def change_token(self) -> tuple[int, int]:
+        """What tells a reader kept in memory that the workbench may have changed: `(data_version, total_changes)`.
+
+        SQLite's `data_version` changes when another connection (another process, a worker's
+        own connection) commits; `total_changes` counts the rows this connection changed. The
+        judging session keeps its queue between keys while both stay where its own writes left
+        them (`labeler.workbench.session`).
+        """
+        return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.conn.total_changes

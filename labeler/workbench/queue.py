@@ -66,17 +66,55 @@ def queue(
     pair stays until this assessor graded it, whoever else did.
     """
     check_order(order)
+    inputs = queue_inputs(store, topic_id, assessor=assessor, pool=pool, plan=plan)
+    return arranged_queue(inputs, assessor=assessor, order=order, seed=seed)
+
+
+@dataclass
+class QueueInputs:
+    """What a topic's queue is computed from: its pool entries, assignment, pair states, threshold and runs.
+
+    The judging session keeps one between keys and replaces only the states of the pairs it wrote
+    (`labeler.workbench.session`): `arranged_queue` of the same inputs is the same queue.
+    """
+
+    topic_id: str
+    info: PoolInfo
+    entries: dict
+    assignment: TopicAssignment | None
+    states: dict[str, PairState]
+    threshold: int
+    excluded: bool = False  # an assigned topic this assessor does not judge, or no pool entries: an empty queue
+
+
+def queue_inputs(
+    store: Store, topic_id: str, *, assessor: str, pool: str | None = None, plan: Plan | None = None
+) -> QueueInputs:
     info = current_pool(store, pool)
     entries = store.pool_entries(info.name, topic_id).get(topic_id, {})
     if not entries:
-        return []
+        return QueueInputs(topic_id, info, entries, None, {}, 0, excluded=True)
     if plan is None:
         plan = current_plan(store)
     assignment = plan.topics.get(topic_id)
     if assignment is not None and assessor not in assignment.judges:
-        return []
+        return QueueInputs(topic_id, info, entries, assignment, {}, 0, excluded=True)
     states = topic_labels(store, info.unit, topic_id)
-    ordered = arrange(order, OrderInput(topic_id, entries, states, store.scale().threshold, seed, info.runs))
+    return QueueInputs(topic_id, info, entries, assignment, states, store.scale().threshold)
+
+
+def arranged_queue(inputs: QueueInputs, *, assessor: str, order: str = "pool", seed: int = 0) -> list[QueueItem]:
+    """The queue of `queue`, from its inputs (no store reads)."""
+    if inputs.excluded:
+        return []
+    topic_id, info, entries, assignment, states = (
+        inputs.topic_id,
+        inputs.info,
+        inputs.entries,
+        inputs.assignment,
+        inputs.states,
+    )
+    ordered = arrange(order, OrderInput(topic_id, entries, states, inputs.threshold, seed, info.runs))
     waiting = [u for u in ordered if _waiting_for(assignment, assessor, u, states)]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
     first = set(now_)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -31,7 +32,15 @@ from labeler.workbench.assignments import current_plan
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, claim_pair, free_items, held_by_others, utc_now
 from labeler.workbench.judging import RELEASING, mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
-from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
+from labeler.workbench.queue import (
+    QueueInputs,
+    QueueItem,
+    arranged_queue,
+    check_order,
+    current_pool,
+    pool_topics,
+    queue_inputs,
+)
 from labeler.workbench.reading import UnitText, unit_text
 from labeler.workbench.review import topic_review_state
 
@@ -95,6 +104,22 @@ class SessionStats:
 
 
 @dataclass
+class _QueueCache:
+    """A topic's queue inputs kept between keys, and the change token they were read (or kept up to date) at.
+
+    `token` is `(data_version, total_changes)` (`Store.change_token`): the data_version read when the
+    inputs were loaded (another connection's commit changes it), and this connection's change count
+    after the session's own last write. `dirty`: pairs the session wrote since, whose states are
+    derived again before the next queue.
+    """
+
+    key: tuple[str, str, str]  # topic, pool, assessor
+    inputs: QueueInputs
+    token: tuple[int, int]
+    dirty: set[str] = field(default_factory=set)
+
+
+@dataclass
 class JudgingSession:
     """An assessor's pass through the queue of one topic after another."""
 
@@ -119,6 +144,7 @@ class JudgingSession:
     _topics: dict[str, list[str]] = field(default_factory=dict, repr=False)  # pool name -> its topics
     _claimed: tuple[str, str] | None = field(default=None, repr=False)  # the pair this session holds a lease on
     _renewed: datetime | None = field(default=None, repr=False)
+    _cache: _QueueCache | None = field(default=None, repr=False)  # the open topic's queue inputs (see _queue_items)
 
     def __post_init__(self) -> None:
         check_lease(self.lease)
@@ -183,19 +209,36 @@ class JudgingSession:
 
     def judge(self, grade: int) -> Event:
         """Commit a grade for the current pair, then move to the next one."""
-        event = self._record(GRADE, grade=grade)
+        event = self._decide(GRADE, grade=grade)
         self.stats.timed(event.active_ms)
-        self.advance()
         return event
 
     def skip(self) -> Event:
-        event = self._record(SKIP)
-        self.advance()
-        return event
+        return self._decide(SKIP)
 
     def unsure(self, reason: str) -> Event:
-        event = self._record(UNSURE, reason=reason)
-        self.advance()
+        return self._decide(UNSURE, reason=reason)
+
+    def _decide(self, kind: str, **fields) -> Event:
+        """Record a decision and claim the next pair in one write transaction (one commit per key).
+
+        The move to the next pair runs in a savepoint: whatever goes wrong there is rolled back
+        alone and raised after the decision is committed, so a decision entered is never lost to it.
+        """
+        failure: Exception | None = None
+        try:
+            with self.store.transaction():
+                event = self._record(kind, **fields)
+                try:
+                    with self.store.transaction():
+                        self.advance()
+                except Exception as error:  # re-raised below, once the decision is committed
+                    failure = error
+        except BaseException:
+            self._cache = None  # the commit failed: the kept states may hold what was rolled back
+            raise
+        if failure is not None:
+            raise failure
         return event
 
     def flag(self, reason: str | None = None) -> Event:
@@ -207,7 +250,10 @@ class JudgingSession:
 
     def undo(self) -> Event:
         """Retract the assessor's last decision and reopen that pair."""
-        event = undo(self.store, self.assessor)
+        with self._own_write() as pairs:
+            event = undo(self.store, self.assessor)
+            if event.unit_id is not None:
+                pairs.append((event.topic_id, event.unit_id))
         if event.kind == GRADE and self.stats.judgments:
             self.stats.judgments -= 1
             if event.active_ms and self.stats.recent and self.stats.recent[-1] == event.active_ms:
@@ -221,6 +267,7 @@ class JudgingSession:
         if self.topic_id is None:
             raise LabelerError("no topic is open to mark")
         mark_topic(self.store, self.topic_id, status, assessor=self.assessor, unit=self.unit)
+        self._cache = None  # not a pair event; read the next topic's queue afresh
         following = self.first_unfinished_topic(after=self.topic_id)
         if following is None:
             return self._show(None)
@@ -303,9 +350,10 @@ class JudgingSession:
             return True
         topic_id, unit_id = self._claimed
         try:
-            renewed = claim_pair(
-                self.store, self.assessor, topic_id, unit_id, lease=self.lease, unit=self.unit, now=moment
-            )
+            with self._own_write():
+                renewed = claim_pair(
+                    self.store, self.assessor, topic_id, unit_id, lease=self.lease, unit=self.unit, now=moment
+                )
         except WorkbenchWriteError:
             return True  # cannot be written now; the next renewal tries again
         if renewed is not None:
@@ -331,7 +379,8 @@ class JudgingSession:
 
             pair, self._claimed = self._claimed, None
             try:
-                release(self.store, self.assessor, *pair, unit=self.unit)
+                with self._own_write():
+                    release(self.store, self.assessor, *pair, unit=self.unit)
             except WorkbenchWriteError:
                 pass  # cannot be written now: the lease ends by itself
 
@@ -342,7 +391,9 @@ class JudgingSession:
             self._release()  # moving on leaves the previous pair undecided: free for the others
         moment = self.now()
         try:
-            if claim_pair(self.store, self.assessor, *pair, lease=self.lease, unit=item.unit, now=moment) is None:
+            with self._own_write():
+                claimed = claim_pair(self.store, self.assessor, *pair, lease=self.lease, unit=item.unit, now=moment)
+            if claimed is None:
                 return False
         except WorkbenchWriteError:
             return True  # a read-only or full workbench: shown unclaimed; the judgment's write will say why
@@ -377,12 +428,54 @@ class JudgingSession:
         if topic_id is None:
             self._queue, self.held = [], 0
         else:
-            items = queue(
-                self.store, topic_id, assessor=self.assessor, order=self.order, seed=self.seed, pool=self.pool_info.name
-            )
+            items = self._queue_items(topic_id)
             held = held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id) if items else set()
-            self._queue, self.held = free_items(items, held)
+            # nothing held by others (the usual case): the queue as it is, positions already 1..n
+            self._queue, self.held = free_items(items, held) if held else (items, 0)
         return self._queue
+
+    def _queue_items(self, topic_id: str) -> list[QueueItem]:
+        """`queue(...)` of the topic for this session, from inputs kept in memory between keys.
+
+        They are read again when the topic, pool or assessor changed, or when the workbench
+        changed other than by this session's own writes (`Store.change_token`: another
+        process's commit, another writer on this connection); the pairs this session wrote
+        have their states derived again. The queue is then arranged afresh (MTF learns from
+        each judgment), so it is the queue a fresh computation gives.
+        """
+        check_order(self.order)
+        key = (topic_id, self.pool_info.name, self.assessor)
+        token = self.store.change_token()
+        cache = self._cache
+        if cache is None or cache.key != key or cache.token != token:
+            inputs = queue_inputs(self.store, topic_id, assessor=self.assessor, pool=self.pool_info.name)
+            cache = self._cache = _QueueCache(key, inputs, token)
+        elif cache.dirty:
+            inputs = cache.inputs
+            if not inputs.excluded:
+                for unit_id in sorted(cache.dirty):
+                    inputs.states[unit_id] = pair_state(self.store, inputs.info.unit, topic_id, unit_id)
+            cache.dirty.clear()
+        return arranged_queue(cache.inputs, assessor=self.assessor, order=self.order, seed=self.seed)
+
+    @contextmanager
+    def _own_write(self) -> Iterator[list[tuple[str, str]]]:
+        """Around a write of this session's: the kept queue stays valid, with the pairs appended marked to derive again.
+
+        Valid only if nothing else changed the workbench since it was last checked; the token keeps
+        the data_version it had (a commit by another connection meanwhile still shows next time).
+        """
+        cache = self._cache
+        valid = cache is not None and cache.token == self.store.change_token()
+        pairs: list[tuple[str, str]] = []
+        try:
+            yield pairs
+        finally:
+            if cache is not None and valid and cache is self._cache:
+                cache.token = (cache.token[0], self.store.change_token()[1])
+                cache.dirty.update(unit_id for topic_id, unit_id in pairs if topic_id == cache.key[0])
+            else:
+                self._cache = None
 
     def _show(self, item: QueueItem | None, *, remember: bool = True) -> QueueItem | None:
         """Make `item` the current pair, claimed for the lease.
@@ -438,10 +531,25 @@ class JudgingSession:
         if keep_clock:
             active_ms = None
         pair = (self.current.topic_id, self.current.unit_id)
-        event = record_judgment(
+        with self._own_write() as pairs:
+            pairs.append(pair)
+            event = self._append(pair, kind, grade, reason, note, active_ms)
+        if kind in RELEASING and self._claimed == pair:
+            self._claimed = None  # the judgment released the claim, in its own transaction
+        return event
+
+    def _append(
+        self,
+        pair: tuple[str, str],
+        kind: str,
+        grade: int | None,
+        reason: str | None,
+        note: str | None,
+        active_ms: int | None,
+    ) -> Event:
+        return record_judgment(
             self.store,
-            self.current.topic_id,
-            self.current.unit_id,
+            *pair,
             assessor=self.assessor,
             grade=grade,
             kind=kind,
@@ -454,9 +562,6 @@ class JudgingSession:
             pool=self.pool_info.name,
             allow_unknown=True,
         )
-        if kind in RELEASING and self._claimed == pair:
-            self._claimed = None  # the judgment released the claim, in its own transaction
-        return event
 
 
 def topic_review_status(store: Store, topic_id: str, unit: str | None = None) -> str:

@@ -171,7 +171,15 @@ class JudgeScreen(Screen[None]):
     # -- drawing ------------------------------------------------------------------
 
     def refresh_unit(self) -> None:
-        """Show the session's current pair: topic card, text, provenance, status bar."""
+        """Show the session's current pair: topic card, text, provenance, status bar.
+
+        One batch: the widgets' updates are painted together (`App.batch_update`), and a widget
+        whose content is the same as before (the topic card between two pairs of a topic) is not updated.
+        """
+        with self.app.batch_update():
+            self._refresh_unit()
+
+    def _refresh_unit(self) -> None:
         session = self.session
         topic_id = session.topic_id
         topic = find_topic(session.store, topic_id) if topic_id else None

@@ -15,7 +15,12 @@ class StatusBar(Static):
     StatusBar { height: auto; max-height: 2; background: $panel; color: $text; padding: 0 1; }
     """
 
+    _shown: object = None  # the fields shown now: the same again is left alone
+
     def show(self, fields: list[tuple[str, str]]) -> None:
+        if self._shown == fields:
+            return
+        self._shown = list(fields)
         text = Text()
         for index, (name, value) in enumerate(fields):
             if index:

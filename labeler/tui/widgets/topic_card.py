@@ -18,7 +18,12 @@ class TopicCard(Static):
     TopicCard { padding: 0 1; margin-bottom: 1; }
     """
 
+    _shown: object = None  # what the card shows now: the same again is left alone (one key, one pair)
+
     def show(self, topic_id: str | None, topic: Topic | None, status: str = "") -> None:
+        if self._shown == (topic_id, topic, status):
+            return
+        self._shown = (topic_id, topic, status)
         text = Text()
         if topic_id is None:
             self.update("")
@@ -80,7 +85,12 @@ class Provenance(Static):
     Provenance.visible { display: block; }
     """
 
+    _shown: object = None  # the contributors shown now: the same again is left alone
+
     def show(self, contributors: tuple[tuple[str, int], ...]) -> None:
+        if self._shown == contributors:
+            return
+        self._shown = contributors
         if not contributors:
             self.update("Runs: not in the pool's provenance")
             return
