@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -285,16 +285,15 @@ def import_judgments(
     with store.transaction():
         for part in read_qrels_parts(path):
             if checks.passes(part):
-                events, skipped = _new_grades(
-                    labels, part, assessor=assessor, source=source, model=model, time=time, space=space
+                grades, skipped = _new_grades(labels, part, assessor)
+                judgments += store.append_grades(
+                    grades, assessor=assessor, time=time, source=source, model=model, unit=space
                 )
-                judgments += store.append_events(events)
                 unchanged += skipped
             topics_seen.update(part.topics)
-            grades = part.grades
-            part_relevant = list(map(threshold.__le__, grades))
+            part_relevant = list(map(threshold.__le__, part.grades))
             relevant += sum(part_relevant)
-            pooled_unjudged += sum(map((0).__gt__, grades))
+            pooled_unjudged += sum(map((0).__gt__, part.grades))
             with_relevant.update(itertools.compress(part.topics, part_relevant))
         checks.raise_first()
         topics = sorted(topics_seen, key=topic_sort_key)
@@ -418,41 +417,21 @@ class _ImportChecks:
 
 
 def _new_grades(
-    labels: dict[tuple[str, str], PairState],
-    part: QrelsPart,
-    *,
-    assessor: str,
-    source: str,
-    model: str | None,
-    time: str,
-    space: str,
-) -> tuple[list[Event], int]:
-    """The grade events of a part to append, and how many lines repeat the assessor's current grade (skipped)."""
-    events = []
+    labels: dict[tuple[str, str], PairState], part: QrelsPart, assessor: str
+) -> tuple[Iterable[tuple[str, str, int]], int]:
+    """The (topic, unit, grade) of a part to append, and how many lines repeat the assessor's current grade."""
+    lines = zip(part.topics, part.units, part.grades, strict=True)
+    if not labels:
+        return lines, 0
+    new = []
     unchanged = 0
-    for topic_id, unit_id, grade in zip(part.topics, part.units, part.grades, strict=True):
-        if labels:
-            state = labels.get((topic_id, unit_id))
-            if state is not None and state.grades.get(assessor) == grade:
-                unchanged += 1
-                continue
-        events.append(
-            Event(
-                "",
-                0,
-                topic_id,
-                unit_id,
-                GRADE,
-                assessor,
-                time,
-                grade=grade,
-                source=source,
-                model=model,
-                unit=space,
-                content_hash=None,
-            )
-        )
-    return events, unchanged
+    for topic_id, unit_id, grade in lines:
+        state = labels.get((topic_id, unit_id))
+        if state is not None and state.grades.get(assessor) == grade:
+            unchanged += 1
+        else:
+            new.append((topic_id, unit_id, grade))
+    return new, unchanged
 
 
 def _review_marks(topics: list[str], with_relevant: set[str]) -> dict[str, str]:

@@ -221,3 +221,32 @@ def test_a_streamed_import_counts_as_one_read_did(store, tmp_path, monkeypatch):
     assert (first.judgments, first.unchanged, first.topics, first.relevant, first.pooled_unjudged) == (15, 0, 3, 10, 1)
     assert list(first.marked) == ["1", "2", "10"]
     assert (again.judgments, again.unchanged) == (0, 15)
+
+
+def test_append_grades_writes_the_rows_append_events_writes(tmp_path):
+    from labeler.judgments import GRADE, Event
+
+    grades = [("1", "d1", 2), ("1", "d2", 0), ("10", "d1", -1)]
+    logs = []
+    for way in ("events", "grades"):
+        with Store(new_workbench(tmp_path / f"{way}.db")) as store:
+            with store.transaction():
+                store.append_events([Event("", 0, "1", "d0", GRADE, "bob", "2026-01-01T00:00:00+00:00", grade=1)])
+                if way == "events":
+                    events = [
+                        Event("", 0, t, u, GRADE, "ann", "2020-01-01T00:00:00+00:00", grade=g, source="model")
+                        for t, u, g in grades
+                    ]
+                    events = [Event(**{**e.__dict__, "model": "m", "unit": "doc"}) for e in events]
+                    assert store.append_events(events) == 3
+                else:
+                    written = store.append_grades(
+                        grades, assessor="ann", time="2020-01-01T00:00:00+00:00", source="model", model="m", unit="doc"
+                    )
+                    assert written == 3
+            assert list(store.log_chain_problems()) == []
+            rows = store.db.execute("SELECT * FROM events ORDER BY seq").fetchall()
+            columns = [d[0] for d in store.db.execute("SELECT * FROM events").description]
+            kept = [k not in ("event_id", "link") for k in columns]
+            logs.append([[v for v, keep in zip(row, kept, strict=True) if keep] for row in rows])
+    assert logs[0] == logs[1]
