@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import _common
 from _common import machine, now_iso, peak_rss_mb
@@ -229,12 +230,147 @@ def task_trectools(paths: list[str]) -> dict:
     return {"seconds": seconds, "lines": lines, "peak_rss_mb": peak_rss_mb()}
 
 
+# -- qrels: `labeler judgments import` against the plain parse of the same file ----------------------
+
+QRELS_VERSION = 1
+QRELS_DOCS = 20_000  # the corpus the qrels' ids are drawn from, so the known-ids check runs
+
+
+def ensure_qrels(topics: int, units: int) -> tuple[Path, Path]:
+    """A qrels file of `topics` x `units` lines (grades 0-3) and a workbench holding its topics and documents.
+
+    Generated unless present with the same parameters; the workbench is a template each task copies.
+    """
+    folder = DATA / "qrels"
+    params = {"version": QRELS_VERSION, "seed": SEED, "topics": topics, "units": units, "docs": QRELS_DOCS}
+    qrels, template, marker = folder / "bench.qrels", folder / "template.db", folder / "params.json"
+    if marker.exists() and qrels.exists() and template.exists():
+        try:
+            if json.loads(marker.read_text()) == params:
+                return qrels, template
+        except ValueError:
+            pass
+    from labeler.workbench import init_workbench, open_workbench
+    from labeler.workbench.corpus import import_corpus
+    from labeler.workbench.topics import import_topics
+
+    folder.mkdir(parents=True, exist_ok=True)
+    marker.unlink(missing_ok=True)
+    for old in folder.glob("template.db*"):
+        old.unlink()
+    rng = random.Random(SEED)
+    topic_ids = [str(401 + t) for t in range(topics)]
+    with open(folder / "corpus.jsonl", "w", encoding="utf-8", newline="\n") as out:
+        out.write("".join(json.dumps({"id": f"D{d:07d}", "text": f"document {d}"}) + "\n" for d in range(QRELS_DOCS)))
+    with open(folder / "topics.tsv", "w", encoding="utf-8", newline="\n") as out:
+        out.write("".join(f"{qid}\ttopic {qid}\n" for qid in topic_ids))
+    with open(qrels, "w", encoding="utf-8", newline="\n") as out:
+        for qid in topic_ids:
+            docs = rng.sample(range(QRELS_DOCS), min(units, QRELS_DOCS))
+            out.write("".join(f"{qid} 0 D{doc:07d} {rng.randrange(4)}\n" for doc in docs))
+    init_workbench(template)
+    with open_workbench(template) as store:
+        import_topics(store, folder / "topics.tsv")
+        import_corpus(store, folder / "corpus.jsonl")
+    marker.write_text(json.dumps(params, indent=2) + "\n")
+    return qrels, template
+
+
+def task_qrels_labeler(paths: list[str]) -> dict:
+    """`import_judgments` of the qrels into a copy of the template workbench (known-ids check on)."""
+    import shutil
+
+    from labeler.workbench import open_workbench
+    from labeler.workbench.judging import import_judgments
+
+    qrels, template = paths[0], paths[1] if len(paths) > 1 else None
+    with tempfile.TemporaryDirectory(prefix="bench-qrels-") as tmp:
+        db = Path(tmp) / "bench.db"
+        if template:
+            shutil.copyfile(template, db)
+        else:
+            from labeler.workbench import init_workbench
+
+            init_workbench(db)
+        with open_workbench(db) as store:
+            start, cpu = time.perf_counter(), time.process_time()
+            result = import_judgments(store, qrels, assessor="bench", allow_unknown=template is None)
+            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": seconds, "cpu_seconds": cpu, "lines": result.judgments, "peak_rss_mb": peak_rss_mb()}
+
+
+def task_qrels_labeler_python(paths: list[str]) -> dict:
+    """The same import with pyarrow turned off (LABELER_NO_PYARROW=1)."""
+    import os
+
+    os.environ["LABELER_NO_PYARROW"] = "1"
+    return task_qrels_labeler(paths)
+
+
+def task_qrels_read(paths: list[str]) -> dict:
+    """labeler's qrels reader alone (`read_qrels_parts`: every format check, no workbench)."""
+    from labeler.formats.qrels import read_qrels_parts
+
+    start, cpu = time.perf_counter(), time.process_time()
+    lines = sum(len(part.units) for part in read_qrels_parts(paths[0]))
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": seconds, "cpu_seconds": cpu, "lines": lines, "peak_rss_mb": peak_rss_mb()}
+
+
+def task_qrels_python(paths: list[str]) -> dict:
+    """The plain parse: split each line into topic, iteration, unit, grade, into a dict."""
+    start, cpu = time.perf_counter(), time.process_time()
+    grades: dict[tuple[str, str], int] = {}
+    with open(paths[0], encoding="utf-8") as handle:
+        for line in handle:
+            topic, _, unit, grade = line.split()
+            grades[topic, unit] = int(grade)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": seconds, "cpu_seconds": cpu, "lines": len(grades), "peak_rss_mb": peak_rss_mb()}
+
+
+QRELS_TASKS = {
+    "qrels_labeler": ("labeler import_judgments (qrels, API; pyarrow if installed)", task_qrels_labeler),
+    "qrels_labeler_python": ("labeler import_judgments, pyarrow off", task_qrels_labeler_python),
+    "qrels_read": ("labeler read_qrels_parts (reader alone)", task_qrels_read),
+    "qrels_python": ("plain Python qrels parse into a dict", task_qrels_python),
+}
+
+
+def report_qrels(console: Any, results: dict[str, dict]) -> None:
+    """labeler's qrels tasks beside the plain parse: wall, CPU, peak RSS and the ratios."""
+    from rich.table import Table
+
+    plain = results.get("qrels_python", {})
+    table = Table(title="Importing qrels")
+    for column in ("task", "lines", "wall s", "CPU s", "peak RSS MB", "CPU vs plain", "wall vs plain"):
+        table.add_column(column, justify="left" if column == "task" else "right")
+    for key, result in results.items():
+        if key not in QRELS_TASKS or "seconds" not in result:
+            continue
+        cpu = result["cpu_seconds"] / plain["cpu_seconds"] if "cpu_seconds" in plain else None
+        wall = result["seconds"] / plain["seconds"] if "seconds" in plain else None
+        if cpu is not None and wall is not None:
+            result["vs_plain_python"] = {"wall": wall, "cpu": cpu}
+        table.add_row(
+            QRELS_TASKS[key][0],
+            f"{result['lines']:,}",
+            f"{result['seconds']:.2f}",
+            f"{result['cpu_seconds']:.2f}",
+            f"{result['peak_rss_mb']:.0f}",
+            f"{cpu:.2f}x" if cpu is not None else "-",
+            f"{wall:.2f}x" if wall is not None else "-",
+        )
+    console.print(table)
+
+
 TASKS = {
     "labeler": ("labeler import_run (API, all files; pyarrow if installed)", task_labeler),
     "labeler_python": ("labeler import_run, pyarrow off (LABELER_NO_PYARROW=1)", task_labeler_python),
     "cli": ("labeler CLI, 1 file, whole process", task_cli),
     "python": ("plain Python in memory (all files)", task_python),
     "trectools": ("trectools TrecRun (all files)", task_trectools),
+    **QRELS_TASKS,
 }
 
 
@@ -272,6 +408,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="rounds of every task, interleaved (A, B, A, B, ...); medians reported"
     )
+    parser.add_argument("--qrels-topics", type=int, default=500, help="topics of the generated qrels")
+    parser.add_argument("--qrels-units", type=int, default=2000, help="judged units per topic of the generated qrels")
+    parser.add_argument(
+        "--qrels", type=Path, help="measure the qrels tasks on this file instead (no corpus: known-ids check off)"
+    )
     parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
     parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -284,7 +425,15 @@ def main(argv: list[str] | None = None) -> None:
     from rich.table import Table
 
     console = Console(width=max(Console().width, 110))
-    paths, generated = ensure_data(args.topics, args.depth, args.runs)
+    selected = args.only or list(TASKS)
+    qrels_paths: list[Path] = []
+    if any(key in QRELS_TASKS for key in selected):
+        qrels_paths = [args.qrels] if args.qrels else list(ensure_qrels(args.qrels_topics, args.qrels_units))
+        console.print(f"qrels: {qrels_paths[0]}, {count_lines(qrels_paths[:1]):,} lines.")
+    if all(key in QRELS_TASKS for key in selected):
+        paths, generated = [], None
+    else:
+        paths, generated = ensure_data(args.topics, args.depth, args.runs)
     if generated is None:
         console.print(f"Reusing {len(paths)} run files in {DATA} (params.json matches).")
     else:
@@ -299,8 +448,16 @@ def main(argv: list[str] | None = None) -> None:
     for round_number in range(args.repeat):
         for key in rounds:  # interleaved, so that a change in the machine's load falls on every task alike
             console.print(f"measuring {TASKS[key][0]} (round {round_number + 1} of {args.repeat}) ...")
-            rounds[key].append(run_child(key, paths))
+            rounds[key].append(run_child(key, qrels_paths if key in QRELS_TASKS else paths))
     results: dict[str, dict] = {key: median_result(runs) for key, runs in rounds.items()}
+    if qrels_paths:
+        report_qrels(console, results)
+        if all(key in QRELS_TASKS for key in selected):
+            args.out.mkdir(parents=True, exist_ok=True)
+            report = {"benchmark": "import-qrels", "date": now_iso(), "machine": machine(), "results": results}
+            (args.out / "import-qrels.json").write_text(json.dumps(report, indent=2) + "\n")
+            console.print(f"Wrote {args.out / 'import-qrels.json'}.")
+            return
     for result in results.values():
         if "seconds" in result:
             result["lines_per_second"] = result["lines"] / result["seconds"]

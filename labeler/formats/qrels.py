@@ -9,7 +9,8 @@ so every export of a snapshot is byte-identical.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -30,24 +31,120 @@ class QrelsLine(NamedTuple):
     grade: int
 
 
-def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
-    """Qrels lines in file order; a repeated (topic, unit) is an error at its second line.
+class QrelsPart(NamedTuple):
+    """Consecutive judgment lines as columns: line numbers, topics, units and grades, in file order."""
 
-    Read a block of lines at a time: the white-space rule is one search over a block's text, and a line
-    is checked on its own only in a block where that search finds something (the error names its line).
+    lines: Sequence[int]
+    topics: list[str]
+    units: list[str]
+    grades: list[int]
+
+
+# Lines checked together, as for runs (`trec_runs.PART_LINES`): a part's text and fields stay in the CPU's cache.
+PART_LINES = 2048
+_FEW_OTHER_SPACES = "\x1c\x1d\x1e\x1f"  # the white space str.split() knows among ASCII characters
+_NOT_PLAIN = ("  ", "\t", "\n ", " \n", "\x0b", "\x0c", "\r")
+
+
+def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
+    """Qrels lines in file order; a repeated (topic, unit) is an error at its second line."""
+    for part in read_qrels_parts(path):
+        yield from map(QrelsLine, part.lines, part.topics, part.units, part.grades)
+
+
+def read_qrels_parts(path: str | Path) -> Iterator[QrelsPart]:
+    """The judgment lines of a qrels file, a part of at most `PART_LINES` file lines at a time.
+
+    A part whose lines are all four plain TREC fields with good ids and grades and no repeated pair is
+    checked and split into columns by C calls over the part (`_columns`); any other part (a comment, a
+    blank line, BEIR's form, anything an error is about) is read line by line (`_line_part`), which
+    yields the lines before the first bad one and then raises its error. Both give the same lines.
+    Memory: the pairs seen so far (for the repeat check), and one file block.
     """
     lines = TextLines(path, QrelsFormatError)
     seen: dict[tuple[str, str], int] = {}
-    found = False
-    beir = None
+    state = _ReadState()
     for first, block in lines.batches():
-        clean = OTHER_SPACE.search("\n".join(block)) is None
+        for offset in range(0, len(block), PART_LINES):
+            part = block[offset : offset + PART_LINES] if len(block) > PART_LINES else block
+            start = first + offset
+            columns = _columns(part, start, seen) if state.beir is False else None
+            if columns is None:
+                columns, error = _line_part(path, start, part, seen, state)
+                if columns.lines:
+                    yield columns
+                if error is not None:
+                    raise error
+                continue
+            state.found = True
+            yield columns
+    if not state.found:
+        raise QrelsFormatError("no judgments found (empty qrels)", path=path)
+
+
+class _ReadState:
+    """What the line-by-line path learns as it reads: the form (None until the first data line) and data seen."""
+
+    def __init__(self) -> None:
+        self.beir: bool | None = None
+        self.found = False
+
+
+def _columns(lines: list[str], first: int, seen: dict[tuple[str, str], int]) -> QrelsPart | None:
+    """A part's columns when every line is four plain fields that pass every check; else None (`seen` untouched).
+
+    Each check is a C call over the part's text or one of its columns, as `trec_runs._columns` does.
+    """
+    text = "\n".join(lines)
+    if text.isascii():  # O(1) in CPython
+        if any(space in text for space in _FEW_OTHER_SPACES):
+            return None
+    elif OTHER_SPACE.search(text):
+        return None
+    if text.startswith(" ") or text.endswith(" ") or any(part in text for part in _NOT_PLAIN):
+        if set(map(len, map(str.split, lines))) != {4}:
+            return None
+    elif set(map(str.count, lines, itertools.repeat(" "))) != {3}:  # single spaces: four fields are three spaces
+        return None  # blank lines, short lines, lines with extra fields
+    fields = text.split()
+    topics, units, grade_texts = fields[0::4], fields[2::4], fields[3::4]
+    joined_topics, joined_units, joined_grades = "".join(topics), "".join(units), "".join(grade_texts)
+    if (
+        "#" in joined_topics  # a comment line, or an id the line-by-line path must look at
+        or max(map(len, topics)) > MAX_ID_LENGTH
+        or max(map(len, units)) > MAX_ID_LENGTH
+        or not joined_topics.isprintable()
+        or not joined_units.isprintable()
+        # a negative or huge grade goes line by line (`integer_field`); these fit INT64
+        or not joined_grades.isascii()
+        or not joined_grades.isdigit()
+        or max(map(len, grade_texts)) >= 19
+    ):
+        return None
+    numbers = range(first, first + len(lines))
+    pairs = dict(zip(zip(topics, units, strict=False), numbers, strict=False))
+    if len(pairs) != len(lines) or not seen.keys().isdisjoint(pairs):
+        return None  # a repeated pair: the line-by-line path names its lines
+    seen.update(pairs)
+    return QrelsPart(numbers, topics, units, list(map(int, grade_texts)))
+
+
+def _line_part(
+    path: str | Path, first: int, block: list[str], seen: dict[tuple[str, str], int], state: _ReadState
+) -> tuple[QrelsPart, QrelsFormatError | None]:
+    """A part read line by line: its judgment lines up to the first bad one, and that line's error (or None)."""
+    part = QrelsPart([], [], [], [])
+    numbers, topics, units, grades = part
+    assert isinstance(numbers, list)
+    clean = OTHER_SPACE.search("\n".join(block)) is None
+    try:
         for number, text in enumerate(block, first):
             if not text.strip() or text.startswith("#"):  # as `data_lines` skips them
                 continue
             fields = text.split() if clean else split_fields(text, path=path, line=number, error=QrelsFormatError)
+            beir = state.beir
             if beir is None:
-                beir = tuple(f.lower() for f in fields) == BEIR_HEADER
+                beir = state.beir = tuple(f.lower() for f in fields) == BEIR_HEADER
                 if beir:
                     continue
             if beir:
@@ -77,10 +174,14 @@ def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
                     f"topic {topic_id!r} judges {unit_id!r} twice (first at line {seen[key]})", path=path, line=number
                 )
             seen[key] = number
-            found = True
-            yield QrelsLine(number, topic_id, unit_id, grade)
-    if not found:
-        raise QrelsFormatError("no judgments found (empty qrels)", path=path)
+            state.found = True
+            numbers.append(number)
+            topics.append(topic_id)
+            units.append(unit_id)
+            grades.append(grade)
+    except QrelsFormatError as exc:
+        return part, exc
+    return part, None
 
 
 def qrels_topic_key(topic_id: str) -> tuple[int, int, str]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from labeler.judgments import REVIEW, Event, clock_from_time, next_clock
+from labeler.judgments import GRADE, REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
 from labeler.store.rows import Rows
 
@@ -51,6 +51,35 @@ class EventRows(Rows):
     def append_events(self, events: Iterable[Event]) -> int:
         """Bulk append (imports, merges; inside a transaction); returns how many were written."""
         rows = self._linked(self._stamped_rows(events))
+        self.db.conn.executemany(_INSERT, rows)
+        return len(rows)
+
+    def append_grades(
+        self,
+        grades: Iterable[tuple[str, str, int]],
+        *,
+        assessor: str,
+        time: str,
+        source: str,
+        model: str | None,
+        unit: str,
+    ) -> int:
+        """Bulk append of imported grades, one per (topic, unit id, grade) (inside a transaction).
+
+        The rows `append_events` writes for `Event("", 0, topic, unit_id, GRADE, assessor, time,
+        grade=grade, source=source, model=model, unit=unit)` each, built without the events: a qrels
+        import appends millions, a part at a time.
+        """
+        latest = self.latest_clock()
+        physical = clock_from_time(time)
+        rows = []
+        for topic_id, unit_id, grade in grades:
+            latest = next_clock(physical, latest)
+            rows.append(
+                [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
+                + [None, None, None, None, None, None, unit, latest]
+            )
+        rows = self._linked(rows)
         self.db.conn.executemany(_INSERT, rows)
         return len(rows)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from labeler.errors import (
     UnknownIdError,
     argument_hint,
 )
-from labeler.formats.qrels import QrelsLine, read_qrels
+from labeler.formats.qrels import QrelsPart, read_qrels_parts
 from labeler.ids import check_id
 from labeler.judgments import (
     ADJUDICATE,
@@ -42,6 +43,7 @@ from labeler.judgments import (
     SOURCES,
     UNSURE,
     Event,
+    PairState,
 )
 from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
@@ -264,20 +266,38 @@ def import_judgments(
     Grades are checked against the scale; a negative grade means "pooled, not
     judged" as in trec_eval. A line that repeats the assessor's current grade
     is skipped, so importing the same file twice changes nothing.
+
+    Streamed: the file is read and appended a part at a time inside one transaction, so memory does
+    not hold the file's lines or events. A problem with a grade or an id is kept until the whole file
+    has been read, so errors come in the order they did when the file was read first: a format error
+    anywhere, then the first grade off the scale, then the first unknown topic, then the unknown units.
     """
     _check_import_request(assessor, source, model)
     space = unit_space(store, unit)
     scale = store.scale()
-    lines = list(read_qrels(path))
-    _check_grades(scale, path, lines)
-    if not allow_unknown:
-        _check_known_many(store, space, path, lines)
+    threshold = scale.threshold
+    checks = _ImportChecks(store, space, path, scale, allow_unknown=allow_unknown)
+    labels = current_labels(store, space)
     time = now()
-    events, unchanged = _new_grades(store, space, lines, assessor=assessor, source=source, model=model, time=time)
-    topics = sorted({line.topic_id for line in lines}, key=topic_sort_key)
-    marks = _review_marks(topics, lines, scale.threshold) if reviewed else {}
+    judgments = unchanged = relevant = pooled_unjudged = 0
+    topics_seen: set[str] = set()
+    with_relevant: set[str] = set()
     with store.transaction():
-        store.append_events(events)
+        for part in read_qrels_parts(path):
+            if checks.passes(part):
+                grades, skipped = _new_grades(labels, part, assessor)
+                judgments += store.append_grades(
+                    grades, assessor=assessor, time=time, source=source, model=model, unit=space
+                )
+                unchanged += skipped
+            topics_seen.update(part.topics)
+            part_relevant = list(map(threshold.__le__, part.grades))
+            relevant += sum(part_relevant)
+            pooled_unjudged += sum(map((0).__gt__, part.grades))
+            with_relevant.update(itertools.compress(part.topics, part_relevant))
+        checks.raise_first()
+        topics = sorted(topics_seen, key=topic_sort_key)
+        marks = _review_marks(topics, with_relevant) if reviewed else {}
         for topic_id, status in marks.items():
             store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
     return JudgmentImport(
@@ -285,11 +305,11 @@ def import_judgments(
         unit=space,
         assessor=assessor,
         source=source,
-        judgments=len(events),
+        judgments=judgments,
         unchanged=unchanged,
         topics=len(topics),
-        relevant=sum(1 for line in lines if line.grade >= scale.threshold),
-        pooled_unjudged=sum(1 for line in lines if line.grade < 0),
+        relevant=relevant,
+        pooled_unjudged=pooled_unjudged,
         marked=marks,
     )
 
@@ -300,49 +320,122 @@ def _check_import_request(assessor: str, source: str, model: str | None) -> None
     _check_source_and_fields(GRADE, source, IMPORT_SOURCES, model=model, reason=None, note=None)
 
 
-def _check_grades(scale: GradeScale, path: str | Path, lines: list[QrelsLine]) -> None:
-    """Every grade on the scale, or negative (pooled, not judged): the first that is not names its line."""
-    for line in lines:
-        problem = grade_problem(line.grade, scale.values, scale.name, pooled=True)
-        if problem is not None:
-            raise QrelsFormatError(problem, path=path, line=line.line)
+# Unit ids known to be in the workbench, kept to spare the store a look-up per part; cleared when this large.
+_KNOWN_UNITS_KEPT = 100_000
+
+
+class _ImportChecks:
+    """Grades on the scale and ids known to the workbench, a part at a time; the first problem kept, not raised.
+
+    The same problems, in the same order of precedence, as checking every line's grade and then every
+    line's ids after reading the whole file: a grade off the scale anywhere comes before an unknown
+    topic anywhere, which comes before the unknown units (all of them counted, the first line named).
+    """
+
+    def __init__(self, store: Store, space: str, path: str | Path, scale: GradeScale, *, allow_unknown: bool):
+        self.store = store
+        self.space = space
+        self.path = path
+        self.scale = scale
+        self.values = scale.values
+        self.grade_error: QrelsFormatError | None = None
+        self.topic_error: UnknownIdError | None = None
+        self.missing: dict[str, int] = {}  # unknown unit id -> its first line
+        self.check_topics = not allow_unknown and bool(store.topic_count())
+        self.known_topics = store.topic_ids() if self.check_topics else set()
+        if allow_unknown:
+            self.check_units = False
+        elif space == "doc":
+            self.check_units = bool(store.document_count())
+        else:
+            self.check_units = True
+        self.known_units: set[str] = set()
+
+    def passes(self, part: QrelsPart) -> bool:
+        """Check a part; False once any problem is known (the import will fail: nothing more to write)."""
+        if self.grade_error is None:
+            self._check_grades(part)
+        if self.grade_error is None and self.topic_error is None:
+            if self.check_topics:
+                self._check_topics(part)
+            if self.topic_error is None and self.check_units:
+                self._check_units(part)
+        return self.grade_error is None and self.topic_error is None and not self.missing
+
+    def _check_grades(self, part: QrelsPart) -> None:
+        values, name = self.values, self.scale.name
+        bad = {grade for grade in set(part.grades) if grade_problem(grade, values, name, pooled=True) is not None}
+        if bad:
+            line, grade = next((n, g) for n, g in zip(part.lines, part.grades, strict=True) if g in bad)
+            problem = grade_problem(grade, values, name, pooled=True)
+            self.grade_error = QrelsFormatError(str(problem), path=self.path, line=line)
+
+    def _check_topics(self, part: QrelsPart) -> None:
+        known = self.known_topics
+        if set(part.topics) <= known:
+            return
+        line, topic_id = next((n, t) for n, t in zip(part.lines, part.topics, strict=True) if t not in known)
+        self.topic_error = UnknownIdError(
+            f"topic {topic_id!r} is not in the workbench",
+            path=self.path,
+            line=line,
+            hints=(Hint("import_topics"), argument_hint("allow_unknown", why="to accept it")),
+        )
+
+    def _check_units(self, part: QrelsPart) -> None:
+        ids = set(part.units) - self.known_units
+        if not ids:
+            return
+        if self.space == "doc":
+            missing = set(self.store.missing_documents(ids))
+        else:
+            missing = set(self.store.missing_chunks(self.space.split(":", 1)[1], ids))
+        if len(self.known_units) > _KNOWN_UNITS_KEPT:
+            self.known_units.clear()
+        self.known_units |= ids - missing
+        if missing:
+            for number, unit_id in zip(part.lines, part.units, strict=True):
+                if unit_id in missing and unit_id not in self.missing:
+                    self.missing[unit_id] = number
+
+    def raise_first(self) -> None:
+        """Raise the problem the whole file has, if any, as checking it after reading it all would."""
+        if self.grade_error is not None:
+            raise self.grade_error
+        if self.topic_error is not None:
+            raise self.topic_error
+        if self.missing:
+            missing = sorted(self.missing)
+            where = "the corpus" if self.space == "doc" else self.space
+            advice, hints = unknown_ids_advice(self.store, self.space, missing)
+            raise UnknownIdError(
+                f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])}{advice}",
+                path=self.path,
+                line=min(self.missing.values()),
+                hints=hints,
+            )
 
 
 def _new_grades(
-    store: Store, space: str, lines: list[QrelsLine], *, assessor: str, source: str, model: str | None, time: str
-) -> tuple[list[Event], int]:
-    """The grade events to append, and how many lines repeat the assessor's current grade (skipped)."""
-    labels = current_labels(store, space)
-    events = []
+    labels: dict[tuple[str, str], PairState], part: QrelsPart, assessor: str
+) -> tuple[Iterable[tuple[str, str, int]], int]:
+    """The (topic, unit, grade) of a part to append, and how many lines repeat the assessor's current grade."""
+    lines = zip(part.topics, part.units, part.grades, strict=True)
+    if not labels:
+        return lines, 0
+    new = []
     unchanged = 0
-    for line in lines:
-        state = labels.get((line.topic_id, line.unit_id))
-        if state is not None and state.grades.get(assessor) == line.grade:
+    for topic_id, unit_id, grade in lines:
+        state = labels.get((topic_id, unit_id))
+        if state is not None and state.grades.get(assessor) == grade:
             unchanged += 1
-            continue
-        events.append(
-            Event(
-                "",
-                0,
-                line.topic_id,
-                line.unit_id,
-                GRADE,
-                assessor,
-                time,
-                grade=line.grade,
-                source=source,
-                model=model,
-                unit=space,
-                content_hash=None,
-            )
-        )
-    return events, unchanged
+        else:
+            new.append((topic_id, unit_id, grade))
+    return new, unchanged
 
 
-def _review_marks(topics: list[str], lines: list[QrelsLine], threshold: int) -> dict[str, str]:
+def _review_marks(topics: list[str], with_relevant: set[str]) -> dict[str, str]:
     """`reviewed` for a topic with a relevant line, `no_answer` for the others, in topic order."""
-    # one pass over the lines, not one per topic (5,000 topics x 100,000 lines would take half a minute)
-    with_relevant = {line.topic_id for line in lines if line.grade >= threshold}
     return {topic_id: REVIEWED if topic_id in with_relevant else NO_ANSWER for topic_id in topics}
 
 
@@ -398,33 +491,3 @@ def _check_known(store: Store, space: str, topic_id: str, unit_id: str) -> None:
     elif store.missing_chunks(space.split(":", 1)[1], [unit_id]):
         advice, hints = unknown_ids_advice(store, space, [unit_id], accept="it")
         raise UnknownIdError(f"no chunk {unit_id!r} in {space}{advice}", hints=hints)
-
-
-def _check_known_many(store: Store, space: str, path: str | Path, lines: list[QrelsLine]) -> None:
-    """Every topic and unit of the qrels known to the workbench; the first unknown names its line."""
-    if store.topic_count():
-        known = store.topic_ids()
-        for line in lines:
-            if line.topic_id not in known:
-                raise UnknownIdError(
-                    f"topic {line.topic_id!r} is not in the workbench",
-                    path=path,
-                    line=line.line,
-                    hints=(Hint("import_topics"), argument_hint("allow_unknown", why="to accept it")),
-                )
-    ids = {line.unit_id for line in lines}
-    if space == "doc":
-        missing = store.missing_documents(ids) if store.document_count() else []
-        where = "the corpus"
-    else:
-        missing = store.missing_chunks(space.split(":", 1)[1], ids)
-        where = space
-    if missing:
-        first = min((line for line in lines if line.unit_id in set(missing)), key=lambda entry: entry.line)
-        advice, hints = unknown_ids_advice(store, space, missing)
-        raise UnknownIdError(
-            f"{plural(len(missing), 'id')} not in {where}, e.g. {', '.join(missing[:5])}{advice}",
-            path=path,
-            line=first.line,
-            hints=hints,
-        )
