@@ -249,13 +249,15 @@ def _trec_eval(args: dict, paths: list[str]) -> dict:
         return {"skipped": "no trec_eval binary (set TREC_EVAL or put trec_eval on PATH)"}
     cpu = bench_eval.children_cpu()
     start = time.perf_counter()
-    for path in paths:
-        done = subprocess.run(
+    outputs = [
+        subprocess.run(
             [binary, *bench_eval.TREC_EVAL_MEASURES, args["qrels"], path], check=True, capture_output=True, text=True
-        )
+        ).stdout
+        for path in paths
+    ]
     seconds = time.perf_counter() - start
     values = {}
-    for line in done.stdout.splitlines():
+    for line in outputs[0].splitlines():  # the first run's means, r00's, as the other tools print
         name, _, value = line.split()
         values[bench_eval.TREC_EVAL_NAMES[name]] = float(value)
     return {"seconds": seconds, "cpu_seconds": bench_eval.children_cpu() - cpu, "values": values, "binary": binary}
@@ -269,33 +271,43 @@ def task_ten_trec_eval(args: dict) -> dict:
     return _trec_eval(args, args["paths"])
 
 
-def _read_dicts(qrels_path: str, run_path: str) -> tuple[dict, dict]:
+def _read_qrels(path: str) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
-    with open(qrels_path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8") as handle:
         for line in handle:
             qid, _, doc, grade = line.split()
             qrels.setdefault(qid, {})[doc] = int(grade)
+    return qrels
+
+
+def _read_run(path: str) -> dict[str, dict[str, float]]:
     run: dict[str, dict[str, float]] = {}
-    with open(run_path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8") as handle:
         for line in handle:
             qid, _, doc, _, score, _ = line.split()
             run.setdefault(qid, {})[doc] = float(score)
-    return qrels, run
+    return run
 
 
 def _pytrec(args: dict, count: int) -> dict:
-    """pytrec_eval: one evaluator, `count` runs evaluated; parsing each run file into dicts included (and apart)."""
+    """pytrec_eval: the qrels parsed and one evaluator made once, then `count` run files parsed and evaluated.
+
+    Parsing into dicts is included (as trec_eval's own parse is in its figure) and printed apart.
+    """
     import pytrec_eval
 
     clock = _clock()
-    parse = 0.0
+    start = time.perf_counter()
+    qrels = _read_qrels(args["qrels"])
+    parse = time.perf_counter() - start
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100", "map", "P.10"})
+    values: dict[str, float] = {}
     for path in args["paths"][:count]:
         start = time.perf_counter()
-        qrels, run = _read_dicts(args["qrels"], path)
+        run = _read_run(path)
         parse += time.perf_counter() - start
-        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100", "map", "P.10"})
         per_query = evaluator.evaluate(run)
-        if path == args["paths"][0]:
+        if not values:  # the first run's means, r00's, as the other tools print
             values = {name: statistics.fmean(q[k] for q in per_query.values()) for name, k in PYTREC_MEASURES.items()}
     return {**_since(clock), "parse_seconds": parse, "values": values}
 
