@@ -91,3 +91,8 @@ def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
         syllables = rng.randint(2, 3)
         words["".join(rng.choice(onsets) + rng.choice(vowels) + rng.choice(codas) for _ in range(syllables))] = None
     return list(words)
+
+
+def load_1min() -> float:
+    """The machine's 1-minute load average (printed beside timings: on a shared machine they stretch with it)."""
+    return os.getloadavg()[0]
