@@ -6,7 +6,6 @@ ends; none of them knows about SQL, click or Textual.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,8 @@ UNIT_DOC = "doc"
 
 def content_hash(text: str) -> str:
     """SHA-256 of text as UTF-8, hex: the identity of what an assessor read."""
+    import hashlib  # OpenSSL loads when a text is hashed, not with every model
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from statistics import median
 
 PACE_WINDOW = 50
 DEFAULT_PER_HOUR = 120.0  # 30 s a judgment: the estimate's pace before anything is timed
@@ -36,12 +35,21 @@ class Pace:
         return f"at {self.per_hour:g}/h, the median of the last {self.judgments} timed judgments"
 
 
+def _median(values: list[int]) -> float:
+    """`statistics.median` of positive integers, to the bit (importing `statistics` costs fractions and decimal)."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def median_per_hour(active_ms: Iterable[int]) -> float | None:
     """Judgments per hour at the median active time of `active_ms` (None when nothing was timed)."""
     times = [ms for ms in active_ms if ms and ms > 0]
     if not times:
         return None
-    return round(3_600_000 / median(times), 1)
+    return round(3_600_000 / _median(times), 1)
 
 
 def pace(recent_active_ms: Iterable[int]) -> Pace:

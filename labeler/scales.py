@@ -13,7 +13,6 @@ from typing import Any
 
 from labeler.errors import ScaleFormatError
 from labeler.formats.fields import INT64_MAX, decode_json, integer_field, json_type
-from labeler.formats.lines import TextLines, data_lines
 
 
 @dataclass(frozen=True)
@@ -122,6 +121,8 @@ def load_scale(name_or_path: str) -> GradeScale:
 
 
 def _read_json_scale(path: Path) -> GradeScale:
+    from labeler.formats.lines import TextLines  # only to read a scale file: gzip and hashlib stay unloaded
+
     # Read like every other file (UTF-8, BOM, gzip, NUL bytes, folders); line numbers stay right.
     text = "\n".join(line for _, line in TextLines(path, ScaleFormatError))
     try:
@@ -160,6 +161,8 @@ def _is_integer(value: object) -> bool:
 
 def _read_tsv_scale(path: Path) -> GradeScale:
     """Lines `grade<TAB>label<TAB>definition`, and one line `threshold<TAB>N`."""
+    from labeler.formats.lines import TextLines, data_lines
+
     grades: list[Grade] = []
     threshold: int | None = None
     last_line = 0

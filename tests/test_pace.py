@@ -54,3 +54,18 @@ def test_the_store_gives_the_assessors_latest_timed_grades(store):
     assert judging_rate(store, "bob") == 3600.0
     assert judging_rate(store, "nobody") is None and not judging_pace(store, "nobody").measured
     assert judging_pace(store).judgments == 50  # the team's: bob's judgment is the newest of the 50
+
+
+def test_the_median_is_statistics_median_to_the_bit():
+    """`labeler.pace` takes its median without importing `statistics` (fractions, decimal): same value, same type."""
+    import random
+    import statistics
+
+    from labeler.pace import _median
+
+    rng = random.Random(15)
+    for size in range(1, 60):
+        times = [rng.randrange(1, 10**9) for _ in range(size)]
+        ours, theirs = _median(times), statistics.median(times)
+        assert (ours, type(ours)) == (theirs, type(theirs)), times
+        assert median_per_hour(times) == round(3_600_000 / theirs, 1)

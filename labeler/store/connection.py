@@ -8,7 +8,6 @@ failing with "database is locked" halfway through a transaction.
 from __future__ import annotations
 
 import contextlib
-import secrets
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -241,6 +240,8 @@ def _transaction(db: Connection) -> Iterator[Connection]:
 @contextlib.contextmanager
 def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
     """A nested write: a savepoint released at the end, rolled back to on error (as `Database.atomic` nests)."""
+    import secrets  # only a nested write names a savepoint (base64 and hmac come with it)
+
     savepoint = f"sqlite_utils_{secrets.token_hex(16)}"
     conn.execute(f"SAVEPOINT {savepoint};")
     try:

@@ -8,7 +8,6 @@ stored, in key order, so they can always be recomputed from the file alone.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -38,6 +37,8 @@ def chunks_sha256(db: SQL, chunking_id: int) -> str:
 
 def _rows_sha256(db: SQL, sql: str, params: list[Any]) -> str:
     """Each row's Python repr (unambiguous for text, integers, bytes and None), one a line."""
+    import hashlib  # OpenSSL loads when a digest is made, not with the store
+
     digest = hashlib.sha256()
     cursor = db.conn.execute(sql, params)
     # Row by row, a few rows fetched at a time: a run's row is a whole topic's ranking (tens of KB,
@@ -58,9 +59,13 @@ def event_link(previous: bytes, values: list[Any] | tuple[Any, ...]) -> bytes:
     the next link `labeler check` recomputes. The fields' repr is unambiguous for
     text, integers and None.
     """
+    import hashlib
+
     return hashlib.sha256(previous + repr(tuple(values)).encode("utf-8", "surrogatepass")).digest()[:16]
 
 
 def text_sha256(text: str) -> str:
     """SHA-256 of text as UTF-8 (the grade scale's JSON as stored in `meta`)."""
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

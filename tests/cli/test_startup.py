@@ -35,6 +35,10 @@ NOT_TO_JUDGE = (
     "labeler.retrievers",
     "labeler.tui",
     "labeler.coverage",
+    "statistics",  # the pace's median is labeler.pace's own (statistics brings fractions and decimal)
+    "fractions",
+    "decimal",
+    "secrets",  # only a nested write names a savepoint with it (labeler.store.connection)
 )
 """Nor these: what `next` and `status` must not pay for (a module or any module under it)."""
 
@@ -261,3 +265,23 @@ def test_a_group_loaded_as_a_side_effect_still_gets_its_subcommands_from_other_m
     code = "from labeler.cli import cli\ncli.commands['topics']\nprint(sorted(cli.commands['judgments'].commands))\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert "'export-log'" in out.stdout, out.stdout
+
+
+def test_the_shared_modules_load_what_they_use_when_they_use_it(tmp_path):
+    """hashlib (OpenSSL) when a text is hashed, the file reader when a scale file is read, no `statistics` at all.
+
+    (`labeler.store.digests` and `.connection` import hashlib and secrets in their functions too, but the
+    store package imports `labeler.assignment`, which needs hashlib: `next` and `status` still load it.)
+    """
+    scale = tmp_path / "two.tsv"
+    scale.write_text("0\tno\n1\tyes\nthreshold\t1\n")
+    code = """
+import sys
+import labeler.models, labeler.pace, labeler.scales
+print(sorted(n for n in ("hashlib", "_hashlib", "statistics", "labeler.formats.lines") if n in sys.modules))
+assert labeler.models.content_hash("x") == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+print(labeler.scales.load_scale(sys.argv[1]).to_dict()["grades"][1]["label"], "hashlib" in sys.modules)
+"""
+    done = python(code, str(scale))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "yes True"]
