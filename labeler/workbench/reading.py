@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.formats.judgment_log import DECISION_KEYS, shown_event
 from labeler.judgments import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
@@ -65,6 +64,8 @@ def recent_events(store: Store, assessor: str | None = None, *, limit: int = 20)
 
 def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[dict[str, Any]]:
     """An assessor's latest decisions still in force (undone ones left out), newest first."""
+    from labeler.formats.judgment_log import DECISION_KEYS, shown_event  # not for `next`'s unit text
+
     events = store.recent_events(assessor, limit=limit * 4 + 20)
     retracted = {e.target for e in events if e.kind == RETRACT} | store.retracted_ids(e.event_id for e in events)
     decisions = []
