@@ -5,27 +5,6 @@ from __future__ import annotations
 import pytest
 from support import dump
 
-RUNS = {
-    "A": "d1 d2 d3 d4 d5",
-    "B": "d2 d6 d1 d7 d8",
-    "C": "d9 d6 d10 d2 d11",
-}
-RELEVANT = {"d1", "d2", "d4", "d6", "d9"}
-LABELLED = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10"]  # d11 never judged
-
-
-@pytest.fixture
-def toy(run_cli, write):
-    run_cli("topics", "import", write("topics.tsv", "q1\tfirst topic\n"))
-    for name, units in RUNS.items():
-        lines = "".join(f"q1 Q0 {u} {r} {10 - r} {name}\n" for r, u in enumerate(units.split(), 1))
-        run_cli("runs", "import", write(f"{name}.run", lines), "--name", name)
-    qrels = "".join(f"q1 0 {u} {int(u in RELEVANT)}\n" for u in LABELLED)
-    run_cli("judgments", "import", write("qrels.txt", qrels), "--reviewed")
-    run_cli("snapshot", "create", "-m", "v1")
-    return run_cli
-
-
 ARGS = ("replay", "--snapshot", "v1", "--depth", "5", "--runs", "A,B,C", "--measure", "P@5")
 
 
@@ -100,3 +79,23 @@ def test_bad_input_is_refused_with_a_reason_and_changes_nothing(toy, extra, code
     assert result.stderr.startswith("Error:") and words in result.stderr
     assert "Traceback" not in result.stderr
     assert dump(toy.db) == before
+
+
+def test_report_adds_the_replay_section(toy, tmp_path):
+    page = tmp_path / "r.html"
+    out = toy.json("report", "--html", page, "--replay-depth", "5", "--replay-runs", "A,B,C")
+    assert out["replay"]["oracle"] == 1.0 and out["replay"]["pool"] == 38 / 40
+    html = page.read_text()
+    assert "<h2>Judging orders, replayed</h2>" in html
+    for name in ("oracle", "pool", "rrf", "mtf", "random"):
+        assert f"<title>{name}</title></polyline>" in html
+    assert "left out of the replay" in html
+    plain = tmp_path / "plain.html"
+    toy("report", "--html", plain)
+    assert "Judging orders" not in plain.read_text()
+
+
+def test_report_replay_needs_depth_and_runs(toy, tmp_path):
+    result = toy("report", "--html", tmp_path / "r.html", "--replay-depth", "5", expect=2)
+    assert "--replay-runs" in result.stderr
+    assert not (tmp_path / "r.html").exists()
