@@ -73,6 +73,11 @@ LISTED: dict[str, Listed] = {
         ("coverage",),
         "What changed between two snapshots: labels, relevant sets, scores, and the system ranking.",
     ),
+    "replay": Listed(
+        ("replay",),
+        "Replay judging a pool under each judging order, a snapshot's labels as the assessor: relevant found per "
+        "judgment.",
+    ),
     "report": Listed(
         ("coverage",),
         "A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias.",

@@ -301,18 +301,54 @@ COMMANDS = [coverage, compare]
 )
 @click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
+@click.option("--replay-depth", type=int, default=None, help="Add the judging-order replay of a pool this deep.")
+@click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
+@click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
+@click.option("--replay-seed", default=0, show_default=True, type=int, help="Seed of the replay's seeded orders.")
 @force_option
 @json_option
 @pass_env
-def report(env: Env, html_path: str, snapshot: str | None, depth: int, force: bool, as_json: bool) -> None:
+def report(
+    env: Env,
+    html_path: str,
+    snapshot: str | None,
+    depth: int,
+    replay_depth: int | None,
+    replay_runs: str | None,
+    replay_orders: str | None,
+    replay_seed: int,
+    force: bool,
+    as_json: bool,
+) -> None:
     """A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias."""
+    from functools import partial
+
+    from labeler.errors import BadArgumentError
     from labeler.outputs import check_output
     from labeler.report import render_report
     from labeler.workbench.report import write_report
 
+    if (replay_depth is None) != (replay_runs is None):
+        missing = "replay_runs" if replay_runs is None else "replay_depth"
+        raise BadArgumentError("the replay section needs both its depth and its runs", argument=missing)
     check_output(html_path, workbench=env.db_path, force=force)  # before the report is computed
     with env.store() as store:
-        result = write_report(store, html_path, render=render_report, snapshot=snapshot, depth=depth, force=force)
+        replayed = None
+        if replay_depth is not None:
+            from labeler.workbench.replay import replay
+
+            replayed = replay(
+                store,
+                snapshot=snapshot,
+                depth=replay_depth,
+                runs=comma_list(replay_runs) or [],
+                orders=comma_list(replay_orders),
+                seed=replay_seed,
+            )
+        render = partial(render_report, replay=replayed)  # no replay: no replay section
+        result = write_report(store, html_path, render=render, snapshot=snapshot, depth=depth, force=force)
+    if replayed is not None:
+        result["replay"] = {name: f.curve_share for name, f in replayed.orders.items()}
     if as_json:
         emit_json(result)
         return

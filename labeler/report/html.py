@@ -8,6 +8,7 @@ from labeler.report.svg import bar_chart, escape, line_chart
 
 if TYPE_CHECKING:  # the types only: the page is drawn from what the workbench gathered, handed over
     from labeler.workbench.coverage_results import CoverageReport, History, ReportData
+    from labeler.workbench.replay import ReplayResult
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 980px; color: #222; }
@@ -34,8 +35,11 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_report(data: ReportData) -> str:
-    """The whole page from the report data the workbench gathers (see workbench.report.report_data)."""
+def render_report(data: ReportData, replay: ReplayResult | None = None) -> str:
+    """The whole page from the report data the workbench gathers (see workbench.report.report_data).
+
+    `replay` (from `labeler.workbench.replay.replay`) adds the section on judging orders.
+    """
     coverage = data.coverage
     sections = [
         _heading(data),
@@ -45,6 +49,7 @@ def render_report(data: ReportData) -> str:
         _history(data.history, coverage.depth),
         _loro(coverage),
         _topics(coverage),
+        _replay(replay) if replay is not None else "",
     ]
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -202,4 +207,79 @@ def _topics(coverage: CoverageReport) -> str:
             ],
         )
         + f"<p class='note'>{escape(coverage.r_estimate_warning)}</p>"
+    )
+
+
+def _replay(result: ReplayResult) -> str:
+    """Judging replayed on the snapshot's labels: the orders' curves (SVG) and their table."""
+    orders = result.orders
+    steps = [judged for judged, _ in next(iter(orders.values())).curve]
+    every = max(1, len(steps) // 8)
+    labels = [str(judged) if i % every == 0 or i == len(steps) - 1 else "" for i, judged in enumerate(steps)]
+    relevant = result.relevant or 1
+    series: list[tuple[str, list[float | None], bool]] = [
+        (name, [found / relevant for _, found in figures.curve], name == "oracle") for name, figures in orders.items()
+    ]
+    chart = line_chart(
+        "Relevant units found per judgment (topics in lockstep)",
+        labels,
+        series,
+        x_label="judgments",
+        y_label="share of relevant found",
+    )
+    rows = [
+        [
+            name,
+            f.curve_share,
+            f.to_relevant["50"],
+            f.to_relevant["90"],
+            f.to_relevant["95"],
+            f.tau["10"],
+            f.tau["25"],
+            f.tau["50"],
+            f.tau["100"],
+            f.tau_ap["100"],
+        ]
+        for name, f in orders.items()
+    ]
+    stops = [
+        [name, s.rule, s.judgments, s.effort_saved, s.relevant_lost, s.tau, s.tau_lost]
+        for name, f in orders.items()
+        for s in f.stopping.values()
+    ]
+    unjudged = (
+        f"{result.unjudged} pool units the snapshot never judged are "
+        + ("kept as non-relevant (flagged)." if result.unjudged_as_nonrelevant else "left out of the replay.")
+        if result.unjudged
+        else "Every pool unit has a label."
+    )
+    return (
+        "<h2>Judging orders, replayed</h2>"
+        f"<p class='note'>Snapshot {escape(result.snapshot)} as the assessor; pool: {escape(result.strategy)} at "
+        f"depth {result.depth} of {escape(', '.join(result.runs))} ({result.pairs} pairs, {len(result.topics)} "
+        f"topics, {result.relevant} relevant units). {escape(unjudged)} Curve share: the area under an order's "
+        "curve over the oracle's; tau: the systems ranked by mean "
+        f"{escape(result.measure)} on the labels a budget of 10/25/50/100% of each topic's pool gives, against "
+        "the full labels.</p>"
+        f"<figure>{chart}</figure>"
+        + _table(
+            [
+                "order",
+                "curve share",
+                "to 50%",
+                "to 90%",
+                "to 95%",
+                "tau@10%",
+                "tau@25%",
+                "tau@50%",
+                "tau@100%",
+                "tau_AP@100%",
+            ],
+            rows,
+        )
+        + (
+            _table(["order", "rule", "judgments", "effort saved", "relevant lost", "tau", "tau lost"], stops)
+            if stops
+            else ""
+        )
     )

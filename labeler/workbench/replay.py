@@ -1,0 +1,206 @@
+"""`labeler replay` (and the report's replay section): judging replayed on a snapshot's labels.
+
+The pool is built in memory from the runs named, by the registered strategy
+(`labeler.pooling`, the same membership `pool build` stores), and nothing is
+written to the workbench. The snapshot's labels stand in for the assessor
+(`labeler.replay`); the systems ranked for tau are every run the labels' unit
+can score (or those asked for).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from labeler.errors import BadArgumentError, LabelerError
+from labeler.metrics import parse_measure
+from labeler.models import topic_sort_key
+from labeler.ordering import order_names
+from labeler.pooling import PoolEntry, PoolRequest, get_strategy, strategy_names
+from labeler.replay import ORACLE
+from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
+from labeler.stopping import StoppingRule, parse_rule
+from labeler.store import Store
+from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
+from labeler.workbench.setup import Progress
+from labeler.workbench.snapshots import resolve_snapshot
+
+DEFAULT_MEASURE = "nDCG@10"
+DEFAULT_STOP = "window:10,knee"
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What `replay` found: the pool replayed, what it left out, and each order's figures (oracle first)."""
+
+    snapshot: str
+    unit: str
+    depth: int
+    strategy: str
+    runs: tuple[str, ...]
+    pairs: int
+    topics: tuple[str, ...]
+    relevant: int
+    unjudged: int
+    unjudged_units: dict[str, list[str]]
+    unjudged_as_nonrelevant: bool
+    topics_without_labels: tuple[str, ...]
+    measure: str
+    seed: int
+    systems: tuple[str, ...]
+    runs_not_scored: tuple[str, ...]
+    rules: tuple[str, ...]
+    orders: dict[str, OrderFigures] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "snapshot": self.snapshot,
+            "unit": self.unit,
+            "pool": {"depth": self.depth, "strategy": self.strategy, "runs": list(self.runs), "pairs": self.pairs},
+            "topics": len(self.topics),
+            "relevant": self.relevant,
+            "unjudged": self.unjudged,
+            "unjudged_as_nonrelevant": self.unjudged_as_nonrelevant,
+            "unjudged_units": {topic: list(units) for topic, units in self.unjudged_units.items()},
+            "topics_without_labels": list(self.topics_without_labels),
+            "measure": self.measure,
+            "seed": self.seed,
+            "systems": list(self.systems),
+            "runs_not_scored": list(self.runs_not_scored),
+            "stop_rules": list(self.rules),
+            "orders": {name: figures.to_json() for name, figures in self.orders.items()},
+        }
+
+
+def replay_orders(orders: list[str] | None) -> list[str]:
+    """The orders asked for (every registered one by default), the oracle first; unknown names refused."""
+    known = order_names()
+    wanted = list(orders) if orders else list(known)
+    for name in wanted:
+        if name != ORACLE and name not in known:
+            raise BadArgumentError(
+                f"must name judging orders ({', '.join((*known, ORACLE))}), not {name!r}", argument="orders"
+            )
+    return [ORACLE, *dict.fromkeys(name for name in wanted if name != ORACLE)]
+
+
+def stopping_rules(text: str | None) -> list[StoppingRule]:
+    """`window:10,knee` as rules; a bad one refused naming it."""
+    rules = []
+    for part in (text if text is not None else DEFAULT_STOP).split(","):
+        if not part.strip():
+            continue
+        try:
+            rules.append(parse_rule(part))
+        except ValueError as exc:
+            raise BadArgumentError(str(exc), argument="stop") from None
+    return rules
+
+
+def _check_request(depth: int, strategy: str, runs: list[str], measure: str) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+    if strategy not in strategy_names():
+        raise BadArgumentError(f"must be one of {', '.join(strategy_names())}, not {strategy!r}", argument="strategy")
+    if not runs:
+        raise BadArgumentError("must name at least one run to pool", argument="runs")
+    if len(set(runs)) != len(runs):
+        raise BadArgumentError(f"names a run twice: {', '.join(runs)}", argument="runs")
+    try:
+        parse_measure(measure)
+    except ValueError as exc:
+        raise BadArgumentError(str(exc), argument="measure") from None
+
+
+def replay(
+    store: Store,
+    *,
+    depth: int,
+    runs: list[str],
+    snapshot: str | None = None,
+    strategy: str = "depth",
+    orders: list[str] | None = None,
+    seed: int = 0,
+    measure: str = DEFAULT_MEASURE,
+    stop: str | None = None,
+    unjudged_as_nonrelevant: bool = False,
+    score_runs: list[str] | None = None,
+    progress: Progress | None = None,
+) -> ReplayResult:
+    """Replay judging the pool of `runs` at `depth` under each order, the snapshot's labels as the assessor."""
+    _check_request(depth, strategy, runs, measure)
+    names = replay_orders(orders)
+    rules = stopping_rules(stop)
+    info = resolve_snapshot(store, snapshot)
+    infos = [store.run(name) for name in runs]  # an unknown run: NotFoundError, before anything is computed
+    qrels, _ = aligned_labels(store, info, None)
+    threshold = info.manifest["scale"]["threshold"]
+    try:
+        pooled = {run.name: aligned_rankings(store, info, run, None)[0] for run in infos}
+        pool = get_strategy(strategy).function(pooled, PoolRequest(depth, {}))
+    except ValueError as exc:
+        raise LabelerError(str(exc)) from None
+    pairs = sum(len(entries) for entries in pool.values())
+    kept: dict[str, dict[str, PoolEntry]] = {}
+    grades: dict[str, dict[str, int]] = {}
+    unjudged: dict[str, list[str]] = {}
+    without_labels = []
+    for topic, entries in pool.items():
+        labels = qrels.get(topic)
+        if not labels:
+            without_labels.append(topic)
+            continue
+        missing = sorted(unit for unit in entries if unit not in labels)
+        if missing:
+            unjudged[topic] = missing
+        if unjudged_as_nonrelevant:
+            kept[topic] = dict(entries)
+            grades[topic] = {unit: labels.get(unit, 0) for unit in entries}
+        else:
+            kept[topic] = {unit: entry for unit, entry in entries.items() if unit in labels}
+            grades[topic] = {unit: labels[unit] for unit in kept[topic]}
+        if not kept[topic]:
+            del kept[topic], grades[topic]
+    if not kept:
+        raise LabelerError(
+            f"snapshot {info.name} labels no unit of the pool of {', '.join(runs)} at depth {depth}: nothing to replay"
+        )
+    topics = sorted(kept, key=topic_sort_key)
+    systems, not_scored = runs_to_score(store, score_runs, info.unit)
+    try:
+        rankings = {name: aligned_rankings(store, info, store.run(name), None, topics=topics)[0] for name in systems}
+        reference = {topic: qrels[topic] for topic in topics}
+        scorer = SystemScorer(rankings, measure, topics, threshold, reference)
+        figures = replay_campaign(
+            {topic: kept[topic] for topic in topics},
+            grades,
+            orders=names,
+            threshold=threshold,
+            scorer=scorer,
+            rules=rules,
+            seed=seed,
+            run_order=tuple(runs),
+            progress=progress,
+        )
+    except ValueError as exc:
+        raise LabelerError(str(exc)) from None
+    return ReplayResult(
+        snapshot=info.name,
+        unit=info.unit,
+        depth=depth,
+        strategy=strategy,
+        runs=tuple(runs),
+        pairs=pairs,
+        topics=tuple(topics),
+        relevant=sum(1 for topic in topics for grade in grades[topic].values() if grade >= threshold),
+        unjudged=sum(len(units) for units in unjudged.values()),
+        unjudged_units=unjudged,
+        unjudged_as_nonrelevant=unjudged_as_nonrelevant,
+        topics_without_labels=tuple(without_labels),
+        measure=measure,
+        seed=seed,
+        systems=tuple(systems),
+        runs_not_scored=tuple(not_scored),
+        rules=tuple(rule.spec for rule in rules),
+        orders=figures,
+    )
