@@ -17,6 +17,7 @@ registry, so none of them names an order.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -252,6 +253,154 @@ def _run_rankings(entries: Mapping[str, PoolEntry], run_order: tuple[str, ...]) 
     return {run: [u for _, u in sorted(rankings[run])] for run in run_order if run in rankings}
 
 
+def _maxmean_visits(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], shared: bool) -> Iterator[str]:
+    """Yield units in the order MaxMean visits them, replaying the known labels (unjudged: non-relevant)."""
+    positions = dict.fromkeys(rankings, 0)
+    relevant = dict.fromkeys(rankings, 0)
+    seen = dict.fromkeys(rankings, 0)
+    holders: dict[str, list[str]] = {}
+    for run, ranking in rankings.items():
+        for unit in dict.fromkeys(ranking):
+            holders.setdefault(unit, []).append(run)
+    visited: set[str] = set()
+    while True:
+        live = []
+        for run, ranking in rankings.items():
+            positions[run] = _skip_visited(ranking, positions[run], visited)
+            if positions[run] < len(ranking):
+                live.append(run)
+        if not live:
+            return
+        # The posterior mean of Beta(1 + rel, 1 + nonrel); max() keeps the first of equal means: the run order.
+        # Equal fractions of small integers divide to the same float, so ties are exact.
+        run = max(live, key=lambda r: (relevant[r] + 1) / (seen[r] + 2))
+        unit = rankings[run][positions[run]]
+        visited.add(unit)
+        yield unit
+        hit = judged.get(unit, False)
+        for counted in holders[unit] if shared else (run,):
+            seen[counted] += 1
+            relevant[counted] += hit
+
+
+def maxmean_order(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    shared: bool = True,
+    pool: Iterable[str] = (),
+) -> list[str]:
+    """MaxMean (Losada, Parapar & Barreiro, SAC 2016; IP&M 53(5), 2017) as a replay over the labels known so far.
+
+    Runs are arms with a Beta(1, 1) prior on their rate of relevant units. The
+    next unit is the next not-yet-visited unit, in its own pool ranking, of the
+    run with the highest posterior mean (rel + 1) / (rel + nonrel + 2); ties go
+    to the fixed run order of `rankings`. Reward 1 for relevant, 0 otherwise;
+    unjudged units count as non-relevant, so (as with MTF) only the tail after
+    the first unjudged unit is provisional.
+
+    labeler's choice: `shared=True` (the default) counts a judged unit for every
+    run whose pool ranking holds it, whichever run drew it; `shared=False`
+    counts it only for the run that drew it ("own pulls only"). The papers'
+    arms are pulled by judging a run's top unjudged document; which runs a
+    judgment updates is not pinned down in our notes. Units of `pool` that no
+    ranking holds come last, by unit id.
+    """
+    order = list(_maxmean_visits(rankings, judged, shared))
+    return order + sorted(set(pool) - set(order))
+
+
+HEDGE_BETA = 0.1
+# Weighted values this close (relative) are a tie: equal sums of beta ** loss computed along different paths
+# differ in their last bits, and a tie must go to the tie rule, not to rounding.
+_HEDGE_TIE = 1e-9
+
+
+def ap_prior(length: int) -> list[float]:
+    """Hedge's rank values for a list of `length`: value(r) = (1/2)(1/r + 1/(r+1) + ... + 1/Z), r = 1..Z."""
+    values = [0.0] * length
+    tail = 0.0
+    for r in range(length, 0, -1):
+        tail += 1 / r
+        values[r - 1] = tail / 2
+    return values
+
+
+def _validate_beta(beta: float) -> None:
+    if isinstance(beta, bool) or not isinstance(beta, int | float) or not 0 < beta < 1:
+        raise ValueError(f"Hedge beta must be a number strictly between 0 and 1, not {beta!r}")
+
+
+def _hedge_visits(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], beta: float) -> Iterator[str]:
+    """Yield units in the order Hedge visits them, replaying the known labels (unjudged: non-relevant).
+
+    Each step scores every unvisited unit (O(units x runs ranking each) per
+    step, so O(n^2) for a topic of n units). Values within a relative 1e-9 are
+    ties: exact ties in real arithmetic, such as two runs with equal cumulative
+    losses, differ in floating point in their last bits.
+    """
+    runs = [run for run, ranking in rankings.items() if ranking]
+    if not runs:
+        return
+    values = {run: ap_prior(len(rankings[run])) for run in runs}
+    top = max(values[run][0] for run in runs)
+    held: dict[str, dict[int, float]] = {}
+    best_position: dict[str, int] = {}
+    for index, run in enumerate(runs):
+        for position, unit in enumerate(rankings[run]):
+            # A unit a run repeats keeps its best rank in that run.
+            held.setdefault(unit, {}).setdefault(index, values[run][position])
+            best_position[unit] = min(best_position.get(unit, position), position)
+    # Ties between equal weighted values: best position in any run, then more runs, then unit id (the pool order).
+    tie = {unit: (best_position[unit], -len(runs_of), unit) for unit, runs_of in held.items()}
+    left = {unit: tuple(runs_of.items()) for unit, runs_of in held.items()}
+    weight = [1 / len(runs)] * len(runs)
+    while left:
+        scores = {unit: sum(weight[i] * value for i, value in ranked) for unit, ranked in left.items()}
+        floor = max(scores.values()) * (1 - _HEDGE_TIE)
+        best = min((unit for unit, score in scores.items() if score >= floor), key=tie.__getitem__)
+        del left[best]
+        yield best
+        # loss = 1/2 - (1/2) value / top for a relevant unit, 1/2 + (1/2) value / top otherwise (0 if unranked).
+        sign = -0.5 if judged.get(best, False) else 0.5
+        ranked_by = held[best]
+        weight = [w * beta ** (0.5 + sign * ranked_by.get(i, 0.0) / top) for i, w in enumerate(weight)]
+        total = math.fsum(weight)
+        weight = [w / total for w in weight]
+
+
+def hedge_order(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    beta: float = HEDGE_BETA,
+    pool: Iterable[str] = (),
+) -> list[str]:
+    """Hedge (Aslam, Pavlu & Savell, CIKM 2003) as a replay over the labels known so far.
+
+    Each run s has a weight w_s, 1/n for n runs at the start. A unit at
+    position r (1-based) of run s's pool ranking, of length Z_s, has the rank
+    value v_s(d) = (1/2)(1/r + 1/(r+1) + ... + 1/Z_s), the paper's
+    approximation of AP's weight at rank r; v_s(d) = 0 if s does not rank d.
+    The next unit is the unvisited unit with the highest sum_s w_s v_s(d) (the
+    weights sum to 1); ties (within a relative 1e-9) go to the best position in
+    any run, then more runs, then unit id. Once its label is known, every run's weight is multiplied by
+    beta ** loss_s(d) and the weights are renormalised to sum 1, where
+
+        loss_s(d) = 1/2 - (1/2) v_s(d) / v_max   if d is relevant,
+        loss_s(d) = 1/2 + (1/2) v_s(d) / v_max   if not,
+
+    and v_max is the largest rank value in the topic (rank 1 of the longest
+    ranking), so the loss lies in [0, 1] and a run that does not rank d loses
+    1/2. The paper's beta is 0.1. labeler's choices: the loss's scaling to
+    [0, 1] by v_max, r and Z taken within the run's pool ranking (for a depth-k
+    pool, the run's rank and k), the tie rule, and that unjudged units count as
+    non-relevant, so (as with MTF) only the tail after the first unjudged unit
+    is provisional. Units of `pool` that no ranking holds come last, by unit id.
+    """
+    _validate_beta(beta)
+    order = list(_hedge_visits(rankings, judged, beta))
+    return order + sorted(set(pool) - set(order))
+
+
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.
 
 
@@ -293,3 +442,29 @@ def _by_mtf(given: OrderInput) -> list[str]:
 )
 def _by_seed(given: OrderInput) -> list[str]:
     return random_order(given.topic_id, given.entries.keys(), given.seed)
+
+
+@judging_order(
+    "maxmean",
+    label="MaxMean",
+    doc="MaxMean (draw from the run with the best rate of relevant units so far)",
+    why=(
+        "a bandit: each run is an arm with a Beta(1,1) prior, the next unit is the next one of the run with the "
+        "highest posterior mean of relevant units so far (Losada, Parapar & Barreiro 2016)"
+    ),
+)
+def _by_maxmean(given: OrderInput) -> list[str]:
+    return maxmean_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
+
+
+@judging_order(
+    "hedge",
+    label="Hedge",
+    doc="Hedge (weighted runs' rank values; weights follow each label)",
+    why=(
+        "online learning: units the currently best-weighted runs rank high come first, each label reweights the "
+        "runs by how well they ranked it (Aslam, Pavlu & Savell 2003)"
+    ),
+)
+def _by_hedge(given: OrderInput) -> list[str]:
+    return hedge_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
