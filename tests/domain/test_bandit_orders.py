@@ -110,7 +110,10 @@ def test_hedge_on_toy3():
 
 
 def hedge_reference(rankings, judged, beta=Fraction(1, 10)):
-    """Hedge written out with exact rational losses: w_s = beta^(L_s - min L), argmax recomputed from scratch."""
+    """Hedge written out with exact rational losses: w_s = beta^(L_s - min L), argmax recomputed from scratch.
+
+    Up to the first unjudged unit; the rest then follow by value under the weights at that point.
+    """
     runs = [run for run in rankings if rankings[run]]
 
     def value(run, unit):
@@ -135,6 +138,8 @@ def hedge_reference(rankings, judged, beta=Fraction(1, 10)):
 
         unit = min((u for u in units if score[u] >= best * (1 - 1e-9)), key=key)
         order.append(unit)
+        if unit not in judged:  # the provisional tail: the rest by value under these weights
+            return order + sorted(units - {unit}, key=lambda u: (-float(f"{score[u]:.9g}"), key(u)))
         units.remove(unit)
         sign = -1 if judged.get(unit, False) else 1
         for run in runs:
@@ -216,3 +221,76 @@ def test_adding_a_label_only_changes_the_tail_after_the_first_unjudged_unit(name
             for rel in (True, False):
                 changed = arrange(name, given(TOY2, {**labels, unit: rel}))
                 assert changed[: first + 1] == order[: first + 1]
+
+
+def test_hedge_with_no_labels_is_the_first_pulls_values():
+    # Nothing judged: d2 is the first unjudged unit and the rest follow the uniform weights' values (in 120ths):
+    # d2 241, d1 184, d6 154, d9 137, then d3 = d10 = 47, d4 = d7 = 27, d5 = d8 = d11 = 12, each tie by the tie
+    # rule (same best rank, one run each: unit id as a string).
+    assert hedge_order(TOY2, {}) == "d2 d1 d6 d9 d10 d3 d4 d7 d11 d5 d8".split()
+
+
+def test_hedge_tail_uses_the_weights_at_the_first_unjudged_unit():
+    # d2 judged relevant: the weights after pull 1 are .302 .500 .198 (test_hedge_on_toy2); d1 (64.9) is next and
+    # unjudged, the rest by those weights: d6 (.500+.198)*77 = 53.8, d9 .198*137 = 27.1, d3 .302*47 = 14.2,
+    # d7 .500*27 = 13.5, d10 .198*47 = 9.3, d4 .302*27 = 8.2, d8 .500*12 = 6.0, d5 .302*12 = 3.6, d11 .198*12 = 2.4.
+    assert hedge_order(TOY2, {"d2": True}) == "d2 d1 d6 d9 d3 d7 d10 d4 d8 d5 d11".split()
+
+
+def random_case(seed, n_units):
+    rng = random.Random(seed)
+    units = [f"u{i}" for i in range(n_units)]
+    rankings = {f"r{k}": rng.sample(units, rng.randint(1, n_units // 2)) for k in range(rng.randint(2, 6))}
+    truth = {u: rng.random() < 0.3 for u in units}
+    return rankings, truth
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hedge_resumed_from_its_cache_equals_a_cold_replay(seed):
+    """Judge in Hedge order one unit at a time (the queue's pattern); every answer equals a cold start's."""
+    from labeler import ordering
+
+    rankings, truth = random_case(seed, 80)
+    labels: dict[str, bool] = {}
+    order = hedge_order(rankings, labels)
+    while (nxt := next((u for u in order if u not in labels), None)) is not None:
+        labels[nxt] = truth[nxt]
+        order = hedge_order(rankings, labels)
+        ordering._HEDGE_CACHE.clear()
+        assert order == hedge_order(rankings, labels)
+    assert order == hedge_reference(rankings, labels)
+    # A corrected label in the prefix is not resumed from the old state.
+    first = order[0]
+    corrected = {**labels, first: not labels[first]}
+    warm = hedge_order(rankings, corrected)
+    ordering._HEDGE_CACHE.clear()
+    assert warm == hedge_order(rankings, corrected) == hedge_reference(rankings, corrected)
+
+
+def maxmean_reference(rankings, judged, shared=True):
+    """MaxMean written out plainly: exact Fraction means, every run rescanned at each pull."""
+    rel = {run: 0 for run in rankings}
+    non = {run: 0 for run in rankings}
+    order: list[str] = []
+    while True:
+        live = [run for run in rankings if any(u not in order for u in rankings[run])]
+        if not live:
+            return order
+        best = max(Fraction(rel[run] + 1, rel[run] + non[run] + 2) for run in live)
+        run = next(run for run in live if Fraction(rel[run] + 1, rel[run] + non[run] + 2) == best)
+        unit = next(u for u in rankings[run] if u not in order)
+        order.append(unit)
+        for counted in [r for r in rankings if unit in rankings[r]] if shared else [run]:
+            if judged.get(unit, False):
+                rel[counted] += 1
+            else:
+                non[counted] += 1
+
+
+@pytest.mark.parametrize("shared", [True, False])
+@pytest.mark.parametrize("seed", range(10))
+def test_maxmean_matches_a_plain_reference_on_random_runs(seed, shared):
+    rankings, truth = random_case(seed, 40)
+    rng = random.Random(seed)
+    labels = {u: rel for u, rel in truth.items() if rng.random() < 0.8}
+    assert maxmean_order(rankings, labels, shared=shared) == maxmean_reference(rankings, labels, shared)
