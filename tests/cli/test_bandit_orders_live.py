@@ -87,3 +87,36 @@ async def test_the_tui_judges_in_maxmean_and_records_it(toy2):
         events = [e for e in store.recent_events(limit=10) if e.kind == "grade"]
     assert sorted(e.unit_id for e in events) == sorted(shown)
     assert {e.order for e in events} == {"maxmean"}
+
+
+async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
+    from textual.widgets import OptionList
+
+    from labeler.tui import make_app
+    from labeler.tui.screens.prompt import ChoicePrompt
+
+    app = make_app(toy2, assessor="ann", topic="1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Change order")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoicePrompt)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        [index] = [i for i, label in enumerate(labels) if label.startswith("hedge: ")]
+        options.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.order == "hedge"
+        # No labels: Hedge's first pull is d2 (A2 + B1 + C4 = 241/120, the highest value under uniform weights).
+        assert app.session.current.unit_id == "d2"
+        await pilot.press("1")
+        await pilot.pause()
+        # d2 relevant: d1 (64.9 against d6's 53.8 in test_hedge_on_toy2) comes next.
+        assert app.session.current.unit_id == "d1"
+    with Store(toy2) as store:
+        [event] = [e for e in store.recent_events(limit=10) if e.kind == "grade"]
+    assert (event.unit_id, event.order, event.seed) == ("d2", "hedge", None)
