@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import math
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -414,11 +415,13 @@ class _HedgeReplay:
 # first unjudged unit of the last answer, so the replay resumes there instead of starting over.
 _HEDGE_CACHE: dict[tuple[float, tuple[tuple[str, tuple[str, ...]], ...]], _HedgeReplay] = {}
 _HEDGE_CACHE_SIZE = 32
+_HEDGE_CACHE_LOCK = threading.Lock()
 
 
 def _hedge_replay(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], beta: float) -> list[str]:
     key = (beta, tuple((run, tuple(ranking)) for run, ranking in rankings.items()))
-    replay = _HEDGE_CACHE.pop(key, None)  # taken out while in use: another thread starts its own
+    with _HEDGE_CACHE_LOCK:
+        replay = _HEDGE_CACHE.pop(key, None)  # taken out while in use: another thread starts its own
     if replay is None or any(judged.get(unit) != relevant for unit, relevant in replay.prefix):
         replay = _HedgeReplay(rankings, beta)
     order = [unit for unit, _ in replay.prefix]
@@ -431,9 +434,10 @@ def _hedge_replay(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bo
             break
         order.append(unit)
         replay.learn(unit, judged[unit])
-    while len(_HEDGE_CACHE) >= _HEDGE_CACHE_SIZE:
-        del _HEDGE_CACHE[next(iter(_HEDGE_CACHE))]
-    _HEDGE_CACHE[key] = replay
+    with _HEDGE_CACHE_LOCK:
+        while len(_HEDGE_CACHE) >= _HEDGE_CACHE_SIZE:
+            del _HEDGE_CACHE[next(iter(_HEDGE_CACHE))]
+        _HEDGE_CACHE[key] = replay
     return order
 
 
