@@ -17,6 +17,9 @@ registry, so none of them names an order.
 from __future__ import annotations
 
 import hashlib
+import heapq
+import math
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -252,6 +255,229 @@ def _run_rankings(entries: Mapping[str, PoolEntry], run_order: tuple[str, ...]) 
     return {run: [u for _, u in sorted(rankings[run])] for run in run_order if run in rankings}
 
 
+def _maxmean_visits(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], shared: bool) -> Iterator[str]:
+    """Yield units in the order MaxMean visits them, replaying the known labels (unjudged: non-relevant)."""
+    positions = dict.fromkeys(rankings, 0)
+    mean = dict.fromkeys(rankings, 0.5)
+    relevant = dict.fromkeys(rankings, 0)
+    seen = dict.fromkeys(rankings, 0)
+    holders: dict[str, list[str]] = {}
+    for run, ranking in rankings.items():
+        for unit in dict.fromkeys(ranking):
+            holders.setdefault(unit, []).append(run)
+    active = [run for run, ranking in rankings.items() if ranking]  # in run order
+    visited: set[str] = set()
+    while active:
+        # The posterior mean of Beta(1 + rel, 1 + nonrel); max() keeps the first of equal means: the run order.
+        # Equal fractions of small integers divide to the same float, so ties are exact.
+        run = max(active, key=mean.__getitem__)
+        ranking = rankings[run]
+        positions[run] = _skip_visited(ranking, positions[run], visited)
+        if positions[run] == len(ranking):
+            active.remove(run)
+            continue
+        unit = ranking[positions[run]]
+        visited.add(unit)
+        yield unit
+        hit = judged.get(unit, False)
+        for counted in holders[unit] if shared else (run,):
+            seen[counted] += 1
+            relevant[counted] += hit
+            mean[counted] = (relevant[counted] + 1) / (seen[counted] + 2)
+
+
+def maxmean_order(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    shared: bool = True,
+    pool: Iterable[str] = (),
+) -> list[str]:
+    """MaxMean (Losada, Parapar & Barreiro, SAC 2016; IP&M 53(5), 2017) as a replay over the labels known so far.
+
+    Runs are arms with a Beta(1, 1) prior on their rate of relevant units. The
+    next unit is the next not-yet-visited unit, in its own pool ranking, of the
+    run with the highest posterior mean (rel + 1) / (rel + nonrel + 2); ties go
+    to the fixed run order of `rankings`. Reward 1 for relevant, 0 otherwise;
+    unjudged units count as non-relevant, so (as with MTF) only the tail after
+    the first unjudged unit is provisional.
+
+    labeler's choice: `shared=True` (the default) counts a judged unit for every
+    run whose pool ranking holds it, whichever run drew it; `shared=False`
+    counts it only for the run that drew it ("own pulls only"). The papers'
+    arms are pulled by judging a run's top unjudged document; which runs a
+    judgment updates is not pinned down in our notes. Units of `pool` that no
+    ranking holds come last, by unit id.
+    """
+    order = list(_maxmean_visits(rankings, judged, shared))
+    return order + sorted(set(pool) - set(order))
+
+
+HEDGE_BETA = 0.1
+# Weighted values this close (relative) are a tie: equal sums of beta ** loss computed along different paths
+# differ in their last bits, and a tie must go to the tie rule, not to rounding.
+_HEDGE_TIE = 1e-9
+
+
+def ap_prior(length: int) -> list[float]:
+    """Hedge's rank values for a list of `length`: value(r) = (1/2)(1/r + 1/(r+1) + ... + 1/Z), r = 1..Z."""
+    values = [0.0] * length
+    tail = 0.0
+    for r in range(length, 0, -1):
+        tail += 1 / r
+        values[r - 1] = tail / 2
+    return values
+
+
+def _validate_beta(beta: float) -> None:
+    if isinstance(beta, bool) or not isinstance(beta, int | float) or not 0 < beta < 1:
+        raise ValueError(f"Hedge beta must be a number strictly between 0 and 1, not {beta!r}")
+
+
+class _HedgeReplay:
+    """One topic's Hedge replay, resumable: the state after the judged prefix is what the cache keeps.
+
+    Weights are kept up to a common factor: w_s = beta ** (L_s - t/2) after t
+    pulls is proportional to Hedge's normalised beta ** L_s (L_s the run's
+    cumulative loss), so only the runs that rank the pulled unit change. The
+    argmax is a lazy max-heap: a stored key times `scale` bounds its unit's
+    score from above (weights that fall keep the bound; when one rises,
+    `scale` grows by the largest factor), and only units whose bound can
+    still win are rescored.
+    """
+
+    def __init__(self, rankings: Mapping[str, Sequence[str]], beta: float) -> None:
+        runs = [run for run, ranking in rankings.items() if ranking]
+        values = {run: ap_prior(len(rankings[run])) for run in runs}
+        self.top = max((values[run][0] for run in runs), default=1.0)
+        self.log_beta = math.log(beta)
+        held: dict[str, dict[int, float]] = {}
+        best_position: dict[str, int] = {}
+        for index, run in enumerate(runs):
+            for position, unit in enumerate(rankings[run]):
+                # A unit a run repeats keeps its best rank in that run.
+                held.setdefault(unit, {}).setdefault(index, values[run][position])
+                best_position[unit] = min(best_position.get(unit, position), position)
+        self.ranked = {unit: tuple(runs_of.items()) for unit, runs_of in held.items()}
+        # Ties between equal weighted values: best position in any run, then more runs, then unit id.
+        self.tie = {unit: (best_position[unit], -len(runs_of), unit) for unit, runs_of in held.items()}
+        self.weight = [1.0] * len(runs)
+        self.scale = 1.0
+        self.heap = [(-self.score(unit), self.tie[unit], unit) for unit in self.ranked]
+        heapq.heapify(self.heap)
+        self.prefix: list[tuple[str, bool]] = []
+
+    def score(self, unit: str) -> float:
+        weight = self.weight
+        return sum(weight[i] * value for i, value in self.ranked[unit])
+
+    def take(self) -> str:
+        """Pop the unit with the highest weighted value (ties within a relative 1e-9: the tie rule)."""
+        heap, scale = self.heap, self.scale
+        popped: list[tuple[float, tuple[int, int, str], str]] = []
+        best = -1.0
+        while heap and -heap[0][0] * scale >= best * (1 - _HEDGE_TIE):
+            _, key, unit = heapq.heappop(heap)
+            score = self.score(unit)
+            popped.append((score, key, unit))
+            best = max(best, score)
+        floor = best * (1 - _HEDGE_TIE)
+        chosen = min((entry for entry in popped if entry[0] >= floor), key=lambda entry: entry[1])
+        for entry in popped:
+            if entry is not chosen:
+                heapq.heappush(heap, (-entry[0] / scale, entry[1], entry[2]))
+        return chosen[2]
+
+    def put_back(self, unit: str) -> None:
+        heapq.heappush(self.heap, (-self.score(unit) / self.scale, self.tie[unit], unit))
+
+    def learn(self, unit: str, relevant: bool) -> None:
+        """Multiply the weights of the runs ranking `unit` by beta ** (loss - 1/2)."""
+        self.prefix.append((unit, relevant))
+        sign = -0.5 if relevant else 0.5
+        grow = 1.0
+        for i, value in self.ranked[unit]:
+            factor = math.exp(self.log_beta * sign * value / self.top)
+            self.weight[i] *= factor
+            grow = max(grow, factor)
+        self.scale *= grow
+        high = max(self.weight)
+        if not 1e-100 < high < 1e100:  # a common factor changes no order; keep the floats in range
+            self.weight = [w / high for w in self.weight]
+            self.scale /= high
+
+    def tail(self) -> list[str]:
+        """The units not taken yet, by weighted value now (to 9 significant digits), then the tie rule."""
+        left = [unit for _, _, unit in self.heap]
+        return sorted(left, key=lambda unit: (-float(f"{self.score(unit):.9g}"), self.tie[unit]))
+
+
+# Resumable replays by (beta, rankings): the queue asks again after every judgment, and the new label is the
+# first unjudged unit of the last answer, so the replay resumes there instead of starting over.
+_HEDGE_CACHE: dict[tuple[float, tuple[tuple[str, tuple[str, ...]], ...]], _HedgeReplay] = {}
+_HEDGE_CACHE_SIZE = 32
+_HEDGE_CACHE_LOCK = threading.Lock()
+
+
+def _hedge_replay(rankings: Mapping[str, Sequence[str]], judged: Mapping[str, bool], beta: float) -> list[str]:
+    key = (beta, tuple((run, tuple(ranking)) for run, ranking in rankings.items()))
+    with _HEDGE_CACHE_LOCK:
+        replay = _HEDGE_CACHE.pop(key, None)  # taken out while in use: another thread starts its own
+    if replay is None or any(judged.get(unit) != relevant for unit, relevant in replay.prefix):
+        replay = _HedgeReplay(rankings, beta)
+    order = [unit for unit, _ in replay.prefix]
+    while replay.heap:
+        unit = replay.take()
+        if unit not in judged:
+            replay.put_back(unit)
+            order.append(unit)
+            order.extend(other for other in replay.tail() if other != unit)
+            break
+        order.append(unit)
+        replay.learn(unit, judged[unit])
+    with _HEDGE_CACHE_LOCK:
+        while len(_HEDGE_CACHE) >= _HEDGE_CACHE_SIZE:
+            del _HEDGE_CACHE[next(iter(_HEDGE_CACHE))]
+        _HEDGE_CACHE[key] = replay
+    return order
+
+
+def hedge_order(
+    rankings: Mapping[str, Sequence[str]],
+    judged: Mapping[str, bool],
+    beta: float = HEDGE_BETA,
+    pool: Iterable[str] = (),
+) -> list[str]:
+    """Hedge (Aslam, Pavlu & Savell, CIKM 2003) as a replay over the labels known so far.
+
+    Each run s has a weight w_s, 1/n for n runs at the start. A unit at
+    position r (1-based) of run s's pool ranking, of length Z_s, has the rank
+    value v_s(d) = (1/2)(1/r + 1/(r+1) + ... + 1/Z_s), the paper's
+    approximation of AP's weight at rank r; v_s(d) = 0 if s does not rank d.
+    The next unit is the unvisited unit with the highest sum_s w_s v_s(d) (the
+    weights sum to 1); ties (within a relative 1e-9) go to the best position
+    in any run, then more runs, then unit id. Once its label is known, every
+    run's weight is multiplied by beta ** loss_s(d) and the weights are
+    renormalised to sum 1, where
+
+        loss_s(d) = 1/2 - (1/2) v_s(d) / v_max   if d is relevant,
+        loss_s(d) = 1/2 + (1/2) v_s(d) / v_max   if not,
+
+    and v_max is the largest rank value in the topic (rank 1 of the longest
+    ranking), so the loss lies in [0, 1] and a run that does not rank d loses
+    1/2. The paper's beta is 0.1.
+
+    labeler's choices: the loss's scaling to [0, 1] by v_max; r and Z taken
+    within the run's pool ranking (for a depth-k pool, the run's rank and k);
+    the tie rule; and the provisional tail: after the first unjudged unit the
+    rest follow by weighted value under the weights at that point (no
+    assumption about labels still missing), so only that tail depends on them.
+    Units of `pool` that no ranking holds come last, by unit id.
+    """
+    _validate_beta(beta)
+    order = _hedge_replay(rankings, judged, beta)
+    return order + sorted(set(pool) - set(order))
+
+
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.
 
 
@@ -293,3 +519,29 @@ def _by_mtf(given: OrderInput) -> list[str]:
 )
 def _by_seed(given: OrderInput) -> list[str]:
     return random_order(given.topic_id, given.entries.keys(), given.seed)
+
+
+@judging_order(
+    "maxmean",
+    label="MaxMean",
+    doc="MaxMean (draw from the run with the best rate of relevant units so far)",
+    why=(
+        "a bandit: each run is an arm with a Beta(1,1) prior, the next unit is the next one of the run with the "
+        "highest posterior mean of relevant units so far (Losada, Parapar & Barreiro 2016)"
+    ),
+)
+def _by_maxmean(given: OrderInput) -> list[str]:
+    return maxmean_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
+
+
+@judging_order(
+    "hedge",
+    label="Hedge",
+    doc="Hedge (weighted runs' rank values; weights follow each label)",
+    why=(
+        "online learning: units the currently best-weighted runs rank high come first, each label reweights the "
+        "runs by how well they ranked it (Aslam, Pavlu & Savell 2003)"
+    ),
+)
+def _by_hedge(given: OrderInput) -> list[str]:
+    return hedge_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
