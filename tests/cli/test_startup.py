@@ -21,9 +21,20 @@ import labeler.cli
 from labeler.cli import LISTED, cli
 
 ROOT = Path(labeler.__file__).resolve().parent.parent
-HEAVY = ("textual", "rich", "numpy", "pandas", "ir_measures", "pytrec_eval", "sqlite_utils", "pyarrow", "bm25s")
+HEAVY = (
+    "textual",
+    "rich",
+    "numpy",
+    "scipy",
+    "pandas",
+    "ir_measures",
+    "pytrec_eval",
+    "sqlite_utils",
+    "pyarrow",
+    "bm25s",
+)
 """Never imported by `import labeler.cli` or `labeler --help`."""
-NUMERICS_AND_UI = ("textual", "numpy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
+NUMERICS_AND_UI = ("textual", "numpy", "scipy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
 """Never imported by `labeler next --json` or `labeler status --json` either."""
 NOT_TO_JUDGE = (
     "sqlite_utils",  # only to create or upgrade a workbench (its migrations) and for `check`
