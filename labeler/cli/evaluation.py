@@ -10,6 +10,7 @@ import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
 from labeler.cli.output import info, print_result, progress_bar, retired_note, table
+from labeler.errors import BadArgumentError
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -154,6 +155,10 @@ def eval_(
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
     from labeler.workbench.evaluation import compare_runs, evaluate_runs
 
+    if compare and baseline:
+        raise BadArgumentError(
+            "compares every run with one baseline; --compare compares one pair: give one of them", argument="baseline"
+        )
     with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
         if compare:
             comparison = compare_runs(

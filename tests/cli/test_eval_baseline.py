@@ -145,6 +145,9 @@ def test_bad_baseline_and_statistics_options_are_refused(run_cli, write):
     assert result.stderr.startswith("Error: --baseline: ") and "Traceback" not in result.stderr
     assert run_cli("eval", "--baseline", "base", "--correction", "fdr", expect=2).stderr
     assert run_cli("eval", "--baseline", "base", "--bootstrap", "0", expect=2).stderr
+    both = run_cli("eval", "--baseline", "base", "--compare", "base", "good", expect=2)
+    assert both.stderr.startswith("Error: --baseline: ")
+    assert run_cli("compare", "v1", "v1", "--baseline", "nope", expect=2).stderr.startswith("Error: --baseline: ")
 
 
 def test_compare_snapshots_with_a_baseline(run_cli, write):

@@ -206,6 +206,14 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
     assert not_to_judge(loaded) == []
 
 
+def test_eval_help_loads_no_scipy(tmp_path):
+    """scipy (Wilcoxon of `eval --baseline`/`--compare`) is imported when a test runs, not with the command."""
+    loaded, _ = modules_after(MAIN, "eval", "--help", cwd=tmp_path)
+    assert "scipy" not in loaded
+    loaded, _ = modules_after(MAIN, "compare", "--help", cwd=tmp_path)
+    assert "scipy" not in loaded
+
+
 def test_version_needs_nothing_but_click():
     loaded, out = modules_after(MAIN, "--version")
     assert out.strip() == f"labeler, version {labeler.__version__}"
