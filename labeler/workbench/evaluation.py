@@ -79,6 +79,8 @@ def evaluate_runs(
     info = as_of_pools(store, resolve_snapshot(store, snapshot))
     check_unit(info, unit)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
+    if baseline is not None and baseline not in names:
+        raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
     qrels, label_notes = aligned_labels(store, info, unit)
     scoring = Scoring(
         info=info,
@@ -101,8 +103,6 @@ def evaluate_runs(
             progress(len(results), len(names))
     compared = None
     if baseline is not None:
-        if baseline not in names:
-            raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
         per_topic = {r.run: r.per_query or {} for r in results}
         compared = baseline_report(
             per_topic,
