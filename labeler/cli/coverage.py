@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
+from labeler.cli.evaluation import statistics_options
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
@@ -186,15 +187,47 @@ def _print_repool(pool: RepoolStatus) -> None:
 @click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="RUN",
+    help="Compare every other run with RUN on each measure under NEW's labels: paired tests, corrected over "
+    "every run and measure, and bootstrap intervals.",
+)
+@statistics_options
 @json_option
 @pass_env
-def compare(env: Env, old: str, new: str, depth: int, runs: str | None, unit: str | None, as_json: bool) -> None:
+def compare(
+    env: Env,
+    old: str,
+    new: str,
+    depth: int,
+    runs: str | None,
+    unit: str | None,
+    baseline: str | None,
+    correction: str,
+    bootstrap: int,
+    seed: int,
+    as_json: bool,
+) -> None:
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
     from labeler.workbench.coverage import compare_report
 
     names = comma_list(runs)
     with env.store() as store, progress_bar("topics") as progress:
-        result = compare_report(store, old, new, depth=depth, runs=names, unit=unit, progress=progress)
+        result = compare_report(
+            store,
+            old,
+            new,
+            depth=depth,
+            runs=names,
+            unit=unit,
+            progress=progress,
+            baseline=baseline,
+            correction=correction,
+            bootstrap=bootstrap,
+            seed=seed,
+        )
     print_result(result, as_json, _print_comparison)
 
 
@@ -226,6 +259,10 @@ def _print_comparison(result: SnapshotComparison) -> None:
             [[t, g["before"], g["after"]] for t, g in result.topics_grown.items()],
         )
     _print_scores_before_after(result)
+    if result.baseline is not None:
+        from labeler.cli.evaluation import print_baseline
+
+        print_baseline(result.baseline, f"under the labels of {result.new} (the newer snapshot)")
     _not_scored(result.unit, result.runs_not_scored, result.runs_retired)
 
 

@@ -2,18 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
 from labeler.cli.output import info, print_result, progress_bar, retired_note, table
+from labeler.errors import BadArgumentError
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
     from labeler.workbench import Store
-    from labeler.workbench.eval_results import EvalReport, RunComparison, RunScore, StageTable
+    from labeler.workbench.eval_results import BaselineReport, EvalReport, RunComparison, RunScore, StageTable
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def statistics_options(command: F) -> F:
+    """`--correction`, `--bootstrap` and `--seed`: how `--compare` and `--baseline` test (eval and compare)."""
+    command = click.option(
+        "--seed", default=0, show_default=True, type=int, help="Seed of the randomization test and the bootstrap."
+    )(command)
+    command = click.option(
+        "--bootstrap",
+        default=1000,
+        show_default=True,
+        type=click.IntRange(min=1),
+        metavar="N",
+        help="Bootstrap resamples for the 95% percentile intervals of each mean and of the difference.",
+    )(command)
+    return click.option(
+        "--correction",
+        type=click.Choice(["holm", "bonferroni", "none"]),
+        default="holm",
+        show_default=True,
+        help="Multiple-comparison correction over every run and measure compared (adjusted p beside raw p).",
+    )(command)
 
 
 def _fmt(value: float | None) -> str:
@@ -85,8 +112,17 @@ def _denominators(run: RunScore) -> str:
     nargs=2,
     default=None,
     metavar="RUN_A RUN_B",
-    help="Paired comparison: per-topic deltas, wins/ties/losses, randomization and t-test p-values.",
+    help="Paired comparison of two runs (A the baseline), on every measure: per-topic wins/ties/losses, t-test, "
+    "randomization and Wilcoxon p-values (corrected over the measures), bootstrap intervals.",
 )
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="RUN",
+    help="Compare every other scored run with RUN on every measure: the tests of --compare, corrected over "
+    "every run and measure.",
+)
+@statistics_options
 @click.option(
     "--runs-parquet",
     "runs_parquet",
@@ -109,12 +145,20 @@ def eval_(
     average: str,
     stages: str | None,
     compare: tuple[str, str] | None,
+    baseline: str | None,
+    correction: str,
+    bootstrap: int,
+    seed: int,
     runs_parquet: str | None,
     as_json: bool,
 ) -> None:
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
     from labeler.workbench.evaluation import compare_runs, evaluate_runs
 
+    if compare and baseline:
+        raise BadArgumentError(
+            "compares every run with one baseline; --compare compares one pair: give one of them", argument="baseline"
+        )
     with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
         if compare:
             comparison = compare_runs(
@@ -127,6 +171,10 @@ def eval_(
                 unit=unit,
                 include_unreviewed=include_unreviewed,
                 include_reopened=include_reopened,
+                average=average,
+                correction=correction,
+                bootstrap=bootstrap,
+                seed=seed,
             )
             print_result(comparison, as_json, _print_comparison)
             return
@@ -148,6 +196,10 @@ def eval_(
                 stages=stage_names,
                 average=average,
                 progress=progress,
+                baseline=baseline,
+                correction=correction,
+                bootstrap=bootstrap,
+                seed=seed,
             )
     print_result(result, as_json, _print_report)
 
@@ -168,6 +220,8 @@ def _print_report(result: EvalReport) -> None:
     _print_recall(result)
     if result.stages is not None:
         _print_stages(result.stages)
+    if result.baseline is not None:
+        print_baseline(result.baseline, f"on snapshot {result.snapshot}")
     for run in result.runs:
         if run.per_query is not None:
             table(
@@ -273,24 +327,87 @@ def _print_stages(stages: StageTable) -> None:
 
 def _print_comparison(result: RunComparison) -> None:
     info(
-        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}); "
+        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average}); "
         "delta = b - a, paired over the topics both score."
     )
+    _comparison_table(result.a, {result.b: result.measures})
+    _family_line(result.correction, result.bootstrap, "1 pair")
+
+
+def print_baseline(report: BaselineReport, where: str) -> None:
+    """Every run against the baseline, per measure: counts, means with intervals, raw and adjusted p-values."""
+    info(f"Against the baseline {report.baseline} {where}; delta = run - baseline, paired over the topics both score.")
+    if not report.runs:
+        info("No other run to compare with the baseline.")
+        return
+    _comparison_table(report.baseline, report.comparisons)
+    _family_line(report.correction, report.bootstrap, plural(len(report.runs), "run"))
+
+
+def _comparison_table(baseline: str, comparisons: dict[str, dict[str, dict[str, Any]]]) -> None:
     rows = []
-    for measure, c in result.measures.items():
-        rows.append(
-            [
-                measure,
-                c["n"],
-                _fmt(c["mean_a"]),
-                _fmt(c["mean_b"]),
-                _fmt(c["mean_delta"]),
-                f"{c['wins']}/{c['ties']}/{c['losses']}",
-                _fmt(c["randomization_p"]),
-                _fmt(c["t_test_p"]),
-            ]
-        )
-    table(None, ["measure", "topics", "a", "b", "delta", "wins/ties/losses", "p (randomization)", "p (t-test)"], rows)
+    for run, by_measure in comparisons.items():
+        for measure, c in by_measure.items():
+            tests, ci = c["tests"], c["ci"]
+            rows.append(
+                [
+                    run,
+                    measure,
+                    c["n"],
+                    f"{_fmt(c['mean_a'])} {_interval(ci['mean_a'])}",
+                    f"{_fmt(c['mean_b'])} {_interval(ci['mean_b'])}",
+                    f"{_fmt(c['mean_delta'])} {_interval(ci['mean_delta'])}",
+                    f"{c['improved']}/{c['tied']}/{c['degraded']}",
+                    *(_p(tests[name]) for name in ("t_test", "randomization", "wilcoxon")),
+                ]
+            )
+    table(
+        None,
+        [
+            "run",
+            "measure",
+            "topics",
+            baseline,
+            "run",
+            "delta",
+            "improved/tied/degraded",
+            "p t-test (adj.)",
+            "p randomization (adj.)",
+            "p Wilcoxon (adj.)",
+        ],
+        rows,
+    )
+
+
+def _interval(bounds: list[float] | None) -> str:
+    return "" if bounds is None else f"[{bounds[0]:.4f}, {bounds[1]:.4f}]"
+
+
+def _p(test: dict[str, Any]) -> str:
+    return f"{_fmt_p(test['p'])} ({_fmt_p(test.get('p_adjusted'))})"
+
+
+def _fmt_p(value: float | None) -> str:
+    """A p-value to 4 places, or in e-notation below 0.0001 (so a tiny p never reads 0.0000)."""
+    if value is None:
+        return "null"
+    return f"{value:.1e}" if 0 < value < 1e-4 else f"{value:.4f}"
+
+
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "No correction"}
+
+
+def _family_line(correction: dict[str, Any], bootstrap: dict[str, Any], runs: str) -> None:
+    """`Holm over 12 comparisons (4 runs x 3 measures) ...`: the family, the method and the intervals' bootstrap."""
+    family = (
+        f"{CORRECTION_NAMES[correction['method']]} over {plural(correction['family_size'], 'comparison')} "
+        f"({runs} x {plural(correction['measures'], 'measure')}), each test on its own"
+    )
+    info(
+        f"{family}; adjusted p in brackets. Intervals: {int(100 * bootstrap['level'])}% percentile bootstrap, "
+        f"{bootstrap['resamples']} resamples, seed {bootstrap['seed']}; randomization: seeded sign flips; "
+        "Wilcoxon signed-rank drops zero deltas."
+    )
 
 
 COMMANDS = [eval_]

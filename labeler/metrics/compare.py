@@ -10,9 +10,11 @@ assumes roughly normal deltas. Smucker, Allan and Carterette (CIKM 2007,
 "A comparison of statistical significance tests for IR evaluation") found
 them to agree closely on TREC data and recommend the randomization test.
 
-Plain math only: scipy is not a dependency, so the t distribution's tail is
-computed from the regularized incomplete beta function (Numerical Recipes,
-3rd ed., §6.4, continued fraction by the modified Lentz method).
+Plain math only: the t distribution's tail is computed from the regularized
+incomplete beta function (Numerical Recipes, 3rd ed., §6.4, continued fraction
+by the modified Lentz method), so this module needs no scipy (it is checked
+against scipy's `ttest_rel`); the Wilcoxon test, bootstrap intervals and the
+multiple-comparison correction are in labeler.metrics.significance.
 """
 
 from __future__ import annotations

@@ -497,7 +497,7 @@ for _family in (
         backend="rbp",
         description="rank-biased precision, with the residual unjudged units could still add",
         example="RBP(p=0.8)",
-        source="Moffat & Zobel, ACM TOIS 27(1), 2008; residual as trec_eval rbp_resid",
+        source="Moffat & Zobel, ACM TOIS 27(1), 2008; Moffat-Zobel residual (not trec_eval's rbp_resid, see below)",
     ),
 ):
     register_family(_family)

@@ -37,6 +37,8 @@ from labeler.workbench.coverage_results import (
 from labeler.workbench.evaluation import (
     aligned_labels,
     aligned_rankings,
+    baseline_report,
+    check_statistics,
     check_unit,
     reopened_topics,
     retired_runs,
@@ -306,13 +308,23 @@ def compare_report(
     runs: list[str] | None = None,
     unit: str | None = None,
     progress: Progress | None = None,
+    baseline: str | None = None,
+    correction: str = "holm",
+    bootstrap: int = 1000,
+    seed: int = 0,
 ) -> SnapshotComparison:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
     `progress(done, total)` is called after each batch of topics is scored.
+    With `baseline`, every other run is compared with it on every measure the
+    report gives, under the `new` snapshot's labels (`baseline_report`); the
+    baseline is scored too when `runs` leaves it out.
     """
     if depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+    check_statistics(correction, bootstrap, 1)
+    if baseline is not None and runs and baseline not in runs:
+        runs = [baseline, *runs]
     before_info = resolve_snapshot(store, old)
     after_info = as_of_pools(store, resolve_snapshot(store, new))
     if unit is None and before_info.unit != after_info.unit:
@@ -321,6 +333,8 @@ def compare_report(
             hints=argument_hint("unit", "doc", why="to compare them at document level"),
         )
     names, not_scored = runs_to_score(store, runs, unit or before_info.unit)
+    if baseline is not None and baseline not in names:
+        raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
     infos = [store.run(name) for name in names]
     before, _ = aligned_labels(store, before_info, unit)
     after, _ = aligned_labels(store, after_info, unit)
@@ -349,6 +363,16 @@ def compare_report(
         )
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
+    compared = None
+    if baseline is not None:
+        compared = baseline_report(
+            {name: after_evaluation.per_query for name, (_, after_evaluation) in evaluations.items()},
+            baseline,
+            list(result["measures"]),
+            correction=correction,
+            bootstrap=bootstrap,
+            seed=seed,
+        )
     ranking = result["ranking"]
     return SnapshotComparison(
         old=old,
@@ -372,4 +396,5 @@ def compare_report(
             moved=ranking["moved"],
             gained=ranking["gained"],
         ),
+        baseline=compared,
     )

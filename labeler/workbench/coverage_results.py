@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.pace import Pace
+from labeler.workbench.eval_results import BaselineReport
 from labeler.workbench.rounds import Reopened
 
 
@@ -267,9 +268,10 @@ class SnapshotComparison:
     runs_not_scored: list[str]
     runs_retired: list[str]
     ranking: ComparisonRanking
+    baseline: BaselineReport | None = None  # `--baseline`: every other run against it, under the newer snapshot
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        result: dict[str, Any] = {
             "from": self.old,
             "to": self.new,
             "depth": self.depth,
@@ -287,6 +289,10 @@ class SnapshotComparison:
             "runs_retired": list(self.runs_retired),
             "ranking": self.ranking.to_json(),
         }
+        if self.baseline is not None:
+            result.update(self.baseline.to_json())
+            result["baseline_snapshot"] = self.new
+        return result
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,28 @@ class StageTable:
 
 
 @dataclass(frozen=True)
+class BaselineReport:
+    """Every other run against a declared baseline, per measure, with one correction over the family (`--baseline`)."""
+
+    baseline: str
+    runs: list[str]  # the runs compared with it, in report order
+    measures: list[str]
+    correction: dict[str, Any]  # method, family_size, runs, measures
+    bootstrap: dict[str, Any]  # method, resamples, seed, level
+    # run -> measure -> baseline_comparison (improved/degraded/tied, tests with raw and adjusted p, ci, ...)
+    comparisons: dict[str, dict[str, dict[str, Any]]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys `eval --json` and `compare --json` add with `--baseline` (none of the others change)."""
+        return {
+            "baseline": self.baseline,
+            "correction": dict(self.correction),
+            "bootstrap": dict(self.bootstrap),
+            "comparisons": self.comparisons,
+        }
+
+
+@dataclass(frozen=True)
 class EvalReport:
     """Scores of runs on one snapshot (`evaluate_runs`)."""
 
@@ -119,6 +141,7 @@ class EvalReport:
     runs_not_scored: list[str]
     runs_retired: list[str]
     stages: StageTable | None = None
+    baseline: BaselineReport | None = None
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -135,6 +158,8 @@ class EvalReport:
         }
         if self.stages is not None:
             result["stages"] = self.stages.to_json()
+        if self.baseline is not None:
+            result.update(self.baseline.to_json())
         return result
 
 
@@ -150,6 +175,9 @@ class RunComparison:
     topics_b: RunTopics
     # measure -> paired_comparison (n, mean_a, mean_b, mean_delta, wins, ties, losses, p-values, ...)
     measures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    average: str = "reviewed"
+    correction: dict[str, Any] = field(default_factory=dict)  # method, family_size, runs, measures
+    bootstrap: dict[str, Any] = field(default_factory=dict)  # method, resamples, seed, level
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -159,4 +187,8 @@ class RunComparison:
             "unit": self.unit,
             "topics": {"a": self.topics_a.to_json(), "b": self.topics_b.to_json()},
             "measures": self.measures,
+            "average": self.average,
+            "baseline": self.a,
+            "correction": dict(self.correction),
+            "bootstrap": dict(self.bootstrap),
         }

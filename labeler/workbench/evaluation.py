@@ -15,13 +15,22 @@ from typing import Any
 
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
-from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, paired_comparison, parse_measures
+from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, parse_measures
+from labeler.metrics.significance import CORRECTIONS, baseline_comparison, correct
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pooling import collapse_to_documents
 from labeler.review import REOPENED
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.eval_results import EvalReport, RunComparison, RunScore, RunTopics, StageRow, StageTable
+from labeler.workbench.eval_results import (
+    BaselineReport,
+    EvalReport,
+    RunComparison,
+    RunScore,
+    RunTopics,
+    StageRow,
+    StageTable,
+)
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
@@ -43,6 +52,11 @@ def evaluate_runs(
     stages: list[str] | None = None,
     average: str = "reviewed",
     progress: Progress | None = None,
+    baseline: str | None = None,
+    correction: str = "holm",
+    bootstrap: int = 1000,
+    permutations: int = 10_000,
+    seed: int = 0,
 ) -> EvalReport:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
@@ -55,11 +69,18 @@ def evaluate_runs(
     the mark) is left out unless `include_reopened`; then its score is a lower
     bound and it is listed in `lower_bound`.
     `progress(done, total)` is called after each run is scored.
+    With `baseline`, every other scored run is compared with it on every
+    measure (`baseline_report`); the baseline is scored too when `runs` leaves it out.
     """
     parsed = checked_request(average, measures, depth)
+    check_statistics(correction, bootstrap, permutations)
+    if baseline is not None and runs and baseline not in runs:
+        runs = [baseline, *runs]
     info = as_of_pools(store, resolve_snapshot(store, snapshot))
     check_unit(info, unit)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
+    if baseline is not None and baseline not in names:
+        raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
     qrels, label_notes = aligned_labels(store, info, unit)
     scoring = Scoring(
         info=info,
@@ -73,13 +94,27 @@ def evaluate_runs(
         average=average,
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
-        per_query=per_query,
+        per_query=per_query or baseline is not None,
     )
     results: list[RunScore] = []
     for name in names:
         results.append(score_run(store, scoring, name))
         if progress:
             progress(len(results), len(names))
+    compared = None
+    if baseline is not None:
+        per_topic = {r.run: r.per_query or {} for r in results}
+        compared = baseline_report(
+            per_topic,
+            baseline,
+            [m.name for m in parsed],
+            correction=correction,
+            bootstrap=bootstrap,
+            permutations=permutations,
+            seed=seed,
+        )
+        if not per_query:
+            results = [replace(r, per_query=None) for r in results]
     return EvalReport(
         snapshot=info.name,
         snapshot_sha256=info.sha256,
@@ -92,6 +127,54 @@ def evaluate_runs(
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
         stages=stage_table(results, stages) if stages else None,
+        baseline=compared,
+    )
+
+
+def check_statistics(correction: str, bootstrap: int, permutations: int) -> None:
+    """Refuse a correction, a bootstrap or a permutation count that cannot be used, before anything is scored."""
+    if correction not in CORRECTIONS:
+        raise BadArgumentError(f"must be one of {', '.join(CORRECTIONS)}, not {correction!r}", argument="correction")
+    if bootstrap < 1:
+        raise BadArgumentError(f"must be at least 1, not {bootstrap}", argument="bootstrap")
+    if permutations < 1:
+        raise BadArgumentError(f"must be at least 1, not {permutations}", argument="permutations")
+
+
+def baseline_report(
+    per_topic: dict[str, dict[str, dict[str, float | None]]],
+    baseline: str,
+    measures: list[str],
+    *,
+    correction: str = "holm",
+    bootstrap: int = 1000,
+    permutations: int = 10_000,
+    seed: int = 0,
+) -> BaselineReport:
+    """Every run of `per_topic` ({run: {topic: {measure: value}}}) but `baseline` against it, on each measure.
+
+    One `baseline_comparison` per (run, measure), paired over the topics both
+    define; `correction` is applied across all of them (runs x measures).
+    """
+    reference = per_topic[baseline]
+    others = [run for run in per_topic if run != baseline]
+    comparisons: dict[str, dict[str, dict[str, Any]]] = {}
+    for run in others:
+        comparisons[run] = {}
+        for measure in measures:
+            a = {t: v.get(measure) for t, v in reference.items()}
+            b = {t: v.get(measure) for t, v in per_topic[run].items()}
+            comparisons[run][measure] = baseline_comparison(
+                a, b, permutations=permutations, seed=seed, resamples=bootstrap
+            )
+    family = correct([c for by_measure in comparisons.values() for c in by_measure.values()], correction)
+    return BaselineReport(
+        baseline=baseline,
+        runs=others,
+        measures=list(measures),
+        correction={**family, "runs": len(others), "measures": len(measures)},
+        bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
+        comparisons=comparisons,
     )
 
 
@@ -254,8 +337,19 @@ def compare_runs(
     include_reopened: bool = False,
     permutations: int = 10_000,
     seed: int = 0,
+    average: str = "reviewed",
+    correction: str = "holm",
+    bootstrap: int = 1000,
 ) -> RunComparison:
-    """A paired comparison of two runs on the same snapshot and the same topics, per measure."""
+    """A paired comparison of two runs on the same snapshot and the same topics, per measure.
+
+    Run a is the baseline: each measure gets `baseline_comparison(a, b)` (the
+    paired tests and bootstrap intervals), and `correction` is applied across
+    the measures (a family of one pair x the measures). `average` chooses the
+    topics as in `evaluate_runs` (with trec_eval's rule a topic without relevant
+    labels is paired with its 0 on both sides).
+    """
+    check_statistics(correction, bootstrap, permutations)
     report = evaluate_runs(
         store,
         snapshot=snapshot,
@@ -266,13 +360,15 @@ def compare_runs(
         unit=unit,
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
+        average=average,
     )
     first, second = report.runs
     comparisons = {}
     for measure in report.measures:
         a = {t: v[measure] for t, v in (first.per_query or {}).items() if v.get(measure) is not None}
         b = {t: v[measure] for t, v in (second.per_query or {}).items() if v.get(measure) is not None}
-        comparisons[measure] = paired_comparison(a, b, permutations=permutations, seed=seed)
+        comparisons[measure] = baseline_comparison(a, b, permutations=permutations, seed=seed, resamples=bootstrap)
+    family = correct(list(comparisons.values()), correction)
     return RunComparison(
         snapshot=report.snapshot,
         a=run_a,
@@ -281,6 +377,9 @@ def compare_runs(
         topics_a=first.topics,
         topics_b=second.topics,
         measures=comparisons,
+        average=average,
+        correction={**family, "runs": 1, "measures": len(comparisons)},
+        bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
     )
 
 

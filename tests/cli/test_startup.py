@@ -21,9 +21,20 @@ import labeler.cli
 from labeler.cli import LISTED, cli
 
 ROOT = Path(labeler.__file__).resolve().parent.parent
-HEAVY = ("textual", "rich", "numpy", "pandas", "ir_measures", "pytrec_eval", "sqlite_utils", "pyarrow", "bm25s")
+HEAVY = (
+    "textual",
+    "rich",
+    "numpy",
+    "scipy",
+    "pandas",
+    "ir_measures",
+    "pytrec_eval",
+    "sqlite_utils",
+    "pyarrow",
+    "bm25s",
+)
 """Never imported by `import labeler.cli` or `labeler --help`."""
-NUMERICS_AND_UI = ("textual", "numpy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
+NUMERICS_AND_UI = ("textual", "numpy", "scipy", "pandas", "ir_measures", "pytrec_eval", "pyarrow", "bm25s")
 """Never imported by `labeler next --json` or `labeler status --json` either."""
 NOT_TO_JUDGE = (
     "sqlite_utils",  # only to create or upgrade a workbench (its migrations) and for `check`
@@ -193,6 +204,14 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
     assert json.loads(out) == pooled.json("status")
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
     assert not_to_judge(loaded) == []
+
+
+def test_eval_help_loads_no_scipy(tmp_path):
+    """scipy (Wilcoxon of `eval --baseline`/`--compare`) is imported when a test runs, not with the command."""
+    loaded, _ = modules_after(MAIN, "eval", "--help", cwd=tmp_path)
+    assert "scipy" not in loaded
+    loaded, _ = modules_after(MAIN, "compare", "--help", cwd=tmp_path)
+    assert "scipy" not in loaded
 
 
 def test_version_needs_nothing_but_click():
