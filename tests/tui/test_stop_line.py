@@ -1,4 +1,4 @@
-"""The judging screen's stop line (issue 16 item 3): what the stopping rule says about the open topic, after each key."""
+"""The judging screen's stop line (issue 16 item 3): what the stopping rule says about the open topic, per key."""
 
 from __future__ import annotations
 
