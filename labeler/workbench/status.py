@@ -200,10 +200,11 @@ def _topic_rows(
         # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
         # millions of pairs is never held
         units = store.pool_topic_units(info.name, topic_id) if info else set()
-        row = _pool_counts(topic_id, units, labels, threshold)
+        judged: list[str] = []
+        row = _pool_counts(topic_id, units, labels, threshold, judged)
         _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
         topics[topic_id] = row
-        stops[topic_id] = TopicStop(rule, rule.decide(found_sequence(topic_id, units, labels, firsts, threshold)))
+        stops[topic_id] = TopicStop(rule, rule.decide(found_sequence(topic_id, judged, labels, firsts, threshold)))
     for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
         _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
         stops.setdefault(topic_id, TopicStop(rule, rule.decide([])))
@@ -211,14 +212,17 @@ def _topic_rows(
 
 
 def _pool_counts(
-    topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int
+    topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int, judged: list[str]
 ) -> dict[str, Any]:
-    """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those."""
+    """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those.
+
+    The judged units are appended to `judged` (the stopping rule's pairs)."""
     row: dict[str, Any] = dict.fromkeys(TOPIC_KEYS, 0)
     row["pool"] = len(units)
     for unit_id in units:
         state = labels.get((topic_id, unit_id))
         if state is not None and state.judged:
+            judged.append(unit_id)
             row["judged"] += 1
             row["relevant"] += is_relevant(state, threshold)
         else:

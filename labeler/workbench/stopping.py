@@ -64,10 +64,17 @@ def first_judgment(effective: Iterable[Event], changed_after: str | None) -> Eve
 def _derive(
     topic_id: str, unit_id: str, events: list[Event], changed_after: str | None
 ) -> tuple[PairState, Event | None]:
-    """A pair's state (`derive_pair`'s, on its effective events: the same state) and its first judging event."""
-    effective = effective_events(events)
-    state = derive_pair(topic_id, unit_id, effective, changed_after)
-    return state, first_judgment(effective, changed_after) if state.judged else None
+    """A pair's state (`derive_pair`'s) and, when it is judged, its first judging event.
+
+    Most judged pairs have one event, which is then the one that judged them: the log order of
+    the pair's events is only worked out for the others.
+    """
+    state = derive_pair(topic_id, unit_id, events, changed_after)
+    if not state.judged:
+        return state, None
+    if len(events) == 1:
+        return state, events[0]
+    return state, first_judgment(effective_events(events), changed_after)
 
 
 def labels_and_first_judgments(store: Store, unit: str) -> tuple[dict[Pair, PairState], dict[Pair, Event]]:
@@ -94,7 +101,11 @@ def found_sequence(
     firsts: Mapping[Pair, Event],
     threshold: int,
 ) -> list[bool]:
-    """A topic's judged pool pairs in the order of their first judgment, each True when its label is relevant."""
+    """A topic's judged pool pairs in the order of their first judgment, each True when its label is relevant.
+
+    `units`: the topic's pool units, or any part of them that holds every judged one (`status` passes
+    the judged ones it counted).
+    """
     judged: list[tuple[Order, bool]] = []
     for unit_id in units:
         first = firsts.get((topic_id, unit_id))
