@@ -48,8 +48,10 @@ def init(env: Env, scale: str | None, as_json: bool) -> None:
 @json_option
 @pass_env
 def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: bool) -> None:
-    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status,
-    and whether the stopping rule says stop."""
+    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status.
+
+    The last column says whether the stopping rule (--stop) says stop on the topic.
+    """
     with env.store() as store:
         result = workbench.status(store, unit=unit, pool=pool, stop=stop)
     if as_json:
