@@ -187,6 +187,6 @@ def parse_rule(text: str) -> StoppingRule:
         raise ValueError(f"no stopping rule {name!r} (the rules are {known})")
     if not value:
         return StoppingRule(name, DEFAULTS[name])
-    if not value.isdigit() or int(value) < 1:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:  # not "²" (int() refuses it) or "٣"
         raise ValueError(f"a stopping rule's parameter is a whole number of at least 1, not {value!r}")
     return StoppingRule(name, int(value))

@@ -16,6 +16,13 @@ from labeler.cli.registry_options import order_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @lease_option
+@click.option(
+    "--stop",
+    default="window:10",
+    show_default=True,
+    metavar="RULE",
+    help="Stopping rule shown for the open topic: window[:N] (no relevant unit in the last N judgments), knee[:N].",
+)
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option(
     "--served",
@@ -32,6 +39,7 @@ def judge(
     seed: int,
     pool: str | None,
     lease,
+    stop: str,
     ask_assessor: bool,
     served: bool,
 ) -> None:
@@ -50,6 +58,7 @@ def judge(
         ask_assessor=ask_assessor,
         served=served,
         lease=lease,
+        stop=stop,
     )
     app.run()
 

@@ -38,12 +38,22 @@ def init(env: Env, scale: str | None, as_json: bool) -> None:
 @click.command()
 @click.option("--pool", default=None, help="Pool version to report on (default: the latest).")
 @click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the labels (default: the pool's).")
+@click.option(
+    "--stop",
+    default="window:10",
+    show_default=True,
+    metavar="RULE",
+    help="Stopping rule shown per topic: window[:N] (no relevant unit in the last N judgments), knee[:N].",
+)
 @json_option
 @pass_env
-def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
-    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status."""
+def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: bool) -> None:
+    """Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status.
+
+    The last column says whether the stopping rule (--stop) says stop on the topic.
+    """
     with env.store() as store:
-        result = workbench.status(store, unit=unit, pool=pool)
+        result = workbench.status(store, unit=unit, pool=pool, stop=stop)
     if as_json:
         emit_json(result.to_json())
         return
@@ -64,10 +74,13 @@ def status(env: Env, pool: str | None, unit: str | None, as_json: bool) -> None:
     )
     if result.topics:
         # the pool's pairs first (judged + unjudged = pool), then the labels outside it, never mixed
-        rows: list[list[object]] = [[topic, *_counts(row), str(row.review)] for topic, row in result.topics.items()]
-        rows.append(["total", *_counts(result.totals), ""])
+        rows: list[list[object]] = [
+            [topic, *_counts(row), str(row.review), "stop" if row.stopping.decision.stop else "-"]
+            for topic, row in result.topics.items()
+        ]
+        rows.append(["total", *_counts(result.totals), "", str(result.stopping_topics)])
         headers = ["topic", "pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
-        table(None, [*headers, "outside pool", "relevant outside", "review status"], rows)
+        table(None, [*headers, "outside pool", "relevant outside", "review status", result.stop_rule.spec], rows)
     if result.assessors:
         assessor_table("per assessor (assignments)", result.assessors)
     elif not result.runs:

@@ -27,26 +27,33 @@ def make_app(
     ask_assessor: bool = False,
     served: bool = False,
     lease: timedelta | None = None,
+    stop: str = "window:10",
 ) -> LabelerApp:
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
     `served`: a browser session of `labeler serve`, which writes no file on the server (exports and
     screenshots are downloads); Textual's web driver is also taken as this. `lease` (a timedelta,
     default 15 minutes): how long the pair shown stays the assessor's without a key (labeler.workbench.claims).
+    `stop`: the stopping rule the screen shows for the open topic (`window:10`, `knee:40`;
+    labeler.workbench.stopping).
 
-    Raises `LabelerError` (no pool, unknown topic, bad order) before any screen is drawn.
+    Raises `LabelerError` (no pool, unknown topic, bad order, bad stopping rule) before any screen is drawn.
     """
     from labeler.ids import check_id
     from labeler.tui.app import LabelerApp
     from labeler.workbench.queue import check_order
+    from labeler.workbench.stopping import stopping_rule
 
     check_order(order)
+    rule = stopping_rule(stop)
     check_id(assessor, "assessor name")
     store = open_workbench(db_path)
     try:
         from labeler.workbench.claims import DEFAULT_LEASE
 
-        session = JudgingSession(store, assessor, order=order, seed=seed, pool=pool, lease=lease or DEFAULT_LEASE)
+        session = JudgingSession(
+            store, assessor, order=order, seed=seed, pool=pool, lease=lease or DEFAULT_LEASE, stop_rule=rule
+        )
         session.start(topic)
     except BaseException:
         store.close()

@@ -26,6 +26,7 @@ from labeler.judgments import (
 )
 from labeler.ordering import is_seeded
 from labeler.pace import PACE_WINDOW, median_per_hour
+from labeler.stopping import StopDecision, StoppingRule
 from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
 from labeler.workbench.assignments import current_plan
@@ -43,6 +44,7 @@ from labeler.workbench.queue import (
 )
 from labeler.workbench.reading import UnitText, unit_text
 from labeler.workbench.review import topic_review_state
+from labeler.workbench.stopping import DEFAULT_RULE, TopicFound, stopping_rule
 
 IDLE_CAP_SECONDS = 30.0
 
@@ -110,13 +112,15 @@ class _QueueCache:
     `token` is `(data_version, total_changes)` (`Store.change_token`): the data_version read when the
     inputs were loaded (another connection's commit changes it), and this connection's change count
     after the session's own last write. `dirty`: pairs the session wrote since, whose states are
-    derived again before the next queue.
+    derived again before the next queue. `found`: the topic's found sequence for the stopping rule,
+    loaded when first asked for and kept up to date the same way (its own `dirty`).
     """
 
     key: tuple[str, str, str]  # topic, pool, assessor
     inputs: QueueInputs
     token: tuple[int, int]
     dirty: set[str] = field(default_factory=set)
+    found: TopicFound | None = None
 
 
 @dataclass
@@ -140,6 +144,7 @@ class JudgingSession:
     now: Callable[[], datetime] = utc_now  # the claims' clock (tests drive it)
     held: int = 0  # pairs of the last queue(s) looked at that other assessors hold (left out)
     notice: str | None = None  # what the screen should say once (a lease lost, a pair held by another)
+    stop_rule: StoppingRule = field(default_factory=lambda: stopping_rule(DEFAULT_RULE))  # shown per topic
     _queue: list[QueueItem] = field(default_factory=list)
     _topics: dict[str, list[str]] = field(default_factory=dict, repr=False)  # pool name -> its topics
     _claimed: tuple[str, str] | None = field(default=None, repr=False)  # the pair this session holds a lease on
@@ -422,6 +427,24 @@ class JudgingSession:
         """The topic's status in the pool's unit space, as shown: `reopened by P2 (12 unjudged)`."""
         return str(topic_review_state(self.store, self.topic_id, self.unit)) if self.topic_id else ""
 
+    def stop_decision(self) -> StopDecision | None:
+        """What the stopping rule says about the open topic now (`labeler.workbench.stopping`); None without one.
+
+        Kept with the topic's queue inputs: loaded from the topic's events once, then only the pairs
+        this session wrote are derived again (a topic's sequence grows by one per grade key).
+        When the kept queue is not the open topic's or is out of date, it is computed afresh.
+        """
+        if self.topic_id is None:
+            return None
+        cache = self._cache
+        if cache is None or cache.key[0] != self.topic_id or cache.token != self.store.change_token():
+            found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+        else:
+            if cache.found is None:
+                cache.found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+            found = cache.found
+        return found.decide(self.stop_rule)
+
     # -- internals ----------------------------------------------------------------
 
     def _load_queue(self, topic_id: str | None) -> list[QueueItem]:
@@ -474,6 +497,8 @@ class JudgingSession:
             if cache is not None and valid and cache is self._cache:
                 cache.token = (cache.token[0], self.store.change_token()[1])
                 cache.dirty.update(unit_id for topic_id, unit_id in pairs if topic_id == cache.key[0])
+                if cache.found is not None:
+                    cache.found.dirty.update(unit_id for topic_id, unit_id in pairs if topic_id == cache.key[0])
             else:
                 self._cache = None
 

@@ -12,13 +12,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.judgments import SKIP, UNSURE, PairState
+from labeler.judgments import SKIP, UNSURE, Event, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
+from labeler.stopping import StoppingRule
 from labeler.store import Store
 from labeler.workbench.assignments import AssessorProgress, assessor_progress, current_plan
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.labels import unit_space
 from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
+from labeler.workbench.stopping import (
+    DEFAULT_RULE,
+    TopicStop,
+    found_sequence,
+    labels_and_first_judgments,
+    stopping_rule,
+)
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
 
@@ -44,16 +52,22 @@ class TopicCounts:
 
 @dataclass(frozen=True, kw_only=True)
 class TopicProgress(TopicCounts):
-    """One topic's counts and its review state in the space shown."""
+    """One topic's counts, its review state in the space shown, and what the stopping rule says about it."""
 
     review: ReviewState
+    stopping: TopicStop
 
     @property
     def review_status(self) -> str:
         return self.review.status
 
     def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "review_status": self.review.status, "reopened": self.review.reopened}
+        return {
+            **super().to_json(),
+            "review_status": self.review.status,
+            "reopened": self.review.reopened,
+            "stopping": self.stopping.to_json(),
+        }
 
 
 @dataclass(frozen=True)
@@ -94,7 +108,8 @@ class Status:
     """`status`'s result: what the workbench holds, and per topic the judging progress on one pool.
 
     `assessors` is each assessor's progress when there is an assignment plan (None without one:
-    the `--json` shape then has no `assessors` key).
+    the `--json` shape then has no `assessors` key). `stop_rule` is the stopping rule each topic's
+    `stopping` was decided by (`labeler.workbench.stopping`).
     """
 
     path: str
@@ -108,6 +123,12 @@ class Status:
     topics: dict[str, TopicProgress]
     totals: TopicCounts
     assessors: dict[str, AssessorProgress] | None
+    stop_rule: StoppingRule
+
+    @property
+    def stopping_topics(self) -> int:
+        """How many topics the stopping rule says stop on."""
+        return sum(row.stopping.decision.stop for row in self.topics.values())
 
     def to_json(self) -> dict[str, Any]:
         """The documented `status --json` shape."""
@@ -122,6 +143,7 @@ class Status:
             "runs": [r.to_json() for r in self.runs],
             "topics": {t: row.to_json() for t, row in self.topics.items()},
             "totals": self.totals.to_json(),
+            "stopping": {"rule": self.stop_rule.spec, "stop": self.stopping_topics},
         }
         if self.assessors is not None:
             shown["assessors"] = {name: row.to_json() for name, row in self.assessors.items()}
@@ -164,33 +186,43 @@ def _topic_rows(
     topic_ids: list[str],
     labels: dict[tuple[str, str], PairState],
     threshold: int,
-) -> dict[str, dict[str, Any]]:
-    """Each topic's counts: its pool pairs (judged + unjudged = pool), then its labels outside the pool."""
+    firsts: dict[tuple[str, str], Event],
+    rule: StoppingRule,
+) -> tuple[dict[str, dict[str, Any]], dict[str, TopicStop]]:
+    """Each topic's counts: its pool pairs (judged + unjudged = pool), then its labels outside the pool;
+    and what the stopping rule says on its pool pairs' judgments (`firsts`: each judged pair's first judging event)."""
     by_topic: dict[str, list[tuple[str, PairState]]] = {}  # references into `labels`, for the outside counts
     for (topic_id, unit_id), state in labels.items():
         by_topic.setdefault(topic_id, []).append((unit_id, state))
     topics: dict[str, dict[str, Any]] = {}
+    stops: dict[str, TopicStop] = {}
     for topic_id in topic_ids:
         # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
         # millions of pairs is never held
         units = store.pool_topic_units(info.name, topic_id) if info else set()
-        row = _pool_counts(topic_id, units, labels, threshold)
+        judged: list[str] = []
+        row = _pool_counts(topic_id, units, labels, threshold, judged)
         _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
         topics[topic_id] = row
+        stops[topic_id] = TopicStop(rule, rule.decide(found_sequence(topic_id, judged, labels, firsts, threshold)))
     for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
         _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
-    return topics
+        stops.setdefault(topic_id, TopicStop(rule, rule.decide([])))
+    return topics, stops
 
 
 def _pool_counts(
-    topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int
+    topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int, judged: list[str]
 ) -> dict[str, Any]:
-    """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those."""
+    """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those.
+
+    The judged units are appended to `judged` (the stopping rule's pairs)."""
     row: dict[str, Any] = dict.fromkeys(TOPIC_KEYS, 0)
     row["pool"] = len(units)
     for unit_id in units:
         state = labels.get((topic_id, unit_id))
         if state is not None and state.judged:
+            judged.append(unit_id)
             row["judged"] += 1
             row["relevant"] += is_relevant(state, threshold)
         else:
@@ -213,24 +245,29 @@ def _count_outside(
             row["conflicts"] += 1
 
 
-def status(store: Store, *, unit: str | None = None, pool: str | None = None) -> Status:
+def status(
+    store: Store, *, unit: str | None = None, pool: str | None = None, stop: StoppingRule | str = DEFAULT_RULE
+) -> Status:
     """The workbench's contents and, per topic, the judging progress on the pool (latest by default).
 
-    A damaged file (a table missing, a page unreadable) is an error naming the file, not a traceback.
+    `stop`: the stopping rule each topic is decided by (`window:10` by default; a bad rule is a
+    `BadArgumentError` naming `stop`). A damaged file (a table missing, a page unreadable) is an
+    error naming the file, not a traceback.
     """
+    rule = stopping_rule(stop) if isinstance(stop, str) else stop
     with store.damage_as_error():
-        return _status(store, unit=unit, pool=pool)
+        return _status(store, unit=unit, pool=pool, rule=rule)
 
 
-def _status(store: Store, *, unit: str | None, pool: str | None) -> Status:
+def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingRule) -> Status:
     """The counts, then the review states from those counts (not the pool read again), then the plan's progress."""
     counts = store.counts()
     info = store.pool(pool) if pool else store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)
     threshold = store.scale().threshold
-    labels = current_labels(store, space)
+    labels, firsts = labels_and_first_judgments(store, space)  # the labels current_labels gives, in the same pass
     topic_ids = all_topic_ids(store)
-    rows = _topic_rows(store, info, topic_ids, labels, threshold)
+    rows, stops = _topic_rows(store, info, topic_ids, labels, threshold, firsts, rule)
     # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
     latest = latest_pool_in(store, space)
     counted = info is not None and latest is not None and latest.name == info.name
@@ -242,7 +279,7 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> Status:
         unjudged={t: row["unjudged"] for t, row in rows.items()} if counted else None,
     )
     topics = {
-        t: TopicProgress(**rows[t], review=states.get(t, ReviewState("unreviewed")))
+        t: TopicProgress(**rows[t], review=states.get(t, ReviewState("unreviewed")), stopping=stops[t])
         for t in sorted(rows, key=topic_sort_key)
     }
     plan = current_plan(store)
@@ -261,4 +298,5 @@ def _status(store: Store, *, unit: str | None, pool: str | None) -> Status:
         topics=topics,
         totals=TopicCounts(**{key: sum(row[key] for row in rows.values()) for key in TOPIC_KEYS}),
         assessors=assessors,
+        stop_rule=rule,
     )

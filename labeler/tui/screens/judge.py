@@ -22,7 +22,7 @@ from labeler.tui.hints import hint_text, tui_message
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
 from labeler.tui.widgets.status_bar import StatusBar
-from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, TopicCard
+from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, StopLine, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.setup import grade_scale
@@ -122,6 +122,7 @@ class JudgeScreen(Screen[None]):
                 yield Static(id="unit-title")
                 yield UnitView(id="unit")
         yield RubricLine(id="rubric-line")
+        yield StopLine(id="stop-line")
         yield StatusBar(id="status")
         yield Footer()
 
@@ -199,6 +200,7 @@ class JudgeScreen(Screen[None]):
             view.show(unit, terms)
             self.query_one(Provenance).show(session.current.contributors)
         self.refresh_status()
+        self.query_one(StopLine).show(session.stop_rule.spec, session.stop_decision())
         self._notice()
 
     def refresh_status(self) -> None:

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from labeler.models import Topic
 from labeler.scales import GradeScale
+from labeler.stopping import StopDecision
 from labeler.tui.text import shown, shown_lines
 
 
@@ -41,6 +42,41 @@ class TopicCard(Static):
             if topic.narrative:
                 text.append("\n" + shown_lines(topic.narrative) + "\n", style="italic")
         self.update(text)
+
+
+class StopLine(Static):
+    """What the stopping rule says about the open topic: one line, marked when the rule says stop."""
+
+    DEFAULT_CSS = """
+    StopLine { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    StopLine.stop { color: $text; background: $warning 30%; text-style: bold; }
+    """
+
+    _shown: object = None  # the line shown now: the same again is left alone
+
+    def show(self, spec: str, decision: StopDecision | None) -> None:
+        key = (spec, decision)
+        if self._shown == key:
+            return
+        self._shown = key
+        self.set_class(decision is not None and decision.stop, "stop")
+        self.update(Text(stop_text(spec, decision)))
+
+
+def stop_text(spec: str, decision: StopDecision | None) -> str:
+    """The stop line's words: `Stopping rule window:10: this topic has found no relevant unit in its last 10 ...`."""
+    if decision is None:
+        return f"Stopping rule {spec}: no topic open"
+    counts = f"{decision.judgments} judged, {decision.relevant} relevant"
+    if decision.stop and decision.rule == "window":
+        last = spec.partition(":")[2]
+        return (
+            f"Stopping rule {spec}: this topic has found no relevant unit in its last {last} judgments; "
+            f"the rule says stop ({counts})"
+        )
+    if decision.stop:
+        return f"Stopping rule {spec}: {decision.reason} ({counts})"
+    return f"Stopping rule {spec}: go on ({counts}; {decision.reason})"
 
 
 class Rubric(Static):
