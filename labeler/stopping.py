@@ -181,11 +181,11 @@ def rule_names() -> tuple[str, ...]:
 
 def parse_rule(text: str) -> StoppingRule:
     """`window`, `window:20`, `knee`, `knee:40` as a rule; ValueError with the reason otherwise."""
-    name, _, value = text.strip().partition(":")
+    name, colon, value = text.strip().partition(":")
     if name not in _DECIDERS:
         known = ", ".join(rule_names())
         raise ValueError(f"no stopping rule {name!r} (the rules are {known})")
-    if not value:
+    if not colon:
         return StoppingRule(name, DEFAULTS[name])
     if not (value.isascii() and value.isdigit()) or int(value) < 1:  # not "²" (int() refuses it) or "٣"
         raise ValueError(f"a stopping rule's parameter is a whole number of at least 1, not {value!r}")
