@@ -58,7 +58,9 @@ def test_knee_waits_for_its_minimum_and_never_stops_without_a_relevant_unit():
     assert "judgments the rule needs" in parse_rule("knee").decide(found[:20]).reason
 
 
-@pytest.mark.parametrize("text", ["windw", "window:0", "window:x", "knee:-1", "window:", "", "window:\u00b2", "knee:\u0663"])
+@pytest.mark.parametrize(
+    "text", ["windw", "window:0", "window:x", "knee:-1", "window:", "", "window:\u00b2", "knee:\u0663"]
+)
 def test_a_bad_rule_is_refused_in_words(text):
     with pytest.raises(ValueError, match="stopping rule"):
         parse_rule(text)
