@@ -102,7 +102,7 @@ def replay(
 def _print_replay(result: ReplayResult) -> None:
     """What was replayed, the per-order table, the stopping table and the chart of the curves."""
     info(
-        f"Snapshot {result.snapshot} ({result.unit}) as the assessor; pool: {result.strategy} at depth {result.depth} "
+        f"Snapshot {result.snapshot} ({result.unit}) as the assessor; pool: {result.strategy} to depth {result.depth} "
         f"of {', '.join(result.runs)}, {plural(result.pairs, 'pair')}; {plural(len(result.topics), 'topic')} "
         f"replayed, {plural(result.relevant, 'relevant unit')}. Topics judged in lockstep for the overall curve."
     )
@@ -116,40 +116,30 @@ def _print_replay(result: ReplayResult) -> None:
     if result.topics_without_labels:
         info(f"Left out, no label in the snapshot: {plural(len(result.topics_without_labels), 'topic')}.")
     table(
-        f"per order (tau: systems ranked by mean {result.measure} against the full labels, "
-        f"{plural(len(result.systems), 'system')})",
+        "orders: relevant units found",
+        ["order", "curve share", "to 50%", "to 90%", "to 95%"],
         [
-            "order",
-            "curve share",
-            "to 50%",
-            "to 90%",
-            "to 95%",
-            "tau@10%",
-            "tau@25%",
-            "tau@50%",
-            "tau@100%",
-            "tau_AP@100%",
+            [name, _f(f.curve_share), _n(f.to_relevant["50"]), _n(f.to_relevant["90"]), _n(f.to_relevant["95"])]
+            for name, f in result.orders.items()
         ],
+    )
+    info(
+        f"Kendall's tau of the system ranking ({plural(len(result.systems), 'system')} by mean {result.measure}) "
+        "against the full labels, each topic judged to a share of its pool:"
+    )
+    table(
+        None,
+        ["order", "10%", "25%", "50%", "100%", "tau_AP 100%"],
         [
-            [
-                name,
-                _f(f.curve_share),
-                _n(f.to_relevant["50"]),
-                _n(f.to_relevant["90"]),
-                _n(f.to_relevant["95"]),
-                _f(f.tau["10"]),
-                _f(f.tau["25"]),
-                _f(f.tau["50"]),
-                _f(f.tau["100"]),
-                _f(f.tau_ap["100"]),
-            ]
+            [name, _f(f.tau["10"]), _f(f.tau["25"]), _f(f.tau["50"]), _f(f.tau["100"]), _f(f.tau_ap["100"])]
             for name, f in result.orders.items()
         ],
     )
     if result.rules:
+        info("Stopping: each topic stops after the first judgment at which the rule says stop.")
         table(
-            "stopping (per topic, at the first judgment after which the rule says stop)",
-            ["order", "rule", "judgments", "effort saved", "relevant lost", "tau", "tau lost", "topics stopped"],
+            None,
+            ["order", "rule", "judged", "saved", "lost", "tau", "tau lost", "stopped"],
             [
                 [
                     name,
@@ -165,6 +155,7 @@ def _print_replay(result: ReplayResult) -> None:
                 for s in f.stopping.values()
             ],
         )
+        info("saved: share of the pool not judged; lost: relevant units not found; stopped: topics the rule stopped.")
     for line in curve_chart(result):
         click.echo(line)
 
