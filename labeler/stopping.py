@@ -99,7 +99,9 @@ def _window_decide(window: int, found: Sequence[bool]) -> StopDecision:
             relevant,
             f"no relevant unit in the last {window} judgments: the rule says stop",
         )
-    return StopDecision(WINDOW, False, n, relevant, f"a relevant unit {since} judgments ago")
+    if since == 0:
+        return StopDecision(WINDOW, False, n, relevant, "the last judgment found a relevant unit")
+    return StopDecision(WINDOW, False, n, relevant, f"{since} of {window} judgments since the last relevant unit")
 
 
 def _since_last_relevant(found: Sequence[bool]) -> int:

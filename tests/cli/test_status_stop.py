@@ -21,7 +21,7 @@ def test_status_shows_per_topic_whether_the_rule_says_stop(run_cli, write):
     }
     result = run_cli.json("status", "--stop", "window:4")
     assert result["topics"]["1"]["stopping"]["stop"] is False
-    assert result["topics"]["1"]["stopping"]["reason"] == "a relevant unit 3 judgments ago"
+    assert result["topics"]["1"]["stopping"]["reason"] == "3 of 4 judgments since the last relevant unit"
     assert result["stopping"] == {"rule": "window:4", "stop": 0}
     assert run_cli.json("status")["stopping"]["rule"] == "window:10"
     text = run_cli("status", "--stop", "window:3").stdout

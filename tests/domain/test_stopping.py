@@ -64,3 +64,9 @@ def test_knee_waits_for_its_minimum_and_never_stops_without_a_relevant_unit():
 def test_a_bad_rule_is_refused_in_words(text):
     with pytest.raises(ValueError, match="stopping rule"):
         parse_rule(text)
+
+
+def test_the_window_says_how_far_it_is_from_stopping():
+    rule = parse_rule("window:4")
+    assert rule.decide([F, F, F, F, T]).reason == "the last judgment found a relevant unit"
+    assert rule.decide([T, F, F, F, T, F, F]).reason == "2 of 4 judgments since the last relevant unit"
