@@ -224,7 +224,7 @@ class EventRows(Rows):
             f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL ORDER BY seq",
             [unit, topic_id],
         )
-        return [event_from_row(row) for row in rows]
+        return [Event(*row) if row[_PROBS] is None else event_from_row(row) for row in rows]
 
     def latest_label_clocks(self, unit: str) -> dict[str, int]:
         """Per topic of one unit space, the logical clock of its latest grade or adjudication.
@@ -245,7 +245,7 @@ class EventRows(Rows):
         cursor.execute(f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND unit_id IS NOT NULL ORDER BY seq", [unit])
         while rows := cursor.fetchmany(5000):
             for row in rows:
-                yield event_from_row(row)
+                yield Event(*row) if row[_PROBS] is None else event_from_row(row)  # most events: no call
 
     def model_source_events(self, unit: str | None = None, model: str | None = None) -> list[Event]:
         """Models' pair events (one model's, of one unit space, if given) and the retracts that target them.
