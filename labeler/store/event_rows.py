@@ -15,11 +15,14 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.judgments import GRADE, REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:
+    from labeler.store.connection import Connection
 
 _COLUMNS = (
     "event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
@@ -48,6 +51,12 @@ def probs_from_text(text: str | None) -> dict[int, float] | None:
     if text is None:
         return None
     return {int(grade): float(p) for grade, p in json.loads(text).items()}
+
+
+def has_model_columns(db: Connection) -> bool:
+    """Whether the events table has `probs` and `shown_model` (a file before migration 9 has not)."""
+    names = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('events')")}
+    return {"probs", "shown_model"} <= names
 
 
 def event_from_row(row: Sequence[Any]) -> Event:
@@ -130,7 +139,8 @@ class EventRows(Rows):
         the chain is compared with the head and length recorded in `meta`.
         """
         cursor = self.db.conn.cursor()
-        cursor.execute(f"SELECT seq, link, {_INSERT_COLUMNS} FROM events ORDER BY seq")
+        columns = _INSERT_COLUMNS if has_model_columns(self.db) else _CHAIN_V5_COLUMNS  # `check` of an older file
+        cursor.execute(f"SELECT seq, link, {columns} FROM events ORDER BY seq")
         previous, count = b"", 0
         while rows := cursor.fetchmany(5000):
             for seq, link, *values in rows:

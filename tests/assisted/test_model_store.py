@@ -308,3 +308,16 @@ def test_a_schema_8_log_keeps_its_links_through_the_upgrade(tmp_path: Path):
         assert list(store.log_chain_problems()) == []
     (log,) = [c for c in check_file(path).checks if c.check == "judgment log"]  # (this file has no scale: a test's)
     assert log.ok, log.findings
+
+
+def test_check_finds_probs_on_a_persons_event_written_behind_the_checks(db_path: Path):
+    """An event whose fields break the model-label rules (written by SQL, chain and all) is malformed."""
+    with Store(db_path) as store:
+        event = human_grade(store, "t1", "d1", 2)
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET probs = ? WHERE event_id = ?", ['{"2":1.0}', event.event_id])
+    conn.commit()
+    conn.close()
+    with Store(db_path) as store:
+        assert store.malformed_events() == [f"{event.event_id} (grade)"]
