@@ -306,6 +306,8 @@ def import_judgments(
     anywhere, then the first grade off the scale, then the first unknown topic, then the unknown units.
     """
     _check_import_request(assessor, source, model)
+    if reviewed and source == MODEL:  # a review mark says people checked the topic: a model's file cannot
+        raise BadArgumentError("a model's labels cannot mark topics reviewed (people's labels do)", argument="reviewed")
     space = unit_space(store, unit)
     scale = store.scale()
     threshold = scale.threshold

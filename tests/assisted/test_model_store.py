@@ -321,3 +321,13 @@ def test_check_finds_probs_on_a_persons_event_written_behind_the_checks(db_path:
     conn.close()
     with Store(db_path) as store:
         assert store.malformed_events() == [f"{event.event_id} (grade)"]
+
+
+def test_a_models_file_cannot_mark_topics_reviewed(db_path: Path, write):
+    path = write("m.qrels", "t1 0 d1 2\n")
+    before = dump(db_path)
+    result = Cli(db_path)(
+        "judgments", "import", str(path), "--source", "model", "--model", "m", "--reviewed", "--allow-unknown", expect=2
+    )
+    assert "a model's labels cannot mark topics reviewed" in result.stderr
+    assert dump(db_path) == before
