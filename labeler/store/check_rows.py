@@ -14,6 +14,7 @@ from labeler.models import Chunk, Document
 from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
+from labeler.store.event_rows import event_from_row, has_model_columns
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.rows import Rows
 
@@ -257,6 +258,10 @@ class CheckRows(Rows):
 
     def malformed_events(self) -> list[str]:
         """Events whose fields do not fit their kind."""
+        model_rules = (
+            " OR (probs IS NOT NULL AND (kind != 'grade' OR source != 'model' OR json_valid(probs) = 0 "
+            "OR json_type(probs) != 'object')) OR (shown_model IS NOT NULL AND source = 'model')"
+        )
         rows = self.db.execute(
             "SELECT event_id, kind FROM events WHERE "
             "(kind IN ('grade', 'adjudicate') AND grade IS NULL) OR "
@@ -264,6 +269,7 @@ class CheckRows(Rows):
             "(kind = 'retract' AND target IS NULL) OR "
             "(kind NOT IN ('review') AND unit_id IS NULL) OR "
             "(kind = 'unsure' AND (reason IS NULL OR reason = ''))"
+            + (model_rules if has_model_columns(self.db) else "")  # a file before migration 9: none to check
         )
         return [f"{event_id} ({kind})" for event_id, kind in rows]
 
@@ -282,7 +288,7 @@ class CheckRows(Rows):
 
     def all_events(self) -> list[Event]:
         """Every event, in local order (merge and log export)."""
-        return [Event(*row) for row in self.db.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq")]
+        return [event_from_row(row) for row in self.db.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq")]
 
     def event_ids(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
