@@ -79,23 +79,24 @@ class IsotonicMap:
         return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
-def fit_isotonic(xs: Sequence[float], ys: Sequence[float]) -> IsotonicMap:
-    """Isotonic least-squares regression of `ys` on `xs` (at least one point), by pool-adjacent-violators."""
-    if not xs or len(xs) != len(ys):
-        raise ValueError("isotonic regression needs as many targets as points, and at least one")
-    # Pool equal x first: their mean target, weighted by their count.
+def fit_isotonic(xs: Sequence[float], ys: Sequence[float], ws: Sequence[float] | None = None) -> IsotonicMap:
+    """Weighted isotonic least-squares regression of `ys` on `xs` (at least one point), by pool-adjacent-violators."""
+    if not xs or len(xs) != len(ys) or (ws is not None and len(ws) != len(xs)):
+        raise ValueError("isotonic regression needs as many targets (and weights) as points, and at least one")
+    # Pool equal x first: their mean target, weighted.
     order = sorted(range(len(xs)), key=lambda i: xs[i])
     ux: list[float] = []
     sums: list[float] = []
     weights: list[float] = []
     for i in order:
+        w = 1.0 if ws is None else float(ws[i])
         if ux and xs[i] == ux[-1]:
-            sums[-1] += ys[i]
-            weights[-1] += 1.0
+            sums[-1] += w * ys[i]
+            weights[-1] += w
         else:
             ux.append(float(xs[i]))
-            sums.append(float(ys[i]))
-            weights.append(1.0)
+            sums.append(w * float(ys[i]))
+            weights.append(w)
     # Blocks of (sum, weight, number of unique points), merged while a block's mean falls below its predecessor's.
     b_sum: list[float] = []
     b_w: list[float] = []
@@ -219,8 +220,16 @@ def fit_calibrator(
     method: str = "isotonic",
     *,
     min_examples: int = MIN_EXAMPLES,
+    prior: Sequence[Mapping[int, float]] = (),
+    prior_weight: float = 0.0,
 ) -> Calibrator:
-    """Fit a calibrator on (stated probabilities, human grade) examples over the scale's `grades`."""
+    """Fit a calibrator on (stated probabilities, human grade) examples over the scale's `grades`.
+
+    `prior` (stated probabilities, e.g. of every pair the model labelled) with `prior_weight` > 0 adds
+    pseudo-examples whose target is the stated probability itself, of total weight `prior_weight`: where no
+    human label is near, the map stays near the stated probabilities instead of extending the nearest human
+    frequency (our choice, for an order whose human labels cluster where it looked). Off by default.
+    """
     if method not in METHODS:
         raise ValueError(f"unknown calibration method {method!r}: one of {', '.join(METHODS)}")
     scale = tuple(grades)
@@ -234,13 +243,21 @@ def fit_calibrator(
         kept.append(({g: float(probs.get(g, 0.0)) for g in scale}, grade))
     if len(kept) < min_examples:
         return Calibrator(method, scale, tuple(kept), min_examples)
+    pseudo = [normalised(p, scale) for p in prior] if prior_weight > 0 else []
+    w_prior = prior_weight / len(pseudo) if pseudo else 0.0
     maps: list[IsotonicMap | PlattMap] = []
     for g in scale:
         xs = [p[g] for p, _ in kept]
         ys = [1 if h == g else 0 for _, h in kept]
+        px = [float(p.get(g, 0.0)) for p in prior] if pseudo else []
+        py = [p[g] for p in pseudo]
         if method == "isotonic":
-            maps.append(fit_isotonic(xs, [float(y) for y in ys]))
+            targets = [float(y) for y in ys] + py
+            weights = [1.0] * len(xs) + [w_prior] * len(px) if pseudo else None
+            maps.append(fit_isotonic(xs + px, targets, weights))
         else:
             t_pos, t_neg = platt_targets(ys)
-            maps.append(fit_platt([_logit(x) for x in xs], [t_pos if y else t_neg for y in ys]))
+            soft = [t_pos if y else t_neg for y in ys] + py
+            weights = [1.0] * len(xs) + [w_prior] * len(px) if pseudo else None
+            maps.append(fit_platt([_logit(x) for x in xs + px], soft, weights))
     return Calibrator(method, scale, tuple(kept), min_examples, tuple(maps))

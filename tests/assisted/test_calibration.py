@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from assisted.noisy_model import noisy_model, stated_probs
 
 from labeler.calibration import (
     MIN_EXAMPLES,
@@ -14,7 +15,6 @@ from labeler.calibration import (
     normalised,
     platt_targets,
 )
-from tests.assisted.noisy_model import noisy_model, stated_probs
 
 GRADES = (0, 1, 2, 3)
 
@@ -134,6 +134,25 @@ def test_isotonic_matches_sklearn(seed):
         raw = [float(refs[i].predict([p[g]])[0]) for i, g in enumerate(GRADES)]
         total = sum(raw)
         assert cal.calibrate(p) == pytest.approx({g: raw[i] / total for i, g in enumerate(GRADES)}, abs=1e-9)
+
+
+def test_weighted_isotonic_and_the_prior_match_sklearn():
+    sklearn_isotonic = pytest.importorskip("sklearn.isotonic")
+    examples = _random_examples(120, seed=9)
+    prior = [p for p, _ in _random_examples(40, seed=10)]
+    cal = fit_calibrator(examples, GRADES, "isotonic", prior=prior, prior_weight=8.0)
+    probe = prior[0]
+    raw = []
+    for g in GRADES:
+        xs = [p[g] for p, _ in examples] + [p[g] for p in prior]
+        ys = [1.0 if h == g else 0.0 for _, h in examples] + [p[g] for p in prior]
+        ws = [1.0] * len(examples) + [8.0 / len(prior)] * len(prior)
+        ref = sklearn_isotonic.IsotonicRegression(out_of_bounds="clip").fit(xs, ys, sample_weight=ws)
+        ours = fit_isotonic(xs, ys, ws)
+        for x in xs[:30]:
+            assert ours(x) == pytest.approx(float(ref.predict([x])[0]), abs=1e-9)
+        raw.append(float(ref.predict([probe[g]])[0]))
+    assert cal.calibrate(probe) == pytest.approx({g: raw[i] / sum(raw) for i, g in enumerate(GRADES)}, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
