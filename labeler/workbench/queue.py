@@ -8,6 +8,7 @@ and scripts share `queue` and `next_unit`, so they never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from labeler.assignment import Plan, TopicAssignment, waiting_for
 from labeler.errors import BadArgumentError, Hint, NotFoundError
@@ -56,8 +57,17 @@ def check_model(order: str, model: str | None) -> None:
         raise BadArgumentError(f"the {order} order needs a model's labels: name the model", argument="model")
 
 
+# Per open store, the last model's labels read, grouped by topic, with the change token they were read at: `queue`
+# of topic after topic (`next`, `queue` without --topic, claims) reads them once while the workbench is unchanged.
+_model_memo: WeakKeyDictionary[Store, tuple[tuple[object, ...], dict[str, dict[str, ModelLabel]]]] = WeakKeyDictionary()
+
+
 def topic_model_labels(store: Store, model: str, unit: str, topic_id: str) -> dict[str, ModelLabel]:
     """The model's labels of one topic's units (unit -> label); a model with no label in the unit space is refused."""
+    key = (store.change_token(), model, unit)
+    memo = _model_memo.get(store)
+    if memo is not None and memo[0] == key:
+        return dict(memo[1].get(topic_id, {}))
     labels = model_labels(store, model, unit=unit)
     if not labels:
         known = model_names(store, unit=unit)
@@ -66,7 +76,11 @@ def topic_model_labels(store: Store, model: str, unit: str, topic_id: str) -> di
             + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
             argument="model",
         )
-    return {unit_id: label for (topic, unit_id), label in labels.items() if topic == topic_id}
+    by_topic: dict[str, dict[str, ModelLabel]] = {}
+    for (topic, unit_id), label in labels.items():
+        by_topic.setdefault(topic, {})[unit_id] = label
+    _model_memo[store] = (key, by_topic)
+    return dict(by_topic.get(topic_id, {}))
 
 
 def queue(

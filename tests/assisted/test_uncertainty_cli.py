@@ -95,3 +95,24 @@ def test_replay_replays_uncertainty_only_with_a_model(cli):
     relevant_found = [found for _, found in out["orders"]["uncertainty"]["curve"]]
     assert relevant_found[:2] == [0, 1] and relevant_found[-1] == 2
     assert "needs a model" in refused(cli, *args, "--orders", "uncertainty")
+
+
+def test_the_models_labels_are_read_again_when_the_workbench_changes(cli):
+    from labeler.workbench import record_judgment
+    from labeler.workbench.queue import queue
+
+    with Store(cli.db) as store:
+        first = [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")]
+        assert first == ["d4", "d2", "d3", "d1"]
+        # the same store again: the labels read once serve the second queue
+        assert [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")] == first
+        # the model now labels d4 and is torn on d1: the next queue reads its labels again
+        for unit, probs in (("d4", {0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}), ("d1", {0: 0.5, 1: 0.5, 2: 0.0, 3: 0.0})):
+            grade = max(probs, key=probs.get)
+            record_judgment(store, "1", unit, assessor="bot", grade=grade, source="model", model="m", probs=probs)
+        assert [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")] == [
+            "d1",
+            "d2",
+            "d3",
+            "d4",
+        ]
