@@ -21,11 +21,23 @@ import heapq
 import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
+from labeler.calibration import fit_calibrator
 from labeler.judgments import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
 from labeler.wording import alternatives
+
+
+class ModelJudgment(Protocol):
+    """What an order reads of a model's label of a pair (`labeler.judges.labels.ModelLabel` is one)."""
+
+    @property
+    def grade(self) -> int: ...
+
+    @property
+    def probs(self) -> Mapping[int, float] | None: ...
 
 
 @dataclass(frozen=True)
@@ -36,7 +48,10 @@ class OrderInput:
     states and `threshold` the scale's relevance cut-off, so an order that
     learns from labels (MTF) sees them; `seed` is the user's seed (used by
     seeded orders only); `run_order` the pool's fixed run order, for ties
-    between runs.
+    between runs. `model` holds one model's labels of the topic's units (unit ->
+    label; empty unless the order needs a model and one was named) and `grades`
+    the scale's grades (empty: the grades seen in the labels), for the orders
+    that calibrate a model (`uncertainty`).
     """
 
     topic_id: str
@@ -45,6 +60,8 @@ class OrderInput:
     threshold: int
     seed: int
     run_order: tuple[str, ...]
+    model: Mapping[str, ModelJudgment] = field(default_factory=dict)
+    grades: tuple[int, ...] = ()
 
     def relevant(self) -> dict[str, bool]:
         """Judged units -> whether their label reaches the threshold (unjudged units are absent)."""
@@ -65,7 +82,8 @@ class JudgingOrder:
     `label` names it in a list ("Move-to-Front"); `doc` says what comes first,
     shown next to the name in the TUI's order picker; `why` says what it is
     good for (the docs' table of orders); `seeded` orders ask for and record a
-    seed.
+    seed; `needs_model` orders read a model's labels (`OrderInput.model`), so a
+    front end asks which model.
     """
 
     name: str
@@ -74,20 +92,21 @@ class JudgingOrder:
     function: OrderFunction
     seeded: bool = False
     why: str = ""
+    needs_model: bool = False
 
 
 _ORDERS: dict[str, JudgingOrder] = {}
 
 
 def judging_order(
-    name: str, *, label: str, doc: str, seeded: bool = False, why: str = ""
+    name: str, *, label: str, doc: str, seeded: bool = False, why: str = "", needs_model: bool = False
 ) -> Callable[[OrderFunction], OrderFunction]:
     """Register the decorated function as the judging order `name` (refused if the name is taken)."""
 
     def register(function: OrderFunction) -> OrderFunction:
         if name in _ORDERS:
             raise ValueError(f"judging order {name!r} is already registered")
-        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why)
+        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why, needs_model)
         return function
 
     return register
@@ -116,6 +135,12 @@ def is_seeded(name: str | None) -> bool:
     """Whether the order `name` uses a seed (an unknown or missing name does not)."""
     order = _ORDERS.get(name) if name is not None else None
     return order is not None and order.seeded
+
+
+def needs_model(name: str | None) -> bool:
+    """Whether the order `name` reads a model's labels (an unknown or missing name does not)."""
+    order = _ORDERS.get(name) if name is not None else None
+    return order is not None and order.needs_model
 
 
 def orders_help() -> str:
@@ -478,6 +503,91 @@ def hedge_order(
     return order + sorted(set(pool) - set(order))
 
 
+def model_probs(label: ModelJudgment) -> dict[int, float]:
+    """A model label's stated probabilities; a label without them is certain of its grade."""
+    return dict(label.probs) if label.probs else {label.grade: 1.0}
+
+
+UNCERTAINTY_METHOD = "isotonic"
+# The stated probabilities of the topic's model-labelled pairs join the fit as pseudo-examples of this total weight.
+UNCERTAINTY_PRIOR = 10.0
+# Margins this close are a tie (equal calibrated values reached along different float paths).
+_MARGIN_DIGITS = 12
+
+
+def uncertainty_order(
+    ordered: Sequence[str],
+    states: Mapping[str, PairState],
+    model: Mapping[str, ModelJudgment],
+    grades: Sequence[int] = (),
+    method: str = UNCERTAINTY_METHOD,
+    prior_weight: float = UNCERTAINTY_PRIOR,
+    min_examples: int = 1,
+) -> list[str]:
+    """LARA's selection (Takehi, Voorhees, Sakai & Soboroff, SIGIR 2025): humans where the calibrated model is unsure.
+
+    A calibrator (`labeler.calibration`, isotonic by default) is fitted on the
+    topic's pairs that both the model and a human labelled: (the model's stated
+    probabilities, the human grade). Each unjudged pair's stated probabilities
+    are calibrated, and the pair whose top two calibrated grade probabilities
+    are closest (the smallest margin p1 - p2) comes first; ties (to 12 decimal
+    places) keep `ordered`, the pool order. Judged pairs come first in pool
+    order (they are not asked again). The order is computed afresh from the
+    labels known, so it refits after every human label.
+
+    labeler's choices: the calibrator is fitted per topic, on that topic's
+    labels only (the order sees one topic). The stated probabilities of every
+    pair of the topic the model labelled join the fit as pseudo-examples of
+    total weight `prior_weight` (10), and it calibrates from the first human
+    label (`min_examples` 1): the human labels an uncertainty order collects
+    cluster where it looked, and without the pseudo-examples a plain isotonic
+    fit would extend their frequency to stated values no human label is near
+    (on the DL 2020 simulation of tests/assisted that order did worse than
+    random; with them it does better). A model label without probabilities
+    counts as certain of its grade (so only calibration tells such labels
+    apart); the margin is the uncertainty (LARA's "top two closest"); and
+    unjudged pairs the model did not label come before every labelled one, in
+    pool order: the model says nothing about them, the least certain it can
+    be, and the combined labels (human, else calibrated model) would otherwise
+    have no label there at all.
+    """
+    scale = tuple(grades) or tuple(
+        sorted(
+            {g for label in model.values() for g in model_probs(label)}
+            | {s.label for s in states.values() if s.judged and s.label is not None}
+        )
+    )
+    known = set(scale)
+    judged = [u for u in ordered if (s := states.get(u)) is not None and s.judged]
+    examples = [
+        (model_probs(model[u]), label)
+        for u in sorted(judged)
+        if u in model and (label := states[u].label) is not None and label in known
+    ]
+    prior = [model_probs(model[u]) for u in ordered if u in model] if prior_weight else []
+    calibrator = (
+        fit_calibrator(examples, scale, method, prior=prior, prior_weight=prior_weight, min_examples=min_examples)
+        if scale
+        else None
+    )
+    done = set(judged)
+    unlabelled = [u for u in ordered if u not in done and u not in model]
+    margins: dict[tuple[tuple[int, float], ...], float] = {}
+    ranked: list[tuple[float, int, str]] = []
+    for index, unit in enumerate(ordered):
+        if unit in done or unit not in model:
+            continue
+        stated = model_probs(model[unit])
+        key = tuple(sorted(stated.items()))
+        if key not in margins:
+            calibrated = calibrator.calibrate(stated) if calibrator is not None else stated
+            top = sorted(calibrated.values(), reverse=True)
+            margins[key] = round(top[0] - (top[1] if len(top) > 1 else 0.0), _MARGIN_DIGITS)
+        ranked.append((margins[key], index, unit))
+    ranked.sort()
+    return judged + unlabelled + [unit for _, _, unit in ranked]
+
+
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.
 
 
@@ -545,3 +655,18 @@ def _by_maxmean(given: OrderInput) -> list[str]:
 )
 def _by_hedge(given: OrderInput) -> list[str]:
     return hedge_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
+
+
+@judging_order(
+    "uncertainty",
+    label="model uncertainty",
+    doc="model uncertainty (the pair whose calibrated top two grades are closest)",
+    why=(
+        "humans where a model judge is least sure: a calibrator refitted on each human label maps the model's "
+        "probabilities, the pair with the closest top two grades comes next (LARA, Takehi et al. 2025); needs a "
+        "model's labels"
+    ),
+    needs_model=True,
+)
+def _by_uncertainty(given: OrderInput) -> list[str]:
+    return uncertainty_order(pool_order(given.entries), given.states, given.model, given.grades)

@@ -13,6 +13,11 @@ from labeler.cli.registry_options import order_option
 @assessor_option
 @click.option("--topic", default=None, help="Start on this topic (default: the first unfinished one).")
 @order_option()
+@click.option(
+    "--model",
+    default=None,
+    help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @lease_option
@@ -36,6 +41,7 @@ def judge(
     assessor: str,
     topic: str | None,
     order: str,
+    model: str | None,
     seed: int,
     pool: str | None,
     lease,
@@ -55,6 +61,7 @@ def judge(
         order=order,
         seed=seed,
         pool=pool,
+        model=model,
         ask_assessor=ask_assessor,
         served=served,
         lease=lease,

@@ -43,12 +43,25 @@ def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @click.option("--topic", default=None, callback=_topic, help="Topic (default: topics in natural order).")
 @lease_option
 @order_option()
+@click.option(
+    "--model",
+    default=None,
+    help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @json_option
 @pass_env
 def next_(
-    env: Env, assessor: str, topic: str | None, lease: timedelta, order: str, seed: int, pool: str | None, as_json: bool
+    env: Env,
+    assessor: str,
+    topic: str | None,
+    lease: timedelta,
+    order: str,
+    model: str | None,
+    seed: int,
+    pool: str | None,
+    as_json: bool,
 ) -> None:
     """Claim the next unit to judge and print it; asking again gives the same unit until it is judged."""
     from labeler.workbench.claims import claim_next, next_summary
@@ -57,7 +70,7 @@ def next_(
 
     with env.store() as store:
         space = current_pool(store, pool).unit
-        claim = claim_next(store, assessor, topic=topic, lease=lease, order=order, seed=seed, pool=pool)
+        claim = claim_next(store, assessor, topic=topic, lease=lease, order=order, seed=seed, pool=pool, model=model)
         title = unit_text(store, claim.unit_space, claim.unit).title if claim else ""
     result = next_summary(claim, topic=topic, unit_space=space)
     if as_json:

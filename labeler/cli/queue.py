@@ -14,19 +14,34 @@ from labeler.wording import plural
 @click.option("--topic", default=None, help="Topic (default: the first topic with work left).")
 @assessor_option
 @order_option()
+@click.option(
+    "--model",
+    default=None,
+    help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @click.option("--limit", default=20, show_default=True, type=int, help="How many units to list.")
 @json_option
 @pass_env
 def queue(
-    env: Env, topic: str | None, assessor: str, order: str, seed: int, pool: str | None, limit: int, as_json: bool
+    env: Env,
+    topic: str | None,
+    assessor: str,
+    order: str,
+    model: str | None,
+    seed: int,
+    pool: str | None,
+    limit: int,
+    as_json: bool,
 ) -> None:
     """The next units to judge for a topic, in the chosen order (units another assessor holds are left out)."""
     from labeler.workbench.claims import queue_view
 
     with env.store() as store:
-        result = queue_view(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, limit=limit)
+        result = queue_view(
+            store, topic, assessor=assessor, order=order, seed=seed, pool=pool, limit=limit, model=model
+        )
     topic = result["topic"]
     held = result["held_by_others"]
     held_note = f" ({held} unit(s) held by other assessors)" if held else ""

@@ -37,6 +37,11 @@ def _n(value: int | None) -> str:
     default=None,
     help="Comma-separated judging orders to replay (default: every registered order); the oracle is always added.",
 )
+@click.option(
+    "--model",
+    default=None,
+    help="Model whose labels the uncertainty order calibrates as the snapshot's labels are revealed (needed for it).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the seeded orders (random).")
 @click.option(
     "--measure", default="nDCG@10", show_default=True, help="Measure whose mean over topics ranks the systems for tau."
@@ -66,6 +71,7 @@ def replay(
     pool_runs: str,
     strategy: str,
     orders: str | None,
+    model: str | None,
     seed: int,
     measure: str,
     stop: str,
@@ -95,6 +101,7 @@ def replay(
             unjudged_as_nonrelevant=unjudged_as_nonrelevant,
             score_runs=comma_list(score_runs),
             progress=None if as_json else bar,
+            model=model,
         )
     print_result(result, as_json, _print_replay)
 

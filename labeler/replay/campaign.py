@@ -22,6 +22,7 @@ from typing import Any
 
 from labeler.coverage.correlation import compare_rankings
 from labeler.metrics import evaluate, parse_measure
+from labeler.ordering import ModelJudgment
 from labeler.pooling import PoolEntry
 from labeler.replay.core import (
     BUDGETS,
@@ -180,8 +181,13 @@ def replay_campaign(
     seed: int = 0,
     run_order: tuple[str, ...] = (),
     progress: Progress | None = None,
+    model: Mapping[str, Mapping[str, ModelJudgment]] | None = None,
+    scale: tuple[int, ...] = (),
 ) -> dict[str, OrderFigures]:
-    """Every order's figures over the topics of `pool` (each topic's units all have a grade in `grades`)."""
+    """Every order's figures over the topics of `pool` (each topic's units all have a grade in `grades`).
+
+    `model` (topic -> unit -> a model's label) and `scale` go to the orders that read a model.
+    """
     topics = list(pool)
     total, done = len(orders) * len(topics), 0
     results: dict[str, OrderFigures] = {}
@@ -189,7 +195,15 @@ def replay_campaign(
         replays: dict[str, TopicReplay] = {}
         for topic in topics:
             replays[topic] = replay_topic(
-                name, topic, pool[topic], grades[topic], threshold=threshold, seed=seed, run_order=run_order
+                name,
+                topic,
+                pool[topic],
+                grades[topic],
+                threshold=threshold,
+                seed=seed,
+                run_order=run_order,
+                model=(model or {}).get(topic),
+                scale=scale,
             )
             done += 1
             if progress:

@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import ceil
 
 from labeler.judgments import PairState
-from labeler.ordering import OrderInput, arrange, pool_order
+from labeler.ordering import ModelJudgment, OrderInput, arrange, pool_order
 from labeler.pooling import PoolEntry
 
 ORACLE = "oracle"
@@ -80,13 +80,16 @@ def replay_order(
     seed: int = 0,
     run_order: tuple[str, ...] = (),
     recompute: bool | None = None,
+    model: Mapping[str, ModelJudgment] | None = None,
+    scale: tuple[int, ...] = (),
 ) -> list[str]:
     """The units of `entries` in the order `name` has them judged, revealing each unit's grade once judged.
 
     `grades` holds a grade for every unit of `entries` (the caller leaves
     unjudged units out of both, or gives them grade 0). `recompute=None` asks
     static orders once and the others after every judgment; True or False
-    forces either (the tests compare them).
+    forces either (the tests compare them). `model` (unit -> a model's label)
+    and `scale` (the grades) are passed to the orders that read a model.
     """
     missing = sorted(set(entries) - set(grades))
     if missing:
@@ -97,7 +100,7 @@ def replay_order(
     states: dict[str, PairState] = {}
 
     def ask() -> list[str]:
-        return arrange(name, OrderInput(topic_id, entries, states, threshold, seed, run_order))
+        return arrange(name, OrderInput(topic_id, entries, states, threshold, seed, run_order, model or {}, scale))
 
     if not again:
         return _complete(ask(), entries)
@@ -129,8 +132,20 @@ def replay_topic(
     threshold: int,
     seed: int = 0,
     run_order: tuple[str, ...] = (),
+    model: Mapping[str, ModelJudgment] | None = None,
+    scale: tuple[int, ...] = (),
 ) -> TopicReplay:
-    sequence = replay_order(name, topic_id, entries, grades, threshold=threshold, seed=seed, run_order=run_order)
+    sequence = replay_order(
+        name,
+        topic_id,
+        entries,
+        grades,
+        threshold=threshold,
+        seed=seed,
+        run_order=run_order,
+        model=model,
+        scale=scale,
+    )
     return TopicReplay(topic_id, name, tuple(sequence), tuple(grades[u] >= threshold for u in sequence))
 
 

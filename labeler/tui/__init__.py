@@ -28,6 +28,7 @@ def make_app(
     served: bool = False,
     lease: timedelta | None = None,
     stop: str = "window:10",
+    model: str | None = None,
 ) -> LabelerApp:
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
@@ -35,16 +36,17 @@ def make_app(
     screenshots are downloads); Textual's web driver is also taken as this. `lease` (a timedelta,
     default 15 minutes): how long the pair shown stays the assessor's without a key (labeler.workbench.claims).
     `stop`: the stopping rule the screen shows for the open topic (`window:10`, `knee:40`;
-    labeler.workbench.stopping).
+    labeler.workbench.stopping). `model`: the model whose labels `--order uncertainty` ranks by (never shown).
 
     Raises `LabelerError` (no pool, unknown topic, bad order, bad stopping rule) before any screen is drawn.
     """
     from labeler.ids import check_id
     from labeler.tui.app import LabelerApp
-    from labeler.workbench.queue import check_order
+    from labeler.workbench.queue import check_model, check_order
     from labeler.workbench.stopping import stopping_rule
 
     check_order(order)
+    check_model(order, model)
     rule = stopping_rule(stop)
     check_id(assessor, "assessor name")
     store = open_workbench(db_path)
@@ -52,7 +54,14 @@ def make_app(
         from labeler.workbench.claims import DEFAULT_LEASE
 
         session = JudgingSession(
-            store, assessor, order=order, seed=seed, pool=pool, lease=lease or DEFAULT_LEASE, stop_rule=rule
+            store,
+            assessor,
+            order=order,
+            seed=seed,
+            pool=pool,
+            model=model,
+            lease=lease or DEFAULT_LEASE,
+            stop_rule=rule,
         )
         session.start(topic)
     except BaseException:

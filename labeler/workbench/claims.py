@@ -29,7 +29,7 @@ from labeler.ordering import is_seeded
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import unit_space
-from labeler.workbench.queue import QueueItem, current_pool, pool_topics, queue
+from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
 
 DEFAULT_LEASE = timedelta(minutes=15)
 
@@ -102,9 +102,10 @@ def free_queue(
     seed: int = 0,
     pool: str | None = None,
     now: datetime | None = None,
+    model: str | None = None,
 ) -> tuple[list[QueueItem], int]:
     """What this assessor would be shown of a topic (`queue` less the pairs held by others), and how many are held."""
-    items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool)
+    items = queue(store, topic_id, assessor=assessor, order=order, seed=seed, pool=pool, model=model)
     if not items:
         return [], 0
     return free_items(items, held_by_others(store, items[0].unit, assessor, now, topic_id))
@@ -120,6 +121,7 @@ def claim_next(
     seed: int = 0,
     pool: str | None = None,
     now: datetime | None = None,
+    model: str | None = None,
 ) -> Claim | None:
     """Claim the assessor's next pair: their own live claim if one is still waiting, else the first free one.
 
@@ -131,6 +133,7 @@ def claim_next(
     if topic is not None:
         check_id(topic, "topic id")
     check_lease(lease)
+    check_model(order, model)
     moment = utc_now(now)
     now_ms = epoch_ms(moment)
     info = current_pool(store, pool)
@@ -139,9 +142,9 @@ def claim_next(
         held = held_by_others(store, info.unit, assessor, moment)
         plan = current_plan(store)
         topics = [topic] if topic is not None else plan.order_for(assessor, pool_topics(store, info.name))
-        chosen = _own_claim(store, assessor, topics, held, order, seed, info, now_ms)
+        chosen = _own_claim(store, assessor, topics, held, order, seed, info, now_ms, model)
         if chosen is None:
-            chosen = _first_free(store, assessor, topics, held, order, seed, info.name)
+            chosen = _first_free(store, assessor, topics, held, order, seed, info.name, model)
         if chosen is None:
             return None
         item, items = chosen
@@ -158,19 +161,21 @@ def claim_next(
     )
 
 
-def _own_claim(store, assessor, topics, held, order, seed, info, now_ms):
+def _own_claim(store, assessor, topics, held, order, seed, info, now_ms, model=None):
     mine = {(t, u) for t, u, _ in store.assessor_claims(assessor, info.unit, now_ms)}
     for topic in [t for t in topics if any(t == mt for mt, _ in mine)]:
-        items, _ = free_items(queue(store, topic, assessor=assessor, order=order, seed=seed, pool=info.name), held)
+        ranked = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=info.name, model=model)
+        items, _ = free_items(ranked, held)
         for item in items:
             if (topic, item.unit_id) in mine:
                 return item, items
     return None
 
 
-def _first_free(store, assessor, topics, held, order, seed, pool):
+def _first_free(store, assessor, topics, held, order, seed, pool, model=None):
     for topic in topics:
-        items, _ = free_items(queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool), held)
+        ranked = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, model=model)
+        items, _ = free_items(ranked, held)
         if items:
             return items[0], items
     return None
@@ -249,13 +254,17 @@ def queue_view(
     pool: str | None = None,
     limit: int = 20,
     now: datetime | None = None,
+    model: str | None = None,
 ) -> dict[str, Any]:
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
+    check_model(order, model)
     topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
     items: list[QueueItem] = []
     held = 0
     for topic in topics:
-        items, held_here = free_queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, now=now)
+        items, held_here = free_queue(
+            store, topic, assessor=assessor, order=order, seed=seed, pool=pool, now=now, model=model
+        )
         held += held_here
         if items or topic_id is not None:
             topic_id = topic
@@ -264,6 +273,7 @@ def queue_view(
         "topic": topic_id,
         "order": order,
         "seed": seed if is_seeded(order) else None,
+        "model": model,
         "remaining": len(items),
         "held_by_others": held,
         "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],

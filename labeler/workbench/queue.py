@@ -7,16 +7,19 @@ and scripts share `queue` and `next_unit`, so they never disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from labeler.assignment import Plan, TopicAssignment, waiting_for
 from labeler.errors import BadArgumentError, Hint, NotFoundError
+from labeler.judges.labels import ModelLabel
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
-from labeler.ordering import OrderInput, arrange, order_names
+from labeler.ordering import OrderInput, arrange, needs_model, order_names
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
+from labeler.workbench.model_labels import model_labels, model_names
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,38 @@ def check_order(order: str) -> None:
         raise BadArgumentError(f"must be one of {', '.join(order_names())}, not {order!r}", argument="order")
 
 
+def check_model(order: str, model: str | None) -> None:
+    """Refuse an order that reads a model's labels (`uncertainty`) when no model is named."""
+    if model is None and needs_model(order):
+        raise BadArgumentError(f"the {order} order needs a model's labels: name the model", argument="model")
+
+
+# Per open store, the last model's labels read, grouped by topic, with the change token they were read at: `queue`
+# of topic after topic (`next`, `queue` without --topic, claims) reads them once while the workbench is unchanged.
+_model_memo: WeakKeyDictionary[Store, tuple[tuple[object, ...], dict[str, dict[str, ModelLabel]]]] = WeakKeyDictionary()
+
+
+def topic_model_labels(store: Store, model: str, unit: str, topic_id: str) -> dict[str, ModelLabel]:
+    """The model's labels of one topic's units (unit -> label); a model with no label in the unit space is refused."""
+    key = (store.change_token(), model, unit)
+    memo = _model_memo.get(store)
+    if memo is not None and memo[0] == key:
+        return dict(memo[1].get(topic_id, {}))
+    labels = model_labels(store, model, unit=unit)
+    if not labels:
+        known = model_names(store, unit=unit)
+        raise BadArgumentError(
+            f"no labels of model {model!r} in unit space {unit}"
+            + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
+            argument="model",
+        )
+    by_topic: dict[str, dict[str, ModelLabel]] = {}
+    for (topic, unit_id), label in labels.items():
+        by_topic.setdefault(topic, {})[unit_id] = label
+    _model_memo[store] = (key, by_topic)
+    return dict(by_topic.get(topic_id, {}))
+
+
 def queue(
     store: Store,
     topic_id: str,
@@ -57,16 +92,19 @@ def queue(
     seed: int = 0,
     pool: str | None = None,
     plan: Plan | None = None,
+    model: str | None = None,
 ) -> list[QueueItem]:
     """The topic's unjudged pool units for this assessor, in order; skipped and unsure ones last.
 
     Pairs in conflict wait for adjudication, not in the queue; stale pairs
     (text changed since judged) are back in it. In an assigned topic only the
     pairs this assessor must judge are queued (`labeler.assignment`): an overlap
-    pair stays until this assessor graded it, whoever else did.
+    pair stays until this assessor graded it, whoever else did. `model` names the model whose
+    labels an order that reads one (`uncertainty`) ranks by; such an order needs it.
     """
     check_order(order)
-    inputs = queue_inputs(store, topic_id, assessor=assessor, pool=pool, plan=plan)
+    check_model(order, model)
+    inputs = queue_inputs(store, topic_id, assessor=assessor, pool=pool, plan=plan, model=model)
     return arranged_queue(inputs, assessor=assessor, order=order, seed=seed)
 
 
@@ -74,8 +112,10 @@ def queue(
 class QueueInputs:
     """What a topic's queue is computed from: its pool entries, assignment, pair states, threshold and runs.
 
-    The judging session keeps one between keys and replaces only the states of the pairs it wrote
-    (`labeler.workbench.session`): `arranged_queue` of the same inputs is the same queue.
+    `model` holds a model's labels of the topic's units and `grades` the scale's grades, for an order
+    that reads a model (empty when no model was named). The judging session keeps one between keys and
+    replaces only the states of the pairs it wrote (`labeler.workbench.session`): `arranged_queue` of the
+    same inputs is the same queue.
     """
 
     topic_id: str
@@ -85,10 +125,18 @@ class QueueInputs:
     states: dict[str, PairState]
     threshold: int
     excluded: bool = False  # an assigned topic this assessor does not judge, or no pool entries: an empty queue
+    model: dict[str, ModelLabel] = field(default_factory=dict)
+    grades: tuple[int, ...] = ()
 
 
 def queue_inputs(
-    store: Store, topic_id: str, *, assessor: str, pool: str | None = None, plan: Plan | None = None
+    store: Store,
+    topic_id: str,
+    *,
+    assessor: str,
+    pool: str | None = None,
+    plan: Plan | None = None,
+    model: str | None = None,
 ) -> QueueInputs:
     info = current_pool(store, pool)
     entries = store.pool_entries(info.name, topic_id).get(topic_id, {})
@@ -100,7 +148,12 @@ def queue_inputs(
     if assignment is not None and assessor not in assignment.judges:
         return QueueInputs(topic_id, info, entries, assignment, {}, 0, excluded=True)
     states = topic_labels(store, info.unit, topic_id)
-    return QueueInputs(topic_id, info, entries, assignment, states, store.scale().threshold)
+    scale = store.scale()
+    if model is None:
+        return QueueInputs(topic_id, info, entries, assignment, states, scale.threshold)
+    labels = topic_model_labels(store, model, info.unit, topic_id)
+    grades = tuple(g.value for g in scale.grades)
+    return QueueInputs(topic_id, info, entries, assignment, states, scale.threshold, model=labels, grades=grades)
 
 
 def arranged_queue(inputs: QueueInputs, *, assessor: str, order: str = "pool", seed: int = 0) -> list[QueueItem]:
@@ -114,7 +167,8 @@ def arranged_queue(inputs: QueueInputs, *, assessor: str, order: str = "pool", s
         inputs.assignment,
         inputs.states,
     )
-    ordered = arrange(order, OrderInput(topic_id, entries, states, inputs.threshold, seed, info.runs))
+    given = OrderInput(topic_id, entries, states, inputs.threshold, seed, info.runs, inputs.model, inputs.grades)
+    ordered = arrange(order, given)
     waiting = [u for u in ordered if _waiting_for(assignment, assessor, u, states)]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
     first = set(now_)
@@ -133,12 +187,13 @@ def next_unit(
     order: str = "pool",
     seed: int = 0,
     pool: str | None = None,
+    model: str | None = None,
 ) -> QueueItem | None:
     """The next pair to judge: in the given topic, or the first topic with work left (the assessor's own first)."""
     plan = current_plan(store)
     topics = [topic_id] if topic_id is not None else plan.order_for(assessor, pool_topics(store, pool))
     for topic in topics:
-        items = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, plan=plan)
+        items = queue(store, topic, assessor=assessor, order=order, seed=seed, pool=pool, plan=plan, model=model)
         if items:
             return items[0]
     return None

@@ -13,15 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
+from labeler.judges.labels import ModelLabel
 from labeler.metrics import parse_measure
 from labeler.models import topic_sort_key
-from labeler.ordering import order_names
+from labeler.ordering import needs_model, order_names
 from labeler.pooling import PoolEntry, PoolRequest, get_strategy, strategy_names
 from labeler.replay import ORACLE
 from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
 from labeler.store import Store
 from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
+from labeler.workbench.model_labels import model_labels, model_names
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
 
@@ -51,6 +53,7 @@ class ReplayResult:
     runs_not_scored: tuple[str, ...]
     rules: tuple[str, ...]
     orders: dict[str, OrderFigures] = field(default_factory=dict)
+    model: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,19 +71,26 @@ class ReplayResult:
             "systems": list(self.systems),
             "runs_not_scored": list(self.runs_not_scored),
             "stop_rules": list(self.rules),
+            "model": self.model,
             "orders": {name: figures.to_json() for name, figures in self.orders.items()},
         }
 
 
-def replay_orders(orders: list[str] | None) -> list[str]:
-    """The orders asked for (every registered one by default), the oracle first; unknown names refused."""
+def replay_orders(orders: list[str] | None, model: str | None = None) -> list[str]:
+    """The orders asked for, the oracle first; unknown names refused.
+
+    By default every registered order, except those that read a model's labels when no model is named;
+    naming such an order without a model is refused.
+    """
     known = order_names()
-    wanted = list(orders) if orders else list(known)
+    wanted = list(orders) if orders else [name for name in known if model is not None or not needs_model(name)]
     for name in wanted:
         if name != ORACLE and name not in known:
             raise BadArgumentError(
                 f"must name judging orders ({', '.join((*known, ORACLE))}), not {name!r}", argument="orders"
             )
+        if model is None and needs_model(name):
+            raise BadArgumentError(f"the {name} order needs a model's labels: name the model", argument="model")
     return [ORACLE, *dict.fromkeys(name for name in wanted if name != ORACLE)]
 
 
@@ -126,10 +136,15 @@ def replay(
     unjudged_as_nonrelevant: bool = False,
     score_runs: list[str] | None = None,
     progress: Progress | None = None,
+    model: str | None = None,
 ) -> ReplayResult:
-    """Replay judging the pool of `runs` at `depth` under each order, the snapshot's labels as the assessor."""
+    """Replay judging the pool of `runs` at `depth` under each order, the snapshot's labels as the assessor.
+
+    `model` names the model whose labels (`labeler.workbench.model_labels`) the orders that read one
+    (`uncertainty`) rank by; its labels are calibrated on the snapshot's labels as they are revealed.
+    """
     _check_request(depth, strategy, runs, measure)
-    names = replay_orders(orders)
+    names = replay_orders(orders, model)
     rules = stopping_rules(stop)
     info = resolve_snapshot(store, snapshot)
     infos = [store.run(name) for name in runs]  # an unknown run: NotFoundError, before anything is computed
@@ -166,6 +181,7 @@ def replay(
             f"snapshot {info.name} labels no unit of the pool of {', '.join(runs)} at depth {depth}: nothing to replay"
         )
     topics = sorted(kept, key=topic_sort_key)
+    by_topic = _model_by_topic(store, model, info.unit) if model is not None else None
     systems, not_scored = runs_to_score(store, score_runs, info.unit)
     try:
         rankings = {name: aligned_rankings(store, info, store.run(name), None, topics=topics)[0] for name in systems}
@@ -181,10 +197,13 @@ def replay(
             seed=seed,
             run_order=tuple(runs),
             progress=progress,
+            model=by_topic,
+            scale=tuple(g["grade"] for g in info.manifest["scale"]["grades"]) if by_topic is not None else (),
         )
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     return ReplayResult(
+        model=model,
         snapshot=info.name,
         unit=info.unit,
         depth=depth,
@@ -204,3 +223,19 @@ def replay(
         rules=tuple(rule.spec for rule in rules),
         orders=figures,
     )
+
+
+def _model_by_topic(store: Store, model: str, unit: str) -> dict[str, dict[str, ModelLabel]]:
+    """The model's labels of the unit space, topic -> unit -> label; a model with none is refused."""
+    labels = model_labels(store, model, unit=unit)
+    if not labels:
+        known = model_names(store, unit=unit)
+        raise BadArgumentError(
+            f"no labels of model {model!r} in unit space {unit}"
+            + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
+            argument="model",
+        )
+    out: dict[str, dict[str, ModelLabel]] = {}
+    for (topic, unit_id), label in labels.items():
+        out.setdefault(topic, {})[unit_id] = label
+    return out

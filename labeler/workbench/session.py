@@ -24,7 +24,7 @@ from labeler.judgments import (
     UNSURE,
     Event,
 )
-from labeler.ordering import is_seeded
+from labeler.ordering import is_seeded, needs_model
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.stopping import StopDecision, StoppingRule
 from labeler.store import Store
@@ -116,7 +116,7 @@ class _QueueCache:
     loaded when first asked for and kept up to date the same way (its own `dirty`).
     """
 
-    key: tuple[str, str, str]  # topic, pool, assessor
+    key: tuple[str, str, str, str | None]  # topic, pool, assessor, the model read (None: none)
     inputs: QueueInputs
     token: tuple[int, int]
     dirty: set[str] = field(default_factory=set)
@@ -132,6 +132,7 @@ class JudgingSession:
     order: str = "pool"
     seed: int = 0
     pool: str | None = None
+    model: str | None = None  # the model whose labels an order that reads one (`uncertainty`) ranks by; never shown
     topic_id: str | None = None
     current: QueueItem | None = None
     view: UnitText | None = None
@@ -467,11 +468,12 @@ class JudgingSession:
         each judgment), so it is the queue a fresh computation gives.
         """
         check_order(self.order)
-        key = (topic_id, self.pool_info.name, self.assessor)
+        model = self.model if needs_model(self.order) else None  # labels read only for an order that uses them
+        key = (topic_id, self.pool_info.name, self.assessor, model)
         token = self.store.change_token()
         cache = self._cache
         if cache is None or cache.key != key or cache.token != token:
-            inputs = queue_inputs(self.store, topic_id, assessor=self.assessor, pool=self.pool_info.name)
+            inputs = queue_inputs(self.store, topic_id, assessor=self.assessor, pool=self.pool_info.name, model=model)
             cache = self._cache = _QueueCache(key, inputs, token)
         elif cache.dirty:
             inputs = cache.inputs

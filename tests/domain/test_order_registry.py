@@ -68,7 +68,7 @@ def run(db, *args):
 
 
 def test_the_built_in_orders_are_registered_in_their_listed_order():
-    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge")
+    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
     assert [o.name for o in judging_orders() if o.seeded] == ["random"]
 
 
@@ -82,20 +82,22 @@ def test_a_name_cannot_be_registered_twice():
 @pytest.mark.parametrize("command", [["judge"], ["queue"], ["next"], ["serve"], ["judgments", "add"]])
 def test_a_registered_order_is_a_choice_in_every_order_option(reverse, command):
     text = CliRunner().invoke(cli, [*command, "--help"]).output
-    assert "[pool|rrf|mtf|random|maxmean|hedge|reverse]" in text
+    assert "[pool|rrf|mtf|random|maxmean|hedge|uncertainty|reverse]" in text
 
 
 @pytest.mark.parametrize("command", ["judge", "queue"])
 def test_a_registered_order_is_named_in_the_help_text(reverse, command):
     text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
-    assert "seeded random, MaxMean, Hedge, or reversed pool rank." in text
+    assert "seeded random, MaxMean, Hedge, model uncertainty, or reversed pool rank." in text
 
 
 def test_the_help_text_is_read_from_the_registry_not_frozen():
     from labeler.cli.queue import queue
 
     [order] = [param for param in queue.params if param.name == "order"]
-    assert order.help == "Judging order: pool rank, RRF score, Move-to-Front, seeded random, MaxMean, or Hedge."
+    assert order.help == (
+        "Judging order: pool rank, RRF score, Move-to-Front, seeded random, MaxMean, Hedge, or model uncertainty."
+    )
     assert "reverse" not in CliRunner().invoke(cli, ["queue", "--help"]).output
 
 
@@ -121,7 +123,7 @@ def test_the_service_refuses_an_unregistered_order_as_a_bad_argument():
     with pytest.raises(BadArgumentError) as refused:
         check_order("backwards")
     assert refused.value.argument == "order"
-    assert refused.value.reason == "must be one of pool, rrf, mtf, random, maxmean, hedge, not 'backwards'"
+    assert refused.value.reason == "must be one of pool, rrf, mtf, random, maxmean, hedge, uncertainty, not 'backwards'"
 
 
 async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(workbench, reverse):

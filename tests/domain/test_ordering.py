@@ -29,7 +29,7 @@ def entry(unit: str, best_rank: int, runs: int, rrf: float = 0.0) -> PoolEntry:
 
 
 def test_orders_are_named():
-    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge")
+    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
 
 
 def test_pool_order_is_best_rank_then_agreement_then_id():
