@@ -103,6 +103,8 @@ async def visit_every_screen(pilot, seen: dict[str, str]) -> None:
         await open_screen(pilot, key, screen)
         await pilot.pause()
         seen[screen.__name__] = rendered(app)
+        if screen is HistoryScreen:
+            seen["history events"] = "\n".join(d["event"] for d in app.screen.decisions)
         await back_to(pilot, "escape", JudgeScreen)
     await pilot.press("r")  # the runs that brought the pair (provenance)
     await pilot.pause()
@@ -133,11 +135,15 @@ async def test_a_blind_campaign_never_renders_a_model_label(workbench):
         await pilot.press("s", "0")
         seen["judging last"] = rendered(app)
     for where, text in seen.items():
-        assert_blind(text, where)
+        if where != "history events":
+            assert_blind(text, where)
     # the model's labels make no label of their own: no pair looks judged, nothing is in conflict
     assert "unjudged" in seen["judging 0"] and "judged by others" not in seen["judging 0"]
     assert "No conflicts" in seen["AdjudicationScreen"]
     events = human_events(db)
+    # the history lists ann's own decisions only, not the model's labels imported under her name
+    listed = seen.pop("history events").split("\n")
+    assert listed and set(listed) <= {e.event_id for e in events}
     assert [e.kind for e in events] == ["grade", "grade", "grade", "flag", "note", "skip", "grade"]
     assert all(e.shown_model is None for e in events)
 
@@ -189,3 +195,21 @@ def test_next_json_never_carries_a_model_label(workbench, show):
     text = json.dumps(claimed)
     for leak in (MODEL, "0.137", "0.863", "probs", "model"):
         assert leak not in text
+
+
+async def test_undo_on_a_blind_campaign_neither_shows_nor_undoes_a_model_label(workbench):
+    """The model's labels carry ann's name (imported by her): undo is for her decisions, not the model's."""
+    db = workbench.db
+    app = make_app(db, assessor="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("backspace")  # nothing of ann's to undo yet
+        await pilot.pause()
+        assert_blind(rendered(app), "undo with nothing to undo")
+        await pilot.press("3", "backspace")  # her grade of d1 is undone, the model's stays
+        await pilot.pause()
+        assert app.session.current.unit_id == "d1"
+        assert_blind(rendered(app), "after an undo")
+    with Store(db) as store:
+        events = list(reversed(store.recent_events(limit=100)))
+    assert [(e.kind, e.source) for e in events if e.source != "model"] == [("grade", "human"), ("retract", "human")]
+    assert sum(e.source == "model" for e in events) == len(MODEL_LABELS)
