@@ -157,7 +157,11 @@ class JudgingSession:
     _renewed: datetime | None = field(default=None, repr=False)
     _cache: _QueueCache | None = field(default=None, repr=False)  # the open topic's queue inputs (see _queue_items)
     model_label: ModelLabel | None = None  # the model label shown beside the current pair; None: none shown
-    _model_labels: tuple[tuple[str, str], dict[tuple[str, str], ModelLabel]] | None = field(default=None, repr=False)
+    # (model, unit space), the data_version they were read at, and that model's labels of the space
+    _model_labels: tuple[tuple[str, str], int, dict[tuple[str, str], ModelLabel]] | None = field(
+        default=None, repr=False
+    )
+    _model_check: bool = field(default=False, repr=False)  # a topic opened: read the labels again if changed
 
     def __post_init__(self) -> None:
         check_lease(self.lease)
@@ -209,7 +213,7 @@ class JudgingSession:
         if not (topic_id in known if known is not None else self.store.pool_has_topic(name, topic_id)):
             raise LabelerError(f"topic {topic_id!r} has nothing in pool {self.pool_info.name}")
         self.topic_id = topic_id
-        self._model_labels = None  # a topic opened: the model setting and its labels are read again
+        self._model_check = True  # a topic opened: the model's labels are read again if the workbench changed
         self._load_queue(topic_id)
         return self._show(self._queue[0] if self._queue else None)
 
@@ -551,19 +555,23 @@ class JudgingSession:
     def _model_label(self, item: QueueItem) -> ModelLabel | None:
         """The label the screen may show for `item`: the set model's, when it labelled the pair; else None.
 
-        The setting and that model's labels in the unit space are read when a topic is opened
-        (or the setting names another model), then kept: one lookup per pair shown.
+        The setting is read for every pair shown (one `meta` row). The model's labels of the unit
+        space are read once and kept; again when the setting names another model, or when a topic
+        opens and another connection changed the workbench since (labels imported meanwhile).
         """
         model = shown_model_name(self.store)
+        check, self._model_check = self._model_check, False
         if model is None:
             self._model_labels = None
             return None
         key = (model, item.unit)
-        if self._model_labels is None or self._model_labels[0] != key:
+        cached = self._model_labels
+        if cached is None or cached[0] != key or (check and cached[1] != self.store.change_token()[0]):
             from labeler.workbench.model_labels import model_labels
 
-            self._model_labels = (key, model_labels(self.store, model, item.unit))
-        return self._model_labels[1].get((item.topic_id, item.unit_id))
+            version = self.store.change_token()[0]
+            cached = self._model_labels = (key, version, model_labels(self.store, model, item.unit))
+        return cached[2].get((item.topic_id, item.unit_id))
 
     def _remember(self, pair: tuple[str, str]) -> None:
         if not self.visited or self.visited[-1] != pair:  # the same pair again (a flag, a reload) is one position

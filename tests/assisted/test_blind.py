@@ -213,3 +213,26 @@ async def test_undo_on_a_blind_campaign_neither_shows_nor_undoes_a_model_label(w
         events = list(reversed(store.recent_events(limit=100)))
     assert [(e.kind, e.source) for e in events if e.source != "model"] == [("grade", "human"), ("retract", "human")]
     assert sum(e.source == "model" for e in events) == len(MODEL_LABELS)
+
+
+def test_a_change_of_setting_reaches_a_running_session_by_the_next_pair(workbench):
+    from labeler.workbench.session import JudgingSession
+
+    with Store(workbench.db) as store:
+        session = JudgingSession(store, "ann")
+        session.start()
+        assert session.current.unit_id == "d1" and session.model_label is None
+        workbench("assign", "--show-model", MODEL)  # another connection, as a campaign lead's shell is
+        session.judge(2)  # d1 was judged blind
+        assert session.current.unit_id == "d2" and session.model_label.probs == {0: 0.137, 1: 0.863, 2: 0.0, 3: 0.0}
+        session.skip()  # d2 skipped with the label on screen
+        workbench("assign", "--show-model", "none")
+        assert session.current.unit_id == "d4"
+        session.next_pair()  # back to d2, blind again
+        assert session.current.unit_id == "d2" and session.model_label is None
+        session.judge(1)
+    assert [(e.unit_id, e.kind, e.shown_model) for e in human_events(workbench.db)] == [
+        ("d1", "grade", None),
+        ("d2", "skip", MODEL),
+        ("d2", "grade", None),
+    ]
