@@ -94,6 +94,10 @@ LISTED: dict[str, Listed] = {
         ("team",),
         "Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy.",
     ),
+    "prelabel": Listed(
+        ("prelabel",),
+        "Run a judge over the pool's pairs without a human label; its answers are stored as a model's labels.",
+    ),
     "agreement": Listed(
         ("agreement",),
         "How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.",

@@ -269,3 +269,42 @@ def test_a_model_import_needs_the_models_name(db_path: Path, write):
 
 def test_errors_are_labeler_errors():
     assert issubclass(BadArgumentError, LabelerError)
+
+
+def test_a_schema_8_log_keeps_its_links_through_the_upgrade(tmp_path: Path):
+    """Events linked before probs and shown_model existed (19 fields) still check after migration 9."""
+    from contextlib import closing
+
+    from sqlite_utils import Database
+
+    from labeler.store.connection import APPLICATION_ID
+    from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH
+    from labeler.store.schema import migrations
+
+    path = tmp_path / "old.db"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        db = Database(conn)
+        migrations.apply(db, stop_before="m009_model_labels")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 8")
+        link = b""
+        for number, grade in enumerate([2, 0, 1]):
+            values = [f"e{number}", "1", f"d{number}", "grade", "ann", "2026-01-01T10:00:00+00:00", grade]
+            values += [None, None, "human", None, None, None, None, None, None, None, "doc", number + 1]
+            link = event_link(link, values)  # what the labeler before model labels wrote
+            db.execute(
+                "INSERT INTO events (event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, "
+                "model, active_ms, content_hash, judging_order, seed, target, pool, unit, clock, link) "
+                f"VALUES ({', '.join('?' * 20)})",
+                [*values, link],
+            )
+        db.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)", [LOG_HEAD, link.hex(), LOG_LENGTH, "3"]
+        )
+    with Store(path) as store:
+        assert list(store.log_chain_problems()) == []
+        model_grade(store, "1", "d9", 2)
+        human_grade(store, "1", "d8", 1, shown_model="m1")
+        assert list(store.log_chain_problems()) == []
+    (log,) = [c for c in check_file(path).checks if c.check == "judgment log"]  # (this file has no scale: a test's)
+    assert log.ok, log.findings
