@@ -118,6 +118,7 @@ async def visit_every_screen(pilot, seen: dict[str, str]) -> None:
 
 async def test_a_blind_campaign_never_renders_a_model_label(workbench):
     db = workbench.db
+    workbench("assign", "--list")  # listing the plan turns nothing on
     app = make_app(db, assessor="ann")
     seen: dict[str, str] = {}
     async with app.run_test(size=SIZE) as pilot:
@@ -148,10 +149,11 @@ async def test_a_blind_campaign_never_renders_a_model_label(workbench):
     assert all(e.shown_model is None for e in events)
 
 
-async def test_shown_model_is_rendered_and_recorded(workbench):
+@pytest.mark.parametrize("served", [False, True])  # `labeler serve`'s browser sessions run the same app
+async def test_shown_model_is_rendered_and_recorded(workbench, served):
     db = workbench.db
     workbench("assign", "--show-model", MODEL, "--by", "lead")
-    app = make_app(db, assessor="ann")
+    app = make_app(db, assessor="ann", served=served)
     async with app.run_test(size=SIZE) as pilot:
         label = app.session.model_label
         assert (label.model, label.grade) == (MODEL, 1) and app.session.current.unit_id == "d1"
