@@ -4,6 +4,9 @@ The plan is derived from assignment events (the latest per topic wins), never
 from per-pair rows: whether a pair is an overlap pair is a keyed hash of
 (seed, topic, unit id) compared with the share, so a pair a later pool adds
 gets the same treatment as one already there, and nothing is stored per pair.
+
+The campaign's model setting (`ShowModel`) says whose model label, if any, the
+judging UI may show beside a pair: none unless a campaign turns it on (blind by default).
 """
 
 from __future__ import annotations
@@ -119,6 +122,23 @@ class Plan:
             + [t for t in topics if t in second]
             + [t for t in topics if t not in self.topics]
         )
+
+
+@dataclass(frozen=True)
+class ShowModel:
+    """One change of the campaign's model setting: `model` None for blind (no model label shown), when, by whom."""
+
+    model: str | None
+    set: str
+    by: str
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"model": self.model, "set": self.set, "by": self.by}
+
+
+def shown_model(history: Sequence[ShowModel]) -> ShowModel | None:
+    """The setting in force: the latest change (None when the campaign never set one: blind)."""
+    return history[-1] if history else None
 
 
 def waiting_for(state: PairState | None, assessor: str, *, overlap: bool) -> bool:

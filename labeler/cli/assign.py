@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -9,7 +10,7 @@ import click
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
 from labeler.cli.output import info, print_result, table
 from labeler.errors import BadArgumentError
-from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared
+from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared, ShowModel
 
 if TYPE_CHECKING:
     from labeler.workbench import Store
@@ -48,6 +49,13 @@ if TYPE_CHECKING:
     callback=checked_id("name"),
     help="Who makes the assignment (recorded with it).",
 )
+@click.option(
+    "--show-model",
+    default=None,
+    metavar="NAME|none",
+    help="Let the judging UI show model NAME's label (grade, probabilities) beside each pair it labelled; "
+    "'none' turns it off. Default: no model label is shown (blind).",
+)
 @click.option("--clear", is_flag=True, help="Unassign the --topics: anyone may judge them again.")
 @click.option("--list", "list_plan", is_flag=True, help="Show the plan and each assessor's progress.")
 @json_option
@@ -60,20 +68,22 @@ def assign(
     seed: int,
     unit: str | None,
     by: str,
+    show_model: str | None,
     clear: bool,
     list_plan: bool,
     as_json: bool,
 ) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
-    from labeler.workbench.assignments import parse_names
+    from labeler.workbench.assignments import parse_names, parse_show_model
 
-    _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics)
+    _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics, show_model=show_model)
     topic_ids = parse_names(topics, "topic id", "topics") if topics else None
     names = parse_names(assessors, "assessor name", "assessors") if assessors else []
+    model = parse_show_model(show_model) if show_model is not None else None
     with env.store() as store:
         result = _carry_out(
             store,
-            list_plan=list_plan,
+            list_plan=list_plan or (show_model is not None and not names),
             clear=clear,
             names=names,
             topic_ids=topic_ids,
@@ -82,19 +92,51 @@ def assign(
             unit=unit,
             by=by,
         )
+        if show_model is not None and isinstance(result, AssignmentPlan):  # after the plan: a refusal sets nothing
+            result = replace(result, show_model=_set_model(store, model, by=by, as_json=as_json))
     print_result(result, as_json, lambda planned: _say(planned, names=names, overlap=overlap, seed=seed))
 
 
-def _check_mode(*, list_plan: bool, clear: bool, assessors: str | None, topics: str | None) -> None:
-    """One of list, clear or assign, with the options it takes: refused before the workbench is opened."""
-    if list_plan and (clear or assessors or topics):
-        raise BadArgumentError("lists the plan alone: leave out --assessors, --topics and --clear", argument="list")
+def _check_mode(
+    *, list_plan: bool, clear: bool, assessors: str | None, topics: str | None, show_model: str | None
+) -> None:
+    """One of list, clear or assign (or the model setting), with the options it takes: refused before the
+    workbench is opened."""
+    if list_plan and (clear or assessors or topics or show_model is not None):
+        raise BadArgumentError(
+            "lists the plan alone: leave out --assessors, --topics, --show-model and --clear", argument="list"
+        )
+    if clear and show_model is not None:
+        raise BadArgumentError("takes topics out of the plan: set --show-model on its own", argument="clear")
+    if show_model is not None and topics and not assessors:
+        raise BadArgumentError(
+            "the model setting is the campaign's, not a topic's: leave out --topics", argument="show_model"
+        )
+    if show_model is not None and not assessors:
+        return
     if clear and assessors:
         raise BadArgumentError("takes topics out of the plan: leave out --assessors", argument="clear")
     if clear and not topics:
         raise BadArgumentError("say which topics to unassign (--topics T1,T2)", argument="clear")
     if not (list_plan or clear or assessors):
         raise BadArgumentError("give the assessors (--assessors ann,bob), or --list, or --clear", argument="assessors")
+
+
+def _set_model(store: Store, model: str | None, *, by: str, as_json: bool) -> ShowModel:
+    """Record the model setting; say what the judging UI now shows (and when the model has labelled nothing)."""
+    from labeler.workbench.assignments import set_show_model
+    from labeler.workbench.model_labels import model_names
+
+    setting = set_show_model(store, model, by=by)
+    if as_json:
+        return setting
+    if model is None:
+        info("The judging UI shows no model label (blind).")
+    else:
+        info(f"The judging UI shows model {model}'s label beside each pair it labelled (set by {by}).")
+        if model not in model_names(store):
+            info(f"Model {model} has labelled no pairs yet: nothing is shown until its labels are imported.")
+    return setting
 
 
 def _carry_out(
@@ -138,6 +180,11 @@ def _topics(count: int) -> str:
 
 
 def _show_plan(result: AssignmentPlan) -> None:
+    setting = result.show_model
+    if setting is not None and setting.model is not None:
+        info(f"Model label shown while judging: {setting.model} (since {setting.set[:19]}, set by {setting.by}).")
+    else:
+        info("Model label shown while judging: none (blind).")
     if not result.topics:
         info("No assignments: anyone may judge any topic ('labeler assign --assessors ann,bob').")
         return

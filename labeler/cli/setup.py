@@ -81,6 +81,8 @@ def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: boo
         rows.append(["total", *_counts(result.totals), "", str(result.stopping_topics)])
         headers = ["topic", "pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
         table(None, [*headers, "outside pool", "relevant outside", "review status", result.stop_rule.spec], rows)
+    if result.show_model is not None:
+        info(f"Model label shown while judging: {result.show_model.model or 'none (blind)'}.")
     if result.assessors:
         assessor_table("per assessor (assignments)", result.assessors)
     elif not result.runs:

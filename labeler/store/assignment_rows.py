@@ -1,15 +1,31 @@
-"""Assignment events: appended, and read back as the latest row per topic."""
+"""Assignment events: appended, and read back as the latest row per topic; the campaign's model setting.
+
+The model setting lives in `meta` (key `show_model`, no schema change) as the JSON list of every
+change, oldest first: the latest is in force, and who turned a model label on, and when, stays traceable.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
 
-from labeler.assignment import TopicAssignment
+from labeler.assignment import ShowModel, TopicAssignment
 from labeler.store.rows import Rows
+
+SHOW_MODEL = "show_model"  # meta key: the list of the campaign's model settings, oldest first
 
 
 class AssignmentRows(Rows):
+    def show_model_history(self) -> list[ShowModel]:
+        """Every change of the model setting, oldest first ([] when it was never set: blind)."""
+        text = self.get_meta(SHOW_MODEL)
+        return [ShowModel(row["model"], row["set"], row["by"]) for row in json.loads(text)] if text else []
+
+    def add_show_model(self, setting: ShowModel) -> None:
+        """Append one change of the model setting (inside the caller's write transaction)."""
+        history = [row.to_json() for row in self.show_model_history()] + [setting.to_json()]
+        self.set_meta(SHOW_MODEL, json.dumps(history, sort_keys=True))
+
     def add_assignments(self, rows: Iterable[tuple[str, str | None, list[str], float, int, str, str]]) -> int:
         """Append `(topic, assessor or None to clear, plan order, overlap, seed, time, by)` rows; how many."""
         values = [

@@ -38,6 +38,19 @@ def assessor_problem(name: str) -> str | None:
     return None if problem is None else f"assessor name {shown_id(name)} {problem}. Type another name."
 
 
+def human_decisions(store: Store, assessor: str) -> list[dict]:
+    """The assessor's last decisions for the history screen, without any a model made under their name.
+
+    A model's labels imported by the assessor carry their name; listing them would show a model's
+    grade on a blind campaign (the judging screen shows one only as the campaign's model setting says).
+    """
+    from labeler.workbench.reading import recent_decisions, recent_events
+
+    decisions = recent_decisions(store, assessor, limit=50)
+    models = {e.event_id for e in recent_events(store, assessor, limit=400) if e.source == "model"}
+    return [d for d in decisions if d["event"] not in models][:10]
+
+
 class LabelerApp(SavingApp):
     """`labeler judge`: built by `make_app`, which the CLI and the tests share.
 
@@ -198,14 +211,13 @@ class LabelerApp(SavingApp):
 
     def action_history(self) -> None:
         from labeler.tui.screens.history import HistoryScreen
-        from labeler.workbench.reading import recent_decisions
 
         def chosen(pair: tuple[str, str] | None) -> None:
             if pair:
                 self.session.reopen(*pair)
                 self._refresh_judging()
 
-        self.push_screen(HistoryScreen(recent_decisions(self.store, self.session.assessor)), chosen)
+        self.push_screen(HistoryScreen(human_decisions(self.store, self.session.assessor)), chosen)
 
     def action_flagged(self) -> None:
         from labeler.tui.screens.flagged import FlaggedScreen

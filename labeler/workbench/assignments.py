@@ -3,6 +3,10 @@
 `current_plan` is what the queue, the judging session, `status` and `agreement`
 ask: who must judge a pair. Assigning is an event per topic (a later one
 supersedes it), so the plan's history stays in the workbench.
+
+`set_show_model` is the campaign's other setting: which model's label the judging UI
+shows beside a pair (none by default: blind). Every change is kept, with who made it and when
+(`show_model_history`), and every human judgment made in the UI records the model it was shown.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from labeler.assignment import Plan, TopicAssignment, deal, waiting_for
+from labeler.assignment import Plan, ShowModel, TopicAssignment, deal, shown_model, waiting_for
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.ids import check_id
 from labeler.judgments import PairState
@@ -27,14 +31,20 @@ __all__ = [
     "AssignmentPlan",
     "AssignmentsCleared",
     "Plan",
+    "ShowModel",
     "TopicAssignment",
     "assign",
     "assessor_progress",
     "clear_assignments",
     "current_plan",
     "list_assignments",
+    "set_show_model",
+    "show_model_history",
+    "show_model_setting",
     "space_pool",
 ]
+
+NO_MODEL = "none"  # what turns the model setting off (`assign --show-model none`); no model may be called so
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,7 @@ class AssignmentPlan:
     topics: dict[str, AssignedTopic]
     assessors: dict[str, AssessorProgress]
     assigned: tuple[str, ...] | None = None
+    show_model: ShowModel | None = None  # the model setting in force (None: never set, blind)
 
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {
@@ -104,6 +115,8 @@ class AssignmentPlan:
             "topics": {t: row.to_json() for t, row in self.topics.items()},
             "assessors": {name: row.to_json() for name, row in self.assessors.items()},
         }
+        if self.show_model is not None:  # the key appears once the campaign's model setting was ever set
+            shown["show_model"] = self.show_model.to_json()
         if self.assigned is not None:
             shown["assigned"] = list(self.assigned)
         return shown
@@ -279,4 +292,46 @@ def list_assignments(store: Store, *, unit: str | None = None) -> AssignmentPlan
         unit=info.unit if info else None,
         topics=topics,
         assessors=assessor_progress(store, plan, info),
+        show_model=show_model_setting(store),
     )
+
+
+def show_model_history(store: Store) -> list[ShowModel]:
+    """Every change of the campaign's model setting, oldest first, with who made it and when."""
+    return store.show_model_history()
+
+
+def show_model_setting(store: Store) -> ShowModel | None:
+    """The model setting in force; None when it was never set (blind, as is the default)."""
+    return shown_model(store.show_model_history())
+
+
+def shown_model_name(store: Store) -> str | None:
+    """The model whose labels the judging UI may show now; None: blind (no setting, or set to none)."""
+    setting = show_model_setting(store)
+    return setting.model if setting else None
+
+
+def parse_show_model(text: str) -> str | None:
+    """`none` (any case): blind; otherwise a model name, checked by the id rule (a bad `show_model`)."""
+    if text.strip().lower() == NO_MODEL:
+        return None
+    name = text.strip()
+    _check_name(name, "model name", "show_model")
+    return name
+
+
+def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> ShowModel:
+    """Let the judging UI show `model`'s label beside each pair it labelled (None: show none), from now on.
+
+    Appended to the setting's history with the time and `by`; the judgments made meanwhile record
+    the model they were shown, so who saw what stays in the log whatever the setting later becomes.
+    """
+    if model is not None:
+        _check_name(model, "model name", "show_model")
+        if model.lower() == NO_MODEL:
+            raise BadArgumentError(f"{model!r} means no model: name a model", argument="show_model")
+    setting = ShowModel(model, now(), by)
+    with store.transaction():
+        store.add_show_model(setting)
+    return setting

@@ -205,7 +205,8 @@ def undo(store: Store, assessor: str) -> Event:
     retracted = {e.target for e in recent if e.kind == RETRACT}
     retracted |= store.retracted_ids(e.event_id for e in recent)
     for event in recent:
-        if event.kind in UNDOABLE and event.event_id not in retracted:
+        # a model's label imported under the assessor's name is not their decision to undo (nor to show)
+        if event.kind in UNDOABLE and event.source != MODEL and event.event_id not in retracted:
             retract = Event(
                 "",
                 0,

@@ -4,6 +4,11 @@ It keeps what a screen needs between keystrokes (the current pair, its text,
 where it sits in the queue, the session's pace) and turns each decision into
 one committed event before it moves on. It has no UI of its own, so it is
 tested directly and measured for latency without a terminal.
+
+Blind by default: `model_label` is the one model label the screen may show for the current
+pair, set only when the campaign's model setting (`assign --show-model NAME`) names a model
+that labelled it; every decision the session records carries that model's name as
+`shown_model` (None when no model label was on screen).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from labeler.errors import LabelerError
+from labeler.judges.labels import ModelLabel
 from labeler.judgments import (
     FLAG,
     GRADE,
@@ -29,7 +35,7 @@ from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.stopping import StopDecision, StoppingRule
 from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
-from labeler.workbench.assignments import current_plan
+from labeler.workbench.assignments import current_plan, shown_model_name
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, claim_pair, free_items, held_by_others, utc_now
 from labeler.workbench.judging import RELEASING, mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
@@ -151,6 +157,12 @@ class JudgingSession:
     _claimed: tuple[str, str] | None = field(default=None, repr=False)  # the pair this session holds a lease on
     _renewed: datetime | None = field(default=None, repr=False)
     _cache: _QueueCache | None = field(default=None, repr=False)  # the open topic's queue inputs (see _queue_items)
+    model_label: ModelLabel | None = None  # the model label shown beside the current pair; None: none shown
+    # (model, unit space), the data_version they were read at, and that model's labels of the space
+    _model_labels: tuple[tuple[str, str], int, dict[tuple[str, str], ModelLabel]] | None = field(
+        default=None, repr=False
+    )
+    _model_check: bool = field(default=False, repr=False)  # a topic opened: read the labels again if changed
 
     def __post_init__(self) -> None:
         check_lease(self.lease)
@@ -202,6 +214,7 @@ class JudgingSession:
         if not (topic_id in known if known is not None else self.store.pool_has_topic(name, topic_id)):
             raise LabelerError(f"topic {topic_id!r} has nothing in pool {self.pool_info.name}")
         self.topic_id = topic_id
+        self._model_check = True  # a topic opened: the model's labels are read again if the workbench changed
         self._load_queue(topic_id)
         return self._show(self._queue[0] if self._queue else None)
 
@@ -524,11 +537,13 @@ class JudgingSession:
             self._remember((self.current.topic_id, self.current.unit_id))
         self.current = item
         self.clock.restart()
+        self.model_label = None
         if item is None:
             self.view = None
             self.position = None
             self._back = None
             return None
+        self.model_label = self._model_label(item)
         self.topic_id = item.topic_id
         self.view = unit_text(self.store, item.unit, item.unit_id)
         total = self.store.pool_topic_size(self.pool_info.name, item.topic_id)
@@ -538,6 +553,27 @@ class JudgingSession:
             self._back = None
             self._remember((item.topic_id, item.unit_id))
         return item
+
+    def _model_label(self, item: QueueItem) -> ModelLabel | None:
+        """The label the screen may show for `item`: the set model's, when it labelled the pair; else None.
+
+        The setting is read for every pair shown (one `meta` row). The model's labels of the unit
+        space are read once and kept; again when the setting names another model, or when a topic
+        opens and another connection changed the workbench since (labels imported meanwhile).
+        """
+        model = shown_model_name(self.store)
+        check, self._model_check = self._model_check, False
+        if model is None:
+            self._model_labels = None
+            return None
+        key = (model, item.unit)
+        cached = self._model_labels
+        if cached is None or cached[0] != key or (check and cached[1] != self.store.change_token()[0]):
+            from labeler.workbench.model_labels import model_labels
+
+            version = self.store.change_token()[0]
+            cached = self._model_labels = (key, version, model_labels(self.store, model, item.unit))
+        return cached[2].get((item.topic_id, item.unit_id))
 
     def _remember(self, pair: tuple[str, str]) -> None:
         if not self.visited or self.visited[-1] != pair:  # the same pair again (a flag, a reload) is one position
@@ -588,6 +624,7 @@ class JudgingSession:
             seed=self.seed if is_seeded(self.order) else None,
             pool=self.pool_info.name,
             allow_unknown=True,
+            shown_model=self.model_label.model if self.model_label is not None else None,
         )
 
 

@@ -17,7 +17,13 @@ from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.stopping import StoppingRule
 from labeler.store import Store
-from labeler.workbench.assignments import AssessorProgress, assessor_progress, current_plan
+from labeler.workbench.assignments import (
+    AssessorProgress,
+    ShowModel,
+    assessor_progress,
+    current_plan,
+    show_model_setting,
+)
 from labeler.workbench.labels import unit_space
 from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 from labeler.workbench.stopping import (
@@ -124,6 +130,7 @@ class Status:
     totals: TopicCounts
     assessors: dict[str, AssessorProgress] | None
     stop_rule: StoppingRule
+    show_model: ShowModel | None = None  # the campaign's model setting; None never set (no `show_model` key)
 
     @property
     def stopping_topics(self) -> int:
@@ -147,6 +154,8 @@ class Status:
         }
         if self.assessors is not None:
             shown["assessors"] = {name: row.to_json() for name, row in self.assessors.items()}
+        if self.show_model is not None:
+            shown["show_model"] = self.show_model.to_json()
         return shown
 
 
@@ -299,4 +308,5 @@ def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingR
         totals=TopicCounts(**{key: sum(row[key] for row in rows.values()) for key in TOPIC_KEYS}),
         assessors=assessors,
         stop_rule=rule,
+        show_model=show_model_setting(store),
     )

@@ -21,6 +21,7 @@ from labeler.tui import gc_policy
 from labeler.tui.hints import hint_text, tui_message
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import query_terms, shown
+from labeler.tui.widgets.model_label import ModelLabelView
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, StopLine, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
@@ -117,6 +118,7 @@ class JudgeScreen(Screen[None]):
             with VerticalScroll(id="left"):
                 yield TopicCard(id="topic")
                 yield Rubric(id="rubric")
+                yield ModelLabelView(id="model-label")  # empty and hidden unless the campaign shows a model
                 yield Provenance(id="provenance")
             with Vertical(id="right"):
                 yield Static(id="unit-title")
@@ -194,6 +196,7 @@ class JudgeScreen(Screen[None]):
         title.update(
             Content(shown(f"{unit.doc_id or '-'}: {unit.title or '(no title)'}")) if unit is not None and chunk else ""
         )
+        self.query_one(ModelLabelView).show(session.model_label if unit is not None else None, self.scale)
         if session.current is None or unit is None:
             view.show(None, terms, message=self._empty_message())
         else:
