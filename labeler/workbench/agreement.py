@@ -150,7 +150,7 @@ def model_agreement_report(
         if label.grade < 0:
             continue
         pairs[key] = LabelPair(state.label, label.grade, label.probs)
-        shown = getattr(state.deciding_event, "shown_model", None)
+        shown = state.deciding_event.shown_model if state.deciding_event is not None else None
         condition[key] = "blind" if shown is None else "shown" if shown == model else "shown_other"
     ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
     chosen = [pairs[k] for k in ordered]

@@ -32,7 +32,7 @@ RUNS = {"a": ["d1", "d2"], "b": ["d3", "d4"], "c": ["d2", "d3"]}
 
 def model_file(write, name="m.jsonl", labels=MODEL):
     lines = [
-        json.dumps({"topic": "1", "unit": u, "grade": g, "probs": {str(k): v for k, v in p.items()}})
+        json.dumps({"topic": "1", "unit": u, "grade": g, "probs": {str(k): p.get(k, 0.0) for k in range(4)}})
         for u, (g, p) in labels.items()
     ]
     return write(name, "\n".join(lines) + "\n")
@@ -104,8 +104,9 @@ def test_shown_and_blind_are_reported_apart(workbench, db_path):
 
 
 def test_terminal_output_has_the_confusion_and_the_diagram(workbench):
-    text = workbench("agreement", "--model", "m").stdout
-    assert "confusion" in text and "reliability" in text and "Kendall tau" in text
+    result = workbench("agreement", "--model", "m")
+    text = result.stdout
+    assert "confusion" in text and "reliability" in text and "Kendall tau" in result.stderr
     assert "#" in text and "|" in text
 
 
