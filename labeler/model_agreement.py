@@ -13,8 +13,8 @@ forecasters", The Statistician 32(1), for reliability diagrams; Guo, Pleiss, Sun
 Choices that are labeler's, not the papers': the confidence of a model label is the probability
 the model states for the grade it reported (Guo et al. take the argmax; the two agree when the
 reported grade is the most probable one); bins are (low, high], the first one [0, high]; a stated
-probability is rounded to 12 decimals before it is binned, so that a sum such as 0.8 + 0.1 falls
-in the bin of 0.9; a precision, recall or share whose denominator is 0 is None, not 0.
+probability times the number of bins is rounded to 9 decimals before it is binned, so that a sum
+such as 0.8 + 0.1 falls in the bin of 0.9; a precision, recall or share whose denominator is 0 is None, not 0.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from labeler.agreement import cohen_kappa, confusion_matrix, percent_agreement
@@ -72,9 +71,12 @@ def per_grade(pairs: Sequence[LabelPair], grades: Sequence[int]) -> dict[str, di
 
 
 def _bin(stated: float, bins: int) -> int:
-    """The index of the (low, high] bin `stated` falls in; 0 also holds 0 itself."""
-    exact = Fraction(str(round(stated, 12)))  # the decimal the float stands for: 0.8, not 0.8000000000000000444
-    return max(0, min(bins - 1, math.ceil(exact * bins) - 1))
+    """The index of the (low, high] bin `stated` falls in; 0 also holds 0 itself.
+
+    `stated · bins` is rounded to 9 decimals first, so that a float such as 0.3 (3.0000000000000004
+    tenths) or a sum such as 0.8 + 0.1 falls in the bin of the decimal it stands for.
+    """
+    return max(0, min(bins - 1, math.ceil(round(stated * bins, 9)) - 1))
 
 
 def reliability(stated: Sequence[float], outcomes: Sequence[bool], *, bins: int = DEFAULT_BINS) -> dict[str, Any]:

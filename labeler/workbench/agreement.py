@@ -136,11 +136,10 @@ def model_agreement_report(
         raise BadArgumentError(str(exc), argument="measure") from None
     space = unit_space(store, unit)
     scale = store.scale()
-    names = model_names(store, space)
-    if model not in names:
-        known = ", ".join(names) or "none"
-        raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
     labels = model_labels(store, model, space)
+    if not labels:
+        known = ", ".join(model_names(store, space)) or "none"
+        raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
     pairs: dict[tuple[str, str], LabelPair] = {}
     condition: dict[tuple[str, str], str] = {}
     for key, state in current_labels(store, space).items():

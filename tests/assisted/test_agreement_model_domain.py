@@ -121,3 +121,11 @@ def test_calibration_views():
     assert relevant[8]["count"] == 2 and relevant[8]["observed"] == 1.0
     assert relevant[1]["count"] == 1 and relevant[1]["observed"] == 0.0
     assert result["per_grade"]["2"]["bins"][7]["observed"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("stated", "index"), [(0.3, 2), (0.1 + 0.2, 2), (0.8, 7), (0.8 + 0.1, 8), (0.0, 0), (0.05, 0), (1.0, 9), (0.31, 3)]
+)
+def test_a_probability_falls_in_the_bin_of_the_decimal_it_stands_for(stated, index):
+    bins = reliability([stated], [True])["bins"]
+    assert [b["count"] for b in bins].index(1) == index
