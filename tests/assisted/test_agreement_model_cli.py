@@ -132,3 +132,8 @@ def test_report_html_has_the_model_section(workbench, tmp_path):
     plain = tmp_path / "plain.html"
     workbench("report", "--html", plain)
     assert "against the human labels" not in plain.read_text()
+
+
+def test_a_model_is_not_an_assessor_of_the_plain_agreement(workbench):
+    out = workbench.json("agreement")
+    assert out["assessors"] == [] and out["pairs_multi"] == 0 and out["pairs_judged"] == 6
