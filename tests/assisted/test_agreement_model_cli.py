@@ -110,8 +110,11 @@ def test_terminal_output_has_the_confusion_and_the_diagram(workbench):
     assert "#" in text and "|" in text
 
 
-def test_refusals_change_nothing(workbench, db_path):
+def test_refusals_change_nothing(workbench, db_path, tmp_path):
     before = dump(db_path)
+    page = tmp_path / "never.html"
+    assert "nobody" in workbench("report", "--html", page, "--model", "nobody", expect=1).stderr
+    assert not page.exists()
     missing = workbench("agreement", "--model", "nobody", expect=1)
     assert "no labels from model 'nobody'" in missing.stderr and "Traceback" not in missing.stderr
     assert "--measure" in workbench("agreement", "--model", "m", "--measure", "nope@x", expect=2).stderr
@@ -137,3 +140,19 @@ def test_report_html_has_the_model_section(workbench, tmp_path):
 def test_a_model_is_not_an_assessor_of_the_plain_agreement(workbench):
     out = workbench.json("agreement")
     assert out["assessors"] == [] and out["pairs_multi"] == 0 and out["pairs_judged"] == 6
+
+
+def test_a_hostile_model_name_is_text(run_cli, write, tmp_path):
+    name = "<i>[/b]&x"
+    run_cli("judgments", "add", "1", "d1", 0, "--assessor", "ann", "--allow-unknown")
+    labels = {"d1": MODEL["d1"]}
+    run_cli("judgments", "import", model_file(write, labels=labels), "--source", "model", "--model-name", name,
+            "--allow-unknown")  # fmt: skip
+    result = run_cli("agreement", "--model", name)  # no runs yet: no tau, no error
+    assert name in result.stderr and "Kendall tau -" in result.stderr
+    run_cli("runs", "import", write("a.run", trec_run("a", {"1": ["d1"]})), "--name", "a")
+    run_cli("snapshot", "create", "-m", "s")
+    page = tmp_path / "r.html"
+    run_cli("report", "--html", page, "--model", name)
+    html = page.read_text()
+    assert "&lt;i&gt;[/b]&amp;x" in html and "<i>[/b]" not in html
