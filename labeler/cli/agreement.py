@@ -7,8 +7,10 @@ from typing import Any
 import click
 
 from labeler.agreement import METRICS
+from labeler.cli import model_view
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
+from labeler.errors import BadArgumentError
 
 HOW_TO_READ = (
     "How to read: overlap is the share of pairs graded alike. Kappa and alpha correct it for chance: 1 is perfect "
@@ -66,12 +68,61 @@ def _block_row(label: str, block: dict[str, Any]) -> list[object]:
     is_flag=True,
     help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).",
 )
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME",
+    help="Compare this model's labels with the human labels of the pairs both labelled, instead of assessors.",
+)
+@click.option(
+    "--measure",
+    default="nDCG@10",
+    show_default=True,
+    help="With --model: the measure the runs are ranked by for the Kendall tau.",
+)
+@click.option(
+    "--weights",
+    type=click.Choice(["linear", "quadratic"]),
+    default="quadratic",
+    show_default=True,
+    help="With --model: the weighted kappa's disagreement weights.",
+)
+@click.option("--bins", type=int, default=10, show_default=True, help="With --model: reliability diagram bins.")
 @json_option
 @pass_env
-def agreement(env: Env, snapshot: str | None, unit: str | None, metric: str, all_pairs: bool, as_json: bool) -> None:
-    """How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha."""
-    from labeler.workbench.agreement import agreement_report
+def agreement(
+    env: Env,
+    snapshot: str | None,
+    unit: str | None,
+    metric: str,
+    all_pairs: bool,
+    model: str | None,
+    measure: str,
+    weights: str,
+    bins: int,
+    as_json: bool,
+) -> None:
+    """How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.
 
+    With --model NAME: how far a model's labels agree with the human labels (confusion, kappa,
+    per-grade precision and recall, a reliability diagram, the runs' Kendall tau), blind and shown apart.
+    """
+    from labeler.workbench.agreement import agreement_report, model_agreement_report
+
+    if model is not None:
+        if snapshot is not None or all_pairs:
+            raise BadArgumentError(
+                "--model compares the log's current human labels with the model's: leave out --snapshot and "
+                "--all-pairs",
+                argument="model",
+            )
+        with env.store() as store:
+            report = model_agreement_report(store, model, unit=unit, measure=measure, weights=weights, bins=bins)
+        if as_json:
+            emit_json(report)
+        else:
+            model_view.say(report)
+        return
     with env.store() as store:
         result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric, all_pairs=all_pairs)
     if as_json:

@@ -342,6 +342,7 @@ COMMANDS = [coverage, compare]
 @click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
 @click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
 @click.option("--replay-seed", default=0, show_default=True, type=int, help="Seed of the replay's seeded orders.")
+@click.option("--model", default=None, metavar="NAME", help="Add this model's agreement with the human labels.")
 @force_option
 @json_option
 @pass_env
@@ -354,6 +355,7 @@ def report(
     replay_runs: str | None,
     replay_orders: str | None,
     replay_seed: int,
+    model: str | None,
     force: bool,
     as_json: bool,
 ) -> None:
@@ -382,10 +384,17 @@ def report(
                 orders=comma_list(replay_orders),
                 seed=replay_seed,
             )
-        render = partial(render_report, replay=replayed)  # no replay: no replay section
+        model_report = None
+        if model is not None:
+            from labeler.workbench.agreement import model_agreement_report
+
+            model_report = model_agreement_report(store, model)
+        render = partial(render_report, replay=replayed, model=model_report)  # None: no such section
         result = write_report(store, html_path, render=render, snapshot=snapshot, depth=depth, force=force)
     if replayed is not None:
         result["replay"] = {name: f.curve_share for name, f in replayed.orders.items()}
+    if model_report is not None:
+        result["model"] = {"model": model, "pairs": model_report["pairs"]}
     if as_json:
         emit_json(result)
         return

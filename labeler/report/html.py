@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from labeler.report.model import model_section
 from labeler.report.svg import bar_chart, escape, line_chart
 
 if TYPE_CHECKING:  # the types only: the page is drawn from what the workbench gathered, handed over
@@ -35,10 +36,11 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_report(data: ReportData, replay: ReplayResult | None = None) -> str:
+def render_report(data: ReportData, replay: ReplayResult | None = None, model: dict[str, Any] | None = None) -> str:
     """The whole page from the report data the workbench gathers (see workbench.report.report_data).
 
-    `replay` (from `labeler.workbench.replay.replay`) adds the section on judging orders.
+    `replay` (from `labeler.workbench.replay.replay`) adds the section on judging orders; `model`
+    (from `labeler.workbench.agreement.model_agreement_report`) the section on a model judge.
     """
     coverage = data.coverage
     sections = [
@@ -50,6 +52,7 @@ def render_report(data: ReportData, replay: ReplayResult | None = None) -> str:
         _loro(coverage),
         _topics(coverage),
         _replay(replay) if replay is not None else "",
+        model_section(model) if model is not None else "",
     ]
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"

@@ -11,11 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from labeler.agreement import METRICS, summarize_agreement
-from labeler.errors import BadArgumentError
+from labeler.coverage.correlation import compare_rankings
+from labeler.errors import BadArgumentError, NotFoundError
+from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
+from labeler.model_agreement import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
+from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan, space_pool
+from labeler.workbench.batches import topic_batches
 from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.model_labels import model_labels, model_names
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
@@ -94,4 +100,116 @@ def agreement_report(
         "pairs_read": "all" if planned is None else "overlap",
         "planned_overlap": None if planned is None else len(planned),
         **summary,
+    }
+
+
+DEFAULT_TAU_MEASURE = "nDCG@10"
+CONDITIONS = ("blind", "shown", "shown_other")
+
+
+def model_agreement_report(
+    store: Store,
+    model: str,
+    *,
+    unit: str | None = None,
+    measure: str = DEFAULT_TAU_MEASURE,
+    weights: str = DEFAULT_WEIGHTS,
+    bins: int = DEFAULT_BINS,
+) -> dict[str, Any]:
+    """A model's labels against the human labels of the pairs both labelled (`labeler agreement --model`).
+
+    The pairs compared are every pair with a current human label (human or imported judgments,
+    no conflict, not stale) and a label from `model`: the overlap the human labels give, not a
+    planned sample (the assignment's overlap is between people). Each pair is put in a condition
+    by what the deciding human judgment had on screen: `blind` (no model label), `shown` (this
+    model's label) or `shown_other` (another model's). The system ranking's Kendall tau and
+    tau_AP compare each run's mean `measure` on the model's labels with that on the human labels,
+    on exactly the pairs compared (so only the grades differ), over the topics holding one.
+    """
+    if weights not in ("linear", "quadratic"):
+        raise BadArgumentError(f"must be linear or quadratic, not {weights!r}", argument="weights")
+    if bins < 1:
+        raise BadArgumentError(f"must be 1 or more, not {bins}", argument="bins")
+    try:
+        parsed = parse_measures([measure])
+    except ValueError as exc:
+        raise BadArgumentError(str(exc), argument="measure") from None
+    space = unit_space(store, unit)
+    scale = store.scale()
+    labels = model_labels(store, model, space)
+    if not labels:
+        known = ", ".join(model_names(store, space)) or "none"
+        raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
+    pairs: dict[tuple[str, str], LabelPair] = {}
+    condition: dict[tuple[str, str], str] = {}
+    for key, state in current_labels(store, space).items():
+        if key not in labels or not state.judged or state.conflict or state.stale or state.label is None:
+            continue
+        label = labels[key]
+        if label.grade < 0:
+            continue
+        pairs[key] = LabelPair(state.label, label.grade, label.probs)
+        shown = state.deciding_event.shown_model if state.deciding_event is not None else None
+        condition[key] = "blind" if shown is None else "shown" if shown == model else "shown_other"
+    ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
+    chosen = [pairs[k] for k in ordered]
+    grades = list(scale.values)
+    result = compare_model(chosen, grades, scale.threshold, weights=weights, bins=bins)
+    by_condition = {}
+    for name in CONDITIONS:
+        subset = [pairs[k] for k in ordered if condition[k] == name]
+        by_condition[name] = compare_model(subset, grades, scale.threshold, weights=weights, with_calibration=False)
+    return {
+        "model": model,
+        "unit": space,
+        "scale": scale.name,
+        "threshold": scale.threshold,
+        "pairs_read": "human and model labelled",
+        "model_labels": len(labels),
+        **result,
+        "conditions": by_condition,
+        "tau": ranking_tau(store, space, ordered, pairs, parsed[0], scale.threshold),
+    }
+
+
+def ranking_tau(
+    store: Store,
+    space: str,
+    keys: list[tuple[str, str]],
+    pairs: dict[tuple[str, str], LabelPair],
+    measure: Measure,
+    threshold: int,
+) -> dict[str, Any]:
+    """Kendall's tau and tau_AP between the runs ranked by `measure` on human labels and on model labels."""
+    human: dict[str, dict[str, int]] = {}
+    model: dict[str, dict[str, int]] = {}
+    for topic, unit_id in keys:
+        human.setdefault(topic, {})[unit_id] = pairs[(topic, unit_id)].human
+        model.setdefault(topic, {})[unit_id] = pairs[(topic, unit_id)].model
+    topics = sorted(human, key=topic_sort_key)
+    retired = store.retirements()
+    runs = [r for r in store.runs() if r.name not in retired and str(r.unit) == space]
+    others = sorted(r.name for r in store.runs() if r.name not in retired and str(r.unit) != space)
+    scores_human: dict[str, float | None] = {}
+    scores_model: dict[str, float | None] = {}
+    if topics:
+        for run in runs:
+            parts_h, parts_m = [], []
+            for batch in topic_batches(topics, [run]):
+                rankings = store.ranked_units(run.name, topics=batch)
+                parts_h.append(evaluate(human, rankings, [measure], topics=batch, threshold=threshold))
+                parts_m.append(evaluate(model, rankings, [measure], topics=batch, threshold=threshold))
+            scores_human[run.name] = merge_evaluations(parts_h).aggregate[measure.name]
+            scores_model[run.name] = merge_evaluations(parts_m).aggregate[measure.name]
+    ranking = compare_rankings(scores_human, scores_model)
+    return {
+        "measure": measure.name,
+        "topics": len(topics),
+        "runs": ranking["systems"],
+        "runs_not_scored": others,
+        "kendall_tau": ranking["kendall_tau"],
+        "tau_ap": ranking["tau_ap"],
+        "human_ranking": ranking["reference"],
+        "model_ranking": ranking["other"],
+        "scores": {r: {"human": scores_human[r], "model": scores_model[r]} for r in scores_human},
     }

@@ -1,0 +1,118 @@
+"""The terminal view of `labeler agreement --model NAME`: tables and a reliability diagram in text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labeler.cli.output import info, table
+
+BAR = 30
+HOW_TO_READ = (
+    "How to read: rows are the human grades (the truth), columns the model's; a row's shares say what the model "
+    "answers when the people said that grade. Precision is the share of the model's g that people called g, "
+    "recall the share of the people's g the model found. In the reliability diagram '#' is the share observed "
+    "true and '|' the model's mean stated probability in the bin: a calibrated model has the bar end at the mark. "
+    "These pairs are the ones both labelled, not a planned sample (labeler assign --overlap plans overlap between "
+    "people); pairs judged with the model's label on screen are not independent of it (shown)."
+)
+
+
+def _value(statistic: dict[str, Any]) -> str:
+    return "-" if statistic["value"] is None else f"{statistic['value']:.4f}"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def bar(observed: float | None, stated: float | None, width: int = BAR) -> str:
+    """`#` up to the observed share, `|` at the mean stated probability, on `width` columns."""
+    if observed is None or stated is None:
+        return ""
+    cells = [" "] * (width + 1)
+    for i in range(round(observed * width)):
+        cells[i] = "#"
+    cells[min(width, round(stated * width))] = "|"
+    return "".join(cells).rstrip()
+
+
+def reliability_rows(diagram: dict[str, Any]) -> list[list[object]]:
+    return [
+        [
+            f"{'[' if b['low'] == 0 else '('}{b['low']:.2g}, {b['high']:.2g}]",
+            b["count"],
+            _share(b["mean_stated"]),
+            _share(b["observed"]),
+        ]
+        + [bar(b["observed"], b["mean_stated"])]
+        for b in diagram["bins"]
+        if b["count"]
+    ]
+
+
+def say(report: dict[str, Any]) -> None:
+    info(
+        f"Model {report['model']} against the human labels in {report['unit']}: {report['pairs']} pairs labelled "
+        f"by both (of the model's {report['model_labels']} labels); scale {report['scale']}, relevant from grade "
+        f"{report['threshold']}."
+    )
+    if report["pairs"] == 0:
+        info("Nothing to compare: no pair has both a human label and a label from this model.")
+        return
+    confusion = report["confusion"]
+    grades = confusion["grades"]
+    table(
+        "confusion: human grade (rows) x model grade (columns), count (row share)",
+        ["human \\ model", *[str(g) for g in grades], "pairs"],
+        [
+            [str(g), *[f"{n} ({_share(s)})" for n, s in zip(counts, shares, strict=True)], sum(counts)]
+            for g, counts, shares in zip(grades, confusion["counts"], confusion["row_shares"], strict=True)
+        ],
+    )
+    weights = report["weighted_kappa"]["weights"]
+    rows = [["all", report["pairs"], _value(report["exact_match"]), _value(report["kappa"])]]
+    rows[0].append(_value(report["weighted_kappa"]))
+    for name, block in report["conditions"].items():
+        rows.append(
+            [
+                name,
+                block["pairs"],
+                _value(block["exact_match"]),
+                _value(block["kappa"]),
+                _value(block["weighted_kappa"]),
+            ]
+        )
+    table(
+        "agreement by condition (blind: no model label on screen; shown: this model's; shown_other: another's)",
+        ["condition", "pairs", "exact match", "kappa", f"weighted kappa ({weights})"],
+        rows,
+    )
+    table(
+        "per grade (the model as the prediction, humans as the truth)",
+        ["grade", "precision", "recall", "human pairs", "model pairs"],
+        [
+            [g, _share(row["precision"]), _share(row["recall"]), row["support"], row["predicted"]]
+            for g, row in report["per_grade"].items()
+        ],
+    )
+    calibration = report["calibration"]
+    if calibration["pairs_with_probs"]:
+        for key, title in (
+            ("confidence", "probability stated for the reported grade vs. share the people gave it"),
+            ("relevant", "stated P(relevant) vs. share the people called relevant"),
+        ):
+            diagram = calibration[key]
+            table(
+                f"reliability, {title} (ECE {_share(diagram['ece'])})",
+                ["stated in", "pairs", "mean stated", "observed", "observed # / stated |"],
+                reliability_rows(diagram),
+            )
+    else:
+        info("No reliability diagram: the model's labels carry no probabilities.")
+    tau = report["tau"]
+    info(
+        f"Runs ranked by {tau['measure']} on the model's labels vs. the human labels, on the same "
+        f"{report['pairs']} pairs over {tau['topics']} topics: Kendall tau {_share(tau['kendall_tau'])}, "
+        f"tau_AP {_share(tau['tau_ap'])} ({tau['runs']} runs)."
+    )
+    info(HOW_TO_READ)
