@@ -17,6 +17,11 @@ Rules:
   trec_eval: it is a label only while no real grade exists.
 - A judgment made before the unit's text changed is **stale**: it no longer
   counts, and the pair goes back in the queue.
+- A **model's** event (`source` `model`) is never part of the label: the label
+  is what people decided (an assessor, or imported qrels). Model labels are
+  kept in the same log, read apart (`model_events`, and
+  `labeler.workbench.model_labels`), so a model cannot fill the queue's gaps,
+  make a conflict, close a pair or count in a snapshot or an evaluation.
 
 Log order is a hybrid logical clock, not the wall clock alone (see
 `event_order`): a machine whose clock is wrong cannot put its events ahead of
@@ -25,6 +30,7 @@ decisions made after them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -40,6 +46,7 @@ REVIEW = "review"
 EVENT_KINDS = (GRADE, SKIP, UNSURE, FLAG, NOTE, RETRACT, ADJUDICATE, REVIEW)
 PAIR_STATES = (SKIP, UNSURE, FLAG)
 SOURCES = ("human", "import", "model")
+MODEL = "model"  # the source of a model's events: kept out of the labels (see the rules above)
 
 UNREVIEWED = "unreviewed"
 IN_PROGRESS = "in_progress"
@@ -72,6 +79,8 @@ class Event:
     pool: str | None = None
     unit: str = "doc"
     clock: int | None = None  # the hybrid logical clock (see `event_order`); None: derived from `time`
+    probs: dict[int, float] | None = None  # a model's probability per grade (model grade events only)
+    shown_model: str | None = None  # a human judgment: the model whose label was on screen (None: none was)
 
 
 @dataclass
@@ -153,10 +162,22 @@ def event_order(event: Event) -> tuple[int, str]:
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:
-    """Events in log order without those a `retract` cancelled (and without the retracts)."""
+    """The people's events in log order: without those a `retract` cancelled, the retracts, and models' events.
+
+    A model's events are left out here, the one place every reading of the log
+    goes through (labels, conflicts, review marks, the stopping rules' first
+    judgments), so no model label counts as a person's: see `model_events`.
+    """
     ordered = sorted(events, key=event_order)
     cancelled = {e.target for e in ordered if e.kind == RETRACT and e.target}
-    return [e for e in ordered if e.kind != RETRACT and e.event_id not in cancelled]
+    return [e for e in ordered if e.kind != RETRACT and e.source != MODEL and e.event_id not in cancelled]
+
+
+def model_events(events: Iterable[Event]) -> list[Event]:
+    """A model's events in log order, without those a `retract` cancelled (retracts by anyone count)."""
+    ordered = sorted(events, key=event_order)
+    cancelled = {e.target for e in ordered if e.kind == RETRACT and e.target}
+    return [e for e in ordered if e.kind != RETRACT and e.source == MODEL and e.event_id not in cancelled]
 
 
 def derive_pair(topic_id: str, unit_id: str, events: Iterable[Event], changed_after: str | None = None) -> PairState:
@@ -237,3 +258,48 @@ def derive_pairs(events: Iterable[Event], changes: Mapping[str, str] | None = No
     return {
         pair: derive_pair(pair[0], pair[1], pair_events, changes.get(pair[1])) for pair, pair_events in by_pair.items()
     }
+
+
+PROBS_TOLERANCE = 1e-6
+"""How far a model's probabilities may sum from 1 (rounding in the model's output)."""
+
+
+def probs_problem(probs: Mapping[int, float], grades: Iterable[int]) -> str | None:
+    """Why a model's probabilities per grade are not sound for a scale, or None.
+
+    Sound: exactly the scale's grades as keys, each value a finite number in [0, 1], summing
+    to 1 within `PROBS_TOLERANCE`.
+    """
+    scale = sorted(set(grades))
+    keys = sorted(probs)
+    if keys != scale:
+        wanted, found = ", ".join(map(str, scale)), ", ".join(map(str, keys))
+        return f"probs must give one probability per grade of the scale ({wanted}), found grades ({found})"
+    for grade in keys:
+        value = probs[grade]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            return f"probs: the probability of grade {grade} must be a number in [0, 1], found {value!r}"
+    total = math.fsum(float(probs[grade]) for grade in keys)
+    if abs(total - 1.0) > PROBS_TOLERANCE:
+        return f"probs must sum to 1 (within {PROBS_TOLERANCE:g}), found {total!r}"
+    return None
+
+
+def probs_from_json(value: object) -> dict[int, float]:
+    """A JSON object of grade (as text) -> probability as `{grade: p}`; `ValueError` saying why it is not one.
+
+    Only the shape: whether the grades and values fit the scale is `probs_problem`'s.
+    """
+    if not isinstance(value, dict):
+        raise ValueError(f"probs must be an object of grade -> probability, found {type(value).__name__}")
+    probs: dict[int, float] = {}
+    for key, p in value.items():
+        text = str(key).strip()
+        if not text.lstrip("-").isdigit() or len(text) > 19:
+            raise ValueError(f"probs: {str(key)!r} is not a grade (an integer)")
+        if isinstance(p, bool) or not isinstance(p, (int, float)):
+            raise ValueError(f"probs: the probability of grade {text} must be a number, found {type(p).__name__}")
+        if int(text) in probs:
+            raise ValueError(f"probs: grade {int(text)} is given twice")
+        probs[int(text)] = float(p)
+    return probs

@@ -103,7 +103,7 @@ def add(
     show_default=True,
     help="Where the labels come from.",
 )
-@click.option("--model", default=None, help="The model's name, with --source model.")
+@click.option("--model", "--model-name", "model", default=None, help="The model's name, with --source model.")
 @click.option("--reviewed", is_flag=True, help="Mark the imported topics reviewed (no_answer where none is relevant).")
 @click.option(
     "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's)."
@@ -122,7 +122,11 @@ def import_(
     allow_unknown: bool,
     as_json: bool,
 ) -> None:
-    """Import TREC qrels (or BEIR qrels TSV) into the log; a negative grade means pooled, not judged."""
+    """Import TREC qrels (or BEIR qrels TSV) into the log; a negative grade means pooled, not judged.
+
+    With --source model the file may also be a model's JSONL, one {"topic", "unit", "grade", "probs"} a
+    line (probs optional: {"0": p, ...}); a model's labels are kept out of the human labels.
+    """
     with env.store() as store:
         result = workbench.import_judgments(
             store,

@@ -34,6 +34,7 @@ from labeler.inert import inert_json
 from labeler.judgments import (
     EVENT_KINDS,
     GRADE,
+    MODEL,
     RETRACT,
     REVIEW,
     REVIEW_MARKS,
@@ -41,6 +42,8 @@ from labeler.judgments import (
     Event,
     clock_from_time,
     clock_of,
+    probs_from_json,
+    probs_problem,
 )
 
 LOG_FIELDS = (
@@ -63,7 +66,11 @@ LOG_FIELDS = (
     "target",
     "pool",
     "clock",
+    "probs",
+    "shown_model",
 )
+OPTIONAL_FIELDS = ("probs", "shown_model")
+"""Fields a log line leaves out when they are null: a line of an event without them reads as it did before them."""
 DEFAULT_CLOCK_TOLERANCE = 300  # seconds an event may be dated ahead of this machine's clock when merged
 REQUIRED = ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time")
 HEX = frozenset("0123456789abcdef")
@@ -117,6 +124,11 @@ def read_log(path: str | Path, rules: LogRules) -> Iterator[LoggedEvent]:
 def log_line(event: Event) -> str:
     """One event as a line of the log (what `read_log` reads back to the same event)."""
     row = {name: getattr(event, name) for name in LOG_FIELDS}
+    for name in OPTIONAL_FIELDS:
+        if row[name] is None:
+            del row[name]
+    if event.probs is not None:
+        row["probs"] = {str(grade): event.probs[grade] for grade in sorted(event.probs)}
     return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
 
 
@@ -184,6 +196,12 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         "seed": _integer(row, "seed", low=INT64_MIN),
     }
     _fits_its_kind(kind, source, grade, fields, rules)
+    probs = _probs(row.get("probs"), kind, source, rules)
+    shown_model = _text(row, "shown_model")
+    if shown_model is not None:
+        if source == MODEL:
+            raise EventProblem("a model's event has no shown_model (it records what a person saw)")
+        shown_model = _id(row, "shown_model")
     future = _future(time, physical, clock, rules)
     event = Event(
         event_id,
@@ -206,8 +224,26 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         pool=fields["pool"],
         unit=unit,
         clock=clock,
+        probs=probs,
+        shown_model=shown_model,
     )
     return event, future
+
+
+def _probs(value: Any, kind: str, source: str, rules: LogRules) -> dict[int, float] | None:
+    """A model grade's probability per grade of the scale (`{"0": p, ...}`, summing to 1), or None."""
+    if value is None:
+        return None
+    if kind != GRADE or source != MODEL:
+        raise EventProblem(f"only a model's grade carries probs, not a {source} {kind} event")
+    try:
+        probs = probs_from_json(value)
+    except ValueError as exc:
+        raise EventProblem(str(exc)) from None
+    problem = probs_problem(probs, rules.grades)
+    if problem is not None:
+        raise EventProblem(problem)
+    return probs
 
 
 def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, Any], rules: LogRules) -> None:

@@ -14,6 +14,7 @@ from labeler.models import Chunk, Document
 from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
+from labeler.store.event_rows import event_from_row
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.rows import Rows
 
@@ -282,7 +283,7 @@ class CheckRows(Rows):
 
     def all_events(self) -> list[Event]:
         """Every event, in local order (merge and log export)."""
-        return [Event(*row) for row in self.db.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq")]
+        return [event_from_row(row) for row in self.db.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq")]
 
     def event_ids(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT event_id FROM events")}

@@ -58,10 +58,25 @@ def event_link(previous: bytes, values: list[Any] | tuple[Any, ...]) -> bytes:
     behind the guards, or one removed or slipped in between, breaks the chain at
     the next link `labeler check` recomputes. The fields' repr is unambiguous for
     text, integers and None.
+
+    The fields added with model labels (`probs`, `shown_model`, after the 19 the
+    chain first covered) are hashed only when one of them is not None: an event
+    without them hashes exactly as it did before they existed, so the links of
+    every event written earlier (and of every later event that carries neither)
+    stay what they were, and `check` needs no rewrite of the chain. An event that
+    has either one hashes all 21 fields, so neither can be changed or dropped
+    unseen; the tuple's length keeps the two forms apart.
     """
     import hashlib
 
-    return hashlib.sha256(previous + repr(tuple(values)).encode("utf-8", "surrogatepass")).digest()[:16]
+    fields = tuple(values)
+    if len(fields) == CHAIN_FIELDS + 2 and fields[CHAIN_FIELDS] is None and fields[CHAIN_FIELDS + 1] is None:
+        fields = fields[:CHAIN_FIELDS]
+    return hashlib.sha256(previous + repr(fields).encode("utf-8", "surrogatepass")).digest()[:16]
+
+
+CHAIN_FIELDS = 19
+"""How many fields the chain covered before model labels: hashed alone when the later ones are all None."""
 
 
 def text_sha256(text: str) -> str:

@@ -11,8 +11,9 @@ append-only guards, at the end of the log too.
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,14 +23,38 @@ from labeler.store.rows import Rows
 
 _COLUMNS = (
     "event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-    "content_hash, judging_order, seed, target, pool, unit, clock"
+    "content_hash, judging_order, seed, target, pool, unit, clock, probs, shown_model"
 )
-_INSERT_COLUMNS = (
+_CHAIN_V5_COLUMNS = (
     "event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
     "content_hash, judging_order, seed, target, pool, unit, clock"
 )
-_INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 20)})"
+"""The columns the chain covered when migration 5 made it (the events table of then has no others)."""
+_INSERT_COLUMNS = f"{_CHAIN_V5_COLUMNS}, probs, shown_model"
+_INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 22)})"
+_PROBS = 20  # where `probs` is in a row of `_COLUMNS`
 LOG_HEAD, LOG_LENGTH = "log_head", "log_length"  # meta keys: the last link, and how many events the chain holds
+
+
+def probs_text(probs: Mapping[int, float] | None) -> str | None:
+    """The canonical JSON of a model's probabilities (grades ascending, as strings; no spaces), or None."""
+    if probs is None:
+        return None
+    return json.dumps({str(grade): float(probs[grade]) for grade in sorted(probs)}, separators=(",", ":"))
+
+
+def probs_from_text(text: str | None) -> dict[int, float] | None:
+    """`probs_text` read back (None stays None)."""
+    if text is None:
+        return None
+    return {int(grade): float(p) for grade, p in json.loads(text).items()}
+
+
+def event_from_row(row: Sequence[Any]) -> Event:
+    """An event from a row of `_COLUMNS` (the stored probabilities decoded; most events have none)."""
+    if row[_PROBS] is None:
+        return Event(*row)
+    return replace(Event(*row[:_PROBS]), probs=probs_from_text(row[_PROBS]), shown_model=row[_PROBS + 1])
 
 
 def new_event_id() -> str:
@@ -77,7 +102,7 @@ class EventRows(Rows):
             latest = next_clock(physical, latest)
             rows.append(
                 [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
-                + [None, None, None, None, None, None, unit, latest]
+                + [None, None, None, None, None, None, unit, latest, None, None]
             )
         rows = self._linked(rows)
         self.db.conn.executemany(_INSERT, rows)
@@ -164,6 +189,8 @@ class EventRows(Rows):
                     e.pool,
                     e.unit,
                     clock,
+                    probs_text(e.probs),
+                    e.shown_model,
                 ]
             )
         return rows
@@ -181,7 +208,7 @@ class EventRows(Rows):
             rows = self.db.execute(
                 f"SELECT {_COLUMNS} FROM events WHERE event_id IN ({','.join('?' * len(batch))})", batch
             )
-            found.update((row[0], Event(*row)) for row in rows)
+            found.update((row[0], event_from_row(row)) for row in rows)
         return found
 
     def pair_events(self, unit: str, topic_id: str, unit_id: str) -> list[Event]:
@@ -189,7 +216,7 @@ class EventRows(Rows):
             f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id = ? ORDER BY seq",
             [unit, topic_id, unit_id],
         )
-        return [Event(*row) for row in rows]
+        return [event_from_row(row) for row in rows]
 
     def topic_events(self, unit: str, topic_id: str) -> list[Event]:
         """Every pair event of a topic in one unit space (review events excluded)."""
@@ -197,7 +224,7 @@ class EventRows(Rows):
             f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL ORDER BY seq",
             [unit, topic_id],
         )
-        return [Event(*row) for row in rows]
+        return [event_from_row(row) for row in rows]
 
     def latest_label_clocks(self, unit: str) -> dict[str, int]:
         """Per topic of one unit space, the logical clock of its latest grade or adjudication.
@@ -218,7 +245,27 @@ class EventRows(Rows):
         cursor.execute(f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND unit_id IS NOT NULL ORDER BY seq", [unit])
         while rows := cursor.fetchmany(5000):
             for row in rows:
-                yield Event(*row)
+                yield event_from_row(row)
+
+    def model_source_events(self, unit: str | None = None, model: str | None = None) -> list[Event]:
+        """Models' pair events (one model's, of one unit space, if given) and the retracts that target them.
+
+        In local order; `labeler.judgments.model_events` gives those still in force.
+        """
+        where, params = "source = 'model' AND unit_id IS NOT NULL", []
+        if unit is not None:
+            where += " AND unit = ?"
+            params.append(unit)
+        if model is not None:
+            where += " AND model = ?"
+            params.append(model)
+        sql = (
+            f"SELECT {_COLUMNS} FROM events WHERE {where} UNION ALL "
+            f"SELECT {_COLUMNS} FROM events WHERE kind = 'retract' AND target IN "
+            f"(SELECT event_id FROM events WHERE {where}) "
+            "ORDER BY seq"
+        )
+        return [event_from_row(row) for row in self.db.execute(sql, params + params)]
 
     def review_events(self, topic_id: str | None = None) -> list[Event]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE kind = ?"
@@ -231,11 +278,11 @@ class EventRows(Rows):
                 return []
             sql += f" AND unit IN ({','.join('?' * len(units))}) AND topic_id = ?"
             params.extend([*units, topic_id])
-        return [Event(*row) for row in self.db.execute(sql + " ORDER BY seq", params)]
+        return [event_from_row(row) for row in self.db.execute(sql + " ORDER BY seq", params)]
 
     def event(self, event_id: str) -> Event | None:
         row = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE event_id = ?", [event_id]).fetchone()
-        return Event(*row) if row else None
+        return event_from_row(row) if row else None
 
     def recent_events(
         self, assessor: str | None = None, limit: int = 10, kinds: tuple[str, ...] | None = None
@@ -254,7 +301,7 @@ class EventRows(Rows):
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             params.extend(kinds)
         rows = self.db.execute(sql + " ORDER BY clock DESC, event_id DESC LIMIT ?", [*params, limit])
-        return [Event(*row) for row in rows]
+        return [event_from_row(row) for row in rows]
 
     def kind_events(self, kind: str, unit: str | None = None, topic_id: str | None = None) -> list[Event]:
         """Every event of one kind (e.g. every flag), of one unit space and topic if given, in local order."""
@@ -266,7 +313,7 @@ class EventRows(Rows):
         if topic_id is not None:
             sql += " AND topic_id = ?"
             params.append(topic_id)
-        return [Event(*row) for row in self.db.execute(sql + " ORDER BY seq", params)]
+        return [event_from_row(row) for row in self.db.execute(sql + " ORDER BY seq", params)]
 
     def retracted_ids(self, event_ids: Iterable[str]) -> set[str]:
         ids = list(event_ids)

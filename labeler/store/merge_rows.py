@@ -9,6 +9,7 @@ rows for the domain to check, and turns SQLite's errors into one
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,14 @@ def read_errors(path: str | Path) -> Iterator[None]:
         raise LabelerError(f"cannot be read as a workbench ({exc})", path=path) from None
 
 
+def _json_or_text(text: str) -> Any:
+    """The JSON `text` holds, or `text` itself when it is not JSON (the log's checks then refuse it)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 class MergeRows(Rows):
     def log_rows(self) -> list[dict[str, Any]]:
         """Every event as a log row (field -> value as stored), in local order; no `seq` or `link`.
@@ -44,8 +53,13 @@ class MergeRows(Rows):
         columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] not in ("seq", "link")]
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
         names = [_LOG_NAMES.get(name, name) for name in columns]
-        rows = self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        rows = [
+            dict(zip(names, row, strict=True)) for row in self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")
+        ]
+        for row in rows:
+            if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
+                row["probs"] = _json_or_text(row["probs"])
+        return rows
 
     def chunking_signatures(self) -> dict[str, tuple[Any, Any, Any]]:
         """`name -> (kind, params as stored, hash)` of every chunking."""

@@ -307,13 +307,13 @@ def m005_event_chain(db: Database) -> None:
     each index costs a bulk import about a tenth of its time.
     """
     from labeler.store.digests import event_link
-    from labeler.store.event_rows import _INSERT_COLUMNS, LOG_HEAD, LOG_LENGTH
+    from labeler.store.event_rows import _CHAIN_V5_COLUMNS, LOG_HEAD, LOG_LENGTH
     from labeler.store.guards import expected_guards
 
     db.execute("DROP INDEX IF EXISTS events_by_assessor")
     db.execute("ALTER TABLE events ADD COLUMN link BLOB")
     links, link = [], b""
-    for seq, *values in db.execute(f"SELECT seq, {_INSERT_COLUMNS} FROM events ORDER BY seq"):
+    for seq, *values in db.execute(f"SELECT seq, {_CHAIN_V5_COLUMNS} FROM events ORDER BY seq"):
         link = event_link(link, values)
         links.append((link, seq))
     if links:
@@ -398,6 +398,20 @@ def m008_claims(db: Database) -> None:
             PRIMARY KEY (unit, topic_id, unit_id, assessor)
         ) WITHOUT ROWID"""
     )
+
+
+@_migration
+def m009_model_labels(db: Database) -> None:
+    """A model's probability per grade (`probs`) and, on a person's judgment, the model shown (`shown_model`).
+
+    `probs` is canonical JSON (`{"0": p, ...}`, grades ascending; model grade events
+    only); `shown_model` names the model whose label was on screen when a person
+    judged, NULL when none was (blind). Existing events get NULL for both, and the
+    chain hashes the two only when one is not NULL (`labeler.store.digests.event_link`),
+    so every existing link stays valid: nothing is rewritten and no guard is lifted.
+    """
+    db.execute("ALTER TABLE events ADD COLUMN probs TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN shown_model TEXT")
 
 
 SCHEMA_VERSION = len(_STEPS)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +27,15 @@ from labeler.errors import (
     UnknownIdError,
     argument_hint,
 )
+from labeler.formats.model_jsonl import looks_like_jsonl, read_model_parts
 from labeler.formats.qrels import QrelsPart, read_qrels_parts
 from labeler.ids import check_id
+from labeler.judges.labels import ModelLabel
 from labeler.judgments import (
     ADJUDICATE,
     FLAG,
     GRADE,
+    MODEL,
     NO_ANSWER,
     NOTE,
     RETRACT,
@@ -44,12 +47,14 @@ from labeler.judgments import (
     UNSURE,
     Event,
     PairState,
+    probs_problem,
 )
 from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.labels import current_labels, topic_labels, unit_space
+from labeler.workbench.model_labels import model_labels
 from labeler.workbench.setup import now
 from labeler.workbench.unknown import unknown_ids_advice
 
@@ -76,17 +81,22 @@ def record_judgment(
     seed: int | None = None,
     pool: str | None = None,
     allow_unknown: bool = False,
+    probs: Mapping[int, float] | None = None,
+    shown_model: str | None = None,
 ) -> Event:
     """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note.
 
     The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
     an id holding a line break would write a second, forged line into exported qrels.
+    `probs` (a model's grade only) is its probability per grade of the scale; `shown_model`
+    (a person's decision only) names the model whose label was on screen, None when none was.
     """
     check_id(topic_id, ID_NAMES["topic"])
     check_id(unit_id, ID_NAMES["unit"])
     _check_assessor(assessor)
     space = unit_space(store, unit)
     _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
+    checked_probs = _check_model_fields(store, kind, source, probs, shown_model)
     if not grades_kind(kind):
         grade = None
     if not allow_unknown:
@@ -110,11 +120,34 @@ def record_judgment(
         seed=seed,
         pool=pool,
         unit=space,
+        probs=checked_probs,
+        shown_model=shown_model,
     )
     with store.transaction():
         if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
             store.delete_claim(space, topic_id, unit_id, assessor)
         return store.append_event(event)
+
+
+def _check_model_fields(
+    store: Store, kind: str, source: str, probs: Mapping[int, float] | None, shown_model: str | None
+) -> dict[int, float] | None:
+    """`probs` only on a model's grade, sound for the scale; `shown_model` only on a person's decision, a name."""
+    if shown_model is not None:
+        if source == MODEL:
+            raise BadArgumentError(
+                "a model's judgment has no shown model (that records what a person saw)", argument="shown_model"
+            )
+        check_id(shown_model, "shown model")
+    if probs is None:
+        return None
+    if source != MODEL or kind != GRADE:
+        raise BadArgumentError("only a model's grade carries probabilities (--source model)", argument="probs")
+    checked = {int(g): p for g, p in probs.items()}
+    problem = probs_problem(checked, store.scale().values)
+    if problem is not None:
+        raise BadArgumentError(problem, argument="probs")
+    return {g: float(p) for g, p in checked.items()}
 
 
 def _check_decision(
@@ -277,18 +310,25 @@ def import_judgments(
     scale = store.scale()
     threshold = scale.threshold
     checks = _ImportChecks(store, space, path, scale, allow_unknown=allow_unknown)
-    labels = current_labels(store, space)
+    jsonl = source == MODEL and looks_like_jsonl(path)
+    current = model_labels(store, str(model), space) if source == MODEL else {}
+    labels = _model_states(current, assessor) if source == MODEL else current_labels(store, space)
     time = now()
     judgments = unchanged = relevant = pooled_unjudged = 0
     topics_seen: set[str] = set()
     with_relevant: set[str] = set()
     with store.transaction():
-        for part in read_qrels_parts(path):
+        parts = _model_parts(path, scale) if jsonl else ((part, None) for part in read_qrels_parts(path))
+        for part, probs in parts:
             if checks.passes(part):
-                grades, skipped = _new_grades(labels, part, assessor)
-                judgments += store.append_grades(
-                    grades, assessor=assessor, time=time, source=source, model=model, unit=space
-                )
+                if probs is not None:
+                    events, skipped = _new_model_events(current, part, probs, assessor, str(model), time, space)
+                    judgments += store.append_events(events)
+                else:
+                    grades, skipped = _new_grades(labels, part, assessor)
+                    judgments += store.append_grades(
+                        grades, assessor=assessor, time=time, source=source, model=model, unit=space
+                    )
                 unchanged += skipped
             topics_seen.update(part.topics)
             part_relevant = list(map(threshold.__le__, part.grades))
@@ -312,6 +352,55 @@ def import_judgments(
         pooled_unjudged=pooled_unjudged,
         marked=marks,
     )
+
+
+def _model_parts(path: str | Path, scale: GradeScale) -> Iterator[tuple[QrelsPart, list[dict[int, float] | None]]]:
+    for part in read_model_parts(path, scale.values, scale.name):
+        yield part.qrels, part.probs
+
+
+def _model_states(current: Mapping[tuple[str, str], ModelLabel], assessor: str) -> dict[tuple[str, str], PairState]:
+    """A model's current labels as pair states holding `assessor`'s grade (what `_new_grades` compares with).
+
+    A model's grades are not in `current_labels` (they are not people's labels): re-importing a model's
+    file compares with what that model says now, so the same file twice changes nothing.
+    """
+    return {pair: PairState(*pair, grades={assessor: label.grade}) for pair, label in current.items()}
+
+
+def _new_model_events(
+    current: Mapping[tuple[str, str], ModelLabel],
+    part: QrelsPart,
+    probs: list[dict[int, float] | None],
+    assessor: str,
+    model: str,
+    time: str,
+    space: str,
+) -> tuple[list[Event], int]:
+    """A model's labels to append (with their probabilities), and how many repeat its current label exactly."""
+    events, unchanged = [], 0
+    for topic_id, unit_id, grade, p in zip(part.topics, part.units, part.grades, probs, strict=True):
+        label = current.get((topic_id, unit_id))
+        if label is not None and label.grade == grade and label.probs == p:
+            unchanged += 1
+            continue
+        events.append(
+            Event(
+                "",
+                0,
+                topic_id,
+                unit_id,
+                GRADE,
+                assessor,
+                time,
+                grade=grade,
+                source=MODEL,
+                model=model,
+                unit=space,
+                probs=p,
+            )
+        )
+    return events, unchanged
 
 
 def _check_import_request(assessor: str, source: str, model: str | None) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
-from labeler.formats.judgment_log import DECISION_KEYS, LOG_FIELDS, log_line, shown_event
+from labeler.formats.judgment_log import DECISION_KEYS, LOG_FIELDS, OPTIONAL_FIELDS, log_line, shown_event
 from labeler.judgments import Event
 
 EVENT = Event("e1", 7, "t1", "d1", "grade", "ann", "2026-01-02T03:04:05Z", grade=2, note="n", pool="p1", clock=9)
@@ -29,10 +30,15 @@ def test_the_json_view_uses_the_short_names_in_the_documented_order():
 
 
 def test_a_log_line_holds_every_log_field_and_no_local_sequence_number():
+    """Every field, but the model fields only when set: a line without them reads as it did before they existed."""
     row = json.loads(log_line(EVENT))
-    assert list(row) == sorted(LOG_FIELDS)
+    assert list(row) == sorted(set(LOG_FIELDS) - set(OPTIONAL_FIELDS))
     assert (row["event_id"], row["pool"], row["clock"], row["grade"]) == ("e1", "p1", 9, 2)
     assert "seq" not in row
+    shown = json.loads(log_line(replace(EVENT, shown_model="m1")))
+    assert list(shown) == sorted(set(LOG_FIELDS) - {"probs"}) and shown["shown_model"] == "m1"
+    model = replace(EVENT, source="model", model="m1", probs={2: 0.75, 0: 0.25})
+    assert json.loads(log_line(model))["probs"] == {"0": 0.25, "2": 0.75}
 
 
 def test_the_recent_decisions_view_shows_fewer_fields_in_its_own_order():
