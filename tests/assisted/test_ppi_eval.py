@@ -90,3 +90,45 @@ def test_refusals(campaign, run_cli):
     assert "'other' has no labels" in campaign("eval", "--labels", "model", "--model", "other", expect=1).stderr
     campaign("assign", "--clear", "--topics", ",".join(TOPICS))
     assert "no overlap pairs" in campaign("eval", "--labels", "combined", expect=1).stderr
+
+
+def test_combined_calibrates_the_stated_probabilities_on_human_labels_outside_the_sample(campaign, write):
+    from assisted.noisy_model import stated_probs
+
+    from labeler.calibration import fit_calibrator
+
+    threshold = _threshold(campaign)
+    grades = [0, 1, 2, 3]
+    model = "".join(
+        json.dumps(
+            {"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r), "probs": stated_probs(_model(t, r), grades)}
+        )
+        + "\n"
+        for t in TOPICS
+        for r in range(1, UNITS + 1)
+    )
+    campaign("judgments", "import", write("p.jsonl", model), "--source", "model", "--model-name", "probs")
+    campaign("snapshot", "create", "-m", "again")
+    out = campaign.json("eval", "--labels", "combined", "--model", "probs", "--measures", "P@10")
+    pairs = [(t, r) for t in TOPICS for r in range(1, UNITS + 1)]
+    sample = np.array([overlap_draw(SEED, t, f"d{t}-{r}") < SHARE for t, r in pairs])
+    outside = [
+        (stated_probs(_model(t, r), grades), _human(t, r)) for (t, r), s in zip(pairs, sample, strict=True) if not s
+    ]
+    assert out["labels"] == {
+        "labels": "combined",
+        "model": "probs",
+        "method": "isotonic",
+        "examples": len(outside),
+        "fallback": False,
+    }
+    calibrator = fit_calibrator(outside, grades)
+    f = np.array(
+        [
+            sum(p for g, p in calibrator.calibrate(stated_probs(_model(t, r), grades)).items() if g >= threshold)
+            for t, r in pairs
+        ]
+    )
+    y = np.array([float(_human(t, r) >= threshold) for t, r in pairs])
+    theta = f.mean() + (y[sample] - f[sample]).mean()
+    assert out["runs"][0]["aggregate"]["P@10"] == pytest.approx(theta)
