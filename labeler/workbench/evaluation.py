@@ -162,6 +162,8 @@ def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score
     run = store.run(score.run)
     scored = _scored_of(scoring, store, score.run)
     rankings, _ = aligned_rankings(store, scoring.info, run, scoring.unit, topics=scored)
+    if scoring.depth is not None:  # as `evaluate` reads them: the first `depth` results only
+        rankings = {t: units[: scoring.depth] for t, units in rankings.items()}
     estimates, notes = ppi_for_run(store, by_model, score.run, rankings, scored, scoring.measures, scoring.threshold)
     aggregate = {m: (e.mean if e is not None else score.aggregate[m]) for m, e in estimates.items()}
     return replace(

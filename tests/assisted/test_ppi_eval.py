@@ -132,3 +132,24 @@ def test_combined_calibrates_the_stated_probabilities_on_human_labels_outside_th
     y = np.array([float(_human(t, r) >= threshold) for t, r in pairs])
     theta = f.mean() + (y[sample] - f[sample]).mean()
     assert out["runs"][0]["aggregate"]["P@10"] == pytest.approx(theta)
+
+
+def test_depth_cuts_the_pairs_as_it_cuts_the_scores(campaign):
+    threshold = _threshold(campaign)
+    (run,) = campaign.json("eval", "--labels", "combined", "--measures", "P@10", "--depth", "8")["runs"]
+    pairs = [(t, r) for t in TOPICS for r in range(1, 9)]
+    f = np.array([float(_model(t, r) >= threshold) for t, r in pairs])
+    y = np.array([float(_human(t, r) >= threshold) for t, r in pairs])
+    sample = np.array([overlap_draw(SEED, t, f"d{t}-{r}") < SHARE for t, r in pairs])
+    theta = (f.mean() + (y[sample] - f[sample]).mean()) * len(pairs) / (10 * len(TOPICS))
+    assert run["aggregate"]["P@10"] == pytest.approx(theta)
+    assert run["ppi"]["per_measure"]["P@10"]["units"] == len(pairs)
+
+
+def test_the_parquet_runs_give_the_same_intervals(campaign, tmp_path):
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    (tmp_path / "pq").mkdir()
+    campaign("runs", "export", "A", "--format", "parquet", "-o", tmp_path / "pq" / "A.parquet")
+    args = ("eval", "--labels", "combined", "--measures", "P@10 nDCG@10")
+    assert campaign.json(*args, "--runs-parquet", tmp_path / "pq")["runs"] == campaign.json(*args)["runs"]
