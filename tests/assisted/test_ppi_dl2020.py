@@ -5,7 +5,8 @@ simulated model (`noisy_model.py`: 30% of grades moved by one, stated probabilit
 miscalibrated belief) labels every pair of the six runs' top 10. In each of 100 seeded trials a
 person is taken to have judged a 20% Bernoulli sample of those pairs (labeler's overlap draw,
 seed = the trial), and each run's mean P@10 (relevant from grade 2) is estimated by PPI over
-its ranked pairs (`ppi_precision_at_k`, the model's value its stated P(grade >= 2)). The measure
+its ranked pairs (`ppi_precision_at_k`, the model's value its stated P(grade >= 2), or that P after
+an isotonic calibration on NIST's labels of the pairs outside every top 10). The measure
 is P@10 because it is a mean over pairs (see labeler/metrics/ppi.py). Skipped without ../shared;
 the coverage is printed (run with -s) and quoted in the note.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import math
+from collections.abc import Callable
 from statistics import stdev
 
 import pytest
@@ -21,6 +23,7 @@ from assisted.noisy_model import noisy_model
 from support import ROOT
 
 from labeler.assignment import overlap_draw
+from labeler.calibration import fit_calibrator
 from labeler.metrics import evaluate, parse_measures
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, ppi_precision_at_k, relevance_probability, top_k_pairs
 
@@ -58,14 +61,26 @@ def _top(run: str, k: int) -> dict[str, list[str]]:
     return {t: [u for _, u in sorted(units)] for t, units in ranked.items()}
 
 
-def test_ppi_intervals_cover_the_nist_mean_of_p_at_10():
+def _calibrator(
+    qrels: dict[str, dict[str, int]], top: set[tuple[str, str]]
+) -> Callable[[dict[int, float]], dict[int, float]]:
+    """Isotonic calibration fitted on NIST's labels of the judged pairs outside every run's top 10, as
+    `eval --labels combined` fits it on human labels outside the sample (so f never sees the sample)."""
+    others = {(t, u): g for t, labels in qrels.items() for u, g in labels.items() if (t, u) not in top}
+    model = noisy_model(others, GRADES, seed=1)
+    return fit_calibrator([(probs, others[p]) for p, (_, probs) in model.items()], GRADES).calibrate
+
+
+@pytest.mark.parametrize("values", ["stated", "calibrated"])
+def test_ppi_intervals_cover_the_nist_mean_of_p_at_10(values: str):
     qrels = _qrels()
     topics = sorted(t for t, labels in qrels.items() if any(g >= THRESHOLD for g in labels.values()))
     rankings = {run: _top(run, K) for run in RUNS}
     pairs = sorted({p for r in rankings.values() for p in top_k_pairs(r, topics, K)})
     truth_grade = {p: qrels[p[0]].get(p[1], 0) for p in pairs}  # unjudged: not relevant, as trec_eval counts
     model = noisy_model(truth_grade, GRADES, seed=0)
-    model_value = {p: relevance_probability(probs, THRESHOLD) for p, (_, probs) in model.items()}
+    calibrate = _calibrator(qrels, set(pairs)) if values == "calibrated" else dict
+    model_value = {p: relevance_probability(calibrate(probs), THRESHOLD) for p, (_, probs) in model.items()}
     human = {p: float(g >= THRESHOLD) for p, g in truth_grade.items()}
     (p10,) = parse_measures("P@10")
 
@@ -92,8 +107,9 @@ def test_ppi_intervals_cover_the_nist_mean_of_p_at_10():
     coverage = {run: n / TRIALS for run, n in covered.items()}
     errors = {r: round(e, 4) for r, e in model_only_err.items()}
     print(
-        f"\nPPI P@10 on DL 2020 ({len(topics)} topics, {TRIALS} trials, {int(SHARE * 100)}% of the top-{K} pairs "
-        f"judged): coverage {coverage}; mean width {sum(widths) / len(widths):.4f} (humans alone "
+        f"\nPPI P@10 on DL 2020, {values} model probabilities ({len(topics)} topics, {TRIALS} trials, "
+        f"{int(SHARE * 100)}% of the top-{K} pairs judged): coverage {coverage}; "
+        f"mean width {sum(widths) / len(widths):.4f} (humans alone "
         f"{sum(human_only) / len(human_only):.4f}); human labels per run "
         f"{min(labels_used)}-{max(labels_used)}; model-only error {errors}"
     )
