@@ -122,6 +122,15 @@ def _denominators(run: RunScore) -> str:
     help="Compare every other scored run with RUN on every measure: the tests of --compare, corrected over "
     "every run and measure.",
 )
+@click.option(
+    "--labels",
+    type=click.Choice(["human", "model", "combined"]),
+    default="human",
+    show_default=True,
+    help="Labels to score with: the snapshot's human labels, a model judge's (--model), or combined: human where "
+    "judged, the model's calibrated label elsewhere, each P@k mean with its prediction-powered 95% interval.",
+)
+@click.option("--model", default=None, metavar="NAME", help="The model judge of --labels model|combined.")
 @statistics_options
 @click.option(
     "--runs-parquet",
@@ -146,6 +155,8 @@ def eval_(
     stages: str | None,
     compare: tuple[str, str] | None,
     baseline: str | None,
+    labels: str,
+    model: str | None,
     correction: str,
     bootstrap: int,
     seed: int,
@@ -159,6 +170,8 @@ def eval_(
         raise BadArgumentError(
             "compares every run with one baseline; --compare compares one pair: give one of them", argument="baseline"
         )
+    if compare and labels != "human":
+        raise BadArgumentError("compares two runs on the human labels only; leave --labels out", argument="labels")
     with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
         if compare:
             comparison = compare_runs(
@@ -200,6 +213,8 @@ def eval_(
                 correction=correction,
                 bootstrap=bootstrap,
                 seed=seed,
+                labels=labels,
+                model=model,
             )
     print_result(result, as_json, _print_report)
 
@@ -236,11 +251,55 @@ def _print_scores(result: EvalReport) -> None:
     depth = f", first {result.depth} results" if result.depth else ""
     info(f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth}).")
     measures = result.measures
+    if result.labels is not None:
+        _print_labels(result)
+    combined = any(run.ci is not None for run in result.runs)
     rows = [
-        [run.run, run.stage, run.unit, run.topics.scored, *(_fmt(run.aggregate[m]) for m in measures)]
+        [
+            run.run,
+            run.stage,
+            run.unit,
+            run.topics.scored,
+            *([run.human_labels] if combined else []),
+            *(_with_interval(run, m) for m in measures),
+        ]
         for run in result.runs
     ]
-    table("scores (mean over the topics scored)", ["run", "stage", "unit", "topics", *measures], rows)
+    header = ["run", "stage", "unit", "topics", *(["human labels"] if combined else []), *measures]
+    table("scores (mean over the topics scored)", header, rows)
+
+
+def _with_interval(run: RunScore, measure: str) -> str:
+    """A mean, and beside it its prediction-powered interval when it has one."""
+    bounds = None if run.ci is None else run.ci.get(measure)
+    return _fmt(run.aggregate[measure]) + ("" if bounds is None else f" {_interval(bounds)}")
+
+
+def _print_labels(result: EvalReport) -> None:
+    """Which labels the scores use, and for combined ones what the intervals rest on."""
+    labels = result.labels or {}
+    if labels["labels"] == "model":
+        info(f"Scored with the labels of model {labels['model']} alone: no human label is used.")
+        return
+    calibration = (
+        "uncalibrated: its stated probabilities, or its grades where it gave none (fewer than 10 human labels "
+        "outside the sample to calibrate on)"
+        if labels.get("fallback")
+        else f"{labels.get('method')} calibration on {labels.get('examples')} human labels outside the sample"
+    )
+    info(
+        f"Human labels where judged, model {labels['model']}'s calibrated labels elsewhere ({calibration}). "
+        "P@k: prediction-powered mean and 95% interval over the run's top-k pairs, corrected by the human labels "
+        "of the overlap pairs (a seeded random sample); other measures: the combined labels' mean, no interval."
+    )
+    for run in result.runs:
+        missing = {m: n for m, n in ((run.ppi or {}).get("sample_unlabelled") or {}).items() if n}
+        if missing:
+            info(
+                f"{run.run}: sample pairs not judged yet: "
+                + ", ".join(f"{n} in {m}" for m, n in missing.items())
+                + " (the interval is random only if what is unjudged is unrelated to relevance)."
+            )
 
 
 def _print_notes(result: EvalReport) -> None:

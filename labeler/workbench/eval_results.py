@@ -58,6 +58,11 @@ class RunScore:
     units: dict[str, Any]  # the unit notes: unit, labels_lifted_to_documents, chunks_collapsed, ...
     judged_topics: int | None = None  # set when a Judged@k was asked for: the topics it is a mean over
     per_query: dict[str, dict[str, float | None]] | None = None
+    # `--labels combined`: measure -> [low, high] of its prediction-powered interval (None: no interval for it),
+    # the human labels of the random sample the intervals rest on, and each estimate's parts
+    ci: dict[str, list[float] | None] | None = None
+    human_labels: int | None = None
+    ppi: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -77,6 +82,8 @@ class RunScore:
             result["judged_over"], result["judged_topics"] = "scored", self.judged_topics
         if self.per_query is not None:
             result["per_query"] = self.per_query
+        if self.ci is not None:
+            result["ci"], result["human_labels"], result["ppi"] = self.ci, self.human_labels, self.ppi
         return result
 
 
@@ -142,6 +149,7 @@ class EvalReport:
     runs_retired: list[str]
     stages: StageTable | None = None
     baseline: BaselineReport | None = None
+    labels: dict[str, Any] | None = None  # `--labels model|combined`: labels, model, calibration method/examples
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -160,6 +168,8 @@ class EvalReport:
             result["stages"] = self.stages.to_json()
         if self.baseline is not None:
             result.update(self.baseline.to_json())
+        if self.labels is not None:
+            result["labels"] = dict(self.labels)
         return result
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
@@ -35,6 +35,9 @@ from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
 
+if TYPE_CHECKING:
+    from labeler.workbench.model_scoring import ModelScoring
+
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
 
@@ -57,6 +60,8 @@ def evaluate_runs(
     bootstrap: int = 1000,
     permutations: int = 10_000,
     seed: int = 0,
+    labels: str = "human",
+    model: str | None = None,
 ) -> EvalReport:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
@@ -71,6 +76,10 @@ def evaluate_runs(
     `progress(done, total)` is called after each run is scored.
     With `baseline`, every other scored run is compared with it on every
     measure (`baseline_report`); the baseline is scored too when `runs` leaves it out.
+    `labels` chooses the labels: `human` (the snapshot's), `model` (the grades of the judge
+    `model`) or `combined` (human where the snapshot has a label, the model's calibrated label
+    elsewhere; each P@k mean a prediction-powered estimate with its interval, over a random
+    sample of human labels: `labeler.workbench.model_scoring`).
     """
     parsed = checked_request(average, measures, depth)
     check_statistics(correction, bootstrap, permutations)
@@ -78,10 +87,21 @@ def evaluate_runs(
         runs = [baseline, *runs]
     info = as_of_pools(store, resolve_snapshot(store, snapshot))
     check_unit(info, unit)
+    judge = None
+    if labels != "human" or model is not None:  # the model's modules load only when asked for
+        from labeler.workbench.model_scoring import check_labels
+
+        judge = check_labels(store, labels, model, unit, info)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     if baseline is not None and baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
     qrels, label_notes = aligned_labels(store, info, unit)
+    by_model = None
+    if judge is not None:
+        from labeler.workbench.model_scoring import model_scoring
+
+        by_model = model_scoring(store, info, labels, judge, qrels)
+        qrels = by_model.qrels
     scoring = Scoring(
         info=info,
         unit=unit,
@@ -98,7 +118,10 @@ def evaluate_runs(
     )
     results: list[RunScore] = []
     for name in names:
-        results.append(score_run(store, scoring, name))
+        score = score_run(store, scoring, name)
+        if by_model is not None and by_model.labels == "combined":
+            score = with_intervals(store, scoring, by_model, score)
+        results.append(score)
         if progress:
             progress(len(results), len(names))
     compared = None
@@ -128,7 +151,48 @@ def evaluate_runs(
         runs_retired=retired_runs(store, runs),
         stages=stage_table(results, stages) if stages else None,
         baseline=compared,
+        labels=None if by_model is None else {"labels": labels, "model": by_model.model, **by_model.calibration},
     )
+
+
+def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score: RunScore) -> RunScore:
+    """A combined run score whose P@k means are prediction-powered, each with its interval and sample size."""
+    from labeler.workbench.model_scoring import ppi_for_run
+
+    run = store.run(score.run)
+    scored = _scored_of(scoring, store, score.run)
+    rankings, _ = aligned_rankings(store, scoring.info, run, scoring.unit, topics=scored)
+    if scoring.depth is not None:  # as `evaluate` reads them: the first `depth` results only
+        rankings = {t: units[: scoring.depth] for t, units in rankings.items()}
+    estimates, notes = ppi_for_run(store, by_model, score.run, rankings, scored, scoring.measures, scoring.threshold)
+    aggregate = {m: (e.mean if e is not None else score.aggregate[m]) for m, e in estimates.items()}
+    return replace(
+        score,
+        aggregate=aggregate,
+        ci={m: (None if e is None else [e.low, e.high]) for m, e in estimates.items()},
+        human_labels=max((e.human_labels for e in estimates.values() if e is not None), default=0),
+        ppi={
+            "per_measure": {m: (None if e is None else e.to_json()) for m, e in estimates.items()},
+            **notes,
+        },
+    )
+
+
+def _scored_of(scoring: Scoring, store: Store, name: str) -> list[str]:
+    """The topics `score_run` scored `name` on (the same rule, asked again)."""
+    ranked = set(store.run_topics(name))
+    if scoring.average == "reviewed":
+        scored, _, _ = scored_topics(
+            scoring.info,
+            scoring.qrels,
+            ranked,
+            scoring.threshold,
+            scoring.include_unreviewed,
+            include_reopened=scoring.include_reopened,
+        )
+        return list(scored)
+    scored, _, _ = _trec_eval_topics(scoring.qrels, ranked, with_missing=scoring.average == "trec_eval_c")
+    return list(scored)
 
 
 def check_statistics(correction: str, bootstrap: int, permutations: int) -> None:
