@@ -142,7 +142,7 @@ def _check_model_fields(
     if probs is None:
         return None
     if source != MODEL or kind != GRADE:
-        raise BadArgumentError("only a model's grade carries probabilities (--source model)", argument="probs")
+        raise BadArgumentError("only a model's grade carries probabilities (its source is model)", argument="probs")
     checked = {int(g): p for g, p in probs.items()}
     problem = probs_problem(checked, store.scale().values)
     if problem is not None:
