@@ -74,7 +74,10 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
     """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
     from rich.table import Table
 
-    grid = Table(title=shown(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
+    caption = shown(title) if title else None
+    if caption is not None:
+        caption.end = "\n"  # a title is a line of its own (cells end without one: shown's end="")
+    grid = Table(title=caption, title_justify="left", show_edge=False, header_style="bold")
     numeric = [
         all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
         for i in range(len(columns))

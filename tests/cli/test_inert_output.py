@@ -231,3 +231,13 @@ def test_the_exported_log_holds_no_raw_control_character_and_merges_back_the_sam
     merged = run(hostile, "merge", log, "--json")
     assert_inert(merged)
     assert json.loads(merged.stdout)["added"] == 0  # every event already here, byte for byte
+
+
+def test_a_table_title_is_a_line_of_its_own(capsys):
+    """A title used to end without a line break, so it ran into the header row ('scores run ┃ ...')."""
+    from labeler.cli.output import table
+
+    table("scores", ["run", "P@10"], [["bm25", 0.5]])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].strip() == "scores"
+    assert lines[1].split()[0] == "run"
