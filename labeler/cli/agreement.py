@@ -110,14 +110,15 @@ def agreement(
     from labeler.workbench.agreement import agreement_report, model_agreement_report
 
     if model is not None:
-        if snapshot is not None or all_pairs:
+        if snapshot is not None:
             raise BadArgumentError(
-                "--model compares the log's current human labels with the model's: leave out --snapshot and "
-                "--all-pairs",
+                "--model compares the log's current human labels with the model's: leave out --snapshot",
                 argument="model",
             )
         with env.store() as store:
-            report = model_agreement_report(store, model, unit=unit, measure=measure, weights=weights, bins=bins)
+            report = model_agreement_report(
+                store, model, unit=unit, measure=measure, weights=weights, bins=bins, all_pairs=all_pairs
+            )
         if as_json:
             emit_json(report)
         else:

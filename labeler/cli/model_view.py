@@ -12,8 +12,7 @@ HOW_TO_READ = (
     "answers when the people said that grade. Precision is the share of the model's g that people called g, "
     "recall the share of the people's g the model found. In the reliability diagram '#' is the share observed "
     "true and '|' the model's mean stated probability in the bin: a calibrated model has the bar end at the mark. "
-    "These pairs are the ones both labelled, not a planned sample (labeler assign --overlap plans overlap between "
-    "people); pairs judged with the model's label on screen are not independent of it (shown)."
+    "Pairs judged with the model's label on screen are not independent of it (shown)."
 )
 
 
@@ -56,6 +55,17 @@ def say(report: dict[str, Any]) -> None:
         f"by both (of the model's {report['model_labels']} labels); scale {report['scale']}, relevant from grade "
         f"{report['threshold']}."
     )
+    if report["pairs_read"] == "overlap":
+        info(
+            f"Read: the assignments' planned overlap ({report['planned_overlap']} pairs, a seeded sample chosen "
+            "before anyone judged); --all-pairs reads every pair both labelled."
+        )
+    else:
+        info(
+            "Read: every pair both labelled. No overlap is planned: 'labeler assign --overlap SHARE' plans a seeded "
+            "sample; the pairs people chose to judge (pool order, --order uncertainty) are not one, and a model's "
+            "agreement measured on them is biased."
+        )
     if report["pairs"] == 0:
         info("Nothing to compare: no pair has both a human label and a label from this model.")
         return

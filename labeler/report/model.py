@@ -89,11 +89,16 @@ def model_section(report: dict[str, Any]) -> str:
             )
     else:
         figures = "<p class='note'>No reliability diagram: this model's labels carry no probabilities.</p>"
+    read = (
+        "the assignments' planned overlap, a seeded sample"
+        if report["pairs_read"] == "overlap"
+        else "every pair both labelled: no overlap is planned, so not a sample chosen in advance"
+    )
     tau = report["tau"]
     return (
         f"<h2>Model {name} against the human labels</h2>"
-        f"<p class='note'>{report['pairs']} pairs labelled by both a person and model {name} (the overlap the human "
-        "labels give, not a planned sample), in the log as it is now, not in the snapshot above. Rows are the "
+        f"<p class='note'>{report['pairs']} pairs labelled by both a person and model {name} ({read}), "
+        "in the log as it is now, not in the snapshot above. Rows are the "
         "people's grades (the truth), columns the model's; a row's shares say what the model answers when the "
         "people gave that grade. Pairs judged with the model's label on screen (shown) are not independent of "
         "it.</p>"

@@ -115,12 +115,16 @@ def model_agreement_report(
     measure: str = DEFAULT_TAU_MEASURE,
     weights: str = DEFAULT_WEIGHTS,
     bins: int = DEFAULT_BINS,
+    all_pairs: bool = False,
 ) -> dict[str, Any]:
     """A model's labels against the human labels of the pairs both labelled (`labeler agreement --model`).
 
-    The pairs compared are every pair with a current human label (human or imported judgments,
-    no conflict, not stale) and a label from `model`: the overlap the human labels give, not a
-    planned sample (the assignment's overlap is between people). Each pair is put in a condition
+    The pairs compared are pairs with a current human label (human or imported judgments, no
+    conflict, not stale) and a label from `model`. When the assignments plan an overlap, only its
+    pairs are read, unless `all_pairs`: they are a seeded sample chosen before anyone judged,
+    while the pairs people happened to judge (in pool order, or where an `uncertainty` order sent
+    them) are not, and a model's error bar measured on them is biased. Without a plan, every pair
+    both labelled is read, and the report says so. Each pair is put in a condition
     by what the deciding human judgment had on screen: `blind` (no model label), `shown` (this
     model's label) or `shown_other` (another model's). The system ranking's Kendall tau and
     tau_AP compare each run's mean `measure` on the model's labels with that on the human labels,
@@ -140,9 +144,12 @@ def model_agreement_report(
     if not labels:
         known = ", ".join(model_names(store, space)) or "none"
         raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
+    planned = None if all_pairs else planned_overlap(store, space, None)
     pairs: dict[tuple[str, str], LabelPair] = {}
     condition: dict[tuple[str, str], str] = {}
     for key, state in current_labels(store, space).items():
+        if planned is not None and key not in planned:
+            continue
         if key not in labels or not state.judged or state.conflict or state.stale or state.label is None:
             continue
         label = labels[key]
@@ -164,7 +171,8 @@ def model_agreement_report(
         "unit": space,
         "scale": scale.name,
         "threshold": scale.threshold,
-        "pairs_read": "human and model labelled",
+        "pairs_read": "human and model labelled" if planned is None else "overlap",
+        "planned_overlap": None if planned is None else len(planned),
         "model_labels": len(labels),
         **result,
         "conditions": by_condition,

@@ -156,3 +156,18 @@ def test_a_hostile_model_name_is_text(run_cli, write, tmp_path):
     run_cli("report", "--html", page, "--model", name)
     html = page.read_text()
     assert "&lt;i&gt;[/b]&amp;x" in html and "<i>[/b]" not in html
+
+
+def test_a_planned_overlap_is_the_sample_read_unless_all_pairs(workbench):
+    """With `assign --overlap`, only the seeded overlap pairs are compared: the pairs people chose to judge are
+    not a sample. `--all-pairs` reads every pair both labelled, as it does without a plan."""
+    assert workbench.json("agreement", "--model", "m")["pairs_read"] == "human and model labelled"
+    workbench("pool", "build", "--depth", "2")
+    workbench("assign", "--assessors", "ann,bob", "--overlap", "0.5", "--seed", "3")
+    out = workbench.json("agreement", "--model", "m")
+    assert out["pairs_read"] == "overlap"
+    pooled = {u for ranking in RUNS.values() for u in ranking}  # d1..d4, all labelled by both
+    assert 0 < out["planned_overlap"] < len(pooled)
+    assert out["pairs"] == out["planned_overlap"]
+    everything = workbench.json("agreement", "--model", "m", "--all-pairs")
+    assert everything["pairs_read"] == "human and model labelled" and everything["pairs"] == 6
