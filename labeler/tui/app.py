@@ -14,7 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from labeler.errors import LabelerError
 from labeler.ids import id_problem, is_valid_id, shown_id
-from labeler.ordering import get_order, judging_orders, orders_help
+from labeler.ordering import get_order, judging_orders, needs_model, orders_help
 from labeler.tui import gc_policy
 from labeler.tui.hints import tui_message
 from labeler.tui.saving import SavingApp
@@ -189,6 +189,14 @@ class LabelerApp(SavingApp):
     def action_order(self) -> None:
         def chosen(order: str | None) -> None:
             if order is None:
+                return
+            if needs_model(order) and self.session.model is None:
+                self.notify(
+                    f"The {order} order ranks by a model's labels: start the judging with "
+                    "labeler judge --model NAME to use it. The order is unchanged.",
+                    severity="warning",
+                    markup=False,
+                )
                 return
             if get_order(order).seeded:
 

@@ -120,3 +120,29 @@ async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
     with Store(toy2) as store:
         [event] = [e for e in store.recent_events(limit=10) if e.kind == "grade"]
     assert (event.unit_id, event.order, event.seed) == ("d2", "hedge", None)
+
+
+async def test_the_order_picker_refuses_uncertainty_without_a_model(toy2):
+    """`uncertainty` ranks by a model's labels: chosen in a session started without --model, the order stays."""
+    from textual.widgets import OptionList
+
+    from labeler.tui import make_app
+    from labeler.tui.screens.prompt import ChoicePrompt
+
+    app = make_app(toy2, assessor="ann", topic="1", order="mtf")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Change order")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoicePrompt)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        [index] = [i for i, label in enumerate(labels) if label.startswith("uncertainty: ")]
+        options.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.order == "mtf"
+        assert any("--model NAME" in str(n.message) for n in app._notifications)
