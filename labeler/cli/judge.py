@@ -79,23 +79,54 @@ def judge(
 )
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @order_option()
+@click.option(
+    "--model",
+    default=None,
+    help="Model whose labels --order uncertainty ranks by (required with it); never shown.",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
+@click.option(
+    "--stop",
+    default="window:10",
+    show_default=True,
+    metavar="RULE",
+    help="Stopping rule each session shows for its open topic: window[:N], knee[:N].",
+)
 @pass_env
-def serve(env: Env, host: str, port: int, order: str, seed: int, pool: str | None) -> None:
+def serve(
+    env: Env, host: str, port: int, order: str, model: str | None, seed: int, pool: str | None, stop: str
+) -> None:
     """Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name."""
     from labeler.cli.output import info
+    from labeler.errors import BadArgumentError
     from labeler.inert import visible_line
     from labeler.workbench import open_workbench
+    from labeler.workbench.model_labels import model_names
+    from labeler.workbench.queue import check_model, check_order
+    from labeler.workbench.stopping import stopping_rule
 
-    open_workbench(env.db_path).close()
+    # checked here, before anything listens: a session refused in the browser is a worse place to learn it
+    check_order(order)
+    check_model(order, model)
+    stopping_rule(stop)
+    store = open_workbench(env.db_path)
+    try:
+        known = model_names(store) if model is not None else []
+    finally:
+        store.close()
+    if model is not None and model not in known:
+        raise BadArgumentError(
+            f"no labels of model {model!r}" + (f" (models with labels: {', '.join(known)})" if known else ""),
+            argument="model",
+        )
     try:
         from labeler.cli import serving
     except ImportError:  # pragma: no cover - textual-serve is a declared dependency
         from labeler.errors import LabelerError
 
         raise LabelerError("labeler serve needs textual-serve: pip install textual-serve") from None
-    command = serving.session_command(env.db_path, order=order, seed=seed, pool=pool)
+    command = serving.session_command(env.db_path, order=order, seed=seed, pool=pool, model=model, stop=stop)
     serving.check_can_listen(host, port)
     shown = visible_line(host)
     if host not in ("localhost", "127.0.0.1", "::1"):

@@ -38,7 +38,15 @@ def labeler_command(*args: str) -> list[str]:
     return [sys.executable, "-c", BOOTSTRAP, *args]
 
 
-def session_command(db_path: str | os.PathLike, *, order: str, seed: int, pool: str | None) -> list[str]:
+def session_command(
+    db_path: str | os.PathLike,
+    *,
+    order: str,
+    seed: int,
+    pool: str | None,
+    model: str | None = None,
+    stop: str = "window:10",
+) -> list[str]:
     """What each browser session runs: the judging UI on this workbench (an absolute path, so the
     child's working directory does not matter), asking for the assessor's name first."""
     return labeler_command(
@@ -52,6 +60,9 @@ def session_command(db_path: str | os.PathLike, *, order: str, seed: int, pool: 
         "--seed",
         str(seed),
         *(["--pool", pool] if pool else []),
+        *(["--model", model] if model else []),
+        "--stop",
+        stop,
     )
 
 

@@ -75,6 +75,24 @@ def test_serve_refuses_a_missing_workbench(tmp_path, serve_in_process):
     assert not (tmp_path / "none.db").exists()
 
 
+def test_serve_checks_the_order_model_and_stopping_rule_before_it_listens(db_path, serve_in_process):
+    """Each browser session would refuse them; serve says so once, before anything listens (exit 2)."""
+    out = serve_in_process(db_path, "--order", "uncertainty")
+    assert out.exit_code == 2 and "--model" in out.stderr, out.output
+    out = serve_in_process(db_path, "--order", "uncertainty", "--model", "gpt")
+    assert out.exit_code == 2 and "no labels of model 'gpt'" in out.stderr, out.output
+    out = serve_in_process(db_path, "--stop", "windw")
+    assert out.exit_code == 2 and "--stop" in out.stderr, out.output
+
+
+def test_a_session_command_carries_the_model_and_the_stopping_rule(db_path):
+    command = session_command(db_path, order="uncertainty", seed=0, pool=None, model="gpt", stop="knee:40")
+    assert command[command.index("--model") + 1] == "gpt"
+    assert command[command.index("--stop") + 1] == "knee:40"
+    plain = session_command(db_path, order="pool", seed=0, pool=None)
+    assert "--model" not in plain and plain[plain.index("--stop") + 1] == "window:10"
+
+
 async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
     """Drive textual-serve's websocket as the browser page does: read the screen, type a name, press a grade."""
     import asyncio
