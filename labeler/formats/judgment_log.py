@@ -147,6 +147,8 @@ SHOWN_FIELDS = {
     "source": "source",
     "model": "model",
     "time": "time",
+    "probs": "probs",  # a model's probability per grade (None on a person's event)
+    "shown_model": "shown_model",  # a person's event: the model whose label was on screen (None: blind)
 }
 
 

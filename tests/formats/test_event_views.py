@@ -26,6 +26,8 @@ def test_the_json_view_uses_the_short_names_in_the_documented_order():
         ("source", "human"),
         ("model", None),
         ("time", "2026-01-02T03:04:05Z"),
+        ("probs", None),
+        ("shown_model", None),
     ]
 
 
