@@ -11,7 +11,6 @@ judging UI may show beside a pair: none unless a campaign turns it on (blind by 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +25,8 @@ def overlap_draw(seed: int, topic_id: str, unit_id: str) -> float:
 
     NUL separates the parts, which no id may hold, so ("1", "23") and ("12", "3") never collide.
     """
+    import hashlib  # here: a campaign without overlap (and `labeler next` in one) never loads OpenSSL
+
     digest = hashlib.blake2b(f"{seed}\0{topic_id}\0{unit_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") / _SCALE
 

@@ -16,7 +16,6 @@ registry, so none of them names an order.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import math
 import threading
@@ -24,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from labeler.calibration import fit_calibrator
 from labeler.judgments import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
 from labeler.wording import alternatives
@@ -168,6 +166,8 @@ def rrf_order(entries: Mapping[str, PoolEntry]) -> list[str]:
 
 
 def _shuffle_key(seed: int, topic_id: str, unit_id: str) -> str:
+    import hashlib  # here, not at the top: `labeler next` in any other order never loads OpenSSL
+
     return hashlib.sha256(f"{seed}\0{topic_id}\0{unit_id}".encode()).hexdigest()
 
 
@@ -565,6 +565,8 @@ def uncertainty_order(
         if u in model and (label := states[u].label) is not None and label in known
     ]
     prior = [model_probs(model[u]) for u in ordered if u in model] if prior_weight else []
+    from labeler.calibration import fit_calibrator  # only this order calibrates: other orders never load it
+
     calibrator = (
         fit_calibrator(examples, scale, method, prior=prior, prior_weight=prior_weight, min_examples=min_examples)
         if scale
