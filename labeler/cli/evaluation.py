@@ -404,38 +404,51 @@ def print_baseline(report: BaselineReport, where: str) -> None:
 
 
 def _comparison_table(baseline: str, comparisons: dict[str, dict[str, dict[str, Any]]]) -> None:
-    rows = []
-    for run, by_measure in comparisons.items():
-        for measure, c in by_measure.items():
-            tests, ci = c["tests"], c["ci"]
-            rows.append(
-                [
-                    run,
-                    measure,
-                    c["n"],
-                    f"{_fmt(c['mean_a'])} {_interval(ci['mean_a'])}",
-                    f"{_fmt(c['mean_b'])} {_interval(ci['mean_b'])}",
-                    f"{_fmt(c['mean_delta'])} {_interval(ci['mean_delta'])}",
-                    f"{c['improved']}/{c['tied']}/{c['degraded']}",
-                    *(_p(tests[name]) for name in ("t_test", "randomization", "wilcoxon")),
-                ]
-            )
+    """Three narrow tables (means, differences, p-values) rather than one of ten columns: each fits 80 columns."""
+    pairs = [(run, measure, c) for run, by_measure in comparisons.items() for measure, c in by_measure.items()]
     table(
-        None,
+        "means, with 95% bootstrap intervals",
+        ["run", "measure", "topics", baseline, "run"],
         [
-            "run",
-            "measure",
-            "topics",
-            baseline,
-            "run",
-            "delta",
-            "improved/tied/degraded",
-            "p t-test (adj.)",
-            "p randomization (adj.)",
-            "p Wilcoxon (adj.)",
+            [
+                run,
+                measure,
+                c["n"],
+                _mean_and_interval(c["mean_a"], c["ci"]["mean_a"]),
+                _mean_and_interval(c["mean_b"], c["ci"]["mean_b"]),
+            ]
+            for run, measure, c in pairs
         ],
-        rows,
     )
+    table(
+        f"differences: run - {baseline}, per topic",
+        ["run", "measure", "delta", "improved", "tied", "degraded"],
+        [
+            [
+                run,
+                measure,
+                _mean_and_interval(c["mean_delta"], c["ci"]["mean_delta"]),
+                c["improved"],
+                c["tied"],
+                c["degraded"],
+            ]
+            for run, measure, c in pairs
+        ],
+    )
+    table(
+        "p-values, two-sided (adjusted in brackets)",
+        ["run", "measure", "t-test", "randomization", "Wilcoxon"],
+        [
+            [run, measure, *(_p(c["tests"][name]) for name in ("t_test", "randomization", "wilcoxon"))]
+            for run, measure, c in pairs
+        ],
+    )
+
+
+def _mean_and_interval(value: float | None, bounds: list[float] | None) -> str:
+    """`0.480 [0.417, 0.548]`: three places, so a mean and its interval fit a narrow column."""
+    shown = "-" if value is None else f"{value:.3f}"
+    return shown if bounds is None else f"{shown} [{bounds[0]:.3f}, {bounds[1]:.3f}]"
 
 
 def _interval(bounds: list[float] | None) -> str:
