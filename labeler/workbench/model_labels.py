@@ -11,6 +11,7 @@ and not made before the unit's text changed (as for a person's grade); a negativ
 
 from __future__ import annotations
 
+from labeler.errors import BadArgumentError
 from labeler.judges.labels import ModelLabel
 from labeler.judgments import GRADE, event_order, model_events
 from labeler.store import Store
@@ -21,6 +22,25 @@ def model_labels(store: Store, model: str, unit: str | None = None) -> dict[tupl
     """`(topic id, unit id) -> ModelLabel` of one model, in one unit space (the latest pool's by default)."""
     space = unit_space(store, unit)
     return _labels(store, space, model).get(model, {})
+
+
+def model_labels_by_topic(store: Store, model: str, unit: str) -> dict[str, dict[str, ModelLabel]]:
+    """`topic id -> unit id -> ModelLabel` of one model, for an order that ranks by it; a model with none is refused.
+
+    The refusal names the models that do have labels, so a mistyped `--model` says what to type.
+    """
+    labels = model_labels(store, model, unit=unit)
+    if not labels:
+        known = model_names(store, unit=unit)
+        raise BadArgumentError(
+            f"no labels of model {model!r} in unit space {unit}"
+            + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
+            argument="model",
+        )
+    by_topic: dict[str, dict[str, ModelLabel]] = {}
+    for (topic, unit_id), label in labels.items():
+        by_topic.setdefault(topic, {})[unit_id] = label
+    return by_topic
 
 
 def model_names(store: Store, unit: str | None = None) -> list[str]:

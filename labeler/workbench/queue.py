@@ -19,7 +19,7 @@ from labeler.ordering import OrderInput, arrange, needs_model, order_names
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.model_labels import model_labels_by_topic
 
 
 @dataclass(frozen=True)
@@ -68,17 +68,7 @@ def topic_model_labels(store: Store, model: str, unit: str, topic_id: str) -> di
     memo = _model_memo.get(store)
     if memo is not None and memo[0] == key:
         return dict(memo[1].get(topic_id, {}))
-    labels = model_labels(store, model, unit=unit)
-    if not labels:
-        known = model_names(store, unit=unit)
-        raise BadArgumentError(
-            f"no labels of model {model!r} in unit space {unit}"
-            + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
-            argument="model",
-        )
-    by_topic: dict[str, dict[str, ModelLabel]] = {}
-    for (topic, unit_id), label in labels.items():
-        by_topic.setdefault(topic, {})[unit_id] = label
+    by_topic = model_labels_by_topic(store, model, unit)
     _model_memo[store] = (key, by_topic)
     return dict(by_topic.get(topic_id, {}))
 

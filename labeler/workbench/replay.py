@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
-from labeler.judges.labels import ModelLabel
 from labeler.metrics import parse_measure
 from labeler.models import topic_sort_key
 from labeler.ordering import needs_model, order_names
@@ -23,7 +22,7 @@ from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
 from labeler.store import Store
 from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.model_labels import model_labels_by_topic
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
 
@@ -181,7 +180,7 @@ def replay(
             f"snapshot {info.name} labels no unit of the pool of {', '.join(runs)} at depth {depth}: nothing to replay"
         )
     topics = sorted(kept, key=topic_sort_key)
-    by_topic = _model_by_topic(store, model, info.unit) if model is not None else None
+    by_topic = model_labels_by_topic(store, model, info.unit) if model is not None else None
     systems, not_scored = runs_to_score(store, score_runs, info.unit)
     try:
         rankings = {name: aligned_rankings(store, info, store.run(name), None, topics=topics)[0] for name in systems}
@@ -223,19 +222,3 @@ def replay(
         rules=tuple(rule.spec for rule in rules),
         orders=figures,
     )
-
-
-def _model_by_topic(store: Store, model: str, unit: str) -> dict[str, dict[str, ModelLabel]]:
-    """The model's labels of the unit space, topic -> unit -> label; a model with none is refused."""
-    labels = model_labels(store, model, unit=unit)
-    if not labels:
-        known = model_names(store, unit=unit)
-        raise BadArgumentError(
-            f"no labels of model {model!r} in unit space {unit}"
-            + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
-            argument="model",
-        )
-    out: dict[str, dict[str, ModelLabel]] = {}
-    for (topic, unit_id), label in labels.items():
-        out.setdefault(topic, {})[unit_id] = label
-    return out
