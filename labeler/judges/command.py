@@ -9,17 +9,13 @@ model's JSONL import; an error names the command, the batch and the answer's lin
 from __future__ import annotations
 
 import json
-import shlex
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.external import PREFIX, command_argv, run_command
 from labeler.judges.base import JudgePair
-
-PREFIX = "command:"
-STDERR_LINES = 5
 
 
 class CommandJudge:
@@ -27,12 +23,7 @@ class CommandJudge:
 
     def __init__(self, command: str):
         self.command = command.strip()
-        try:
-            self.argv = shlex.split(self.command)
-        except ValueError as exc:
-            raise LabelerError(f"judge command {self.command!r} cannot be parsed: {exc}") from None
-        if not self.argv:
-            raise LabelerError("judge 'command:' needs a command, e.g. command:'python my_judge.py'")
+        self.argv = command_argv(self.command, "judge", "python my_judge.py")
         self.name = f"{PREFIX}{Path(self.argv[-1]).name}"
         self.batches = 0
 
@@ -48,14 +39,7 @@ class CommandJudge:
         """Run the command on one batch; its output lines as `(line number, text)` (checked by the caller)."""
         self.batches += 1
         stdin = "".join(json.dumps(pair.to_json(), ensure_ascii=False) + "\n" for pair in pairs)
-        try:
-            finished = subprocess.run(self.argv, input=stdin.encode("utf-8"), capture_output=True, check=False)
-        except OSError as exc:
-            raise LabelerError(f"judge command {self.command!r} could not start: {exc.strerror or exc}") from None
-        if finished.returncode != 0:
-            tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-STDERR_LINES:]
-            said = ("; it said: " + " | ".join(tail)) if tail else ""
-            raise LabelerError(f"judge command {self.command!r} failed with exit code {finished.returncode}{said}")
+        finished = run_command(self.argv, self.command, "judge", stdin=stdin.encode("utf-8"))
         try:
             text = finished.stdout.decode("utf-8")
         except UnicodeDecodeError:

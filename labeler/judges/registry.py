@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
-from labeler.judges.command import PREFIX as COMMAND_PREFIX
+from labeler.external import PREFIX as COMMAND_PREFIX
 from labeler.judges.command import CommandJudge
 from labeler.judges.lexical import LexicalJudge
 

@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import subprocess
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import LabelerError, RunFormatError
+from labeler.errors import RunFormatError
+from labeler.external import command_argv, run_command
 from labeler.formats.runs import RunBlock, RunReader, merge_blocks
 from labeler.models import Topic
-
-PREFIX = "command:"
-STDERR_LINES = 5
 
 
 class CommandRetriever:
@@ -33,12 +29,7 @@ class CommandRetriever:
 
     def __init__(self, command: str):
         self.command = command.strip()
-        try:
-            self.argv = shlex.split(self.command)
-        except ValueError as exc:
-            raise LabelerError(f"retriever command {self.command!r} cannot be parsed: {exc}") from None
-        if not self.argv:
-            raise LabelerError("retriever 'command:' needs a command, e.g. command:'python my_retriever.py'")
+        self.argv = command_argv(self.command, "retriever", "python my_retriever.py")
         self.output_name = f"output of {self.command!r}"
         self.extra_fields_lines = 0
         self.tags: set[str] = set()
@@ -63,25 +54,7 @@ class CommandRetriever:
         with tempfile.TemporaryDirectory(prefix="labeler-retrieve-") as folder:
             output = Path(folder) / "run.txt"
             with open(output, "wb") as stdout:
-                try:
-                    finished = subprocess.run(
-                        self.argv,
-                        input=stdin.encode("utf-8"),
-                        stdout=stdout,
-                        stderr=subprocess.PIPE,
-                        env=env,
-                        check=False,
-                    )
-                except OSError as exc:
-                    raise LabelerError(
-                        f"retriever command {self.command!r} could not start: {exc.strerror or exc}"
-                    ) from None
-            if finished.returncode != 0:
-                tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-STDERR_LINES:]
-                said = ("; it said: " + " | ".join(tail)) if tail else ""
-                raise LabelerError(
-                    f"retriever command {self.command!r} failed with exit code {finished.returncode}{said}"
-                )
+                run_command(self.argv, self.command, "retriever", stdin=stdin.encode("utf-8"), stdout=stdout, env=env)
             try:
                 reader = RunReader(output)
                 blocks: dict[str, RunBlock] = {}

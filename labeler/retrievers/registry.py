@@ -20,8 +20,8 @@ from labeler.retrievers import fts5, bm25s_retriever, ql  # noqa: F401
 
 # isort: on
 from labeler.errors import BadArgumentError, LabelerError
+from labeler.external import PREFIX as COMMAND_PREFIX
 from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, builtin_retrievers
-from labeler.retrievers.command import PREFIX as COMMAND_PREFIX
 from labeler.retrievers.command import CommandRetriever
 from labeler.wording import alternatives
 
