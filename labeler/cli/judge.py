@@ -99,10 +99,9 @@ def serve(
 ) -> None:
     """Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name."""
     from labeler.cli.output import info
-    from labeler.errors import BadArgumentError
     from labeler.inert import visible_line
     from labeler.workbench import open_workbench
-    from labeler.workbench.model_labels import model_names
+    from labeler.workbench.model_labels import model_labels_by_topic
     from labeler.workbench.queue import check_model, check_order
     from labeler.workbench.stopping import stopping_rule
 
@@ -112,14 +111,10 @@ def serve(
     stopping_rule(stop)
     store = open_workbench(env.db_path)
     try:
-        known = model_names(store) if model is not None else []
+        if model is not None:
+            model_labels_by_topic(store, model)  # the refusal each session would give, naming the models with labels
     finally:
         store.close()
-    if model is not None and model not in known:
-        raise BadArgumentError(
-            f"no labels of model {model!r}" + (f" (models with labels: {', '.join(known)})" if known else ""),
-            argument="model",
-        )
     try:
         from labeler.cli import serving
     except ImportError:  # pragma: no cover - textual-serve is a declared dependency

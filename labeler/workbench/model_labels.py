@@ -24,16 +24,17 @@ def model_labels(store: Store, model: str, unit: str | None = None) -> dict[tupl
     return _labels(store, space, model).get(model, {})
 
 
-def model_labels_by_topic(store: Store, model: str, unit: str) -> dict[str, dict[str, ModelLabel]]:
+def model_labels_by_topic(store: Store, model: str, unit: str | None = None) -> dict[str, dict[str, ModelLabel]]:
     """`topic id -> unit id -> ModelLabel` of one model, for an order that ranks by it; a model with none is refused.
 
     The refusal names the models that do have labels, so a mistyped `--model` says what to type.
     """
-    labels = model_labels(store, model, unit=unit)
+    space = unit_space(store, unit)
+    labels = model_labels(store, model, unit=space)
     if not labels:
-        known = model_names(store, unit=unit)
+        known = model_names(store, unit=space)
         raise BadArgumentError(
-            f"no labels of model {model!r} in unit space {unit}"
+            f"no labels of model {model!r} in unit space {space}"
             + (f" (models with labels: {', '.join(known)})" if known else " (no model labels yet)"),
             argument="model",
         )
