@@ -9,13 +9,12 @@ so every export of a snapshot is byte-identical.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from labeler.errors import QrelsFormatError
-from labeler.formats.fields import OTHER_SPACE, column_id, integer_field, split_fields
+from labeler.formats.fields import OTHER_SPACE, column_id, integer_field, plain_fields, split_fields
 from labeler.formats.lines import TextLines
 from labeler.ids import MAX_ID_LENGTH
 
@@ -42,8 +41,6 @@ class QrelsPart(NamedTuple):
 
 # Lines checked together, as for runs (`trec_runs.PART_LINES`): a part's text and fields stay in the CPU's cache.
 PART_LINES = 2048
-_FEW_OTHER_SPACES = "\x1c\x1d\x1e\x1f"  # the white space str.split() knows among ASCII characters
-_NOT_PLAIN = ("  ", "\t", "\n ", " \n", "\x0b", "\x0c", "\r")
 
 
 def read_qrels(path: str | Path) -> Iterator[QrelsLine]:
@@ -95,18 +92,9 @@ def _columns(lines: list[str], first: int, seen: dict[tuple[str, str], int]) -> 
 
     Each check is a C call over the part's text or one of its columns, as `trec_runs._columns` does.
     """
-    text = "\n".join(lines)
-    if text.isascii():  # O(1) in CPython
-        if any(space in text for space in _FEW_OTHER_SPACES):
-            return None
-    elif OTHER_SPACE.search(text):
-        return None
-    if text.startswith(" ") or text.endswith(" ") or any(part in text for part in _NOT_PLAIN):
-        if set(map(len, map(str.split, lines))) != {4}:
-            return None
-    elif set(map(str.count, lines, itertools.repeat(" "))) != {3}:  # single spaces: four fields are three spaces
-        return None  # blank lines, short lines, lines with extra fields
-    fields = text.split()
+    fields = plain_fields(lines, 4, also_not_plain=("\r",))
+    if fields is None:
+        return None  # blank lines, short lines, lines with extra fields, other separators
     topics, units, grade_texts = fields[0::4], fields[2::4], fields[3::4]
     joined_topics, joined_units, joined_grades = "".join(topics), "".join(units), "".join(grade_texts)
     if (

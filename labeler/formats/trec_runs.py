@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from labeler.errors import RunFormatError
 from labeler.formats import arrow_columns
-from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators
+from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators, plain_fields
 from labeler.formats.run_formats import RunBlock, RunFormat, RunSource, register_run_format
 from labeler.ids import MAX_ID_LENGTH, check_id
 
@@ -109,9 +109,6 @@ def _parts(batches: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, list
 
 
 _Columns = arrow_columns.Columns
-_FEW_OTHER_SPACES = "\x1c\x1d\x1e\x1f"  # the white space str.split() knows among ASCII characters
-# where a block is not the plain "a b c d e f" lines most runs are: separators other than one space
-_NOT_PLAIN = ("  ", "\t", "\n ", " \n", "\x0b", "\x0c")
 
 
 def _columns(lines: list[str], tags: set[str]) -> _Columns | None:
@@ -122,19 +119,9 @@ def _columns(lines: list[str], tags: set[str]) -> _Columns | None:
     proving that each line holds exactly six. Nothing is recorded unless the whole block passes, so the
     line-by-line path can take it from its start.
     """
-    text = "\n".join(lines)
-    if text.isascii():  # O(1) in CPython: the string knows its kind
-        if any(space in text for space in _FEW_OTHER_SPACES):
-            return None
-    elif OTHER_SPACE.search(text):
-        return None
-    if text.startswith(" ") or text.endswith(" ") or any(part in text for part in _NOT_PLAIN):
-        # other separators: count each line's fields (each list is freed at once)
-        if set(map(len, map(str.split, lines))) != {6}:
-            return None
-    elif set(map(str.count, lines, itertools.repeat(" "))) != {5}:  # single spaces: six fields are five spaces
-        return None  # blank lines, short lines, lines with text after the sixth field
-    fields = text.split()
+    fields = plain_fields(lines, 6)
+    if fields is None:
+        return None  # blank lines, short lines, lines with text after the sixth field, other separators
     topics, units, rank_texts, score_texts = fields[0::6], fields[2::6], fields[3::6], fields[4::6]
     joined_topics, joined_units = "".join(topics), "".join(units)
     if (
