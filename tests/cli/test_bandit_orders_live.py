@@ -90,26 +90,12 @@ async def test_the_tui_judges_in_maxmean_and_records_it(toy2):
 
 
 async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
-    from textual.widgets import OptionList
 
     from labeler.tui import make_app
-    from labeler.tui.screens.prompt import ChoicePrompt
 
     app = make_app(toy2, assessor="ann", topic="1")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Change order")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoicePrompt)
-        options = app.screen.query_one(OptionList)
-        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        [index] = [i for i, label in enumerate(labels) if label.startswith("hedge: ")]
-        options.highlighted = index
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_order(app, pilot, "hedge")
         assert app.session.order == "hedge"
         # No labels: Hedge's first pull is d2 (A2 + B1 + C4 = 241/120, the highest value under uniform weights).
         assert app.session.current.unit_id == "d2"
@@ -124,25 +110,32 @@ async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
 
 async def test_the_order_picker_refuses_uncertainty_without_a_model(toy2):
     """`uncertainty` ranks by a model's labels: chosen in a session started without --model, the order stays."""
-    from textual.widgets import OptionList
 
     from labeler.tui import make_app
-    from labeler.tui.screens.prompt import ChoicePrompt
 
     app = make_app(toy2, assessor="ann", topic="1", order="mtf")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Change order")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoicePrompt)
-        options = app.screen.query_one(OptionList)
-        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        [index] = [i for i, label in enumerate(labels) if label.startswith("uncertainty: ")]
-        options.highlighted = index
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_order(app, pilot, "uncertainty")
         assert app.session.order == "mtf"
         assert any("--model NAME" in str(n.message) for n in app._notifications)
+
+
+async def choose_order(app, pilot, name: str) -> None:
+    """Pick `name` in the judging screen's order picker (the palette's Change order), as a user does."""
+    from textual.widgets import OptionList
+
+    from labeler.tui.screens.prompt import ChoicePrompt
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*"Change order")
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, ChoicePrompt)
+    options = app.screen.query_one(OptionList)
+    labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    [index] = [i for i, label in enumerate(labels) if label.startswith(f"{name}: ")]
+    options.highlighted = index
+    await pilot.press("enter")
+    await pilot.pause()
