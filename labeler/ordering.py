@@ -81,7 +81,8 @@ class JudgingOrder:
     shown next to the name in the TUI's order picker; `why` says what it is
     good for (the docs' table of orders); `seeded` orders ask for and record a
     seed; `needs_model` orders read a model's labels (`OrderInput.model`), so a
-    front end asks which model.
+    front end asks which model; `static` orders never look at the labels, so a
+    replay may ask them once instead of after every judgment.
     """
 
     name: str
@@ -91,20 +92,28 @@ class JudgingOrder:
     seeded: bool = False
     why: str = ""
     needs_model: bool = False
+    static: bool = False
 
 
 _ORDERS: dict[str, JudgingOrder] = {}
 
 
 def judging_order(
-    name: str, *, label: str, doc: str, seeded: bool = False, why: str = "", needs_model: bool = False
+    name: str,
+    *,
+    label: str,
+    doc: str,
+    seeded: bool = False,
+    why: str = "",
+    needs_model: bool = False,
+    static: bool = False,
 ) -> Callable[[OrderFunction], OrderFunction]:
     """Register the decorated function as the judging order `name` (refused if the name is taken)."""
 
     def register(function: OrderFunction) -> OrderFunction:
         if name in _ORDERS:
             raise ValueError(f"judging order {name!r} is already registered")
-        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why, needs_model)
+        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why, needs_model, static)
         return function
 
     return register
@@ -598,12 +607,13 @@ def uncertainty_order(
     label="pool rank",
     doc="best rank first",
     why="ties go to pairs more runs agree on: the TREC habit (the default)",
+    static=True,
 )
 def _by_pool_rank(given: OrderInput) -> list[str]:
     return pool_order(given.entries)
 
 
-@judging_order("rrf", label="RRF score", doc="highest fused score first", why="units many runs rank high")
+@judging_order("rrf", label="RRF score", doc="highest fused score first", why="units many runs rank high", static=True)
 def _by_rrf(given: OrderInput) -> list[str]:
     return rrf_order(given.entries)
 
@@ -628,6 +638,7 @@ def _by_mtf(given: OrderInput) -> list[str]:
     doc="seeded shuffle",
     seeded=True,
     why="stable for a given seed: unbiased samples, reproducible",
+    static=True,
 )
 def _by_seed(given: OrderInput) -> list[str]:
     return random_order(given.topic_id, given.entries.keys(), given.seed)

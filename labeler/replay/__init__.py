@@ -14,7 +14,6 @@ Plain Python over plain values (the `domain-is-plain-python` contract).
 from labeler.replay.core import (
     BUDGETS,
     ORACLE,
-    STATIC_ORDERS,
     TARGETS,
     TopicReplay,
     budget_size,
@@ -34,7 +33,6 @@ from labeler.replay.core import (
 __all__ = [
     "BUDGETS",
     "ORACLE",
-    "STATIC_ORDERS",
     "TARGETS",
     "TopicReplay",
     "curve_area",

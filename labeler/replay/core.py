@@ -4,7 +4,7 @@ Choices that are ours (the issue names the figures, not every detail):
 
 - An order is asked for its whole order of the topic's units given the labels
   revealed so far, and the first unit it lists that is not yet judged is
-  judged next. Orders whose order never depends on the labels (`STATIC_ORDERS`:
+  judged next. Orders registered `static` (their order never depends on the labels:
   pool rank, RRF, seeded random) are asked once; every other registered order
   (MTF, and any order added later) is asked again after every judgment, which
   is what the live queue does (`labeler.workbench.queue`). A test holds the
@@ -27,12 +27,11 @@ from fractions import Fraction
 from math import ceil
 
 from labeler.judgments import PairState
-from labeler.ordering import ModelJudgment, OrderInput, arrange, pool_order
+from labeler.ordering import ModelJudgment, OrderInput, arrange, get_order, pool_order
 from labeler.pooling import PoolEntry
 
 ORACLE = "oracle"
 # Orders that read neither `states` nor `threshold`: their order is the same before and after any judgment.
-STATIC_ORDERS = frozenset({"pool", "rrf", "random"})
 TARGETS = (50, 90, 95)
 BUDGETS = (10, 25, 50, 100)
 
@@ -96,7 +95,7 @@ def replay_order(
         raise ValueError(f"topic {topic_id!r}: no label to reveal for unit {missing[0]!r}")
     if name == ORACLE:
         return oracle_order(entries, [u for u in entries if grades[u] >= threshold])
-    again = name not in STATIC_ORDERS if recompute is None else recompute
+    again = not get_order(name).static if recompute is None else recompute
     states: dict[str, PairState] = {}
 
     def ask() -> list[str]:
