@@ -26,7 +26,7 @@ class RegistryChoice(click.Choice):
         self._names = names
         super().__init__(())
 
-    @property  # type: ignore[override]
+    @property  # type: ignore[override,unused-ignore]  # click 8.5 declares choices as a property, older clicks as an attribute
     def choices(self) -> tuple[str, ...]:
         return tuple(self._names())
 
