@@ -112,16 +112,6 @@ def _prose() -> str:
     return " ".join(section[: section.index("\n## ")].split())
 
 
-def _top(shell: Shell, run: str, topic: str, k: int = 10) -> list[str]:
-    rows = [line.split() for line in shell.labeler("runs", "export", run).splitlines()]
-    return [unit for t, _, unit, rank, *_ in rows if t == topic and int(rank) <= k]
-
-
-def _says(prose: str, *facts: str) -> None:
-    missing = [fact for fact in facts if fact not in prose]
-    assert not missing, f"the README's walkthrough should say what the campaign printed: {missing}"
-
-
 def test_the_shipped_run_is_what_the_example_retriever_makes():
     """sample_corpus/my-retriever.run is the example retriever's output, as sample_corpus/README.md says."""
     with (SAMPLE / "topics.jsonl").open() as topics:
@@ -136,6 +126,117 @@ def test_the_shipped_run_is_what_the_example_retriever_makes():
     assert made == (SAMPLE / "my-retriever.run").read_text()
 
 
+class Campaign:
+    """The walkthrough played once, with the JSON of the moments its prose describes."""
+
+    def __init__(self, shell: Shell, lines: list[str]):
+        self.shell, self.lines = shell, lines
+        self.round2 = lines.index(next(ln for ln in lines if "round 2" in ln))
+        words = shlex.split(lines[self.round2], comments=True)
+        assert words[-2] == "--name", "round 2 starts with a new run, named last"
+        self.new_run = words[-1]
+        self.round1_runs = [shlex.split(ln, comments=True)[-1] for ln in lines[: self.round2] if " runs " in ln]
+        self.compared: dict[str, dict] = {}  # each compare line's JSON, as it stood when the line ran
+        self.after_pool: dict[str, dict] = {}  # status right after each pool build, by pool name
+
+    def play(self) -> None:
+        for line in self.lines:
+            self.shell.run(line)
+            args = shlex.split(line, comments=True)[1:]
+            if args[:1] == ["compare"]:
+                self.compared[" ".join(args[1:])] = self.json(*args)
+            if args[:2] == ["pool", "build"]:
+                status = self.json("status")
+                self.after_pool[status["pool"]] = status
+                assert self.reopened(status["pool"]), f"{status['pool']} reopens topics judged before it"
+
+    def json(self, *args: str) -> dict:
+        return json.loads(self.shell.labeler(*args, "--json"))
+
+    def reopened(self, pool: str) -> list[str]:
+        topics = self.after_pool[pool]["topics"]
+        return sorted((t for t, row in topics.items() if row["review_status"] == "reopened"), key=int)
+
+    def top(self, run: str, topic: str, k: int = 10) -> list[str]:
+        rows = [line.split() for line in self.shell.labeler("runs", "export", run).splitlines()]
+        return [unit for t, _, unit, rank, *_ in rows if t == topic and int(rank) <= k]
+
+
+def _round_one(campaign: Campaign) -> list[str]:
+    """What the README says of round 1, from the workbench."""
+    topics = campaign.after_pool["P1"]["topics"].values()
+    counts = {row["reopened"]["unjudged"] for row in topics if row["review_status"] == "reopened"}
+    assert any(f'"reopened by P1 ({n} unjudged)"' in line for line in campaign.lines for n in counts)
+    return [
+        f"{sum(row['pool'] for row in topics)} pairs, {sum(row['judged'] for row in topics)} of them judged",
+        f"relevant sets grown in {len(campaign.compared['v1 v2']['topics_grown'])} topics",
+    ]
+
+
+def _round_two_pool(campaign: Campaign) -> list[str]:
+    """P2 adds units only the new run ranks in its top 10, and they reopen the topics they join."""
+    new_run, topics = campaign.new_run, campaign.after_pool["P2"]["topics"]
+    coverage = campaign.json("coverage", "--snapshot", "v2")
+    per_run = coverage["pool"]["per_run"]
+    added = per_run[new_run]["new"]
+    assert coverage["pool"]["pool"] == "P2" and added > 0
+    assert all(row["new"] == 0 for run, row in per_run.items() if run != new_run), "only the new run adds units"
+    assert added == sum(row["new"] for row in coverage["pool"]["per_topic"].values())
+    reopened = campaign.reopened("P2")
+    assert all(topics[t]["reopened"]["pool"] == "P2" for t in reopened)
+    assert reopened == sorted((t for t, row in topics.items() if row["unjudged"]), key=int)
+    closed = " and ".join(sorted(set(topics) - set(reopened), key=int))
+    unjudged = sum(row["unjudged"] for row in topics.values())
+    judged = {run: row["judged"] for run, row in coverage["runs"].items()}
+    others = [value for run, value in judged.items() if run != new_run]
+    assert judged[new_run] < min(others)
+    return [
+        f"`{new_run}` queries with each topic's description",
+        f"**{added} units** ({added - unjudged} of them judged by the prior labels, {unjudged} to judge)",
+        f"reopens **{len(reopened)} topics**, every one but {closed}",
+        f"Judged@10 of **{judged[new_run]:.3f}** (the round-1 runs {min(others):.3f} to {max(others):.3f})",
+        f"scores only topics {closed}",
+    ]
+
+
+def _round_two_judged(campaign: Campaign) -> list[str]:
+    """Judging round 2 names the reopened topics and grows relevant sets with units only the new run found."""
+    new_run, last = campaign.new_run, campaign.compared["v2 v3"]
+    reopened = campaign.reopened("P2")
+    assert sorted(last["reopened_since"], key=int) == reopened
+    assert all(set(row["pools"]) == {"P2"} for row in last["reopened_since"].values())
+    grown = {(topic, unit) for topic, row in last["topics_grown"].items() for unit in row["new"]}
+    assert grown, "round 2 found relevant units round 1 had not"
+    for topic, unit in grown:
+        assert unit in campaign.top(new_run, topic)
+        assert not any(unit in campaign.top(run, topic) for run in campaign.round1_runs), (topic, unit)
+    judged = last["runs"][new_run]["before"]["Judged@10"], last["runs"][new_run]["after"]["Judged@10"]
+    assert judged[0] < 1 == judged[1]
+    fts5, ranking = last["runs"]["fts5"], last["ranking"]
+    r10 = campaign.json("eval", "--baseline", "fts5", "--measures", "R@10")["comparisons"][new_run]["R@10"]
+    low, high = r10["ci"]["mean_delta"]
+    return [
+        f"names the {len(reopened)} reopened topics",
+        *(f"`{unit}` for topic {topic}" for topic, unit in sorted(grown)),
+        f"Judged@10 goes **{judged[0]:.3f} → 1.000**",
+        f"R@10 falls {fts5['before']['R@10']:.3f} → {fts5['after']['R@10']:.3f}",
+        f"from `{' > '.join(ranking['before'][:2])}` to `{' > '.join(ranking['after'][:2])}`",
+        f"R@10 {r10['mean_delta']:+.3f}, 95% interval [{low:.3f}, {high:.3f}]",
+    ]
+
+
+def _holds_up(campaign: Campaign, folder: Path) -> None:
+    """Everything pooled is judged and reviewed again, nothing reopened is left, the outputs are written."""
+    status = campaign.json("status")
+    assert status["pool"] == "P2" and status["totals"]["unjudged"] == 0
+    assert {row["review_status"] for row in status["topics"].values() if row["pool"]} == {"reviewed"}
+    agreement = campaign.json("agreement")
+    assert agreement["pairs_read"] == "overlap" and agreement["planned_overlap"] > 0 and agreement["pairs_multi"] > 0
+    assert (folder / "v3.qrels").read_text().count("\n") > 100
+    assert (folder / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert os.path.exists(folder / "demo.db")
+
+
 @pytest.mark.slow
 def test_the_readme_walkthrough_runs_as_written(tmp_path, monkeypatch):
     (tmp_path / "sample_corpus").symlink_to(SAMPLE)
@@ -143,90 +244,15 @@ def test_the_readme_walkthrough_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.delenv("LABELER_DB", raising=False)
     shell = Shell(tmp_path)
     lines = _walkthrough()
-    round2 = lines.index(next(ln for ln in lines if "round 2" in ln))
-    new_run = shlex.split(lines[round2], comments=True)[-1]
-    repool = next(i for i in range(round2, len(lines)) if lines[i].startswith("labeler pool build"))
-    assert shlex.split(lines[round2], comments=True)[-2] == "--name", "round 2 starts with a new run, named last"
     assert {"ann", "bob"} <= {w for ln in lines if "judge " in ln for w in shlex.split(ln, comments=True)}
-    compared = {}  # each compare line's JSON, as it stood when the line ran
-    for index, line in enumerate(lines):
-        shell.run(line)
-        if line.startswith("labeler compare "):
-            args = shlex.split(line, comments=True)[1:]
-            compared[" ".join(args[1:])] = json.loads(shell.labeler(*args, "--json"))
-        if line.startswith("labeler pool build") and "P1" in line:
-            after_p1 = json.loads(shell.labeler("status", "--json"))
-            assert any(row["review_status"] == "reopened" for row in after_p1["topics"].values())
-        if index == repool:
-            after_p2 = json.loads(shell.labeler("status", "--json"))
-            assert any(row["review_status"] == "reopened" for row in after_p2["topics"].values()), (
-                "round 2's pool adds units nobody judged, reopening their topics"
-            )
+    campaign = Campaign(shell, lines)
+    campaign.play()
+    assert list(campaign.after_pool) == ["P1", "P2"], "the walkthrough pools twice"
 
-    # the whole campaign holds up: everything pooled is judged and reviewed again, nothing reopened is left
-    status = json.loads(shell.labeler("status", "--json"))
-    assert status["pool"] == "P2" and status["totals"]["unjudged"] == 0
-    assert {row["review_status"] for row in status["topics"].values() if row["pool"]} == {"reviewed"}
-    agreement = json.loads(shell.labeler("agreement", "--json"))
-    assert agreement["pairs_read"] == "overlap" and agreement["planned_overlap"] > 0 and agreement["pairs_multi"] > 0
-    assert (tmp_path / "v3.qrels").read_text().count("\n") > 100
-    assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
-    assert os.path.exists(tmp_path / "demo.db")
+    _holds_up(campaign, tmp_path)
 
-    # round 2 adds units only the new run ranks in its top 10, and they reopen the topics they join
-    coverage = json.loads(shell.labeler("coverage", "--snapshot", "v2", "--json"))
-    per_run = coverage["pool"]["per_run"]
-    added = per_run[new_run]["new"]
-    assert coverage["pool"]["pool"] == "P2" and added > 0
-    assert all(row["new"] == 0 for run, row in per_run.items() if run != new_run), "only the new run adds units"
-    assert added == sum(row["new"] for row in coverage["pool"]["per_topic"].values())
-    topics = after_p2["topics"]
-    reopened = sorted((t for t, row in topics.items() if row["review_status"] == "reopened"), key=int)
-    assert reopened and all(topics[t]["reopened"]["pool"] == "P2" for t in reopened)
-    assert reopened == sorted((t for t, row in topics.items() if row["unjudged"]), key=int)
-    closed = sorted(set(topics) - set(reopened), key=int)
-    unjudged = sum(row["unjudged"] for row in topics.values())
-    judged_at_10 = {run: row["judged"] for run, row in coverage["runs"].items()}
-    assert judged_at_10[new_run] < min(v for run, v in judged_at_10.items() if run != new_run)
-
-    # judging round 2 shows: the reopened topics are named, the new run's units grew relevant sets
-    last = compared["v2 v3"]
-    assert sorted(last["reopened_since"], key=int) == reopened
-    assert all(set(row["pools"]) == {"P2"} for row in last["reopened_since"].values())
-    grown = last["topics_grown"]
-    assert grown, "round 2 found relevant units round 1 had not"
-    round1 = [shlex.split(ln, comments=True)[-1] for ln in lines[:round2] if ln.startswith("labeler runs ")]
-    for topic, row in grown.items():
-        for unit in row["new"]:
-            assert unit in _top(shell, new_run, topic)
-            assert not any(unit in _top(shell, run, topic) for run in round1), (topic, unit)
-    judged_change = last["runs"][new_run]
-    assert judged_change["before"]["Judged@10"] < 1 == judged_change["after"]["Judged@10"]
-    fts5 = last["runs"]["fts5"]
-    ranking = last["ranking"]
-    baseline = json.loads(shell.labeler("eval", "--baseline", "fts5", "--measures", "R@10", "--json"))
-    r10 = baseline["comparisons"][new_run]["R@10"]
-
-    # and the README says so, with the figures the campaign printed
-    p1_topics = after_p1["topics"].values()
-    p1_counts = {row["reopened"]["unjudged"] for row in p1_topics if row["review_status"] == "reopened"}
-    assert any(f'"reopened by P1 ({n} unjudged)"' in line for line in lines for n in p1_counts)
-    _says(
-        _prose(),
-        f"{sum(row['pool'] for row in p1_topics)} pairs, {sum(row['judged'] for row in p1_topics)} of them judged",
-        f"relevant sets grown in {len(compared['v1 v2']['topics_grown'])} topics",
-        f"`{new_run}` queries with each topic's description",
-        f"**{added} units** ({added - unjudged} of them judged by the prior labels, {unjudged} to judge)",
-        f"reopens **{len(reopened)} topics**, every one but {' and '.join(closed)}",
-        f"Judged@10 of **{judged_at_10[new_run]:.3f}**",
-        f"(the round-1 runs {min(v for r, v in judged_at_10.items() if r != new_run):.3f} to "
-        f"{max(v for r, v in judged_at_10.items() if r != new_run):.3f})",
-        f"scores only topics {' and '.join(closed)}",
-        f"names the {len(reopened)} reopened topics",
-        *(f"`{unit}` for topic {topic}" for topic, row in grown.items() for unit in row["new"]),
-        f"Judged@10 goes **{judged_change['before']['Judged@10']:.3f} → 1.000**",
-        f"R@10 falls {fts5['before']['R@10']:.3f} → {fts5['after']['R@10']:.3f}",
-        f"from `{' > '.join(ranking['before'][:2])}` to `{' > '.join(ranking['after'][:2])}`",
-        f"R@10 {r10['mean_delta']:+.3f}, 95% interval [{r10['ci']['mean_delta'][0]:.3f}, "
-        f"{r10['ci']['mean_delta'][1]:.3f}]",
-    )
+    # each round did what the README says, and the README says it with the figures the campaign printed
+    prose = _prose()
+    facts = _round_one(campaign) + _round_two_pool(campaign) + _round_two_judged(campaign)
+    missing = [fact for fact in facts if fact not in prose]
+    assert not missing, f"the README's walkthrough should say what the campaign printed: {missing}"
