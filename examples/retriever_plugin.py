@@ -25,6 +25,8 @@ interface.
    labeler writes the topics to stdin, one JSON object per line
    (`{"id", "title", "description", "narrative"}`), and reads a TREC run from
    stdout. LABELER_RETRIEVE_DEPTH says how many results per topic it keeps.
+   sample_corpus/my-retriever.run, the run the README's walkthrough imports,
+   is this mode's output on the sample corpus (sample_corpus/README.md says how).
 """
 
 from __future__ import annotations
