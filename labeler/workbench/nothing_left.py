@@ -121,10 +121,7 @@ class _Tally:
             self.conflicts += 1
             self.conflict_topics.add(topic)
             return
-        entry = plan.topics.get(topic)
-        overlap = entry is not None and entry.is_overlap(unit_id)
-        judges = (entry.judges if overlap else (entry.assessor,)) if entry is not None else (assessor,)
-        waiting = [name for name in judges if waiting_for(state, name, overlap=overlap)]
+        waiting = _waiting(plan, assessor, topic, unit_id, state)
         if assessor in waiting:
             self.mine.append((topic, unit_id))
         others = [name for name in waiting if name != assessor]
@@ -134,6 +131,16 @@ class _Tally:
             self.others_topics.add(topic)
         if not waiting:
             self.judged += 1
+
+
+def _waiting(plan: Plan, assessor: str, topic: str, unit_id: str, state: PairState | None) -> list[str]:
+    """Whom the pair waits for: its judges under the plan (anyone, so this assessor, in an unassigned topic)."""
+    entry = plan.topics.get(topic)
+    if entry is None:
+        return [assessor] if waiting_for(state, assessor, overlap=False) else []
+    overlap = entry.is_overlap(unit_id)
+    judges = entry.judges if overlap else (entry.assessor,)
+    return [name for name in judges if waiting_for(state, name, overlap=overlap)]
 
 
 def nothing_left(
@@ -258,10 +265,20 @@ def _judged(store: Store, info: PoolInfo, tally: _Tally, topic: str | None) -> R
         )
         hints = (Hint("create_snapshot"), Hint("build_pool", why="when new runs arrive"))
         return Reason(ALL_JUDGED, pairs=tally.judged, topics=tuple(tally.topics), hints=hints, words=words)
+    return _topic_judged(store, info, tally, topic)
+
+
+def _topic_judged(store: Store, info: PoolInfo, tally: _Tally, topic: str) -> Reason:
     status = topic_review_state(store, topic, info.unit).status
     if status in (REVIEWED, NO_ANSWER):
         words = f"topic {topic} is done: every pair is judged and it is marked {status}"
         return Reason(TOPIC_DONE, pairs=tally.judged, topics=(topic,), status=status, words=words)
     words = f"every pair of topic {topic} is judged ({plural(tally.judged, 'pair')}); it is not marked done"
-    hints = (Hint("mark_topic", value=topic),)
-    return Reason(ALL_JUDGED, pairs=tally.judged, topics=(topic,), status=status, hints=hints, words=words)
+    return Reason(
+        ALL_JUDGED,
+        pairs=tally.judged,
+        topics=(topic,),
+        status=status,
+        hints=(Hint("mark_topic", value=topic),),
+        words=words,
+    )
