@@ -30,6 +30,9 @@ HINT_ACTIONS: dict[str, str] = {
     "upgrade_workbench": "open the workbench once with this labeler, which upgrades it",
     "init_workbench": "make a new workbench",
     "create_snapshot": "create a snapshot of the labels",
+    "assign_assessors": "deal the topics to the assessors named in `value` (comma-separated)",
+    "adjudicate": "settle the pairs in conflict",
+    "mark_topic": "mark the topic `value` done (reviewed)",
 }
 
 

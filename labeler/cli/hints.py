@@ -31,6 +31,9 @@ COMMANDS: dict[str, str] = {
     "upgrade_workbench": "labeler status",
     "init_workbench": "labeler init",
     "create_snapshot": "labeler snapshot create -m MESSAGE",
+    "assign_assessors": "labeler assign --assessors {value}",
+    "adjudicate": "labeler judgments adjudicate TOPIC UNIT GRADE",
+    "mark_topic": "labeler topics mark {value} reviewed",
 }
 
 
@@ -47,7 +50,7 @@ def hint_text(hint: Hint) -> str:
         assert hint.argument is not None
         said = f"pass {flag(hint.argument)}" + (f" {hint.value}" if hint.value is not None else "")
     else:
-        said = f"run '{COMMANDS[hint.action]}'"
+        said = f"run '{COMMANDS[hint.action].format(value=hint.value)}'"
     return f"{said} {hint.why}" if hint.why else said
 
 

@@ -7,9 +7,10 @@ from datetime import timedelta
 import click
 
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.hints import hint_text
 from labeler.cli.output import emit_json, info
 from labeler.cli.registry_options import order_option
-from labeler.errors import LabelerError
+from labeler.errors import Hint, LabelerError
 from labeler.ids import check_id
 
 
@@ -32,6 +33,22 @@ lease_option = click.option(
     metavar="MINUTES",
     help="How long the unit stays yours without a judgment (minutes).",
 )
+
+
+def nothing_lines(assessor: str, topic: str | None, reasons: list[dict]) -> list[str]:
+    """Why there is nothing to judge, in words: one line per reason (`reasons` of the `--json` form), each with
+    the commands that would give the assessor work."""
+    from labeler.workbench.nothing_left import headline
+
+    if not reasons:
+        return [f"{headline(assessor, topic)} a moment ago, but a unit is free now: ask again."]
+    lines = []
+    for i, reason in enumerate(reasons):
+        lines.append(f"{headline(assessor, topic)}: {reason['words']}." if i == 0 else f"Also: {reason['words']}.")
+        hints = [hint_text(Hint(**hint)) for hint in reason["hints"]]
+        if hints:
+            lines.append("  To change it: " + "; ".join(hints) + ".")
+    return lines
 
 
 def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -65,6 +82,7 @@ def next_(
 ) -> None:
     """Claim the next unit to judge and print it; asking again gives the same unit until it is judged."""
     from labeler.workbench.claims import claim_next, next_summary
+    from labeler.workbench.nothing_left import nothing_left
     from labeler.workbench.queue import current_pool
     from labeler.workbench.reading import unit_text
 
@@ -72,14 +90,14 @@ def next_(
         space = current_pool(store, pool).unit
         claim = claim_next(store, assessor, topic=topic, lease=lease, order=order, seed=seed, pool=pool, model=model)
         title = unit_text(store, claim.unit_space, claim.unit).title if claim else ""
-    result = next_summary(claim, topic=topic, unit_space=space)
+        nothing = nothing_left(store, assessor, topic=topic, pool=pool) if claim is None else None
+    result = next_summary(claim, topic=topic, unit_space=space, nothing=nothing)
     if as_json:
         emit_json(result)
         return
     if claim is None:
-        info(
-            "Nothing left to judge" + (f" in topic {topic}" if topic else "") + " that is not held by another assessor."
-        )
+        for line in nothing_lines(assessor, topic, result["reasons"]):
+            info(line)
         return
     info(
         f"Topic {claim.topic} {claim.unit_space} {claim.unit} ({claim.position} of {claim.remaining} left), "

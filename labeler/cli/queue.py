@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.next import nothing_lines
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.registry_options import order_option
 from labeler.wording import plural
@@ -49,7 +50,8 @@ def queue(
         emit_json(result)
         return
     if not result["next"]:
-        info("Nothing left to judge" + (f" for topic {topic}" if topic else "") + held_note + ".")
+        for line in nothing_lines(assessor, topic, result["reasons"]):
+            info(line)
         return
     info(f"Topic {result['topic']}: {plural(result['remaining'], 'unit')} to judge ({order} order){held_note}.")
     table(

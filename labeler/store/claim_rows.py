@@ -31,6 +31,17 @@ class ClaimRows(Rows):
             held.setdefault((topic, unit_id), set()).add(assessor)
         return held
 
+    def live_leases(self, unit: str, now_ms: int) -> list[tuple[str, str, str, int]]:
+        """Every live lease of a unit space: `(topic, unit id, assessor, lease_until)`, the soonest to end first."""
+        return [
+            tuple(row)
+            for row in self.db.execute(
+                "SELECT topic_id, unit_id, assessor, lease_until FROM claims WHERE unit = ? AND lease_until > ? "
+                "ORDER BY lease_until, topic_id, unit_id, assessor",
+                [unit, now_ms],
+            )
+        ]
+
     def put_claim(
         self, unit: str, topic_id: str, unit_id: str, assessor: str, claimed_ms: int, lease_until_ms: int
     ) -> None:

@@ -13,6 +13,8 @@ KEYS: dict[str, str] = {
     "list_topics": "press t for the topics",
     "list_snapshots": "ctrl+p, Snapshots, lists them",
     "create_snapshot": "ctrl+p, Create snapshot, makes one",
+    "adjudicate": "press a to adjudicate",
+    "mark_topic": "press d to mark the topic done",
 }
 
 # Actions that need a shell: said in words, with the command an engineer would run.
@@ -28,6 +30,7 @@ ELSEWHERE: dict[str, str] = {
     "list_assignments": "the plan is listed by labeler assign --list, in a shell",
     "upgrade_workbench": "open it once with this labeler (labeler status, in a shell)",
     "init_workbench": "make one first (labeler init, in a shell)",
+    "assign_assessors": "an engineer deals the topics again (labeler assign --assessors {value}, in a shell)",
 }
 
 
@@ -36,7 +39,7 @@ def hint_text(hint: Hint) -> str:
     if hint.action == "set_argument":
         said = f"set {hint.argument}" + (f" to {hint.value}" if hint.value is not None else "")
     else:
-        said = KEYS.get(hint.action) or ELSEWHERE[hint.action]
+        said = (KEYS.get(hint.action) or ELSEWHERE[hint.action]).format(value=hint.value)
     return f"{said} {hint.why}" if hint.why else said
 
 

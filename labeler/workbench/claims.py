@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.assignment import Plan
 from labeler.errors import LabelerError
@@ -30,6 +30,9 @@ from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import unit_space
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
+
+if TYPE_CHECKING:
+    from labeler.workbench.nothing_left import NothingLeft
 
 DEFAULT_LEASE = timedelta(minutes=15)
 
@@ -229,10 +232,13 @@ def release(store: Store, assessor: str, topic_id: str, unit_id: str, *, unit: s
         return store.delete_claim(space, topic_id, unit_id, assessor)
 
 
-def next_summary(claim: Claim | None, *, topic: str | None, unit_space: str) -> dict[str, Any]:
-    """`labeler next --json`: the claim, or the nothing-left shape with the same keys."""
+def next_summary(
+    claim: Claim | None, *, topic: str | None, unit_space: str, nothing: NothingLeft | None = None
+) -> dict[str, Any]:
+    """`labeler next --json`: the claim, or the nothing-left shape with the same keys and why (`nothing`)."""
+    why = nothing.to_json() if nothing is not None else {"reason": None, "reasons": []}
     if claim is not None:
-        return claim.to_dict()
+        return {**claim.to_dict(), "reason": None, "reasons": []}
     return {
         "topic": topic,
         "unit": None,
@@ -241,6 +247,7 @@ def next_summary(claim: Claim | None, *, topic: str | None, unit_space: str) -> 
         "remaining": 0,
         "lease_until": None,
         "overlap": False,
+        **why,
     }
 
 
@@ -269,6 +276,11 @@ def queue_view(
         if items or topic_id is not None:
             topic_id = topic
             break
+    why: dict[str, Any] = {"reason": None, "reasons": []}
+    if not items:
+        from labeler.workbench.nothing_left import nothing_left  # it reads the claims: imported when needed
+
+        why = nothing_left(store, assessor, topic=topic_id, pool=pool, now=now).to_json()
     return {
         "topic": topic_id,
         "order": order,
@@ -277,4 +289,5 @@ def queue_view(
         "remaining": len(items),
         "held_by_others": held,
         "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
+        **why,
     }

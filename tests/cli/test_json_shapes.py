@@ -55,6 +55,8 @@ STEPS: list[tuple[str, list[str]]] = [
     ("status after", ["status"]),
     ("assign list", ["assign", "--list"]),
     ("agreement", ["agreement"]),
+    ("assign", ["assign", "--assessors", "ann,bob"]),
+    ("next assigned to others", ["next", "--assessor", "carol"]),
 ]
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from badinput.badinput_support import Unchanged, assert_refused, invoke
 
-NEXT_KEYS = ["topic", "unit", "unit_space", "position", "remaining", "lease_until", "overlap"]
+NEXT_KEYS = ["topic", "unit", "unit_space", "position", "remaining", "lease_until", "overlap", "reason", "reasons"]
 RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
 
 
@@ -50,6 +50,7 @@ def test_next_when_nothing_is_left(pooled):
     for assessor in ("a", "b", "c"):
         pooled("next", "--assessor", assessor, "--topic", "1")
     result = pooled.json("next", "--assessor", "bob", "--topic", "1")
+    reasons = result.pop("reasons")
     assert result == {
         "topic": "1",
         "unit": None,
@@ -58,7 +59,11 @@ def test_next_when_nothing_is_left(pooled):
         "remaining": 0,
         "lease_until": None,
         "overlap": False,
+        "reason": "held by others",
     }
+    assert [(r["reason"], r["pairs"], r["assessors"]) for r in reasons] == [
+        ("held by others", 3, {"a": 1, "b": 1, "c": 1})
+    ]
     assert pooled.json("next", "--assessor", "bob")["unit"] == "d3"  # topic 2's d3: only its topic-1 pair is held
     assert pooled.json("next", "--assessor", "cy")["unit"] is None
     assert pooled.json("next", "--assessor", "cy")["topic"] is None
@@ -73,6 +78,7 @@ def test_queue_leaves_out_units_held_by_others(pooled):
     assert ann["held_by_others"] == 0 and [n["unit"] for n in ann["next"]] == ["d1", "d2", "d3"]
     text = pooled("queue", "--assessor", "bob")
     assert "1 unit(s) held by other assessors" in text.stdout + text.stderr
+    assert bob["reason"] is None and bob["reasons"] == []  # work to show: no reason for nothing
 
 
 @pytest.mark.parametrize(
@@ -123,3 +129,48 @@ def test_judge_refuses_a_lease_of_zero_before_opening(pooled, db_path):
     with Unchanged(db_path):
         result = invoke(db_path, ["judge", "--assessor", "ann", "--lease", "0"])
     assert_refused(result, "--lease", None, "positive number of minutes")
+
+
+@pytest.fixture
+def dealt(pooled):
+    """Both topics dealt to ann and bob: carol, with no assignment, has nothing to judge."""
+    pooled("assign", "--assessors", "ann,bob")
+    return pooled
+
+
+def test_next_for_an_assessor_without_an_assignment_says_the_pairs_are_assigned_to_others(dealt):
+    result = dealt("next", "--assessor", "carol", "--json")
+    assert result.exit_code == 0
+    claim = json.loads(result.stdout)
+    assert list(claim) == NEXT_KEYS and claim["unit"] is None and claim["reason"] == "assigned to others"
+    (reason,) = claim["reasons"]
+    assert list(reason) == ["reason", "words", "pairs", "topics", "assessors", "lease_ends", "status", "hints"]
+    assert (reason["pairs"], reason["topics"], reason["assessors"]) == (4, ["1", "2"], {"ann": 3, "bob": 1})
+    assert reason["hints"][0]["action"] == "assign_assessors" and reason["hints"][0]["value"] == "ann,bob,carol"
+    words = dealt("next", "--assessor", "carol")
+    assert words.stdout == ""
+    assert words.stderr.splitlines() == [
+        "Nothing for carol to judge in this pool: 4 pairs in 2 topics are assigned to others (ann 3, bob 1); "
+        "carol has no topic in the assignment plan.",
+        "  To change it: run 'labeler assign --assessors ann,bob,carol' to give carol topics.",
+    ]
+
+
+def test_queue_for_an_assessor_without_an_assignment_says_the_same(dealt):
+    result = dealt("queue", "--assessor", "carol", "--json")
+    assert result.exit_code == 0
+    queue = json.loads(result.stdout)
+    assert queue["next"] == [] and queue["reason"] == "assigned to others"
+    assert queue["reasons"] == dealt.json("next", "--assessor", "carol")["reasons"]
+    words = dealt("queue", "--assessor", "carol")
+    assert words.stderr.startswith(
+        "Nothing for carol to judge in this pool: 4 pairs in 2 topics are assigned to others"
+    )
+
+
+def test_next_in_a_topic_not_in_the_pool_says_so_and_still_exits_0(pooled):
+    result = pooled.json("next", "--assessor", "ann", "--topic", "9")
+    assert result["unit"] is None and result["reason"] == "topic not in pool"
+    text = pooled("next", "--assessor", "ann", "--topic", "9").stderr
+    assert "Nothing for ann to judge in topic 9: topic 9 has nothing in P1." in text
+    assert "run 'labeler topics list'" in text

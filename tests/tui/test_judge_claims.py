@@ -62,7 +62,7 @@ async def test_only_held_pairs_left_says_so(judging_db):
         await pilot.pause()
         assert shown(app) is None and app.session.held == 4
         text = str(app.screen.query_one(UnitView).query("Static").first().render())
-        assert "4 units held by other assessors" in text
+        assert "Nothing for ann to judge in topic 1: 4 pairs are held by other assessors (cy 4)" in text
 
 
 async def test_a_lease_that_ends_returns_the_unit_to_the_other_app(judging_db):

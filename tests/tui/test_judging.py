@@ -225,7 +225,8 @@ async def test_an_empty_queue_says_what_to_do(judging_db):
         await pilot.press("1", "1")
         assert app.session.current is None
         text = str(app.screen.query_one(UnitView).query("Static").first().render())
-        assert "Nothing left to judge in topic 3" in text and "labeler pool build" in text
+        assert "Nothing for ann to judge in topic 3: every pair of topic 3 is judged (2 pairs)" in text
+        assert "press d to mark the topic done" in text and "labeler pool build" in text
 
 
 async def test_next_on_an_empty_queue_goes_to_the_next_topic(judging_db):

@@ -299,7 +299,7 @@ async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothi
         await pilot.press("0", "1")
         assert app.session.current is None
         body = app.screen.query_one("#unit-body", Static)
-        assert_shows(body, f"Nothing left to judge in topic {T2}.")
+        assert_shows(body, f"Nothing for {ASSESSOR} to judge in topic {T2}: every pair of topic {T2} is judged")
         await click_on(pilot, body, CLICK)  # parsed, its `q` was a link to app.quit
         assert app.is_running
         await pilot.press("d")

@@ -25,6 +25,7 @@ from labeler.tui.widgets.model_label import ModelLabelView
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, StopLine, TopicCard
 from labeler.tui.widgets.unit_view import UnitView
+from labeler.workbench.nothing_left import NothingLeft, headline, nothing_left
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.setup import grade_scale
 from labeler.workbench.topics import find_topic
@@ -34,6 +35,18 @@ if TYPE_CHECKING:
 
 # What the empty queue says about new runs, in the screen's words (the pool is built in a shell).
 NEW_POOL = hint_text(Hint("build_pool"))
+
+
+def why_lines(assessor: str, topic: str | None, nothing: NothingLeft) -> list[str]:
+    """Why there is nothing to judge, in the screen's words: a line per reason, each with what would help."""
+    if not nothing.reasons:
+        return [f"{headline(assessor, topic)} a moment ago, but a unit is free now: press → to go on."]
+    lines = []
+    for i, reason in enumerate(nothing.reasons):
+        lines.append(f"{headline(assessor, topic)}: {reason.words}." if i == 0 else f"Also: {reason.words}.")
+        if reason.hints:
+            lines.append("  → " + "; ".join(hint_text(hint) for hint in reason.hints))
+    return lines
 
 
 class JudgeScreen(Screen[None]):
@@ -229,26 +242,20 @@ class JudgeScreen(Screen[None]):
         ]
         bar.show(fields)
 
+    def _nothing_left(self) -> NothingLeft:
+        session = self.session
+        return nothing_left(
+            session.store, session.assessor, topic=session.topic_id, pool=session.pool_info.name, now=session.now()
+        )
+
     def _empty_message(self) -> str:
+        """Why the queue is empty (`labeler.workbench.nothing_left`), what would help, and the keys that go on."""
         topic = self.session.topic_id
-        held = self.session.held
-        if held:
-            units = f"{held} unit{'s' if held != 1 else ''}"
-            where = f" in topic {topic}" if topic is not None else ""
-            return (
-                f"Nothing free to judge{where}: {units} held by other assessors.\n\n"
-                "• they come back when judged, left, or when their lease ends\n"
-                "• →: next unfinished topic   • t: pick a topic"
-            )
+        lines = why_lines(self.session.assessor, topic, self._nothing_left())
         if topic is None:
-            return (
-                "Nothing left to judge in this pool: every topic is done.\n\n"
-                "• ctrl+p: create a snapshot, export qrels\n"
-                f"• new runs? {NEW_POOL}"
-            )
-        return (
-            f"Nothing left to judge in topic {topic}.\n\n"
-            "• d: mark the topic done (reviewed) and go on to the next one\n"
+            return "\n".join(lines) + "\n\n• t: pick a topic   • ctrl+p: snapshots, export"
+        return "\n".join(lines) + (
+            "\n\n• d: mark the topic done (reviewed) and go on to the next one\n"
             "• x: mark it no answer (the corpus holds none)\n"
             "• →: next unfinished topic without marking   • t: pick a topic\n"
             "• ctrl+p: snapshots, export, change order\n"
@@ -328,13 +335,13 @@ class JudgeScreen(Screen[None]):
         if self.session.current is None:
             following = self.session.first_unfinished_topic(after=self.session.topic_id)
             if following is None:
-                held = self.session.held
-                self.notify(
-                    f"Nothing free: {held} unit{'s' if held != 1 else ''} held by other assessors."
-                    if held
-                    else "Every topic is done.",
-                    markup=False,
+                nothing = nothing_left(
+                    self.session.store,
+                    self.session.assessor,
+                    pool=self.session.pool_info.name,
+                    now=self.session.now(),
                 )
+                self.notify(why_lines(self.session.assessor, None, nothing)[0], markup=False)
                 return
             self.session.open_topic(following)
         else:
