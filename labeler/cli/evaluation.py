@@ -43,6 +43,25 @@ def statistics_options(command: F) -> F:
     )(command)
 
 
+JUDGED_ONLY = "judged-only (condensed lists): each ranking without its unjudged units, as trec_eval -J"
+
+
+def judged_only_option(command: F) -> F:
+    """`--judged-only`: score condensed lists (eval, compare and coverage)."""
+    return click.option(
+        "--judged-only",
+        "judged_only",
+        is_flag=True,
+        help="Remove the units without a label from each ranking before any measure (trec_eval -J, Sakai's "
+        "condensed lists): scores that answer another question, named as such in the output.",
+    )(command)
+
+
+def judged_only_note(judged_only: bool) -> str:
+    """`; judged-only (condensed lists) ...` for a heading line, or nothing."""
+    return f"; {JUDGED_ONLY}" if judged_only else ""
+
+
 def _fmt(value: float | None) -> str:
     return "null" if value is None else f"{value:.4f}"
 
@@ -132,6 +151,7 @@ def _denominators(run: RunScore) -> str:
 )
 @click.option("--model", default=None, metavar="NAME", help="The model judge of --labels model|combined.")
 @statistics_options
+@judged_only_option
 @click.option(
     "--runs-parquet",
     "runs_parquet",
@@ -160,6 +180,7 @@ def eval_(
     correction: str,
     bootstrap: int,
     seed: int,
+    judged_only: bool,
     runs_parquet: str | None,
     as_json: bool,
 ) -> None:
@@ -188,6 +209,7 @@ def eval_(
                 correction=correction,
                 bootstrap=bootstrap,
                 seed=seed,
+                judged_only=judged_only,
             )
             print_result(comparison, as_json, _print_comparison)
             return
@@ -215,6 +237,7 @@ def eval_(
                 seed=seed,
                 labels=labels,
                 model=model,
+                judged_only=judged_only,
             )
     print_result(result, as_json, _print_report)
 
@@ -249,7 +272,10 @@ def _print_report(result: EvalReport) -> None:
 def _print_scores(result: EvalReport) -> None:
     """The snapshot line and one row of means per run."""
     depth = f", first {result.depth} results" if result.depth else ""
-    info(f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth}).")
+    info(
+        f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth})"
+        f"{judged_only_note(result.judged_only)}."
+    )
     measures = result.measures
     if result.labels is not None:
         _print_labels(result)
@@ -266,7 +292,8 @@ def _print_scores(result: EvalReport) -> None:
         for run in result.runs
     ]
     header = ["run", "stage", "unit", "topics", *(["human labels"] if combined else []), *measures]
-    table("scores (mean over the topics scored)", header, rows)
+    kind = "judged-only (condensed lists) scores" if result.judged_only else "scores"
+    table(f"{kind} (mean over the topics scored)", header, rows)
 
 
 def _with_interval(run: RunScore, measure: str) -> str:
@@ -386,8 +413,8 @@ def _print_stages(stages: StageTable) -> None:
 
 def _print_comparison(result: RunComparison) -> None:
     info(
-        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average}); "
-        "delta = b - a, paired over the topics both score."
+        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average})"
+        f"{judged_only_note(result.judged_only)}; delta = b - a, paired over the topics both score."
     )
     _comparison_table(result.a, {result.b: result.measures})
     _family_line(result.correction, result.bootstrap, "1 pair")

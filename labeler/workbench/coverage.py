@@ -64,6 +64,7 @@ def coverage_report(
     progress: Progress | None = None,
     space: str | None = None,
     include_reopened: bool = False,
+    judged_only: bool = False,
 ) -> CoverageReport:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
@@ -75,7 +76,9 @@ def coverage_report(
     holds one batch's rankings, not every run's: the same figures as the
     all-at-once functions, at a bounded size. `progress(done, total)` is
     called after each batch with the topics done. `space` chooses the unit
-    space of the `current` labels (default: the latest pool's).
+    space of the `current` labels (default: the latest pool's). `judged_only` scores
+    leave-one-run-out over condensed lists (trec_eval -J: each ranking without the units the
+    judgments in force leave unjudged); Judged@k, unjudged and unique units describe the rankings as run.
     """
     if depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
@@ -93,6 +96,7 @@ def coverage_report(
         depth=depth,
         threshold=threshold,
         loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
+        judged_only=judged_only,
     )
     figures = _read_in_batches(store, info, unit, names, qrels, topics, set(scored), batches, progress)
     report_topics = {topic: _coverage_topic(figures, topic) for topic in topics}
@@ -114,6 +118,7 @@ def coverage_report(
         pool=repool_status(store),
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
+        judged_only=judged_only,
     )
 
 
@@ -312,6 +317,7 @@ def compare_report(
     correction: str = "holm",
     bootstrap: int = 1000,
     seed: int = 0,
+    judged_only: bool = False,
 ) -> SnapshotComparison:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
@@ -352,8 +358,10 @@ def compare_report(
         for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
             for run in infos:
                 rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
-                parts[run.name][0].append(evaluate(before, rankings, wanted, topics=batch, threshold=threshold))
-                parts[run.name][1].append(evaluate(after, rankings, wanted, topics=batch, threshold=threshold))
+                for side, labels in enumerate((before, after)):  # each side condensed against its own labels
+                    parts[run.name][side].append(
+                        evaluate(labels, rankings, wanted, topics=batch, threshold=threshold, judged_only=judged_only)
+                    )
             done += len(batch)
             if progress:
                 progress(done, len(topics))
@@ -397,4 +405,5 @@ def compare_report(
             gained=ranking["gained"],
         ),
         baseline=compared,
+        judged_only=judged_only,
     )

@@ -150,6 +150,7 @@ class EvalReport:
     stages: StageTable | None = None
     baseline: BaselineReport | None = None
     labels: dict[str, Any] | None = None  # `--labels model|combined`: labels, model, calibration method/examples
+    judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -163,6 +164,7 @@ class EvalReport:
             "runs": [run.to_json() for run in self.runs],
             "runs_not_scored": list(self.runs_not_scored),
             "runs_retired": list(self.runs_retired),
+            "judged_only": self.judged_only,
         }
         if self.stages is not None:
             result["stages"] = self.stages.to_json()
@@ -188,6 +190,7 @@ class RunComparison:
     average: str = "reviewed"
     correction: dict[str, Any] = field(default_factory=dict)  # method, family_size, runs, measures
     bootstrap: dict[str, Any] = field(default_factory=dict)  # method, resamples, seed, level
+    judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,4 +204,5 @@ class RunComparison:
             "baseline": self.a,
             "correction": dict(self.correction),
             "bootstrap": dict(self.bootstrap),
+            "judged_only": self.judged_only,
         }

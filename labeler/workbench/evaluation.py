@@ -62,6 +62,7 @@ def evaluate_runs(
     seed: int = 0,
     labels: str = "human",
     model: str | None = None,
+    judged_only: bool = False,
 ) -> EvalReport:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
@@ -80,8 +81,15 @@ def evaluate_runs(
     `model`) or `combined` (human where the snapshot has a label, the model's calibrated label
     elsewhere; each P@k mean a prediction-powered estimate with its interval, over a random
     sample of human labels: `labeler.workbench.model_scoring`).
+    `judged_only` removes the units the labels do not judge from each ranking before any
+    measure reads it (trec_eval -J, condensed lists): scores of another question.
     """
     parsed = checked_request(average, measures, depth)
+    if judged_only and labels != "human":
+        raise BadArgumentError(
+            "judged-only scores condense each ranking against the human labels; model labels judge every unit",
+            argument="judged_only",
+        )
     check_statistics(correction, bootstrap, permutations)
     if baseline is not None and runs and baseline not in runs:
         runs = [baseline, *runs]
@@ -115,6 +123,7 @@ def evaluate_runs(
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
         per_query=per_query or baseline is not None,
+        judged_only=judged_only,
     )
     results: list[RunScore] = []
     for name in names:
@@ -152,6 +161,7 @@ def evaluate_runs(
         stages=stage_table(results, stages) if stages else None,
         baseline=compared,
         labels=None if by_model is None else {"labels": labels, "model": by_model.model, **by_model.calibration},
+        judged_only=judged_only,
     )
 
 
@@ -271,6 +281,7 @@ class Scoring:
     include_unreviewed: bool
     include_reopened: bool
     per_query: bool
+    judged_only: bool = False
 
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
@@ -292,7 +303,16 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
             qrels, ranked, with_missing=scoring.average == "trec_eval_c"
         )
     evaluation, run_notes = evaluate_in_batches(
-        store, info, run, scoring.unit, qrels, scoring.measures, scored, scoring.threshold, scoring.depth
+        store,
+        info,
+        run,
+        scoring.unit,
+        qrels,
+        scoring.measures,
+        scored,
+        scoring.threshold,
+        scoring.depth,
+        judged_only=scoring.judged_only,
     )
     notes = {**scoring.label_notes, **run_notes}
     if scoring.average != "reviewed":
@@ -404,6 +424,7 @@ def compare_runs(
     average: str = "reviewed",
     correction: str = "holm",
     bootstrap: int = 1000,
+    judged_only: bool = False,
 ) -> RunComparison:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure.
 
@@ -425,6 +446,7 @@ def compare_runs(
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
         average=average,
+        judged_only=judged_only,
     )
     first, second = report.runs
     comparisons = {}
@@ -444,6 +466,7 @@ def compare_runs(
         average=average,
         correction={**family, "runs": 1, "measures": len(comparisons)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
+        judged_only=judged_only,
     )
 
 
@@ -559,6 +582,8 @@ def evaluate_in_batches(
     scored: list[str],
     threshold: int,
     depth: int | None,
+    *,
+    judged_only: bool = False,
 ):
     """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
 
@@ -577,9 +602,15 @@ def evaluate_in_batches(
             notes["chunks_collapsed"] += batch_notes["chunks_collapsed"]
         wanted = [t for t in batch if t in scored_set]
         if wanted:
-            parts.append(evaluate(qrels, rankings, measures, topics=wanted, threshold=threshold, depth=depth))
+            parts.append(
+                evaluate(
+                    qrels, rankings, measures, topics=wanted, threshold=threshold, depth=depth, judged_only=judged_only
+                )
+            )
     if not parts:
-        return evaluate(qrels, {}, measures, topics=[], threshold=threshold, depth=depth), notes
+        return evaluate(
+            qrels, {}, measures, topics=[], threshold=threshold, depth=depth, judged_only=judged_only
+        ), notes
     return merge_evaluations(parts), notes
 
 
