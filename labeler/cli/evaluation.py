@@ -319,6 +319,7 @@ def _print_labels(result: EvalReport) -> None:
         "P@k: prediction-powered mean and 95% interval over the run's top-k pairs, corrected by the human labels "
         "of the overlap pairs (a seeded random sample); other measures: the combined labels' mean, no interval."
     )
+    _print_sample_rule(labels)
     for run in result.runs:
         missing = {m: n for m, n in ((run.ppi or {}).get("sample_unlabelled") or {}).items() if n}
         if missing:
@@ -327,6 +328,23 @@ def _print_labels(result: EvalReport) -> None:
                 + ", ".join(f"{n} in {m}" for m, n in missing.items())
                 + " (the interval is random only if what is unjudged is unrelated to relevance)."
             )
+
+
+def _print_sample_rule(labels: dict[str, Any]) -> None:
+    """Which topics combined labels score, and why the others are left out."""
+    if labels.get("topic_rule") != "sample_judged":
+        return
+    samples: dict[str, dict[str, int]] = labels.get("samples") or {}
+    judged = [t for t, s in samples.items() if s["pairs"] and s["judged"] == s["pairs"]]
+    partly = {t: s for t, s in samples.items() if s["judged"] < s["pairs"]}
+    line = (
+        "Topics scored: those whose random sample is judged (every overlap pair of the pool holds a human "
+        f"label), reviewed or not, since the model labels the rest: {plural(len(judged), 'topic')}"
+    )
+    if partly:
+        shown = ", ".join(f"{t} ({s['judged']} of {s['pairs']})" for t, s in list(partly.items())[:8])
+        line += f"; sample not all judged yet: {shown}" + (" ..." if len(partly) > 8 else "")
+    info(line + ". Topics without planned overlap pairs have no sample and are not scored.")
 
 
 def _print_notes(result: EvalReport) -> None:
@@ -367,6 +385,13 @@ def _print_how_to_score_more(result: EvalReport) -> None:
         info(
             "Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "
             "judging UI); --include-unreviewed scores judged topics anyway."
+        )
+    if "sample_unjudged" in reasons:
+        info("A topic counts under combined labels once its overlap pairs are judged ('labeler judge').")
+    if "no_sample" in reasons:
+        info(
+            "A topic without overlap pairs has no random sample; plan one to score it with combined labels: "
+            "labeler assign --assessors A,B --overlap SHARE."
         )
     if "reopened" in reasons:
         info(

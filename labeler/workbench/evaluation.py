@@ -110,6 +110,9 @@ def evaluate_runs(
 
         by_model = model_scoring(store, info, labels, judge, qrels)
         qrels = by_model.qrels
+    samples = None
+    if by_model is not None and by_model.labels == "combined" and average == "reviewed" and not include_unreviewed:
+        samples = by_model.samples  # the model labels the rest: a topic counts once its random sample is judged
     scoring = Scoring(
         info=info,
         unit=unit,
@@ -124,6 +127,7 @@ def evaluate_runs(
         include_reopened=include_reopened,
         per_query=per_query or baseline is not None,
         judged_only=judged_only,
+        samples=samples,
     )
     results: list[RunScore] = []
     for name in names:
@@ -160,9 +164,18 @@ def evaluate_runs(
         runs_retired=retired_runs(store, runs),
         stages=stage_table(results, stages) if stages else None,
         baseline=compared,
-        labels=None if by_model is None else {"labels": labels, "model": by_model.model, **by_model.calibration},
+        labels=None if by_model is None else _labels_note(labels, by_model, samples),
         judged_only=judged_only,
     )
+
+
+def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+    """The report's `labels`: which labels, which model, its calibration, and for combined the topic rule."""
+    note: dict[str, Any] = {"labels": labels, "model": by_model.model, **by_model.calibration}
+    if by_model.labels == "combined":
+        note["topic_rule"] = "sample_judged" if samples is not None else "as_human"
+        note["samples"] = by_model.samples
+    return note
 
 
 def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score: RunScore) -> RunScore:
@@ -190,19 +203,50 @@ def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score
 
 def _scored_of(scoring: Scoring, store: Store, name: str) -> list[str]:
     """The topics `score_run` scored `name` on (the same rule, asked again)."""
-    ranked = set(store.run_topics(name))
-    if scoring.average == "reviewed":
-        scored, _, _ = scored_topics(
-            scoring.info,
-            scoring.qrels,
-            ranked,
-            scoring.threshold,
-            scoring.include_unreviewed,
-            include_reopened=scoring.include_reopened,
-        )
-        return list(scored)
-    scored, _, _ = _trec_eval_topics(scoring.qrels, ranked, with_missing=scoring.average == "trec_eval_c")
-    return list(scored)
+    return list(topics_to_score(scoring, set(store.run_topics(name)))[0])
+
+
+def topics_to_score(scoring: Scoring, ranked: set[str]) -> tuple[list[str], dict[str, str], list[str]]:
+    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover) under `scoring`'s rule."""
+    if scoring.average != "reviewed":
+        return _trec_eval_topics(scoring.qrels, ranked, with_missing=scoring.average == "trec_eval_c")
+    if scoring.samples is not None:
+        return sampled_topics(scoring.info, scoring.qrels, ranked, scoring.threshold, scoring.samples)
+    return scored_topics(
+        scoring.info,
+        scoring.qrels,
+        ranked,
+        scoring.threshold,
+        scoring.include_unreviewed,
+        include_reopened=scoring.include_reopened,
+    )
+
+
+def sampled_topics(
+    info: SnapshotInfo, qrels, rankings, threshold: int, samples: dict[str, dict[str, int]]
+) -> tuple[list[str], dict[str, str], list[str]]:
+    """Combined labels' rule: the topics whose random sample is judged, whatever their review status.
+
+    Reasons: `no_answer` (marked so), `no_sample` (the plan gives the topic no overlap pairs, so
+    its pairs would enter a prediction-powered mean uncorrected), `sample_unjudged` (overlap pairs
+    without a human label), `no_relevant` (no relevant label, human or model).
+    """
+    statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
+    scored, excluded = [], {}
+    for topic in sorted(set(statuses) | set(qrels) | set(samples), key=topic_sort_key):
+        sample = samples.get(topic)
+        if statuses.get(topic) == NO_ANSWER:
+            excluded[topic] = "no_answer"
+        elif sample is None or sample["pairs"] == 0:
+            excluded[topic] = "no_sample"
+        elif sample["judged"] < sample["pairs"]:
+            excluded[topic] = "sample_unjudged"
+        elif not any(g >= threshold for g in qrels.get(topic, {}).values()):
+            excluded[topic] = "no_relevant"
+        else:
+            scored.append(topic)
+    covered = set(scored) | set(excluded)
+    return scored, excluded, sorted((t for t in rankings if t not in covered), key=topic_sort_key)
 
 
 def check_statistics(correction: str, bootstrap: int, permutations: int) -> None:
@@ -282,6 +326,7 @@ class Scoring:
     include_reopened: bool
     per_query: bool
     judged_only: bool = False
+    samples: dict[str, dict[str, int]] | None = None  # combined labels: topic -> sample pairs, judged (the rule)
 
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
@@ -289,19 +334,7 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
     info, qrels = scoring.info, scoring.qrels
     run = store.run(name)
     ranked = set(store.run_topics(name))
-    if scoring.average == "reviewed":
-        scored, excluded, not_in_snapshot = scored_topics(
-            info,
-            qrels,
-            ranked,
-            scoring.threshold,
-            scoring.include_unreviewed,
-            include_reopened=scoring.include_reopened,
-        )
-    else:
-        scored, excluded, not_in_snapshot = _trec_eval_topics(
-            qrels, ranked, with_missing=scoring.average == "trec_eval_c"
-        )
+    scored, excluded, not_in_snapshot = topics_to_score(scoring, ranked)
     evaluation, run_notes = evaluate_in_batches(
         store,
         info,

@@ -14,12 +14,12 @@ import gzip
 import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
+from support import ROOT
 from test_native_equals_pytrec_eval import collections
 from test_standard_conformance import CASES, CONFORMANCE, read_qrels, read_run
 
 from labeler.metrics import evaluate, merge_evaluations
 from labeler.metrics.denominators import condensed
-from support import ROOT
 
 # labeler name -> trec_eval name, for every family trec_eval computes
 TREC_NAMES = {
@@ -165,7 +165,7 @@ def test_judged_only_equals_trec_eval_j_on_dl2020_with_a_depth_10_pool():
     shallow = {t: {u: g for u, g in labels.items() if (t, u) in pool} for t, labels in qrels.items()}
     shallow = {t: labels for t, labels in shallow.items() if labels}
     assert sum(map(len, shallow.values())) < sum(map(len, qrels.values())) / 2  # the cut pool is much smaller
-    for name, ranked in runs.items():
+    for ranked in runs.values():
         rankings = {t: units for t, units in ranked.items() if t in shallow}
         for threshold in (1, 2):
             assert len(assert_equal_to_trec_eval_j(shallow, rankings, threshold).per_query) == len(shallow)
