@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
-from labeler.cli.evaluation import JUDGED_ONLY, judged_only_note, judged_only_option, statistics_options
+from labeler.cli.evaluation import (
+    JUDGED_ONLY,
+    changes_line,
+    judged_only_note,
+    judged_only_option,
+    statistics_options,
+)
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
@@ -248,6 +254,13 @@ def _print_comparison(result: SnapshotComparison) -> None:
         f"relevant sets grew in {plural(len(result.topics_grown), 'topic')}"
         f"{judged_only_note(result.judged_only)}."
     )
+    changes = result.topic_changes
+    if changes.get("entered") or changes.get("left"):
+        info(
+            f"Warning: {old} scored {plural(changes['old_scored'], 'topic')} and {new} scores {result.topics} "
+            f"({changes_line(changes['entered'], changes['left'])}): both columns below are over {new}'s topics, "
+            f"so the {old} column is not the mean eval gave on {old}."
+        )
     reopened = result.reopened_since
     if reopened:
         info(

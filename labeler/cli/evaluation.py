@@ -347,8 +347,43 @@ def _print_sample_rule(labels: dict[str, Any]) -> None:
     info(line + ". Topics without planned overlap pairs have no sample and are not scored.")
 
 
+def shown_topics(topics: list[str] | dict[str, str], limit: int = 8) -> str:
+    """`a, b (reopened), c ...`: the first topics of a list, a left topic with why it is not scored now."""
+    names = [f"{t} ({topics[t]})" if isinstance(topics, dict) else t for t in list(topics)[:limit]]
+    return ", ".join(names) + (" ..." if len(topics) > limit else "")
+
+
+def changes_line(entered: list[str], left: dict[str, str]) -> str:
+    """`2 entered (a, b); 1 left (c (reopened))`, the parts that are not empty."""
+    parts = [f"{len(entered)} entered ({shown_topics(entered)})"] if entered else []
+    if left:
+        parts.append(f"{len(left)} left ({shown_topics(left)})")
+    return "; ".join(parts)
+
+
+def _print_topic_changes(result: EvalReport) -> None:
+    """The topics that entered or left the scored set since the previous snapshot: one line, or one per run."""
+    lines = {}
+    for run in result.runs:
+        since = run.topics.since
+        if since and (since["entered"] or since["left"]):
+            lines[run.run] = (
+                f"the scored topics changed since {since['snapshot']} ({since['scored']} there, "
+                f"{run.topics.scored} here): {changes_line(since['entered'], since['left'])}"
+            )
+    if not lines:
+        return
+    warning = "; a mean that moved since then may have moved only because its topics did."
+    if len(set(lines.values())) == 1 and len(lines) == len(result.runs):
+        info(f"Warning: {next(iter(lines.values()))}{warning}")
+        return
+    for run, line in lines.items():
+        info(f"Warning: {run}: {line}{warning}")
+
+
 def _print_notes(result: EvalReport) -> None:
     """Each run's denominators and lower bounds, then what the user can do to score more."""
+    _print_topic_changes(result)
     for run in result.runs:
         info(f"{run.run}: {_denominators(run)}.")
         lower = run.topics.lower_bound
@@ -441,8 +476,23 @@ def _print_comparison(result: RunComparison) -> None:
         f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average})"
         f"{judged_only_note(result.judged_only)}; delta = b - a, paired over the topics both score."
     )
+    if result.topic_sets:
+        _different_topics(result.a, result.b, result.topic_sets)
     _comparison_table(result.a, {result.b: result.measures})
     _family_line(result.correction, result.bootstrap, "1 pair")
+
+
+def _different_topics(first: str, second: str, sets: dict[str, list[str]]) -> None:
+    """Warn that two runs are scored over different topics, so their paired means are not their reported ones."""
+    only = [
+        f"{run} alone scores {shown_topics(topics)}"
+        for run, topics in ((first, sets["first_only"]), (second, sets["second_only"]))
+        if topics
+    ]
+    info(
+        f"Warning: {first} and {second} are scored over different topics ({'; '.join(only)}): the comparison "
+        "pairs the topics both score, so its means differ from each run's own mean."
+    )
 
 
 def print_baseline(report: BaselineReport, where: str) -> None:
@@ -451,6 +501,8 @@ def print_baseline(report: BaselineReport, where: str) -> None:
     if not report.runs:
         info("No other run to compare with the baseline.")
         return
+    for run, sets in report.topic_sets.items():
+        _different_topics(report.baseline, run, sets)
     _comparison_table(report.baseline, report.comparisons)
     _family_line(report.correction, report.bootstrap, plural(len(report.runs), "run"))
 

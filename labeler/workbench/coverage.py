@@ -40,6 +40,7 @@ from labeler.workbench.evaluation import (
     baseline_report,
     check_statistics,
     check_unit,
+    entered_and_left,
     reopened_topics,
     retired_runs,
     runs_to_score,
@@ -347,6 +348,9 @@ def compare_report(
     threshold = after_info.manifest["scale"]["threshold"]
     # both snapshots are scored on the topics the newer one scores, so a change is never a change of denominator
     topics, excluded, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
+    # what `eval` on the older snapshot scored (its manifest as recorded): the topics that entered or left since
+    scored_before = set(scored_topics(before_info, before, {}, threshold, include_unreviewed=False)[0])
+    topic_changes = {"old_scored": len(scored_before), **entered_and_left(scored_before, topics, excluded)}
     if not topics:
         pending = Counter(excluded.values())
         why = f" ({', '.join(f'{n} {reason}' for reason, n in sorted(pending.items()))})" if pending else ""
@@ -406,4 +410,5 @@ def compare_report(
         ),
         baseline=compared,
         judged_only=judged_only,
+        topic_changes=topic_changes,
     )

@@ -8,7 +8,7 @@ leave-one-run-out rows, a run's before/after scores) stay mappings: their keys a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.pace import Pace
@@ -272,6 +272,8 @@ class SnapshotComparison:
     ranking: ComparisonRanking
     baseline: BaselineReport | None = None  # `--baseline`: every other run against it, under the newer snapshot
     judged_only: bool = False  # both snapshots' scores over condensed lists (trec_eval -J)
+    # the older snapshot's own scored count, and the topics that entered or left (-> why now) the newer one's
+    topic_changes: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -292,6 +294,7 @@ class SnapshotComparison:
             "runs_retired": list(self.runs_retired),
             "ranking": self.ranking.to_json(),
             "judged_only": self.judged_only,
+            "topic_changes": dict(self.topic_changes),
         }
         if self.baseline is not None:
             result.update(self.baseline.to_json())

@@ -128,6 +128,7 @@ def evaluate_runs(
         per_query=per_query or baseline is not None,
         judged_only=judged_only,
         samples=samples,
+        previous=None if by_model is not None else previous_labels(store, info, unit),
     )
     results: list[RunScore] = []
     for name in names:
@@ -286,6 +287,7 @@ def baseline_report(
                 a, b, permutations=permutations, seed=seed, resamples=bootstrap
             )
     family = correct([c for by_measure in comparisons.values() for c in by_measure.values()], correction)
+    differing = {run: sets for run in others if (sets := topic_sets(reference, per_topic[run]))}
     return BaselineReport(
         baseline=baseline,
         runs=others,
@@ -293,7 +295,22 @@ def baseline_report(
         correction={**family, "runs": len(others), "measures": len(measures)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
         comparisons=comparisons,
+        topic_sets=differing,
     )
+
+
+def topic_sets(first: dict[str, Any], second: dict[str, Any]) -> dict[str, list[str]] | None:
+    """`{"first_only", "second_only"}`: the topics one side scores and the other does not; None when they agree.
+
+    A paired comparison is over the topics both score, so when the sets differ its means are not
+    the means each side's own report gives.
+    """
+    if first.keys() == second.keys():
+        return None
+    return {
+        "first_only": sorted(first.keys() - second.keys(), key=topic_sort_key),
+        "second_only": sorted(second.keys() - first.keys(), key=topic_sort_key),
+    }
 
 
 def checked_request(average: str, measures: str | None, depth: int | None) -> list[Measure]:
@@ -327,6 +344,8 @@ class Scoring:
     per_query: bool
     judged_only: bool = False
     samples: dict[str, dict[str, int]] | None = None  # combined labels: topic -> sample pairs, judged (the rule)
+    # the snapshot before this one in its unit space, and its labels: the scored topics are named against it
+    previous: tuple[SnapshotInfo, dict[str, dict[str, int]]] | None = None
 
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
@@ -355,7 +374,10 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
         unit=notes["unit"],
         run_unit=str(run.unit),
         stage=run.stage,
-        topics=run_topics(scored, excluded, not_in_snapshot, ranked, scoring.reopened),
+        topics=replace(
+            run_topics(scored, excluded, not_in_snapshot, ranked, scoring.reopened),
+            since=topics_since(scoring, ranked, scored, excluded),
+        ),
         aggregate=evaluation.aggregate,
         counts=evaluation.counts,
         residuals={m: v for m, v in evaluation.residuals.items() if v is not None} or None,
@@ -366,6 +388,42 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
         judged_topics=len(scored) if any(m.family == "Judged" for m in scoring.measures) else None,
         per_query=evaluation.per_query if scoring.per_query else None,
     )
+
+
+def previous_labels(
+    store: Store, info: SnapshotInfo, unit: str | None
+) -> tuple[SnapshotInfo, dict[str, dict[str, int]]] | None:
+    """The snapshot made before `info` in the same unit space, as it was recorded, with its labels in `unit`."""
+    earlier = None
+    for candidate in store.snapshots():
+        if candidate.name == info.name:
+            break
+        if candidate.unit == info.unit:
+            earlier = candidate
+    if earlier is None:
+        return None
+    return earlier, aligned_labels(store, earlier, unit)[0]
+
+
+def topics_since(
+    scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]
+) -> dict[str, Any] | None:
+    """`{"snapshot", "scored", "entered", "left": {topic: why now}}`: the scored topics against the previous
+    snapshot's, under the same rule (None without a previous snapshot)."""
+    if scoring.previous is None:
+        return None
+    earlier, labels = scoring.previous
+    before = set(topics_to_score(replace(scoring, info=earlier, qrels=labels, previous=None), ranked)[0])
+    return {"snapshot": earlier.name, "scored": len(before), **entered_and_left(before, scored, excluded)}
+
+
+def entered_and_left(before: set[str], scored: list[str], excluded: dict[str, str]) -> dict[str, Any]:
+    """`{"entered": [...], "left": {topic: why it is not scored now}}` between an earlier scored set and `scored`."""
+    now = set(scored)
+    return {
+        "entered": sorted(now - before, key=topic_sort_key),
+        "left": {t: excluded.get(t, "not_in_snapshot") for t in sorted(before - now, key=topic_sort_key)},
+    }
 
 
 def run_topics(
@@ -500,6 +558,7 @@ def compare_runs(
         correction={**family, "runs": 1, "measures": len(comparisons)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
         judged_only=judged_only,
+        topic_sets=topic_sets(first.per_query or {}, second.per_query or {}),
     )
 
 
