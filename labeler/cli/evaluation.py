@@ -335,7 +335,7 @@ def _print_sample_rule(labels: dict[str, Any]) -> None:
     if labels.get("topic_rule") != "sample_judged":
         return
     samples: dict[str, dict[str, int]] = labels.get("samples") or {}
-    judged = [t for t, s in samples.items() if s["pairs"] and s["judged"] == s["pairs"]]
+    judged = [t for t, s in samples.items() if 0 < s["pairs"] == s["judged"]]
     partly = {t: s for t, s in samples.items() if s["judged"] < s["pairs"]}
     line = (
         "Topics scored: those whose random sample is judged (every overlap pair of the pool holds a human "
@@ -377,8 +377,8 @@ def _print_topic_changes(result: EvalReport) -> None:
     if len(set(lines.values())) == 1 and len(lines) == len(result.runs):
         info(f"Warning: {next(iter(lines.values()))}{warning}")
         return
-    for run, line in lines.items():
-        info(f"Warning: {run}: {line}{warning}")
+    for name, line in lines.items():
+        info(f"Warning: {name}: {line}{warning}")
 
 
 def _print_notes(result: EvalReport) -> None:

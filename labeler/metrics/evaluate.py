@@ -10,7 +10,7 @@ denominators").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -75,9 +75,7 @@ def evaluate(
     ordered = d.check_topics(topics)
 
     grades = {topic: d.topic_grades(qrels, topic) for topic in ordered}
-    ranked = {topic: d.topic_ranking(rankings, topic, depth) for topic in ordered}
-    if judged_only:  # after the depth cut, as trec_eval applies -M before -J
-        ranked = {topic: d.condensed(ranked[topic], grades[topic]) for topic in ordered}
+    ranked = {topic: _ranking(rankings, topic, depth, grades[topic], judged_only) for topic in ordered}
     relevant = {topic: d.relevant_units(grades[topic], threshold) for topic in ordered}
 
     standard = [m for m in wanted if m.family in standard_families()]
@@ -116,7 +114,15 @@ def evaluate(
         for k in recall_ks
     }
     evaluation = _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
-    return replace(evaluation, judged_only=True) if judged_only else evaluation
+    return replace(evaluation, judged_only=judged_only)
+
+
+def _ranking(
+    rankings: Rankings, topic: str, depth: int | None, grades: Mapping[str, int], judged_only: bool
+) -> list[str]:
+    """One topic's ranking cut at `depth`, then condensed to its judged units when asked (trec_eval -M, then -J)."""
+    ranking = d.topic_ranking(rankings, topic, depth)
+    return d.condensed(ranking, grades) if judged_only else ranking
 
 
 def _summarize(

@@ -305,6 +305,14 @@ def _pool_counts(counts: Counter[str]) -> PoolCounts:
     )
 
 
+def _score_both(parts, qrels_pair, rankings, wanted, batch, threshold: int, judged_only: bool) -> None:
+    """Append one batch's evaluation under each snapshot's labels (each side condensed against its own)."""
+    for side, labels in enumerate(qrels_pair):
+        parts[side].append(
+            evaluate(labels, rankings, wanted, topics=batch, threshold=threshold, judged_only=judged_only)
+        )
+
+
 def compare_report(
     store: Store,
     old: str,
@@ -362,10 +370,7 @@ def compare_report(
         for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
             for run in infos:
                 rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
-                for side, labels in enumerate((before, after)):  # each side condensed against its own labels
-                    parts[run.name][side].append(
-                        evaluate(labels, rankings, wanted, topics=batch, threshold=threshold, judged_only=judged_only)
-                    )
+                _score_both(parts[run.name], (before, after), rankings, wanted, batch, threshold, judged_only)
             done += len(batch)
             if progress:
                 progress(done, len(topics))

@@ -85,11 +85,7 @@ def evaluate_runs(
     measure reads it (trec_eval -J, condensed lists): scores of another question.
     """
     parsed = checked_request(average, measures, depth)
-    if judged_only and labels != "human":
-        raise BadArgumentError(
-            "judged-only scores condense each ranking against the human labels; model labels judge every unit",
-            argument="judged_only",
-        )
+    check_judged_only(judged_only, labels)
     check_statistics(correction, bootstrap, permutations)
     if baseline is not None and runs and baseline not in runs:
         runs = [baseline, *runs]
@@ -110,9 +106,7 @@ def evaluate_runs(
 
         by_model = model_scoring(store, info, labels, judge, qrels)
         qrels = by_model.qrels
-    samples = None
-    if by_model is not None and by_model.labels == "combined" and average == "reviewed" and not include_unreviewed:
-        samples = by_model.samples  # the model labels the rest: a topic counts once its random sample is judged
+    samples = _sample_rule(by_model, average, include_unreviewed)
     scoring = Scoring(
         info=info,
         unit=unit,
@@ -128,7 +122,7 @@ def evaluate_runs(
         per_query=per_query or baseline is not None,
         judged_only=judged_only,
         samples=samples,
-        previous=None if by_model is not None else previous_labels(store, info, unit),
+        previous=previous_labels(store, info, unit, by_model),
     )
     results: list[RunScore] = []
     for name in names:
@@ -168,6 +162,25 @@ def evaluate_runs(
         labels=None if by_model is None else _labels_note(labels, by_model, samples),
         judged_only=judged_only,
     )
+
+
+def check_judged_only(judged_only: bool, labels: str) -> None:
+    """Refuse judged-only scores of model labels: a model labels every unit, so nothing is condensed away."""
+    if judged_only and labels != "human":
+        raise BadArgumentError(
+            "judged-only scores condense each ranking against the human labels; model labels judge every unit",
+            argument="judged_only",
+        )
+
+
+def _sample_rule(by_model: ModelScoring | None, average: str, include_unreviewed: bool):
+    """Combined labels' topic rule (their samples) unless another rule was asked for; None: the human rule.
+
+    The model labels the rest, so a topic counts once its random sample is judged.
+    """
+    if by_model is None or by_model.labels != "combined" or average != "reviewed" or include_unreviewed:
+        return None
+    return by_model.samples
 
 
 def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> dict[str, Any]:
@@ -235,17 +248,11 @@ def sampled_topics(
     statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
     scored, excluded = [], {}
     for topic in sorted(set(statuses) | set(qrels) | set(samples), key=topic_sort_key):
-        sample = samples.get(topic)
-        if statuses.get(topic) == NO_ANSWER:
-            excluded[topic] = "no_answer"
-        elif sample is None or sample["pairs"] == 0:
-            excluded[topic] = "no_sample"
-        elif sample["judged"] < sample["pairs"]:
-            excluded[topic] = "sample_unjudged"
-        elif not any(g >= threshold for g in qrels.get(topic, {}).values()):
-            excluded[topic] = "no_relevant"
-        else:
+        reason = _sample_reason(statuses.get(topic), samples.get(topic), qrels.get(topic, {}), threshold)
+        if reason is None:
             scored.append(topic)
+        else:
+            excluded[topic] = reason
     covered = set(scored) | set(excluded)
     return scored, excluded, sorted((t for t in rankings if t not in covered), key=topic_sort_key)
 
@@ -287,7 +294,7 @@ def baseline_report(
                 a, b, permutations=permutations, seed=seed, resamples=bootstrap
             )
     family = correct([c for by_measure in comparisons.values() for c in by_measure.values()], correction)
-    differing = {run: sets for run in others if (sets := topic_sets(reference, per_topic[run]))}
+    differing = _differing_topic_sets(reference, per_topic, others)
     return BaselineReport(
         baseline=baseline,
         runs=others,
@@ -297,6 +304,11 @@ def baseline_report(
         comparisons=comparisons,
         topic_sets=differing,
     )
+
+
+def _differing_topic_sets(reference, per_topic, others: list[str]) -> dict[str, dict[str, list[str]]]:
+    """{run: `topic_sets` against the baseline} for the runs scored over other topics than the baseline."""
+    return {run: sets for run in others if (sets := topic_sets(reference, per_topic[run]))}
 
 
 def topic_sets(first: dict[str, Any], second: dict[str, Any]) -> dict[str, list[str]] | None:
@@ -391,9 +403,15 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
 
 
 def previous_labels(
-    store: Store, info: SnapshotInfo, unit: str | None
+    store: Store, info: SnapshotInfo, unit: str | None, by_model: ModelScoring | None = None
 ) -> tuple[SnapshotInfo, dict[str, dict[str, int]]] | None:
-    """The snapshot made before `info` in the same unit space, as it was recorded, with its labels in `unit`."""
+    """The snapshot made before `info` in the same unit space, as it was recorded, with its labels in `unit`.
+
+    None for model or combined labels: their topics follow from the model's labels and the sample,
+    which a snapshot does not record.
+    """
+    if by_model is not None:
+        return None
     earlier = None
     for candidate in store.snapshots():
         if candidate.name == info.name:
@@ -757,6 +775,19 @@ def scored_topics(
     covered = set(scored) | set(excluded)
     not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
     return scored, excluded, not_in_snapshot
+
+
+def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, threshold: int) -> str | None:
+    """Why combined labels leave a topic out (`sampled_topics`), or None when it is scored."""
+    if status == NO_ANSWER:
+        return "no_answer"
+    if sample is None or sample["pairs"] == 0:
+        return "no_sample"
+    if sample["judged"] < sample["pairs"]:
+        return "sample_unjudged"
+    if not any(g >= threshold for g in grades.values()):
+        return "no_relevant"
+    return None
 
 
 def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:

@@ -143,17 +143,15 @@ def sample_coverage(
 ) -> dict[str, dict[str, int]]:
     """`{topic: {"pairs", "judged"}}`: each planned topic's overlap pairs in its space's latest pool, and how many
     of them hold a human label (a grade of 0 or more). The topics without a second judge have no sample."""
-    pools = [p for p in store.pools() if p.unit == info.unit]
-    latest = pools[-1].name if pools else None
+    pools = [p.name for p in store.pools() if p.unit == info.unit]
     coverage: dict[str, dict[str, int]] = {}
     for topic in sorted(plan.topics, key=topic_sort_key):
         entry = plan.topics[topic]
         if entry.second is None:
             continue
-        units = store.pool_topic_units(latest, topic) if latest else set()
-        sample = [u for u in units if entry.is_overlap(u)]
-        grades = human.get(topic, {})
-        coverage[topic] = {"pairs": len(sample), "judged": sum(1 for u in sample if grades.get(u, -1) >= 0)}
+        sample = [u for u in (store.pool_topic_units(pools[-1], topic) if pools else ()) if entry.is_overlap(u)]
+        judged = [u for u in sample if human.get(topic, {}).get(u, -1) >= 0]
+        coverage[topic] = {"pairs": len(sample), "judged": len(judged)}
     return coverage
 
 
