@@ -28,6 +28,16 @@ def _model(t: str, r: int) -> int:
     return min(3, g + 1) if (int(t) + r) % 3 == 0 else g  # a third moved up: biased towards relevant
 
 
+def _import_model(run_cli, write) -> None:
+    """The simulated model's grade for every pair, imported as model `sim`."""
+    model = "".join(
+        json.dumps({"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r)}) + "\n"
+        for t in TOPICS
+        for r in range(1, UNITS + 1)
+    )
+    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+
+
 @pytest.fixture
 def campaign(run_cli, write):
     run = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in TOPICS for r in range(1, UNITS + 1))
@@ -36,12 +46,7 @@ def campaign(run_cli, write):
     run_cli("assign", "--assessors", "ann,bob", "--overlap", str(SHARE), "--seed", str(SEED))
     qrels = "".join(f"{t} 0 d{t}-{r} {_human(t, r)}\n" for t in TOPICS for r in range(1, UNITS + 1))
     run_cli("judgments", "import", write("h.qrels", qrels), "--reviewed", "--assessor", "ann")
-    model = "".join(
-        json.dumps({"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r)}) + "\n"
-        for t in TOPICS
-        for r in range(1, UNITS + 1)
-    )
-    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+    _import_model(run_cli, write)
     run_cli("snapshot", "create", "-m", "all")
     return run_cli
 
@@ -169,12 +174,7 @@ def test_combined_scores_the_topics_whose_sample_is_judged_reviewed_or_not(run_c
     left = next(p for p in sample if p[0] == "1")
     qrels = "".join(f"{t} 0 d{t}-{r} {_human(t, r)}\n" for t, r in sample if (t, r) != left)
     run_cli("judgments", "import", write("h.qrels", qrels), "--assessor", "ann")  # nothing marked reviewed
-    model = "".join(
-        json.dumps({"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r)}) + "\n"
-        for t in TOPICS
-        for r in range(1, UNITS + 1)
-    )
-    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+    _import_model(run_cli, write)
     run_cli("snapshot", "create", "-m", "sample")
     out = run_cli.json("eval", "--labels", "combined", "--measures", "P@10")
     (scored,) = out["runs"]
