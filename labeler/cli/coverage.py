@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
-from labeler.cli.evaluation import statistics_options
+from labeler.cli.evaluation import (
+    JUDGED_ONLY,
+    changes_line,
+    judged_only_note,
+    judged_only_option,
+    statistics_options,
+)
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.wording import agrees, plural
 
@@ -31,6 +37,7 @@ def _f(value, digits: int = 4) -> str:
     is_flag=True,
     help="Count reopened topics among the scored ones, as they stand (lower bounds), as eval does.",
 )
+@judged_only_option
 @json_option
 @pass_env
 def coverage(
@@ -42,6 +49,7 @@ def coverage(
     measures: str | None,
     no_loro: bool,
     include_reopened: bool,
+    judged_only: bool,
     as_json: bool,
 ) -> None:
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
@@ -60,6 +68,7 @@ def coverage(
             loro=not no_loro,
             progress=progress,
             include_reopened=include_reopened,
+            judged_only=judged_only,
         )
     print_result(result, as_json, _print_coverage)
 
@@ -72,6 +81,7 @@ def _print_coverage(result: CoverageReport) -> None:
         f"Snapshot {result.snapshot} ({result.unit}), top {k} of each run; leave-one-run-out over "
         f"{scored}. Judged@{k} is given over all {every} (the pool's view) and over the {scored} "
         "(the mean labeler eval prints)."
+        + (f" Leave-one-run-out scores are {JUDGED_ONLY}." if result.judged_only else "")
     )
     _reopened(result.reopened)
     _print_coverage_runs(result)
@@ -195,6 +205,7 @@ def _print_repool(pool: RepoolStatus) -> None:
     "every run and measure, and bootstrap intervals.",
 )
 @statistics_options
+@judged_only_option
 @json_option
 @pass_env
 def compare(
@@ -208,6 +219,7 @@ def compare(
     correction: str,
     bootstrap: int,
     seed: int,
+    judged_only: bool,
     as_json: bool,
 ) -> None:
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
@@ -227,6 +239,7 @@ def compare(
             correction=correction,
             bootstrap=bootstrap,
             seed=seed,
+            judged_only=judged_only,
         )
     print_result(result, as_json, _print_comparison)
 
@@ -238,8 +251,16 @@ def _print_comparison(result: SnapshotComparison) -> None:
         f"{old} -> {new} ({result.unit}, {plural(result.topics, 'topic')}): "
         f"{plural(labels['added'], 'label')} added, "
         f"{labels['changed']} changed, {labels['retracted']} retracted; "
-        f"relevant sets grew in {plural(len(result.topics_grown), 'topic')}."
+        f"relevant sets grew in {plural(len(result.topics_grown), 'topic')}"
+        f"{judged_only_note(result.judged_only)}."
     )
+    changes = result.topic_changes
+    if changes.get("entered") or changes.get("left"):
+        info(
+            f"Warning: {old} scored {plural(changes['old_scored'], 'topic')} and {new} scores {result.topics} "
+            f"({changes_line(changes['entered'], changes['left'])}): both columns below are over {new}'s topics, "
+            f"so the {old} column is not the mean eval gave on {old}."
+        )
     reopened = result.reopened_since
     if reopened:
         info(

@@ -43,6 +43,25 @@ def statistics_options(command: F) -> F:
     )(command)
 
 
+JUDGED_ONLY = "judged-only (condensed lists): each ranking without its unjudged units, as trec_eval -J"
+
+
+def judged_only_option(command: F) -> F:
+    """`--judged-only`: score condensed lists (eval, compare and coverage)."""
+    return click.option(
+        "--judged-only",
+        "judged_only",
+        is_flag=True,
+        help="Remove the units without a label from each ranking before any measure (trec_eval -J, Sakai's "
+        "condensed lists): scores that answer another question, named as such in the output.",
+    )(command)
+
+
+def judged_only_note(judged_only: bool) -> str:
+    """`; judged-only (condensed lists) ...` for a heading line, or nothing."""
+    return f"; {JUDGED_ONLY}" if judged_only else ""
+
+
 def _fmt(value: float | None) -> str:
     return "null" if value is None else f"{value:.4f}"
 
@@ -132,6 +151,7 @@ def _denominators(run: RunScore) -> str:
 )
 @click.option("--model", default=None, metavar="NAME", help="The model judge of --labels model|combined.")
 @statistics_options
+@judged_only_option
 @click.option(
     "--runs-parquet",
     "runs_parquet",
@@ -160,6 +180,7 @@ def eval_(
     correction: str,
     bootstrap: int,
     seed: int,
+    judged_only: bool,
     runs_parquet: str | None,
     as_json: bool,
 ) -> None:
@@ -188,6 +209,7 @@ def eval_(
                 correction=correction,
                 bootstrap=bootstrap,
                 seed=seed,
+                judged_only=judged_only,
             )
             print_result(comparison, as_json, _print_comparison)
             return
@@ -215,6 +237,7 @@ def eval_(
                 seed=seed,
                 labels=labels,
                 model=model,
+                judged_only=judged_only,
             )
     print_result(result, as_json, _print_report)
 
@@ -249,7 +272,10 @@ def _print_report(result: EvalReport) -> None:
 def _print_scores(result: EvalReport) -> None:
     """The snapshot line and one row of means per run."""
     depth = f", first {result.depth} results" if result.depth else ""
-    info(f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth}).")
+    info(
+        f"Snapshot {result.snapshot} ({result.unit}, relevant from grade {result.threshold}{depth})"
+        f"{judged_only_note(result.judged_only)}."
+    )
     measures = result.measures
     if result.labels is not None:
         _print_labels(result)
@@ -266,7 +292,8 @@ def _print_scores(result: EvalReport) -> None:
         for run in result.runs
     ]
     header = ["run", "stage", "unit", "topics", *(["human labels"] if combined else []), *measures]
-    table("scores (mean over the topics scored)", header, rows)
+    kind = "judged-only (condensed lists) scores" if result.judged_only else "scores"
+    table(f"{kind} (mean over the topics scored)", header, rows)
 
 
 def _with_interval(run: RunScore, measure: str) -> str:
@@ -292,6 +319,7 @@ def _print_labels(result: EvalReport) -> None:
         "P@k: prediction-powered mean and 95% interval over the run's top-k pairs, corrected by the human labels "
         "of the overlap pairs (a seeded random sample); other measures: the combined labels' mean, no interval."
     )
+    _print_sample_rule(labels)
     for run in result.runs:
         missing = {m: n for m, n in ((run.ppi or {}).get("sample_unlabelled") or {}).items() if n}
         if missing:
@@ -302,8 +330,60 @@ def _print_labels(result: EvalReport) -> None:
             )
 
 
+def _print_sample_rule(labels: dict[str, Any]) -> None:
+    """Which topics combined labels score, and why the others are left out."""
+    if labels.get("topic_rule") != "sample_judged":
+        return
+    samples: dict[str, dict[str, int]] = labels.get("samples") or {}
+    judged = [t for t, s in samples.items() if 0 < s["pairs"] == s["judged"]]
+    partly = {t: s for t, s in samples.items() if s["judged"] < s["pairs"]}
+    line = (
+        "Topics scored: those whose random sample is judged (every overlap pair of the pool holds a human "
+        f"label), reviewed or not, since the model labels the rest: {plural(len(judged), 'topic')}"
+    )
+    if partly:
+        shown = ", ".join(f"{t} ({s['judged']} of {s['pairs']})" for t, s in list(partly.items())[:8])
+        line += f"; sample not all judged yet: {shown}" + (" ..." if len(partly) > 8 else "")
+    info(line + ". Topics without planned overlap pairs have no sample and are not scored.")
+
+
+def shown_topics(topics: list[str] | dict[str, str], limit: int = 8) -> str:
+    """`a, b (reopened), c ...`: the first topics of a list, a left topic with why it is not scored now."""
+    names = [f"{t} ({topics[t]})" if isinstance(topics, dict) else t for t in list(topics)[:limit]]
+    return ", ".join(names) + (" ..." if len(topics) > limit else "")
+
+
+def changes_line(entered: list[str], left: dict[str, str]) -> str:
+    """`2 entered (a, b); 1 left (c (reopened))`, the parts that are not empty."""
+    parts = [f"{len(entered)} entered ({shown_topics(entered)})"] if entered else []
+    if left:
+        parts.append(f"{len(left)} left ({shown_topics(left)})")
+    return "; ".join(parts)
+
+
+def _print_topic_changes(result: EvalReport) -> None:
+    """The topics that entered or left the scored set since the previous snapshot: one line, or one per run."""
+    lines = {}
+    for run in result.runs:
+        since = run.topics.since
+        if since and (since["entered"] or since["left"]):
+            lines[run.run] = (
+                f"the scored topics changed since {since['snapshot']} ({since['scored']} there, "
+                f"{run.topics.scored} here): {changes_line(since['entered'], since['left'])}"
+            )
+    if not lines:
+        return
+    warning = "; a mean that moved since then may have moved only because its topics did."
+    if len(set(lines.values())) == 1 and len(lines) == len(result.runs):
+        info(f"Warning: {next(iter(lines.values()))}{warning}")
+        return
+    for name, line in lines.items():
+        info(f"Warning: {name}: {line}{warning}")
+
+
 def _print_notes(result: EvalReport) -> None:
     """Each run's denominators and lower bounds, then what the user can do to score more."""
+    _print_topic_changes(result)
     for run in result.runs:
         info(f"{run.run}: {_denominators(run)}.")
         lower = run.topics.lower_bound
@@ -340,6 +420,13 @@ def _print_how_to_score_more(result: EvalReport) -> None:
         info(
             "Topics count once an assessor marks them done: 'labeler topics mark TOPIC reviewed' (d in the "
             "judging UI); --include-unreviewed scores judged topics anyway."
+        )
+    if "sample_unjudged" in reasons:
+        info("A topic counts under combined labels once its overlap pairs are judged ('labeler judge').")
+    if "no_sample" in reasons:
+        info(
+            "A topic without overlap pairs has no random sample; plan one to score it with combined labels: "
+            "labeler assign --assessors A,B --overlap SHARE."
         )
     if "reopened" in reasons:
         info(
@@ -386,11 +473,26 @@ def _print_stages(stages: StageTable) -> None:
 
 def _print_comparison(result: RunComparison) -> None:
     info(
-        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average}); "
-        "delta = b - a, paired over the topics both score."
+        f"{result.b} vs {result.a} on snapshot {result.snapshot} ({result.unit}, average {result.average})"
+        f"{judged_only_note(result.judged_only)}; delta = b - a, paired over the topics both score."
     )
+    if result.topic_sets:
+        _different_topics(result.a, result.b, result.topic_sets)
     _comparison_table(result.a, {result.b: result.measures})
     _family_line(result.correction, result.bootstrap, "1 pair")
+
+
+def _different_topics(first: str, second: str, sets: dict[str, list[str]]) -> None:
+    """Warn that two runs are scored over different topics, so their paired means are not their reported ones."""
+    only = [
+        f"{run} alone scores {shown_topics(topics)}"
+        for run, topics in ((first, sets["first_only"]), (second, sets["second_only"]))
+        if topics
+    ]
+    info(
+        f"Warning: {first} and {second} are scored over different topics ({'; '.join(only)}): the comparison "
+        "pairs the topics both score, so its means differ from each run's own mean."
+    )
 
 
 def print_baseline(report: BaselineReport, where: str) -> None:
@@ -399,6 +501,8 @@ def print_baseline(report: BaselineReport, where: str) -> None:
     if not report.runs:
         info("No other run to compare with the baseline.")
         return
+    for run, sets in report.topic_sets.items():
+        _different_topics(report.baseline, run, sets)
     _comparison_table(report.baseline, report.comparisons)
     _family_line(report.correction, report.bootstrap, plural(len(report.runs), "run"))
 

@@ -47,6 +47,7 @@ class CoverageBatches:
         threshold: int,
         loro_measures: str | Iterable[str] | None = DEFAULT_LORO_MEASURES,
         ks: Iterable[int] = DEFAULT_RECALL_KS,
+        judged_only: bool = False,
     ) -> None:
         self.runs = list(runs)
         if not self.runs:
@@ -63,6 +64,7 @@ class CoverageBatches:
         self._saturation: dict[str, Any] = {}
         self._curves: dict[str, dict[str, Any]] = {run: {} for run in self.runs}
         self._loro: dict[str, Any] = {}
+        self.judged_only = judged_only
 
     def add(
         self,
@@ -105,7 +107,16 @@ class CoverageBatches:
             if self.measures is not None:
                 _merge(
                     self._loro,
-                    loro_topic_rows(grades, checked, scored_here, self.depth, self.threshold, self.measures, pool),
+                    loro_topic_rows(
+                        grades,
+                        checked,
+                        scored_here,
+                        self.depth,
+                        self.threshold,
+                        self.measures,
+                        pool,
+                        judged_only=self.judged_only,
+                    ),
                 )
         self._topics.update(ordered)
         self._scored.update(scored_here)

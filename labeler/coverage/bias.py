@@ -142,8 +142,12 @@ def loro_topic_rows(
     pool: PoolView,
     *,
     rescore_all: bool = False,
+    judged_only: bool = False,
 ) -> dict[str, Any]:
     """Per-topic scores with and without each run's unique judgments, for checked inputs and their depth-k pool.
+
+    With `judged_only` every score is over condensed lists (trec_eval -J): a run left out
+    loses its unique units from the rankings as well as from the judgments.
 
     A measure's value on one topic depends only on that topic's judgments and
     ranking, so leaving run r out changes only the topics where r's unique
@@ -164,11 +168,11 @@ def loro_topic_rows(
             run: {topic: judged_ranks(rankings[run].get(topic, []), grades[topic]) for topic in topics}
             for run in rankings
         }
-        if _from_judged_ranks(measures)
+        if _from_judged_ranks(measures) and not judged_only
         else None
     )
     full = {
-        run: _per_topic(grades, rankings[run], names, topics, threshold)
+        run: _per_topic(grades, rankings[run], names, topics, threshold, judged_only)
         if hits is None
         else {
             topic: _judged_rank_row(measures, hits[run][topic], rankings[run], topic, grades[topic], threshold)
@@ -185,7 +189,9 @@ def loro_topic_rows(
         reduced = _without_units({topic: grades[topic] for topic in changed}, changed)
         rescored = list(rankings) if rescore_all else [left_out]
         if hits is None:
-            without[left_out] = {run: _rescored(reduced, rankings[run], names, threshold) for run in rescored}
+            without[left_out] = {
+                run: _rescored(reduced, rankings[run], names, threshold, judged_only) for run in rescored
+            }
         else:
             without[left_out] = {
                 run: {
@@ -246,14 +252,14 @@ def _judged_rank_row(
 
 
 def _rescored(
-    reduced: QrelsByTopic, ranking: Mapping[str, list[str]], names: list[str], threshold: int
+    reduced: QrelsByTopic, ranking: Mapping[str, list[str]], names: list[str], threshold: int, judged_only: bool = False
 ) -> dict[str, dict[str, float | None]]:
     """One run's values on the changed topics (the keys of `reduced`) under the reduced judgments.
 
     A run left out without a judged unique unit changes no topic: it gets {}
     without a call to the scorer, which is most runs of a deep pool.
     """
-    return _per_topic(reduced, ranking, names, list(reduced), threshold) if reduced else {}
+    return _per_topic(reduced, ranking, names, list(reduced), threshold, judged_only) if reduced else {}
 
 
 def _judged_unique_units(
@@ -348,9 +354,10 @@ def _per_topic(
     measures: list[str],
     topics: list[str],
     threshold: int,
+    judged_only: bool = False,
 ) -> dict[str, dict[str, float | None]]:
-    """Each topic's value of each measure, scored by labeler.metrics.evaluate."""
-    return evaluate(grades, rankings, measures, topics=topics, threshold=threshold).per_query
+    """Each topic's value of each measure, scored by labeler.metrics.evaluate (over condensed lists if asked)."""
+    return evaluate(grades, rankings, measures, topics=topics, threshold=threshold, judged_only=judged_only).per_query
 
 
 def _means_without(

@@ -76,6 +76,15 @@ def topic_grades(qrels: Qrels, topic: str) -> Mapping[str, int]:
     return grades
 
 
+def condensed(ranking: Sequence[str], grades: Mapping[str, int]) -> list[str]:
+    """The ranking with its unjudged units removed, the rest in order: trec_eval's -J (Sakai's condensed list).
+
+    Judged means a grade of 0 or more (trec_eval's rule: an absent unit and a
+    negative grade, "pooled, not judged", are both removed).
+    """
+    return [unit for unit in ranking if grades.get(unit, -1) >= 0]
+
+
 def topic_ranking(rankings: Rankings, topic: str, depth: int | None = None) -> list[str]:
     """One topic's ranking cut at `depth` (empty when missing), refusing repeated units.
 

@@ -10,8 +10,8 @@ denominators").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from labeler.metrics import denominators as d
@@ -45,6 +45,7 @@ class Evaluation:
     threshold: int = 1
     depth: int | None = None
     measures: tuple[Measure, ...] = ()
+    judged_only: bool = False
     recall_counts: dict[int, dict[str, tuple[int, int] | None]] = field(default_factory=dict)
 
 
@@ -56,13 +57,17 @@ def evaluate(
     topics: Sequence[str],
     threshold: int,
     depth: int | None = None,
+    judged_only: bool = False,
 ) -> Evaluation:
     """Score `rankings` (canonical order) against `qrels` on exactly `topics`.
 
     A topic missing from `rankings` is an empty ranking (0 for most measures,
     as trec_eval -c); a topic with no relevant unit is None for the recall
     family (R@k, AnyHit, AllHit, F) and left out of those means; `depth` reads
-    only the first `depth` units of each ranking (trec_eval -M).
+    only the first `depth` units of each ranking (trec_eval -M); `judged_only`
+    then removes the units without a judgment from each ranking before any
+    measure reads it (trec_eval -J, Sakai's condensed lists), so every family
+    scores the same condensed ranking.
     """
     wanted = parse_measures(measures)
     d.check_threshold(threshold)
@@ -70,7 +75,7 @@ def evaluate(
     ordered = d.check_topics(topics)
 
     grades = {topic: d.topic_grades(qrels, topic) for topic in ordered}
-    ranked = {topic: d.topic_ranking(rankings, topic, depth) for topic in ordered}
+    ranked = {topic: _ranking(rankings, topic, depth, grades[topic], judged_only) for topic in ordered}
     relevant = {topic: d.relevant_units(grades[topic], threshold) for topic in ordered}
 
     standard = [m for m in wanted if m.family in standard_families()]
@@ -108,7 +113,16 @@ def evaluate(
         k: {topic: (hits[k][topic], len(relevant[topic])) if relevant[topic] else None for topic in ordered}
         for k in recall_ks
     }
-    return _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
+    evaluation = _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
+    return replace(evaluation, judged_only=judged_only)
+
+
+def _ranking(
+    rankings: Rankings, topic: str, depth: int | None, grades: Mapping[str, int], judged_only: bool
+) -> list[str]:
+    """One topic's ranking cut at `depth`, then condensed to its judged units when asked (trec_eval -M, then -J)."""
+    ranking = d.topic_ranking(rankings, topic, depth)
+    return d.condensed(ranking, grades) if judged_only else ranking
 
 
 def _summarize(
@@ -162,8 +176,15 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
         raise ValueError("no evaluations to merge")
     first = parts[0]
     for part in parts[1:]:
-        if (part.measures, part.threshold, part.depth) != (first.measures, first.threshold, first.depth):
-            raise ValueError("evaluations of different measures, thresholds or depths cannot be merged")
+        if (part.measures, part.threshold, part.depth, part.judged_only) != (
+            first.measures,
+            first.threshold,
+            first.depth,
+            first.judged_only,
+        ):
+            raise ValueError(
+                "evaluations of different measures, thresholds, depths or judged-only settings cannot be merged"
+            )
     seen: set[str] = set()
     for part in parts:
         repeated = seen.intersection(part.topics)
@@ -176,7 +197,7 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
     recall_counts = {
         k: {t: row for part in parts for t, row in part.recall_counts[k].items()} for k in first.recall_counts
     }
-    return _summarize(
+    merged = _summarize(
         list(first.measures),
         ordered,
         {t: per_query[t] for t in ordered},
@@ -185,6 +206,7 @@ def merge_evaluations(parts: Sequence[Evaluation]) -> Evaluation:
         first.threshold,
         first.depth,
     )
+    return replace(merged, judged_only=first.judged_only)
 
 
 def _hits_at_k(ranking: list[str], relevant: frozenset[str], k: int) -> int:

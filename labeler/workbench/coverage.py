@@ -40,6 +40,7 @@ from labeler.workbench.evaluation import (
     baseline_report,
     check_statistics,
     check_unit,
+    entered_and_left,
     reopened_topics,
     retired_runs,
     runs_to_score,
@@ -64,6 +65,7 @@ def coverage_report(
     progress: Progress | None = None,
     space: str | None = None,
     include_reopened: bool = False,
+    judged_only: bool = False,
 ) -> CoverageReport:
     """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
@@ -75,7 +77,9 @@ def coverage_report(
     holds one batch's rankings, not every run's: the same figures as the
     all-at-once functions, at a bounded size. `progress(done, total)` is
     called after each batch with the topics done. `space` chooses the unit
-    space of the `current` labels (default: the latest pool's).
+    space of the `current` labels (default: the latest pool's). `judged_only` scores
+    leave-one-run-out over condensed lists (trec_eval -J: each ranking without the units the
+    judgments in force leave unjudged); Judged@k, unjudged and unique units describe the rankings as run.
     """
     if depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
@@ -93,6 +97,7 @@ def coverage_report(
         depth=depth,
         threshold=threshold,
         loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
+        judged_only=judged_only,
     )
     figures = _read_in_batches(store, info, unit, names, qrels, topics, set(scored), batches, progress)
     report_topics = {topic: _coverage_topic(figures, topic) for topic in topics}
@@ -114,6 +119,7 @@ def coverage_report(
         pool=repool_status(store),
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
+        judged_only=judged_only,
     )
 
 
@@ -299,6 +305,14 @@ def _pool_counts(counts: Counter[str]) -> PoolCounts:
     )
 
 
+def _score_both(parts, qrels_pair, rankings, wanted, batch, threshold: int, judged_only: bool) -> None:
+    """Append one batch's evaluation under each snapshot's labels (each side condensed against its own)."""
+    for side, labels in enumerate(qrels_pair):
+        parts[side].append(
+            evaluate(labels, rankings, wanted, topics=batch, threshold=threshold, judged_only=judged_only)
+        )
+
+
 def compare_report(
     store: Store,
     old: str,
@@ -312,6 +326,7 @@ def compare_report(
     correction: str = "holm",
     bootstrap: int = 1000,
     seed: int = 0,
+    judged_only: bool = False,
 ) -> SnapshotComparison:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
@@ -341,6 +356,9 @@ def compare_report(
     threshold = after_info.manifest["scale"]["threshold"]
     # both snapshots are scored on the topics the newer one scores, so a change is never a change of denominator
     topics, excluded, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
+    # what `eval` on the older snapshot scored (its manifest as recorded): the topics that entered or left since
+    scored_before = set(scored_topics(before_info, before, {}, threshold, include_unreviewed=False)[0])
+    topic_changes = {"old_scored": len(scored_before), **entered_and_left(scored_before, topics, excluded)}
     if not topics:
         pending = Counter(excluded.values())
         why = f" ({', '.join(f'{n} {reason}' for reason, n in sorted(pending.items()))})" if pending else ""
@@ -352,8 +370,7 @@ def compare_report(
         for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
             for run in infos:
                 rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
-                parts[run.name][0].append(evaluate(before, rankings, wanted, topics=batch, threshold=threshold))
-                parts[run.name][1].append(evaluate(after, rankings, wanted, topics=batch, threshold=threshold))
+                _score_both(parts[run.name], (before, after), rankings, wanted, batch, threshold, judged_only)
             done += len(batch)
             if progress:
                 progress(done, len(topics))
@@ -397,4 +414,6 @@ def compare_report(
             gained=ranking["gained"],
         ),
         baseline=compared,
+        judged_only=judged_only,
+        topic_changes=topic_changes,
     )

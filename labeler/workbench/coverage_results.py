@@ -8,7 +8,7 @@ leave-one-run-out rows, a run's before/after scores) stay mappings: their keys a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.pace import Pace
@@ -204,6 +204,7 @@ class CoverageReport:
     pool: RepoolStatus | None
     runs_not_scored: list[str]
     runs_retired: list[str]
+    judged_only: bool = False  # leave-one-run-out scores condensed lists (trec_eval -J)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +225,7 @@ class CoverageReport:
             "pool": self.pool.to_json() if self.pool is not None else None,
             "runs_not_scored": list(self.runs_not_scored),
             "runs_retired": list(self.runs_retired),
+            "judged_only": self.judged_only,
         }
 
 
@@ -269,6 +271,9 @@ class SnapshotComparison:
     runs_retired: list[str]
     ranking: ComparisonRanking
     baseline: BaselineReport | None = None  # `--baseline`: every other run against it, under the newer snapshot
+    judged_only: bool = False  # both snapshots' scores over condensed lists (trec_eval -J)
+    # the older snapshot's own scored count, and the topics that entered or left (-> why now) the newer one's
+    topic_changes: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -288,6 +293,8 @@ class SnapshotComparison:
             "runs_not_scored": list(self.runs_not_scored),
             "runs_retired": list(self.runs_retired),
             "ranking": self.ranking.to_json(),
+            "judged_only": self.judged_only,
+            "topic_changes": dict(self.topic_changes),
         }
         if self.baseline is not None:
             result.update(self.baseline.to_json())

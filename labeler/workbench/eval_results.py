@@ -23,6 +23,8 @@ class RunTopics:
     not_in_snapshot: int
     reopened: dict[str, dict[str, Any]]  # topic -> its manifest's reopened row (pool, unjudged, ...)
     lower_bound: list[str]  # scored reopened topics: their scores are lower bounds
+    # against the previous snapshot of the unit space: its scored count, topics entered, topics left (-> why now)
+    since: dict[str, Any] | None = None
 
     def left_out_reopened(self) -> dict[str, dict[str, Any]]:
         """The reopened topics that were not scored (the others are lower bounds)."""
@@ -38,6 +40,7 @@ class RunTopics:
             "not_in_snapshot": self.not_in_snapshot,
             "reopened": dict(self.reopened),
             "lower_bound": list(self.lower_bound),
+            "since": self.since,
         }
 
 
@@ -122,6 +125,8 @@ class BaselineReport:
     bootstrap: dict[str, Any]  # method, resamples, seed, level
     # run -> measure -> baseline_comparison (improved/degraded/tied, tests with raw and adjusted p, ci, ...)
     comparisons: dict[str, dict[str, dict[str, Any]]]
+    # run -> {"first_only": baseline's topics it lacks, "second_only": its topics the baseline lacks}; differing only
+    topic_sets: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The keys `eval --json` and `compare --json` add with `--baseline` (none of the others change)."""
@@ -130,6 +135,7 @@ class BaselineReport:
             "correction": dict(self.correction),
             "bootstrap": dict(self.bootstrap),
             "comparisons": self.comparisons,
+            "topic_sets": dict(self.topic_sets),
         }
 
 
@@ -150,6 +156,7 @@ class EvalReport:
     stages: StageTable | None = None
     baseline: BaselineReport | None = None
     labels: dict[str, Any] | None = None  # `--labels model|combined`: labels, model, calibration method/examples
+    judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
 
     def to_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -163,6 +170,7 @@ class EvalReport:
             "runs": [run.to_json() for run in self.runs],
             "runs_not_scored": list(self.runs_not_scored),
             "runs_retired": list(self.runs_retired),
+            "judged_only": self.judged_only,
         }
         if self.stages is not None:
             result["stages"] = self.stages.to_json()
@@ -188,6 +196,8 @@ class RunComparison:
     average: str = "reviewed"
     correction: dict[str, Any] = field(default_factory=dict)  # method, family_size, runs, measures
     bootstrap: dict[str, Any] = field(default_factory=dict)  # method, resamples, seed, level
+    judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
+    topic_sets: dict[str, list[str]] | None = None  # {"first_only", "second_only"} when a and b score other topics
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,4 +211,6 @@ class RunComparison:
             "baseline": self.a,
             "correction": dict(self.correction),
             "bootstrap": dict(self.bootstrap),
+            "judged_only": self.judged_only,
+            "topic_sets": self.topic_sets,
         }

@@ -62,6 +62,7 @@ def evaluate_runs(
     seed: int = 0,
     labels: str = "human",
     model: str | None = None,
+    judged_only: bool = False,
 ) -> EvalReport:
     """Score runs on one snapshot; every figure comes with the topics it rests on.
 
@@ -80,8 +81,11 @@ def evaluate_runs(
     `model`) or `combined` (human where the snapshot has a label, the model's calibrated label
     elsewhere; each P@k mean a prediction-powered estimate with its interval, over a random
     sample of human labels: `labeler.workbench.model_scoring`).
+    `judged_only` removes the units the labels do not judge from each ranking before any
+    measure reads it (trec_eval -J, condensed lists): scores of another question.
     """
     parsed = checked_request(average, measures, depth)
+    check_judged_only(judged_only, labels)
     check_statistics(correction, bootstrap, permutations)
     if baseline is not None and runs and baseline not in runs:
         runs = [baseline, *runs]
@@ -102,6 +106,7 @@ def evaluate_runs(
 
         by_model = model_scoring(store, info, labels, judge, qrels)
         qrels = by_model.qrels
+    samples = _sample_rule(by_model, average, include_unreviewed)
     scoring = Scoring(
         info=info,
         unit=unit,
@@ -115,6 +120,9 @@ def evaluate_runs(
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
         per_query=per_query or baseline is not None,
+        judged_only=judged_only,
+        samples=samples,
+        previous=previous_labels(store, info, unit, by_model),
     )
     results: list[RunScore] = []
     for name in names:
@@ -151,8 +159,37 @@ def evaluate_runs(
         runs_retired=retired_runs(store, runs),
         stages=stage_table(results, stages) if stages else None,
         baseline=compared,
-        labels=None if by_model is None else {"labels": labels, "model": by_model.model, **by_model.calibration},
+        labels=None if by_model is None else _labels_note(labels, by_model, samples),
+        judged_only=judged_only,
     )
+
+
+def check_judged_only(judged_only: bool, labels: str) -> None:
+    """Refuse judged-only scores of model labels: a model labels every unit, so nothing is condensed away."""
+    if judged_only and labels != "human":
+        raise BadArgumentError(
+            "judged-only scores condense each ranking against the human labels; model labels judge every unit",
+            argument="judged_only",
+        )
+
+
+def _sample_rule(by_model: ModelScoring | None, average: str, include_unreviewed: bool):
+    """Combined labels' topic rule (their samples) unless another rule was asked for; None: the human rule.
+
+    The model labels the rest, so a topic counts once its random sample is judged.
+    """
+    if by_model is None or by_model.labels != "combined" or average != "reviewed" or include_unreviewed:
+        return None
+    return by_model.samples
+
+
+def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+    """The report's `labels`: which labels, which model, its calibration, and for combined the topic rule."""
+    note: dict[str, Any] = {"labels": labels, "model": by_model.model, **by_model.calibration}
+    if by_model.labels == "combined":
+        note["topic_rule"] = "sample_judged" if samples is not None else "as_human"
+        note["samples"] = by_model.samples
+    return note
 
 
 def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score: RunScore) -> RunScore:
@@ -180,19 +217,44 @@ def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score
 
 def _scored_of(scoring: Scoring, store: Store, name: str) -> list[str]:
     """The topics `score_run` scored `name` on (the same rule, asked again)."""
-    ranked = set(store.run_topics(name))
-    if scoring.average == "reviewed":
-        scored, _, _ = scored_topics(
-            scoring.info,
-            scoring.qrels,
-            ranked,
-            scoring.threshold,
-            scoring.include_unreviewed,
-            include_reopened=scoring.include_reopened,
-        )
-        return list(scored)
-    scored, _, _ = _trec_eval_topics(scoring.qrels, ranked, with_missing=scoring.average == "trec_eval_c")
-    return list(scored)
+    return list(topics_to_score(scoring, set(store.run_topics(name)))[0])
+
+
+def topics_to_score(scoring: Scoring, ranked: set[str]) -> tuple[list[str], dict[str, str], list[str]]:
+    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover) under `scoring`'s rule."""
+    if scoring.average != "reviewed":
+        return _trec_eval_topics(scoring.qrels, ranked, with_missing=scoring.average == "trec_eval_c")
+    if scoring.samples is not None:
+        return sampled_topics(scoring.info, scoring.qrels, ranked, scoring.threshold, scoring.samples)
+    return scored_topics(
+        scoring.info,
+        scoring.qrels,
+        ranked,
+        scoring.threshold,
+        scoring.include_unreviewed,
+        include_reopened=scoring.include_reopened,
+    )
+
+
+def sampled_topics(
+    info: SnapshotInfo, qrels, rankings, threshold: int, samples: dict[str, dict[str, int]]
+) -> tuple[list[str], dict[str, str], list[str]]:
+    """Combined labels' rule: the topics whose random sample is judged, whatever their review status.
+
+    Reasons: `no_answer` (marked so), `no_sample` (the plan gives the topic no overlap pairs, so
+    its pairs would enter a prediction-powered mean uncorrected), `sample_unjudged` (overlap pairs
+    without a human label), `no_relevant` (no relevant label, human or model).
+    """
+    statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
+    scored, excluded = [], {}
+    for topic in sorted(set(statuses) | set(qrels) | set(samples), key=topic_sort_key):
+        reason = _sample_reason(statuses.get(topic), samples.get(topic), qrels.get(topic, {}), threshold)
+        if reason is None:
+            scored.append(topic)
+        else:
+            excluded[topic] = reason
+    covered = set(scored) | set(excluded)
+    return scored, excluded, sorted((t for t in rankings if t not in covered), key=topic_sort_key)
 
 
 def check_statistics(correction: str, bootstrap: int, permutations: int) -> None:
@@ -232,6 +294,7 @@ def baseline_report(
                 a, b, permutations=permutations, seed=seed, resamples=bootstrap
             )
     family = correct([c for by_measure in comparisons.values() for c in by_measure.values()], correction)
+    differing = _differing_topic_sets(reference, per_topic, others)
     return BaselineReport(
         baseline=baseline,
         runs=others,
@@ -239,7 +302,27 @@ def baseline_report(
         correction={**family, "runs": len(others), "measures": len(measures)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
         comparisons=comparisons,
+        topic_sets=differing,
     )
+
+
+def _differing_topic_sets(reference, per_topic, others: list[str]) -> dict[str, dict[str, list[str]]]:
+    """{run: `topic_sets` against the baseline} for the runs scored over other topics than the baseline."""
+    return {run: sets for run in others if (sets := topic_sets(reference, per_topic[run]))}
+
+
+def topic_sets(first: dict[str, Any], second: dict[str, Any]) -> dict[str, list[str]] | None:
+    """`{"first_only", "second_only"}`: the topics one side scores and the other does not; None when they agree.
+
+    A paired comparison is over the topics both score, so when the sets differ its means are not
+    the means each side's own report gives.
+    """
+    if first.keys() == second.keys():
+        return None
+    return {
+        "first_only": sorted(first.keys() - second.keys(), key=topic_sort_key),
+        "second_only": sorted(second.keys() - first.keys(), key=topic_sort_key),
+    }
 
 
 def checked_request(average: str, measures: str | None, depth: int | None) -> list[Measure]:
@@ -271,6 +354,10 @@ class Scoring:
     include_unreviewed: bool
     include_reopened: bool
     per_query: bool
+    judged_only: bool = False
+    samples: dict[str, dict[str, int]] | None = None  # combined labels: topic -> sample pairs, judged (the rule)
+    # the snapshot before this one in its unit space, and its labels: the scored topics are named against it
+    previous: tuple[SnapshotInfo, dict[str, dict[str, int]]] | None = None
 
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
@@ -278,21 +365,18 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
     info, qrels = scoring.info, scoring.qrels
     run = store.run(name)
     ranked = set(store.run_topics(name))
-    if scoring.average == "reviewed":
-        scored, excluded, not_in_snapshot = scored_topics(
-            info,
-            qrels,
-            ranked,
-            scoring.threshold,
-            scoring.include_unreviewed,
-            include_reopened=scoring.include_reopened,
-        )
-    else:
-        scored, excluded, not_in_snapshot = _trec_eval_topics(
-            qrels, ranked, with_missing=scoring.average == "trec_eval_c"
-        )
+    scored, excluded, not_in_snapshot = topics_to_score(scoring, ranked)
     evaluation, run_notes = evaluate_in_batches(
-        store, info, run, scoring.unit, qrels, scoring.measures, scored, scoring.threshold, scoring.depth
+        store,
+        info,
+        run,
+        scoring.unit,
+        qrels,
+        scoring.measures,
+        scored,
+        scoring.threshold,
+        scoring.depth,
+        judged_only=scoring.judged_only,
     )
     notes = {**scoring.label_notes, **run_notes}
     if scoring.average != "reviewed":
@@ -302,7 +386,10 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
         unit=notes["unit"],
         run_unit=str(run.unit),
         stage=run.stage,
-        topics=run_topics(scored, excluded, not_in_snapshot, ranked, scoring.reopened),
+        topics=replace(
+            run_topics(scored, excluded, not_in_snapshot, ranked, scoring.reopened),
+            since=topics_since(scoring, ranked, scored, excluded),
+        ),
         aggregate=evaluation.aggregate,
         counts=evaluation.counts,
         residuals={m: v for m, v in evaluation.residuals.items() if v is not None} or None,
@@ -313,6 +400,48 @@ def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
         judged_topics=len(scored) if any(m.family == "Judged" for m in scoring.measures) else None,
         per_query=evaluation.per_query if scoring.per_query else None,
     )
+
+
+def previous_labels(
+    store: Store, info: SnapshotInfo, unit: str | None, by_model: ModelScoring | None = None
+) -> tuple[SnapshotInfo, dict[str, dict[str, int]]] | None:
+    """The snapshot made before `info` in the same unit space, as it was recorded, with its labels in `unit`.
+
+    None for model or combined labels: their topics follow from the model's labels and the sample,
+    which a snapshot does not record.
+    """
+    if by_model is not None:
+        return None
+    earlier = None
+    for candidate in store.snapshots():
+        if candidate.name == info.name:
+            break
+        if candidate.unit == info.unit:
+            earlier = candidate
+    if earlier is None:
+        return None
+    return earlier, aligned_labels(store, earlier, unit)[0]
+
+
+def topics_since(
+    scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]
+) -> dict[str, Any] | None:
+    """`{"snapshot", "scored", "entered", "left": {topic: why now}}`: the scored topics against the previous
+    snapshot's, under the same rule (None without a previous snapshot)."""
+    if scoring.previous is None:
+        return None
+    earlier, labels = scoring.previous
+    before = set(topics_to_score(replace(scoring, info=earlier, qrels=labels, previous=None), ranked)[0])
+    return {"snapshot": earlier.name, "scored": len(before), **entered_and_left(before, scored, excluded)}
+
+
+def entered_and_left(before: set[str], scored: list[str], excluded: dict[str, str]) -> dict[str, Any]:
+    """`{"entered": [...], "left": {topic: why it is not scored now}}` between an earlier scored set and `scored`."""
+    now = set(scored)
+    return {
+        "entered": sorted(now - before, key=topic_sort_key),
+        "left": {t: excluded.get(t, "not_in_snapshot") for t in sorted(before - now, key=topic_sort_key)},
+    }
 
 
 def run_topics(
@@ -404,6 +533,7 @@ def compare_runs(
     average: str = "reviewed",
     correction: str = "holm",
     bootstrap: int = 1000,
+    judged_only: bool = False,
 ) -> RunComparison:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure.
 
@@ -425,6 +555,7 @@ def compare_runs(
         include_unreviewed=include_unreviewed,
         include_reopened=include_reopened,
         average=average,
+        judged_only=judged_only,
     )
     first, second = report.runs
     comparisons = {}
@@ -444,6 +575,8 @@ def compare_runs(
         average=average,
         correction={**family, "runs": 1, "measures": len(comparisons)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
+        judged_only=judged_only,
+        topic_sets=topic_sets(first.per_query or {}, second.per_query or {}),
     )
 
 
@@ -559,6 +692,8 @@ def evaluate_in_batches(
     scored: list[str],
     threshold: int,
     depth: int | None,
+    *,
+    judged_only: bool = False,
 ):
     """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
 
@@ -577,9 +712,15 @@ def evaluate_in_batches(
             notes["chunks_collapsed"] += batch_notes["chunks_collapsed"]
         wanted = [t for t in batch if t in scored_set]
         if wanted:
-            parts.append(evaluate(qrels, rankings, measures, topics=wanted, threshold=threshold, depth=depth))
+            parts.append(
+                evaluate(
+                    qrels, rankings, measures, topics=wanted, threshold=threshold, depth=depth, judged_only=judged_only
+                )
+            )
     if not parts:
-        return evaluate(qrels, {}, measures, topics=[], threshold=threshold, depth=depth), notes
+        return evaluate(
+            qrels, {}, measures, topics=[], threshold=threshold, depth=depth, judged_only=judged_only
+        ), notes
     return merge_evaluations(parts), notes
 
 
@@ -634,6 +775,19 @@ def scored_topics(
     covered = set(scored) | set(excluded)
     not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
     return scored, excluded, not_in_snapshot
+
+
+def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, threshold: int) -> str | None:
+    """Why combined labels leave a topic out (`sampled_topics`), or None when it is scored."""
+    if status == NO_ANSWER:
+        return "no_answer"
+    if sample is None or sample["pairs"] == 0:
+        return "no_sample"
+    if sample["judged"] < sample["pairs"]:
+        return "sample_unjudged"
+    if not any(g >= threshold for g in grades.values()):
+        return "no_relevant"
+    return None
 
 
 def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:

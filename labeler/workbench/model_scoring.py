@@ -15,6 +15,11 @@ person has not graded yet (outside the pool, or not judged) are counted and repo
 remain, the sample is the judged part of a random sample, which is random only if what was left
 unjudged is unrelated to relevance.
 
+Which topics `combined` scores follows from the same sample: a topic counts once its random
+sample is judged (every overlap pair of its pool has a human label), whatever its review status,
+since the model labels the rest (`sample_coverage`). A topic without planned overlap pairs has no
+sample, and its pairs would enter the estimate uncorrected, so it is left out even when reviewed.
+
 The calibrator (`labeler.calibration`, isotonic) is fitted on the human labels *outside* the
 sample that the model also labelled, so the model's values f are fixed independently of the
 sample's labels, as PPI requires (a calibrator fitted on the sample itself would make f depend on
@@ -33,10 +38,10 @@ from labeler.errors import BadArgumentError, LabelerError, argument_hint
 from labeler.judges.labels import ModelLabel
 from labeler.metrics import Measure
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, PPIEstimate, ppi_precision_at_k, relevance_probability
-from labeler.models import SnapshotInfo
+from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
-from labeler.workbench.assignments import current_plan
+from labeler.workbench.assignments import Plan, current_plan
 from labeler.workbench.model_labels import model_labels, model_names
 
 LABELS = ("human", "model", "combined")
@@ -54,6 +59,7 @@ class ModelScoring:
     human: dict[Pair, int] = field(default_factory=dict)  # the snapshot's human grades
     sampled: frozenset[Pair] | None = None  # None: every pair's draw is asked of the plan
     calibration: dict[str, Any] = field(default_factory=dict)
+    samples: dict[str, dict[str, int]] = field(default_factory=dict)  # `sample_coverage`: topic -> pairs, judged
 
 
 def check_labels(store: Store, labels: str, model: str | None, unit: str | None, info: SnapshotInfo) -> str | None:
@@ -128,7 +134,25 @@ def model_scoring(
         value=value,
         human=human_pairs,
         calibration={"method": calibrator.method, "examples": len(examples), "fallback": calibrator.fallback},
+        samples=sample_coverage(store, info, plan, human),
     )
+
+
+def sample_coverage(
+    store: Store, info: SnapshotInfo, plan: Plan, human: Mapping[str, Mapping[str, int]]
+) -> dict[str, dict[str, int]]:
+    """`{topic: {"pairs", "judged"}}`: each planned topic's overlap pairs in its space's latest pool, and how many
+    of them hold a human label (a grade of 0 or more). The topics without a second judge have no sample."""
+    pools = [p.name for p in store.pools() if p.unit == info.unit]
+    coverage: dict[str, dict[str, int]] = {}
+    for topic in sorted(plan.topics, key=topic_sort_key):
+        entry = plan.topics[topic]
+        if entry.second is None:
+            continue
+        sample = [u for u in (store.pool_topic_units(pools[-1], topic) if pools else ()) if entry.is_overlap(u)]
+        judged = [u for u in sample if human.get(topic, {}).get(u, -1) >= 0]
+        coverage[topic] = {"pairs": len(sample), "judged": len(judged)}
+    return coverage
 
 
 def _probs(label: ModelLabel, calibrator: Calibrator) -> dict[int, float] | None:

@@ -28,6 +28,16 @@ def _model(t: str, r: int) -> int:
     return min(3, g + 1) if (int(t) + r) % 3 == 0 else g  # a third moved up: biased towards relevant
 
 
+def _import_model(run_cli, write) -> None:
+    """The simulated model's grade for every pair, imported as model `sim`."""
+    model = "".join(
+        json.dumps({"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r)}) + "\n"
+        for t in TOPICS
+        for r in range(1, UNITS + 1)
+    )
+    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+
+
 @pytest.fixture
 def campaign(run_cli, write):
     run = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in TOPICS for r in range(1, UNITS + 1))
@@ -36,12 +46,7 @@ def campaign(run_cli, write):
     run_cli("assign", "--assessors", "ann,bob", "--overlap", str(SHARE), "--seed", str(SEED))
     qrels = "".join(f"{t} 0 d{t}-{r} {_human(t, r)}\n" for t in TOPICS for r in range(1, UNITS + 1))
     run_cli("judgments", "import", write("h.qrels", qrels), "--reviewed", "--assessor", "ann")
-    model = "".join(
-        json.dumps({"topic": t, "unit": f"d{t}-{r}", "grade": _model(t, r)}) + "\n"
-        for t in TOPICS
-        for r in range(1, UNITS + 1)
-    )
-    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+    _import_model(run_cli, write)
     run_cli("snapshot", "create", "-m", "all")
     return run_cli
 
@@ -115,13 +120,16 @@ def test_combined_calibrates_the_stated_probabilities_on_human_labels_outside_th
     outside = [
         (stated_probs(_model(t, r), grades), _human(t, r)) for (t, r), s in zip(pairs, sample, strict=True) if not s
     ]
+    samples = out["labels"].pop("samples")
     assert out["labels"] == {
         "labels": "combined",
         "model": "probs",
         "method": "isotonic",
         "examples": len(outside),
         "fallback": False,
+        "topic_rule": "sample_judged",
     }
+    assert sum(s["pairs"] for s in samples.values()) == int(sample.sum())  # every pair is pooled here
     calibrator = fit_calibrator(outside, grades)
     f = np.array(
         [
@@ -153,3 +161,35 @@ def test_the_parquet_runs_give_the_same_intervals(campaign, tmp_path):
     campaign("runs", "export", "A", "--format", "parquet", "-o", tmp_path / "pq" / "A.parquet")
     args = ("eval", "--labels", "combined", "--measures", "P@10 nDCG@10")
     assert campaign.json(*args, "--runs-parquet", tmp_path / "pq")["runs"] == campaign.json(*args)["runs"]
+
+
+def test_combined_scores_the_topics_whose_sample_is_judged_reviewed_or_not(run_cli, write):
+    """No topic reviewed; topic 1 has an overlap pair unjudged, topic 2 has no planned overlap: both left out."""
+    run = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in TOPICS for r in range(1, UNITS + 1))
+    run_cli("runs", "import", write("a.run", run), "--name", "A")
+    run_cli("pool", "build", "--depth", str(UNITS))
+    run_cli("assign", "--assessors", "ann,bob", "--overlap", str(SHARE), "--seed", str(SEED))
+    run_cli("assign", "--clear", "--topics", "2")
+    sample = [(t, r) for t in TOPICS for r in range(1, UNITS + 1) if overlap_draw(SEED, t, f"d{t}-{r}") < SHARE]
+    left = next(p for p in sample if p[0] == "1")
+    qrels = "".join(f"{t} 0 d{t}-{r} {_human(t, r)}\n" for t, r in sample if (t, r) != left)
+    run_cli("judgments", "import", write("h.qrels", qrels), "--assessor", "ann")  # nothing marked reviewed
+    _import_model(run_cli, write)
+    run_cli("snapshot", "create", "-m", "sample")
+    out = run_cli.json("eval", "--labels", "combined", "--measures", "P@10")
+    (scored,) = out["runs"]
+    relevant = {t for t in TOPICS if any(_model(t, r) >= out["threshold"] for r in range(1, UNITS + 1))}
+    assert scored["topics"]["excluded_topics"] == {
+        "1": "sample_unjudged",
+        "2": "no_sample",
+        **{t: "no_relevant" for t in TOPICS if t not in relevant and t not in ("1", "2")},
+    }
+    assert scored["topics"]["scored"] == len(relevant - {"1", "2"}) > 20
+    assert "2" not in out["labels"]["samples"]
+    assert out["labels"]["samples"]["1"]["judged"] == out["labels"]["samples"]["1"]["pairs"] - 1
+    said = run_cli("eval", "--labels", "combined", "--measures", "P@10")
+    words = said.stdout + said.stderr
+    assert "whose random sample is judged" in words and "1 (" in words and "labeler assign" in words
+    # asked to score every topic, combined labels use the old rule: every topic with a relevant label
+    wide = run_cli.json("eval", "--labels", "combined", "--measures", "P@10", "--include-unreviewed")
+    assert wide["labels"]["topic_rule"] == "as_human" and wide["runs"][0]["topics"]["scored"] == len(relevant)

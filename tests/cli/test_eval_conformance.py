@@ -116,3 +116,31 @@ def test_labeler_default_excludes_the_topic_without_relevant_labels(judged):
     run = cli.json("eval", "--measures", "AP")["runs"][0]
     assert run["topics"]["scored"] == 30 and run["topics"]["excluded"] == {"no_answer": 1}
     assert run["topics"]["not_in_snapshot"] == 301 - 31
+
+
+@pytest.mark.parametrize(("qrels", "results"), [("qrels.test", "results.test"), ("qrels.test", "results.trunc")])
+def test_eval_judged_only_matches_trec_eval_j(conformance, judged, qrels, results):
+    """`eval --judged-only` through the workbench: trec_eval -J's doubles (its C code, via pytrec_eval)."""
+    import pytrec_eval
+
+    cli = judged(qrels, results)
+    names = {"P@10": "P_10", "AP": "map", "nDCG@10": "ndcg_cut_10", "Bpref": "bpref", "RR": "recip_rank"}
+    run = {}
+    for line in (conformance / results).read_text().splitlines():
+        topic, _, unit, _, score, *_ = line.split()
+        run.setdefault(topic, {})[unit] = float(score)
+    labels: dict[str, dict[str, int]] = {}
+    for line in (conformance / qrels).read_text().splitlines():
+        topic, _, unit, grade = line.split()[:4]
+        labels.setdefault(topic, {})[unit] = int(grade)
+    run = {t: units for t, units in run.items() if t in labels}
+    evaluator = pytrec_eval.RelevanceEvaluator(labels, set(names.values()) - {"P_10"} | {"P.10"}, 1, True)
+    want = evaluator.evaluate(run)
+    out = cli.json("eval", "--measures", " ".join(names), "--per-query", "--average", "trec_eval", "--judged-only")
+    (scored,) = out["runs"]
+    assert out["judged_only"] is True and set(scored["per_query"]) == set(want)
+    for topic, row in want.items():
+        assert {m: scored["per_query"][topic][m] for m in names} == {m: row[t] for m, t in names.items()}
+    default = cli.json("eval", "--measures", "P@10", "--average", "trec_eval")
+    assert default["judged_only"] is False and default["runs"][0]["aggregate"] != scored["aggregate"]["P@10"]
+    assert "judged-only (condensed lists)" in cli("eval", "--measures", "P@10", "--judged-only").stdout
