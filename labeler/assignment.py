@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from labeler.judgments import PairState
+from labeler.judgments import GRADE, Event, PairState, effective_events, event_order
 from labeler.models import topic_sort_key
 
 _SCALE = float(2**64)
@@ -198,6 +198,29 @@ def shown_others(
     if seen is None:
         return ()
     return tuple(sorted(who for who, grade in seen.grades.items() if who != assessor and grade >= 0))
+
+
+JUDGED_CONDITIONS = ("blind", "shown", "unrecorded")
+"""What the later of a pair's graders had on screen: no other label, another's label, or not recorded."""
+
+
+def judged_condition(events: Iterable[Event]) -> str:
+    """The condition a pair graded by two or more was judged in: that of its latest grade in force.
+
+    The earlier grader could see no grade of the other; the later one's event records whose labels
+    were on screen (`shown_others`): `blind` when none, `shown` when some; `unrecorded` when the event
+    does not say (imported, added from a script, or written before it was recorded).
+    """
+    latest: dict[str, Event] = {}
+    for event in effective_events(events):
+        if event.kind == GRADE and event.grade is not None and event.grade >= 0:
+            latest[event.assessor] = event
+    if not latest:
+        return "unrecorded"
+    later = max(latest.values(), key=event_order)
+    if later.shown_others is None:
+        return "unrecorded"
+    return "shown" if later.shown_others else "blind"
 
 
 @dataclass(frozen=True)
