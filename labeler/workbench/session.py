@@ -470,11 +470,12 @@ class JudgingSession:
         if self.topic_id is None:
             return None
         cache = self._cache
+        viewer = (current_plan(self.store).topics.get(self.topic_id), self.assessor)  # blind overlap pairs
         if cache is None or cache.key[0] != self.topic_id or cache.token != self.store.change_token():
-            found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+            found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id, viewer)
         else:
             if cache.found is None:
-                cache.found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+                cache.found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id, viewer)
             found = cache.found
         return found.decide(self.stop_rule)
 

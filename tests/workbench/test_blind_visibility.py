@@ -74,11 +74,13 @@ def test_the_second_judge_sees_nothing_of_the_first_until_both_graded(overlappin
 def test_the_first_judge_does_not_see_the_second_either(overlapping):
     with Store(overlapping.db) as store:
         unit_id = overlap_unit(store)
-        grade(store, "bob", unit_id, 0, note="off topic")
         ann = JudgingSession(store, "ann")
         ann.start("1")
+        before = ann.stop_decision()
+        grade(store, "bob", unit_id, 3, note="on topic")
         ann.reopen("1", unit_id)
         assert ann.pair_status() == "unjudged"
+        assert ann.stop_decision() == before  # the stopping line counts nothing of bob's either
         assert status(store, viewer="ann").topics["1"].judged == 0
 
 
