@@ -7,14 +7,18 @@ gets the same treatment as one already there, and nothing is stored per pair.
 
 The campaign's model setting (`ShowModel`) says whose model label, if any, the
 judging UI may show beside a pair: none unless a campaign turns it on (blind by default).
+
+Second judgments are blind too (`seen_state`): on a planned overlap pair, each of its two
+judges sees only their own grade, note and reason until both have graded it (or it was
+adjudicated), unless the assignment was made to show the others' labels (`show_others`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from labeler.judgments import PairState
+from labeler.judgments import GRADE, Event, PairState, effective_events, event_order
 from labeler.models import topic_sort_key
 
 _SCALE = float(2**64)
@@ -47,6 +51,7 @@ class TopicAssignment:
     seed: int
     assigned: str
     assigned_by: str
+    show_others: bool = False  # a review campaign: each judge of an overlap pair sees the other's label
 
     @property
     def second(self) -> str | None:
@@ -123,6 +128,99 @@ class Plan:
             + [t for t in topics if t in second]
             + [t for t in topics if t not in self.topics]
         )
+
+
+def blind_for(assignment: TopicAssignment | None, unit_id: str, assessor: str, state: PairState | None) -> bool:
+    """Whether `assessor` must not see the others' grades, notes and reasons on this pair now.
+
+    So on a planned overlap pair of a blind assignment, for each of its two judges, until both
+    have a real grade in force (a skip, unsure or flag is no judgment, and an undone grade no
+    longer counts) or the pair was adjudicated. Anyone else (an adjudicator, a lead) sees it all.
+    """
+    if assignment is None or assignment.show_others or state is None or state.adjudicated:
+        return False
+    judges = assignment.judges
+    if assessor not in judges or not assignment.is_overlap(unit_id):
+        return False
+    return not all(state.grades.get(judge, -1) >= 0 for judge in judges)
+
+
+def seen_state(
+    assignment: TopicAssignment | None, unit_id: str, assessor: str, state: PairState | None
+) -> PairState | None:
+    """What `assessor` may see of a pair: the whole state, or only their own part while it is blind for them.
+
+    The one rule every view of a judge goes through (the judging screen's status, queue and
+    stopping line, the topic list's counts, the flagged list, `next` and `queue`).
+    """
+    if state is None or not blind_for(assignment, unit_id, assessor, state):
+        return state
+    own = state.grades.get(assessor)
+    mine = PairState(state.topic_id, state.unit_id, stale=state.stale)
+    if own is not None:
+        mine.grades = {assessor: own}
+        mine.label = own
+    if assessor in state.states:
+        mine.states = {assessor: state.states[assessor]}
+    mine.notes = [(who, note) for who, note in state.notes if who == assessor]
+    return mine
+
+
+def seen_states(plan: Plan, assessor: str, states: Mapping[str, PairState], topic_id: str) -> dict[str, PairState]:
+    """One topic's `unit -> state`, as `assessor` may see them (`seen_state` of each)."""
+    assignment = plan.topics.get(topic_id)
+    if assignment is None or assignment.show_others or assessor not in assignment.judges:
+        return dict(states)
+    seen = {unit_id: seen_state(assignment, unit_id, assessor, state) for unit_id, state in states.items()}
+    return {unit_id: state for unit_id, state in seen.items() if state is not None}
+
+
+def seen_labels(
+    plan: Plan, assessor: str, labels: Mapping[tuple[str, str], PairState]
+) -> dict[tuple[str, str], PairState]:
+    """Every `(topic, unit) -> state` of a space, as `assessor` may see them (`seen_state` of each)."""
+    seen: dict[tuple[str, str], PairState] = {}
+    for (topic_id, unit_id), state in labels.items():
+        shown = seen_state(plan.topics.get(topic_id), unit_id, assessor, state)
+        if shown is not None:
+            seen[(topic_id, unit_id)] = shown
+    return seen
+
+
+def shown_others(
+    assignment: TopicAssignment | None, unit_id: str, assessor: str, state: PairState | None
+) -> tuple[str, ...] | None:
+    """What a judgment on this pair records of the others' labels on screen: None off a planned overlap pair;
+    else the other assessors whose grade the judge could see (empty: judged blind)."""
+    if assignment is None or assessor not in assignment.judges or not assignment.is_overlap(unit_id):
+        return None
+    seen = seen_state(assignment, unit_id, assessor, state)
+    if seen is None:
+        return ()
+    return tuple(sorted(who for who, grade in seen.grades.items() if who != assessor and grade >= 0))
+
+
+JUDGED_CONDITIONS = ("blind", "shown", "unrecorded")
+"""What the later of a pair's graders had on screen: no other label, another's label, or not recorded."""
+
+
+def judged_condition(events: Iterable[Event]) -> str:
+    """The condition a pair graded by two or more was judged in: that of its latest grade in force.
+
+    The earlier grader could see no grade of the other; the later one's event records whose labels
+    were on screen (`shown_others`): `blind` when none, `shown` when some; `unrecorded` when the event
+    does not say (imported, added from a script, or written before it was recorded).
+    """
+    latest: dict[str, Event] = {}
+    for event in effective_events(events):
+        if event.kind == GRADE and event.grade is not None and event.grade >= 0:
+            latest[event.assessor] = event
+    if not latest:
+        return "unrecorded"
+    later = max(latest.values(), key=event_order)
+    if later.shown_others is None:
+        return "unrecorded"
+    return "shown" if later.shown_others else "blind"
 
 
 @dataclass(frozen=True)

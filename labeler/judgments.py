@@ -81,6 +81,9 @@ class Event:
     clock: int | None = None  # the hybrid logical clock (see `event_order`); None: derived from `time`
     probs: dict[int, float] | None = None  # a model's probability per grade (model grade events only)
     shown_model: str | None = None  # a human judgment: the model whose label was on screen (None: none was)
+    # a person's judgment of a planned overlap pair: the other assessors whose labels were on screen
+    # (empty: judged blind); None off an overlap pair, or not recorded (imported, added from a script)
+    shown_others: tuple[str, ...] | None = None
 
 
 @dataclass

@@ -51,6 +51,22 @@ def _block_row(label: str, block: dict[str, Any]) -> list[object]:
     ]
 
 
+def _say_conditions(result: dict[str, Any]) -> None:
+    """Which condition the pairs' second judgments were made in and, when more than one, agreement in each."""
+    counts = result["conditions"]
+    info(
+        f"Second judgments: {counts['blind']} blind (no other label on screen), {counts['shown']} shown "
+        f"(another assessor's label on screen), {counts['unrecorded']} unrecorded (imported or added by script)."
+    )
+    blocks = result["by_condition"]
+    if len(blocks) > 1:
+        table(
+            "per condition of the second judgment",
+            ["condition", "pairs", "overlap", "binary overlap", f"alpha ({result['metric']})"],
+            [_block_row(name, block)[:2] + _block_row(name, block)[3:] for name, block in blocks.items()],
+        )
+
+
 @click.command()
 @click.option(
     "--snapshot", default=None, help="Only the unit space and topics of this snapshot (grades still come from the log)."
@@ -147,6 +163,7 @@ def agreement(
         )
         return
     overall = result["overall"]
+    _say_conditions(result)
     table(
         "per assessor pair, all topics",
         [

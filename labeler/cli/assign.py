@@ -56,6 +56,12 @@ if TYPE_CHECKING:
     help="Let the judging UI show model NAME's label (grade, probabilities) beside each pair it labelled; "
     "'none' turns it off. Default: no model label is shown (blind).",
 )
+@click.option(
+    "--show-others",
+    is_flag=True,
+    help="On overlap pairs, show each judge the other's label, note and reason (a review campaign). "
+    "Default: blind until both have judged.",
+)
 @click.option("--clear", is_flag=True, help="Unassign the --topics: anyone may judge them again.")
 @click.option("--list", "list_plan", is_flag=True, help="Show the plan and each assessor's progress.")
 @json_option
@@ -69,6 +75,7 @@ def assign(
     unit: str | None,
     by: str,
     show_model: str | None,
+    show_others: bool,
     clear: bool,
     list_plan: bool,
     as_json: bool,
@@ -77,6 +84,8 @@ def assign(
     from labeler.workbench.assignments import parse_names, parse_show_model
 
     _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics, show_model=show_model)
+    if show_others and not assessors:
+        raise BadArgumentError("is part of an assignment: give the assessors too", argument="show_others")
     topic_ids = parse_names(topics, "topic id", "topics") if topics else None
     names = parse_names(assessors, "assessor name", "assessors") if assessors else []
     model = parse_show_model(show_model) if show_model is not None else None
@@ -91,10 +100,13 @@ def assign(
             seed=seed,
             unit=unit,
             by=by,
+            show_others=show_others,
         )
         if show_model is not None and isinstance(result, AssignmentPlan):  # after the plan: a refusal sets nothing
             result = replace(result, show_model=_set_model(store, model, by=by, as_json=as_json))
-    print_result(result, as_json, lambda planned: _say(planned, names=names, overlap=overlap, seed=seed))
+    print_result(
+        result, as_json, lambda planned: _say(planned, names=names, overlap=overlap, seed=seed, show_others=show_others)
+    )
 
 
 def _check_mode(
@@ -150,6 +162,7 @@ def _carry_out(
     seed: int,
     unit: str | None,
     by: str,
+    show_others: bool = False,
 ) -> AssignmentPlan | AssignmentsCleared:
     """The one workbench call the mode stands for: list the plan, clear topics from it, or deal topics."""
     from labeler.workbench.assignments import assign as assign_topics
@@ -159,10 +172,14 @@ def _carry_out(
         return list_assignments(store, unit=unit)
     if clear:
         return clear_assignments(store, topic_ids or [], by=by)
-    return assign_topics(store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by)
+    return assign_topics(
+        store, names, topics=topic_ids, overlap=overlap, seed=seed, unit=unit, by=by, show_others=show_others
+    )
 
 
-def _say(result: AssignmentPlan | AssignmentsCleared, *, names: list[str], overlap: float, seed: int) -> None:
+def _say(
+    result: AssignmentPlan | AssignmentsCleared, *, names: list[str], overlap: float, seed: int, show_others: bool
+) -> None:
     """What was done, in words, then the plan as it now stands (not after a clear, which shows only what left it)."""
     if isinstance(result, AssignmentsCleared):
         info(f"Unassigned {_topics(len(result.cleared))}: {', '.join(result.cleared)}.")
@@ -172,6 +189,13 @@ def _say(result: AssignmentPlan | AssignmentsCleared, *, names: list[str], overl
             f"Assigned {_topics(len(result.assigned))} to {', '.join(names)}"
             + (f", {overlap:g} of each topic's pairs judged twice (seed {seed})." if overlap else ".")
         )
+        if overlap:
+            info(
+                "Second judgments are shown the other judge's label (review)."
+                if show_others
+                else "Second judgments are blind: neither judge of an overlap pair sees the other's label, "
+                "note or reason until both have judged it."
+            )
     _show_plan(result)
 
 
@@ -191,9 +215,18 @@ def _show_plan(result: AssignmentPlan) -> None:
     where = f" (pool {result.pool}, {result.unit})" if result.pool else " (no pool yet)"
     table(
         f"per topic{where}",
-        ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "assigned by"],
+        ["topic", "assessor", "second", "overlap", "pairs", "overlap pairs", "second judgment", "assigned by"],
         [
-            [topic, row.assessor, row.second or "-", f"{row.overlap:g}", row.pairs, row.overlap_pairs, row.assigned_by]
+            [
+                topic,
+                row.assessor,
+                row.second or "-",
+                f"{row.overlap:g}",
+                row.pairs,
+                row.overlap_pairs,
+                row.second_judgment,
+                row.assigned_by,
+            ]
             for topic, row in result.topics.items()
         ],
     )

@@ -68,8 +68,9 @@ LOG_FIELDS = (
     "clock",
     "probs",
     "shown_model",
+    "shown_others",
 )
-OPTIONAL_FIELDS = ("probs", "shown_model")
+OPTIONAL_FIELDS = ("probs", "shown_model", "shown_others")
 """Fields a log line leaves out when they are null: a line of an event without them reads as it did before them."""
 DEFAULT_CLOCK_TOLERANCE = 300  # seconds an event may be dated ahead of this machine's clock when merged
 REQUIRED = ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time")
@@ -129,6 +130,8 @@ def log_line(event: Event) -> str:
             del row[name]
     if event.probs is not None:
         row["probs"] = {str(grade): event.probs[grade] for grade in sorted(event.probs)}
+    if event.shown_others is not None:
+        row["shown_others"] = list(event.shown_others)
     return inert_json(json.dumps(row, ensure_ascii=False, sort_keys=True)) + "\n"
 
 
@@ -204,6 +207,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         if source == MODEL:
             raise EventProblem("a model's event has no shown_model (it records what a person saw)")
         shown_model = _id(row, "shown_model")
+    shown_others = _others(row.get("shown_others"), source)
     future = _future(time, physical, clock, rules)
     event = Event(
         event_id,
@@ -228,8 +232,20 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         clock=clock,
         probs=probs,
         shown_model=shown_model,
+        shown_others=shown_others,
     )
     return event, future
+
+
+def _others(value: Any, source: str) -> tuple[str, ...] | None:
+    """A person's `shown_others`: a list of assessor ids ([]: judged blind), or None."""
+    if value is None:
+        return None
+    if source == MODEL:
+        raise EventProblem("a model's event has no shown_others (it records what a person saw)")
+    if not isinstance(value, list):
+        raise EventProblem(f"shown_others must be a list of assessors or null, found {json_type(value)}")
+    return tuple(_id({"shown_others": name}, "shown_others") for name in value)
 
 
 def _probs(value: Any, kind: str, source: str, rules: LogRules) -> dict[int, float] | None:

@@ -26,15 +26,20 @@ class AssignmentRows(Rows):
         history = [row.to_json() for row in self.show_model_history()] + [setting.to_json()]
         self.set_meta(SHOW_MODEL, json.dumps(history, sort_keys=True))
 
-    def add_assignments(self, rows: Iterable[tuple[str, str | None, list[str], float, int, str, str]]) -> int:
-        """Append `(topic, assessor or None to clear, plan order, overlap, seed, time, by)` rows; how many."""
+    def add_assignments(
+        self, rows: Iterable[tuple[str, str | None, list[str], float, int, str, str]], *, show_others: bool = False
+    ) -> int:
+        """Append `(topic, assessor or None to clear, plan order, overlap, seed, time, by)` rows; how many.
+
+        `show_others`: each judge of an overlap pair sees the other's label (else blind until both judged).
+        """
         values = [
-            (topic, assessor, json.dumps(list(order)), overlap, seed, assigned, by)
+            (topic, assessor, json.dumps(list(order)), overlap, seed, assigned, by, int(show_others))
             for topic, assessor, order, overlap, seed, assigned, by in rows
         ]
         self.db.conn.executemany(
-            "INSERT INTO assignments (topic_id, assessor, assessors, overlap, seed, assigned, assigned_by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO assignments (topic_id, assessor, assessors, overlap, seed, assigned, assigned_by, "
+            "show_others) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             values,
         )
         return len(values)
@@ -42,11 +47,12 @@ class AssignmentRows(Rows):
     def current_assignments(self) -> dict[str, TopicAssignment]:
         """`topic -> its assignment`, from each topic's latest event; cleared topics are left out."""
         rows = self.db.execute(
-            "SELECT topic_id, assessor, assessors, overlap, seed, assigned, assigned_by FROM assignments a "
+            "SELECT topic_id, assessor, assessors, overlap, seed, assigned, assigned_by, show_others "
+            "FROM assignments a "
             "WHERE assignment_id = (SELECT max(assignment_id) FROM assignments b WHERE b.topic_id = a.topic_id)"
         )
         return {
-            topic: TopicAssignment(topic, assessor, tuple(json.loads(order)), overlap, seed, assigned, by)
-            for topic, assessor, order, overlap, seed, assigned, by in rows
+            topic: TopicAssignment(topic, assessor, tuple(json.loads(order)), overlap, seed, assigned, by, bool(shown))
+            for topic, assessor, order, overlap, seed, assigned, by, shown in rows
             if assessor is not None
         }

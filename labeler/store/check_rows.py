@@ -14,7 +14,7 @@ from labeler.models import Chunk, Document
 from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
-from labeler.store.event_rows import event_from_row, has_model_columns
+from labeler.store.event_rows import chained_columns, event_from_row, has_model_columns
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.rows import Rows
 
@@ -262,6 +262,10 @@ class CheckRows(Rows):
             " OR (probs IS NOT NULL AND (kind != 'grade' OR source != 'model' OR json_valid(probs) = 0 "
             "OR json_type(probs) != 'object')) OR (shown_model IS NOT NULL AND source = 'model')"
         )
+        others_rule = (
+            " OR (shown_others IS NOT NULL AND (source = 'model' OR json_valid(shown_others) = 0 "
+            "OR json_type(shown_others) != 'array'))"
+        )
         rows = self.db.execute(
             "SELECT event_id, kind FROM events WHERE "
             "(kind IN ('grade', 'adjudicate') AND grade IS NULL) OR "
@@ -270,6 +274,7 @@ class CheckRows(Rows):
             "(kind NOT IN ('review') AND unit_id IS NULL) OR "
             "(kind = 'unsure' AND (reason IS NULL OR reason = ''))"
             + (model_rules if has_model_columns(self.db) else "")  # a file before migration 9: none to check
+            + (others_rule if "shown_others" in chained_columns(self.db) else "")  # before migration 10: none
         )
         return [f"{event_id} ({kind})" for event_id, kind in rows]
 

@@ -65,11 +65,14 @@ def event_link(previous: bytes, values: list[Any] | tuple[Any, ...]) -> bytes:
     every event written earlier (and of every later event that carries neither)
     stay what they were, and `check` needs no rewrite of the chain. An event that
     has either one hashes all 21 fields, so neither can be changed or dropped
-    unseen; the tuple's length keeps the two forms apart.
+    unseen; the tuple's length keeps the two forms apart. The field added with blind
+    overlap (`shown_others`, the 22nd) is hashed the same way: only when it is not None.
     """
     import hashlib
 
     fields = tuple(values)
+    if len(fields) == CHAIN_FIELDS + 3 and fields[CHAIN_FIELDS + 2] is None:
+        fields = fields[: CHAIN_FIELDS + 2]
     if len(fields) == CHAIN_FIELDS + 2 and fields[CHAIN_FIELDS] is None and fields[CHAIN_FIELDS + 1] is None:
         fields = fields[:CHAIN_FIELDS]
     return hashlib.sha256(previous + repr(fields).encode("utf-8", "surrogatepass")).digest()[:16]

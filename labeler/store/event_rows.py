@@ -26,16 +26,19 @@ if TYPE_CHECKING:
 
 _COLUMNS = (
     "event_id, seq, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-    "content_hash, judging_order, seed, target, pool, unit, clock, probs, shown_model"
+    "content_hash, judging_order, seed, target, pool, unit, clock, probs, shown_model, shown_others"
 )
 _CHAIN_V5_COLUMNS = (
     "event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
     "content_hash, judging_order, seed, target, pool, unit, clock"
 )
 """The columns the chain covered when migration 5 made it (the events table of then has no others)."""
-_INSERT_COLUMNS = f"{_CHAIN_V5_COLUMNS}, probs, shown_model"
-_INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 22)})"
+_CHAIN_V9_COLUMNS = f"{_CHAIN_V5_COLUMNS}, probs, shown_model"
+"""The columns after migration 9 (model labels), before migration 10 (blind overlap)."""
+_INSERT_COLUMNS = f"{_CHAIN_V9_COLUMNS}, shown_others"
+_INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 23)})"
 _PROBS = 20  # where `probs` is in a row of `_COLUMNS`
+_OTHERS = 22  # where `shown_others` is
 LOG_HEAD, LOG_LENGTH = "log_head", "log_length"  # meta keys: the last link, and how many events the chain holds
 
 
@@ -53,17 +56,41 @@ def probs_from_text(text: str | None) -> dict[int, float] | None:
     return {int(grade): float(p) for grade, p in json.loads(text).items()}
 
 
+def others_text(others: Sequence[str] | None) -> str | None:
+    """The JSON list of assessors whose labels were on screen (`[]`: none), or None off an overlap pair."""
+    return None if others is None else json.dumps(list(others), separators=(",", ":"))
+
+
 def has_model_columns(db: Connection) -> bool:
     """Whether the events table has `probs` and `shown_model` (a file before migration 9 has not)."""
     names = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('events')")}
     return {"probs", "shown_model"} <= names
 
 
+def chained_columns(db: Connection) -> str:
+    """The event columns the chain covers in this file (one before migration 9 or 10 has fewer)."""
+    names = {row[1] for row in db.execute("SELECT * FROM pragma_table_info('events')")}
+    if "shown_others" in names:
+        return _INSERT_COLUMNS
+    return _CHAIN_V9_COLUMNS if {"probs", "shown_model"} <= names else _CHAIN_V5_COLUMNS
+
+
+def plain_row(row: Sequence[Any]) -> bool:
+    """Whether a row of `_COLUMNS` reads straight into an `Event` (no probabilities, no others shown: most rows)."""
+    return row[_PROBS] is None and row[_OTHERS] is None
+
+
 def event_from_row(row: Sequence[Any]) -> Event:
-    """An event from a row of `_COLUMNS` (the stored probabilities decoded; most events have none)."""
-    if row[_PROBS] is None:
+    """An event from a row of `_COLUMNS` (the stored probabilities and others shown decoded; most events have none)."""
+    if plain_row(row):
         return Event(*row)
-    return replace(Event(*row[:_PROBS]), probs=probs_from_text(row[_PROBS]), shown_model=row[_PROBS + 1])
+    others = row[_OTHERS]
+    return replace(
+        Event(*row[:_PROBS]),
+        probs=probs_from_text(row[_PROBS]),
+        shown_model=row[_PROBS + 1],
+        shown_others=None if others is None else tuple(json.loads(others)),
+    )
 
 
 def new_event_id() -> str:
@@ -111,7 +138,7 @@ class EventRows(Rows):
             latest = next_clock(physical, latest)
             rows.append(
                 [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
-                + [None, None, None, None, None, None, unit, latest, None, None]
+                + [None, None, None, None, None, None, unit, latest, None, None, None]
             )
         rows = self._linked(rows)
         self.db.conn.executemany(_INSERT, rows)
@@ -139,7 +166,7 @@ class EventRows(Rows):
         the chain is compared with the head and length recorded in `meta`.
         """
         cursor = self.db.conn.cursor()
-        columns = _INSERT_COLUMNS if has_model_columns(self.db) else _CHAIN_V5_COLUMNS  # `check` of an older file
+        columns = chained_columns(self.db)  # `check` of an older file
         cursor.execute(f"SELECT seq, link, {columns} FROM events ORDER BY seq")
         previous, count = b"", 0
         while rows := cursor.fetchmany(5000):
@@ -201,6 +228,7 @@ class EventRows(Rows):
                     clock,
                     probs_text(e.probs),
                     e.shown_model,
+                    others_text(e.shown_others),
                 ]
             )
         return rows
@@ -234,7 +262,7 @@ class EventRows(Rows):
             f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL ORDER BY seq",
             [unit, topic_id],
         )
-        return [Event(*row) if row[_PROBS] is None else event_from_row(row) for row in rows]
+        return [Event(*row) if plain_row(row) else event_from_row(row) for row in rows]
 
     def latest_label_clocks(self, unit: str) -> dict[str, int]:
         """Per topic of one unit space, the logical clock of its latest grade or adjudication.
@@ -255,7 +283,7 @@ class EventRows(Rows):
         cursor.execute(f"SELECT {_COLUMNS} FROM events WHERE unit = ? AND unit_id IS NOT NULL ORDER BY seq", [unit])
         while rows := cursor.fetchmany(5000):
             for row in rows:
-                yield Event(*row) if row[_PROBS] is None else event_from_row(row)  # most events: no call
+                yield Event(*row) if plain_row(row) else event_from_row(row)  # most events: no call
 
     def model_source_events(self, unit: str | None = None, model: str | None = None) -> list[Event]:
         """Models' pair events (one model's, of one unit space, if given) and the retracts that target them.

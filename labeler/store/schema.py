@@ -414,4 +414,17 @@ def m009_model_labels(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN shown_model TEXT")
 
 
+@_migration
+def m010_blind_overlap(db: Database) -> None:
+    """Whether an assignment shows each judge of an overlap pair the other's label (`show_others`), and, on a
+    person's judgment of an overlap pair, whose labels were on screen (`shown_others`).
+
+    `show_others` is 0 (blind) for every assignment made before it. `shown_others` is a JSON list of
+    assessors (`[]`: judged blind), NULL off an overlap pair and on every event written before it,
+    which hashes as before (`labeler.store.digests.event_link`): no link changes, no guard is lifted.
+    """
+    db.execute("ALTER TABLE assignments ADD COLUMN show_others INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE events ADD COLUMN shown_others TEXT")
+
+
 SCHEMA_VERSION = len(_STEPS)

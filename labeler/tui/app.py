@@ -174,7 +174,8 @@ class LabelerApp(SavingApp):
         from labeler.workbench.topics import topic_titles
 
         titles = topic_titles(self.store)
-        current = status(self.store, pool=self.session.pool_info.name)
+        # the counts as this assessor may see them: an overlap pair still blind for them shows only their own
+        current = status(self.store, pool=self.session.pool_info.name, viewer=self.session.assessor)
 
         def chosen(topic_id: str | None) -> None:
             if topic_id:
@@ -237,7 +238,8 @@ class LabelerApp(SavingApp):
                 self._refresh_judging()
 
         unit = self.session.unit
-        self.push_screen(FlaggedScreen(flagged_pairs(self.store, unit=unit), unit), chosen)
+        flags = flagged_pairs(self.store, unit=unit, viewer=self.session.assessor)
+        self.push_screen(FlaggedScreen(flags, unit), chosen)
 
     def action_snapshots(self) -> None:
         from labeler.tui.screens.snapshots import SnapshotsScreen

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from labeler.agreement import METRICS, summarize_agreement
+from labeler.agreement import METRICS, agreement_block, summarize_agreement
+from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
+from labeler.judgments import Event
 from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
 from labeler.model_agreement import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
 from labeler.models import topic_sort_key
@@ -75,7 +77,9 @@ def agreement_report(
     With `snapshot`, only pairs of that snapshot's unit space and topics are read, still from the
     log: agreement is about the assessors, not the snapshot's single label per pair. When the
     assignments plan an overlap, only its pairs are read (a sample chosen in advance, not the pairs
-    someone happened to grade twice), unless `all_pairs`.
+    someone happened to grade twice), unless `all_pairs`. Each pair graded by two or more is put in
+    the condition its second judgment was made in (`blind`, `shown`, `unrecorded`), with the
+    agreement per condition beside the whole.
     """
     if metric not in METRICS:
         raise BadArgumentError(f"must be one of {', '.join(METRICS)}, not {metric!r}", argument="metric")
@@ -100,6 +104,39 @@ def agreement_report(
         "pairs_read": "all" if planned is None else "overlap",
         "planned_overlap": None if planned is None else len(planned),
         **summary,
+        **_by_condition(store, space, grades, scale, metric),
+    }
+
+
+def _by_condition(
+    store: Store, space: str, grades: dict[str, dict[str, dict[str, int]]], scale: GradeScale, metric: str
+) -> dict[str, Any]:
+    """Which condition each pair graded by two or more was judged in (`judged_condition`), the count per
+    condition, and the agreement per condition (`agreement_block`) for each condition that has pairs."""
+    multi = {(t, u) for t, units in grades.items() for u, by in units.items() if len(by) >= 2}
+    events: dict[tuple[str, str], list[Event]] = {}
+    if multi:
+        for event in store.unit_events(space):
+            pair = (event.topic_id, event.unit_id or "")
+            if pair in multi:
+                events.setdefault(pair, []).append(event)
+    ordered = sorted(multi, key=lambda k: (topic_sort_key(k[0]), k[1]))
+    judged = {pair: judged_condition(events.get(pair, ())) for pair in ordered}
+    counts = {name: sum(1 for c in judged.values() if c == name) for name in JUDGED_CONDITIONS}
+    blocks = {
+        name: agreement_block(
+            [grades[t][u] for (t, u), c in judged.items() if c == name],
+            threshold=scale.threshold,
+            categories=scale.values,
+            metric=metric,
+        )
+        for name in JUDGED_CONDITIONS
+        if counts[name]
+    }
+    return {
+        "conditions": counts,
+        "by_condition": blocks,
+        "pair_conditions": [{"topic": t, "unit_id": u, "condition": judged[(t, u)]} for t, u in ordered],
     }
 
 

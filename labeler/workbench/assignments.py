@@ -82,6 +82,14 @@ class AssignedTopic:
     overlap_pairs: int
     assigned: str
     assigned_by: str
+    show_others: bool = False  # each judge of an overlap pair sees the other's label (else blind)
+
+    @property
+    def second_judgment(self) -> str:
+        """How an overlap pair's second judgment is made: `blind`, `shown` (review), `-` without an overlap."""
+        if self.second is None:
+            return "-"
+        return "shown" if self.show_others else "blind"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,6 +102,7 @@ class AssignedTopic:
             "overlap_pairs": self.overlap_pairs,
             "assigned": self.assigned,
             "assigned_by": self.assigned_by,
+            "show_others": self.show_others,
         }
 
 
@@ -204,9 +213,12 @@ def assign(
     seed: int = 0,
     unit: str | None = None,
     by: str = "unknown",
+    show_others: bool = False,
 ) -> AssignmentPlan:
     """Deal the topics round-robin to the assessors (in their order) and record one event per topic.
 
+    An overlap pair's two judges judge blind (neither sees the other's label, note or reason until
+    both have judged it: `labeler.assignment.seen_state`) unless `show_others` (a review campaign).
     Everything is checked before anything is written: a refused request changes nothing.
     """
     if not assessors:
@@ -221,7 +233,8 @@ def assign(
     when = now()
     with store.transaction():
         store.add_assignments(
-            (topic, dealt[topic], list(assessors), float(overlap), seed, when, by) for topic in chosen
+            ((topic, dealt[topic], list(assessors), float(overlap), seed, when, by) for topic in chosen),
+            show_others=show_others,
         )
     return replace(list_assignments(store, unit=unit), assigned=tuple(chosen))
 
@@ -286,6 +299,7 @@ def list_assignments(store: Store, *, unit: str | None = None) -> AssignmentPlan
             overlap_pairs=sum(entry.is_overlap(u) for u in units),
             assigned=entry.assigned,
             assigned_by=entry.assigned_by,
+            show_others=entry.show_others,
         )
     return AssignmentPlan(
         pool=info.name if info else None,

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from labeler.assignment import TopicAssignment, blind_for, seen_state
 from labeler.errors import UnknownIdError
 from labeler.ids import check_id
-from labeler.judgments import FLAG, event_order
+from labeler.judgments import FLAG, Event, PairState, event_order
 from labeler.models import topic_sort_key
 from labeler.store import Store
+from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels, unit_space
 
 
@@ -45,11 +47,15 @@ class FlaggedPair:
         return asdict(self)
 
 
-def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = None) -> list[FlaggedPair]:
+def flagged_pairs(
+    store: Store, *, topic: str | None = None, unit: str | None = None, viewer: str | None = None
+) -> list[FlaggedPair]:
     """The flags that stand, by topic (natural order) then log order; in one unit space, or in every one.
 
     `unit=None` lists every unit space's flags (each row names its space): a
     flag raised on a chunk pool must not hide behind the latest document pool.
+    `viewer`: as that assessor may see them (`labeler.assignment.seen_state`): on an overlap pair
+    still blind for them, only their own flags, with only their own grade.
     """
     if topic is not None:
         check_id(topic, "topic id")
@@ -57,6 +63,7 @@ def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = 
             raise UnknownIdError(f"no topic {topic!r} in the workbench")
     spaces = [unit_space(store, unit)] if unit is not None else store.unit_spaces()
     rows: list[FlaggedPair] = []
+    plan = current_plan(store) if viewer is not None else None
     for space in spaces:
         flags = store.kind_events(FLAG, space, topic)
         retracted = store.retracted_ids(e.event_id for e in flags)
@@ -68,6 +75,11 @@ def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = 
             if event.topic_id not in states:
                 states[event.topic_id] = topic_labels(store, space, event.topic_id)
             pair = states[event.topic_id].get(event.unit_id)
+            if plan is not None and viewer is not None:
+                seen = _seen_flag(plan.topics.get(event.topic_id), event, viewer, pair)
+                if seen is None:
+                    continue  # another judge's flag (and its reason) on a pair still blind for the viewer
+                pair = seen[0]
             rows.append(
                 FlaggedPair(
                     topic=event.topic_id,
@@ -86,6 +98,16 @@ def flagged_pairs(store: Store, *, topic: str | None = None, unit: str | None = 
             )
     rows.sort(key=lambda r: topic_sort_key(r.topic))  # stable: log order within a topic
     return rows
+
+
+def _seen_flag(
+    assignment: TopicAssignment | None, event: Event, viewer: str, pair: PairState | None
+) -> tuple[PairState | None] | None:
+    """The flagged pair as `viewer` may see it (in a 1-tuple), or None: another's flag they may not see."""
+    unit_id = event.unit_id or ""
+    if event.assessor != viewer and blind_for(assignment, unit_id, viewer, pair):
+        return None
+    return (seen_state(assignment, unit_id, viewer, pair),)
 
 
 def _state(pair) -> str:

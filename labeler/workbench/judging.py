@@ -83,13 +83,16 @@ def record_judgment(
     allow_unknown: bool = False,
     probs: Mapping[int, float] | None = None,
     shown_model: str | None = None,
+    shown_others: Sequence[str] | None = None,
 ) -> Event:
     """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note.
 
     The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
     an id holding a line break would write a second, forged line into exported qrels.
     `probs` (a model's grade only) is its probability per grade of the scale; `shown_model`
-    (a person's decision only) names the model whose label was on screen, None when none was.
+    (a person's decision only) names the model whose label was on screen, None when none was;
+    `shown_others` (a person's decision on a planned overlap pair) the other assessors whose labels
+    were on screen (empty: judged blind), None when not known.
     """
     check_id(topic_id, ID_NAMES["topic"])
     check_id(unit_id, ID_NAMES["unit"])
@@ -122,11 +125,23 @@ def record_judgment(
         unit=space,
         probs=checked_probs,
         shown_model=shown_model,
+        shown_others=_checked_others(source, shown_others),
     )
     with store.transaction():
         if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
             store.delete_claim(space, topic_id, unit_id, assessor)
         return store.append_event(event)
+
+
+def _checked_others(source: str, shown_others: Sequence[str] | None) -> tuple[str, ...] | None:
+    """`shown_others` only on a person's decision, each an assessor id."""
+    if shown_others is None:
+        return None
+    if source == MODEL:
+        raise BadArgumentError(
+            "a model's judgment has no others shown (that records what a person saw)", argument="shown_others"
+        )
+    return tuple(check_id(name, "assessor name") for name in shown_others)
 
 
 def _check_model_fields(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
-from labeler.assignment import Plan, TopicAssignment, waiting_for
+from labeler.assignment import Plan, TopicAssignment, seen_states, waiting_for
 from labeler.errors import BadArgumentError, Hint, NotFoundError
 from labeler.judges.labels import ModelLabel
 from labeler.judgments import SKIP, UNSURE, PairState
@@ -89,7 +89,8 @@ def queue(
     Pairs in conflict wait for adjudication, not in the queue; stale pairs
     (text changed since judged) are back in it. In an assigned topic only the
     pairs this assessor must judge are queued (`labeler.assignment`): an overlap
-    pair stays until this assessor graded it, whoever else did. `model` names the model whose
+    pair stays until this assessor graded it, whoever else did, and the order reads
+    only what the assessor may see of it (`labeler.assignment.seen_state`). `model` names the model whose
     labels an order that reads one (`uncertainty`) ranks by; such an order needs it.
     """
     check_order(order)
@@ -137,7 +138,8 @@ def queue_inputs(
     assignment = plan.topics.get(topic_id)
     if assignment is not None and assessor not in assignment.judges:
         return QueueInputs(topic_id, info, entries, assignment, {}, 0, excluded=True)
-    states = topic_labels(store, info.unit, topic_id)
+    # what this assessor may see: an overlap pair still blind for them shows only their own decisions
+    states = seen_states(plan, assessor, topic_labels(store, info.unit, topic_id), topic_id)
     scale = store.scale()
     if model is None:
         return QueueInputs(topic_id, info, entries, assignment, states, scale.threshold)

@@ -8,7 +8,9 @@ tested directly and measured for latency without a terminal.
 Blind by default: `model_label` is the one model label the screen may show for the current
 pair, set only when the campaign's model setting (`assign --show-model NAME`) names a model
 that labelled it; every decision the session records carries that model's name as
-`shown_model` (None when no model label was on screen).
+`shown_model` (None when no model label was on screen). Second judgments are blind the same
+way: the pair's status shows what the assessor may see (`labeler.assignment.seen_state`), and a
+decision on a planned overlap pair records whose labels were on screen (`shown_others`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from labeler.assignment import seen_state, shown_others
 from labeler.errors import LabelerError
 from labeler.judges.labels import ModelLabel
 from labeler.judgments import (
@@ -29,6 +32,7 @@ from labeler.judgments import (
     SKIP,
     UNSURE,
     Event,
+    PairState,
 )
 from labeler.ordering import is_seeded, needs_model
 from labeler.pace import PACE_WINDOW, median_per_hour
@@ -163,6 +167,8 @@ class JudgingSession:
         default=None, repr=False
     )
     _model_check: bool = field(default=False, repr=False)  # a topic opened: read the labels again if changed
+    # the pair whose status was last shown, and the other assessors whose labels that status showed
+    _shown: tuple[tuple[str, str], tuple[str, ...] | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_lease(self.lease)
@@ -422,10 +428,10 @@ class JudgingSession:
     # -- what the screen shows ----------------------------------------------------
 
     def pair_status(self) -> str:
-        """unjudged, judged by you, judged by others, conflict (or stale)."""
+        """unjudged, judged by you, judged by others, conflict (or stale): as this assessor may see the pair."""
         if self.current is None:
             return ""
-        state = pair_state(self.store, self.unit, self.current.topic_id, self.current.unit_id)
+        state = self._seen_state((self.current.topic_id, self.current.unit_id))
         if state.conflict:
             return "conflict"
         if state.judged:
@@ -436,6 +442,19 @@ class JudgingSession:
         if self.assessor in state.states:
             return {SKIP: "skipped", UNSURE: "unsure", FLAG: "flagged"}[state.states[self.assessor]]
         return "unjudged"
+
+    def _seen_state(self, pair: tuple[str, str]) -> PairState:
+        """A pair's state as this assessor may see it; remembers whose labels it shows."""
+        state = pair_state(self.store, self.unit, *pair)
+        assignment = current_plan(self.store).topics.get(pair[0])
+        self._shown = (pair, shown_others(assignment, pair[1], self.assessor, state))
+        return seen_state(assignment, pair[1], self.assessor, state) or state
+
+    def _others_shown(self, pair: tuple[str, str]) -> tuple[str, ...] | None:
+        """Whose labels the screen showed with the pair being decided (what the last status shown said)."""
+        if self._shown is None or self._shown[0] != pair:
+            self._seen_state(pair)
+        return self._shown[1] if self._shown is not None else None
 
     def topic_status(self) -> str:
         """The topic's status in the pool's unit space, as shown: `reopened by P2 (12 unjudged)`."""
@@ -451,11 +470,12 @@ class JudgingSession:
         if self.topic_id is None:
             return None
         cache = self._cache
+        viewer = (current_plan(self.store).topics.get(self.topic_id), self.assessor)  # blind overlap pairs
         if cache is None or cache.key[0] != self.topic_id or cache.token != self.store.change_token():
-            found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+            found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id, viewer)
         else:
             if cache.found is None:
-                cache.found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id)
+                cache.found = TopicFound.load(self.store, self.unit, self.pool_info.name, self.topic_id, viewer)
             found = cache.found
         return found.decide(self.stop_rule)
 
@@ -492,7 +512,8 @@ class JudgingSession:
             inputs = cache.inputs
             if not inputs.excluded:
                 for unit_id in sorted(cache.dirty):
-                    inputs.states[unit_id] = pair_state(self.store, inputs.info.unit, topic_id, unit_id)
+                    state = pair_state(self.store, inputs.info.unit, topic_id, unit_id)
+                    inputs.states[unit_id] = seen_state(inputs.assignment, unit_id, self.assessor, state) or state
             cache.dirty.clear()
         return arranged_queue(cache.inputs, assessor=self.assessor, order=self.order, seed=self.seed)
 
@@ -625,6 +646,7 @@ class JudgingSession:
             pool=self.pool_info.name,
             allow_unknown=True,
             shown_model=self.model_label.model if self.model_label is not None else None,
+            shown_others=self._others_shown(pair),
         )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from labeler.assignment import seen_labels
 from labeler.judgments import SKIP, UNSURE, Event, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
@@ -255,26 +256,34 @@ def _count_outside(
 
 
 def status(
-    store: Store, *, unit: str | None = None, pool: str | None = None, stop: StoppingRule | str = DEFAULT_RULE
+    store: Store,
+    *,
+    unit: str | None = None,
+    pool: str | None = None,
+    stop: StoppingRule | str = DEFAULT_RULE,
+    viewer: str | None = None,
 ) -> Status:
     """The workbench's contents and, per topic, the judging progress on the pool (latest by default).
 
     `stop`: the stopping rule each topic is decided by (`window:10` by default; a bad rule is a
     `BadArgumentError` naming `stop`). A damaged file (a table missing, a page unreadable) is an
-    error naming the file, not a traceback.
+    error naming the file, not a traceback. `viewer`: the counts as that assessor may see them (an
+    overlap pair still blind for them counts only their own decisions: `labeler.assignment.seen_labels`).
     """
     rule = stopping_rule(stop) if isinstance(stop, str) else stop
     with store.damage_as_error():
-        return _status(store, unit=unit, pool=pool, rule=rule)
+        return _status(store, unit=unit, pool=pool, rule=rule, viewer=viewer)
 
 
-def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingRule) -> Status:
+def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingRule, viewer: str | None) -> Status:
     """The counts, then the review states from those counts (not the pool read again), then the plan's progress."""
     counts = store.counts()
     info = store.pool(pool) if pool else store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)
     threshold = store.scale().threshold
-    labels, firsts = labels_and_first_judgments(store, space)  # the labels current_labels gives, in the same pass
+    every_label, firsts = labels_and_first_judgments(store, space)  # current_labels' labels, in the same pass
+    plan = current_plan(store)
+    labels = seen_labels(plan, viewer, every_label) if viewer is not None else every_label
     topic_ids = all_topic_ids(store)
     rows, stops = _topic_rows(store, info, topic_ids, labels, threshold, firsts, rule)
     # the unjudged counts above are the review statuses' own input when the pool shown is the space's latest
@@ -291,10 +300,11 @@ def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingR
         t: TopicProgress(**rows[t], review=states.get(t, ReviewState("unreviewed")), stopping=stops[t])
         for t in sorted(rows, key=topic_sort_key)
     }
-    plan = current_plan(store)
     assessors = None
     if plan:
-        assessors = assessor_progress(store, plan, info, labels if info is not None and info.unit == space else None)
+        assessors = assessor_progress(
+            store, plan, info, every_label if info is not None and info.unit == space else None
+        )
     return Status(
         path=str(store.path),
         scale=store.scale().name,

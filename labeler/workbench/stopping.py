@@ -30,6 +30,7 @@ from bisect import bisect_left, insort
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from labeler.assignment import TopicAssignment, blind_for
 from labeler.errors import BadArgumentError
 from labeler.judgments import ADJUDICATE, GRADE, REVIEW, Event, PairState, derive_pair, effective_events, event_order
 from labeler.stopping import DEFAULT_WINDOW, WINDOW, StopDecision, StoppingRule, parse_rule
@@ -172,13 +173,19 @@ class TopicFound:
         self.places: dict[str, Order] = {}
         self.relevant: dict[str, bool] = {}
         self.dirty: set[str] = set()
+        self.viewer: tuple[TopicAssignment | None, str] | None = None  # whose view (see `load`); None: the whole log
 
     @classmethod
-    def load(cls, store: Store, unit: str, pool: str, topic_id: str) -> TopicFound:
+    def load(
+        cls, store: Store, unit: str, pool: str, topic_id: str, viewer: tuple[TopicAssignment | None, str] | None = None
+    ) -> TopicFound:
+        """`viewer` (the topic's assignment, an assessor): the sequence as that assessor may see it: an overlap
+        pair still blind for them counts only their own decisions (`labeler.assignment.seen_state`)."""
         units = store.pool_topic_units(pool, topic_id)
         every_change = store.change_times(unit)
         changes = {u: every_change[u] for u in units if u in every_change}
         found = cls(store, unit, topic_id, units, store.scale().threshold, changes)
+        found.viewer = viewer
         by_unit: dict[str, list[Event]] = {}
         for event in store.topic_events(unit, topic_id):
             if event.unit_id in units:
@@ -197,6 +204,9 @@ class TopicFound:
             else:
                 self.order.remove((place, unit_id))
         state, first = _derive(self.topic_id, unit_id, events, self.changes.get(unit_id))
+        if self.viewer is not None and blind_for(self.viewer[0], unit_id, self.viewer[1], state):
+            own = [e for e in events if e.assessor == self.viewer[1]]
+            state, first = _derive(self.topic_id, unit_id, own, self.changes.get(unit_id))
         if first is None:
             return
         place = event_order(first)

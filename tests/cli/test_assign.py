@@ -60,7 +60,9 @@ def test_list_json_shape(pooled):
         "overlap_pairs",
         "assigned",
         "assigned_by",
+        "show_others",
     }
+    assert row["show_others"] is False  # blind second judgments unless the assignment asks otherwise
     assert (row["assessor"], row["second"], row["assessors"], row["overlap"], row["seed"], row["pairs"]) == (
         "ann",
         "bob",

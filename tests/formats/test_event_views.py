@@ -38,7 +38,10 @@ def test_a_log_line_holds_every_log_field_and_no_local_sequence_number():
     assert (row["event_id"], row["pool"], row["clock"], row["grade"]) == ("e1", "p1", 9, 2)
     assert "seq" not in row
     shown = json.loads(log_line(replace(EVENT, shown_model="m1")))
-    assert list(shown) == sorted(set(LOG_FIELDS) - {"probs"}) and shown["shown_model"] == "m1"
+    assert list(shown) == sorted(set(LOG_FIELDS) - {"probs", "shown_others"}) and shown["shown_model"] == "m1"
+    blind = json.loads(log_line(replace(EVENT, shown_others=())))
+    assert blind["shown_others"] == [] and "shown_model" not in blind  # [] (judged blind) is kept, unlike None
+    assert json.loads(log_line(replace(EVENT, shown_others=("ann",))))["shown_others"] == ["ann"]
     model = replace(EVENT, source="model", model="m1", probs={2: 0.75, 0: 0.25})
     assert json.loads(log_line(model))["probs"] == {"0": 0.25, "2": 0.75}
 
