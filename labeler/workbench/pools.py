@@ -24,7 +24,7 @@ from labeler.wording import plural
 from labeler.workbench.coverage_results import PaceNote
 from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
-from labeler.workbench.unit_spaces import choices_hint, held_spaces, spaces_held
+from labeler.workbench.unit_spaces import choices_hint, held_spaces, ordered, spaces_held
 
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 RANKINGS_PER_BATCH = 500  # (run, topic) rankings read at a time while pooling: one query per run and batch
@@ -343,7 +343,7 @@ def _refuse_newer_runs(store: Store, infos: list[RunInfo], latest: PoolInfo) -> 
     if not newer:
         return
     named = ", ".join(f"{i.name} ({i.unit})" for i in newer)
-    spaces = held_spaces(store)
+    spaces = ordered(store, [*held_spaces(store), *(str(i.unit) for i in newer)])
     listing = "; ".join(held.described() for held in spaces_held(store, spaces))
     raise LabelerError(
         f"{plural(len(newer), 'run')} of another unit came after the latest pool {latest.name} ({latest.unit}): "

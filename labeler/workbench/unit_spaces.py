@@ -8,10 +8,12 @@ or snapshots:
    that are all chunks of one chunking go to that chunking's space. Ids found in several spaces
    (documents and chunks, or chunks that two chunkings share) are doubt: refused, with what each
    space holds of them. Ids the workbench does not know decide nothing.
-3. Otherwise the spaces the workbench *holds* decide: a space is held when it has a run, a pool
-   or a judgment. A chunking nobody ranked, pooled or judged holds nothing, so making one does not
-   change where anything goes. No space held: `doc`. One: that one. Several: refused, listing each
-   space with its runs, pools and labels, and a hint for the unit argument with the choices.
+3. Otherwise the spaces the workbench *holds* decide: a space is held when it has a pool or a
+   judgment, that is when a campaign has started in it. A chunking nobody pooled or judged holds
+   nothing, and neither does a run alone (chunk runs are often only scored at document level), so
+   making one does not change where anything goes. No space held: `doc`. One: that one. Several:
+   refused, listing each space with its runs, pools and labels, and a hint for the unit argument
+   with the choices.
 
 Why refuse rather than guess: what these commands write is permanent (the judgment log is
 append-only, pools and snapshots are immutable), and a guess such as "the latest pool's space"
@@ -62,11 +64,14 @@ def all_spaces(store: Store) -> list[str]:
 
 
 def held_spaces(store: Store) -> list[str]:
-    """The spaces with a run, a pool or a judgment, `doc` first, then in the order the chunkings were made."""
-    held = {str(run.unit) for run in store.runs()} | {pool.unit for pool in store.pools()}
-    held |= set(store.unit_spaces())
+    """The spaces with a pool or a judgment, `doc` first, then in the order the chunkings were made."""
+    return ordered(store, {pool.unit for pool in store.pools()} | set(store.unit_spaces()))
+
+
+def ordered(store: Store, held: Iterable[str]) -> list[str]:
+    """Spaces in the workbench's order: `doc` first, then the chunkings' as they were made."""
     order = all_spaces(store)
-    return sorted(held, key=lambda space: (order.index(space) if space in order else len(order), space))
+    return sorted(set(held), key=lambda space: (order.index(space) if space in order else len(order), space))
 
 
 def spaces_held(store: Store, spaces: Iterable[str]) -> list[SpaceHeld]:
