@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from labeler import __version__
-from labeler.errors import Hint, LabelerError, NotFoundError, argument_hint
+from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
 from labeler.judgments import UNREVIEWED
 from labeler.models import SnapshotInfo, topic_sort_key
@@ -28,7 +28,7 @@ from labeler.workbench.snapshot_results import (
     TopicDiff,
 )
 from labeler.workbench.status import all_topic_ids
-from labeler.workbench.unit_spaces import all_spaces, label_count, write_space
+from labeler.workbench.unit_spaces import all_spaces, choices_hint, label_count, write_space
 
 
 def sha256_text(text: str) -> str:
@@ -135,7 +135,7 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
         listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})" for space in labelled)
         raise LabelerError(
             f"labels exist in {len(labelled)} unit spaces: {listing}",
-            hints=argument_hint("unit", why="to say which to freeze"),
+            hints=choices_hint(labelled, "to say which to freeze"),
         )
     space = default or write_space(store, None, why="to say which to freeze")
     return space, found.get(space) or current_labels(store, space)

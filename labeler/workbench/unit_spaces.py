@@ -6,8 +6,9 @@ or snapshots:
 1. A unit asked for wins (it must parse, and its chunking must exist).
 2. The data decide when they can: ids that are all documents of the workbench go to `doc`; ids
    that are all chunks of one chunking go to that chunking's space. Ids found in several spaces
-   (documents and chunks, or chunks that two chunkings share) are doubt: refused, with what each
-   space holds of them. Ids the workbench does not know decide nothing.
+   (documents and chunks, or chunks that two chunkings share, as `DOC#0` under two window sizes)
+   go to the one of those spaces the workbench holds (see 3), and are doubt otherwise: refused,
+   with what each space holds of them. Ids the workbench does not know decide nothing.
 3. Otherwise the spaces the workbench *holds* decide: a space is held when it has a pool or a
    judgment, that is when a campaign has started in it. A chunking nobody pooled or judged holds
    nothing, and neither does a run alone (chunk runs are often only scored at document level), so
@@ -128,7 +129,7 @@ def write_space(
 
 
 def space_of_ids(store: Store, ids: Iterable[Collection[str]], why: str = "to say which") -> str | None:
-    """The one space whose units the ids are; None when the workbench knows none of them.
+    """The one space whose units the ids are (of several, the one held); None when the workbench knows none.
 
     Counted per batch (an id in two batches counts twice: the counts are of the lines, which
     bounds memory); ids of several spaces are refused, with each space's count.
@@ -138,6 +139,11 @@ def space_of_ids(store: Store, ids: Iterable[Collection[str]], why: str = "to sa
     for batch in ids:
         found.update(_owners(store, batch, has_documents))
     if len(found) > 1:
+        held = [space for space in held_spaces(store) if space in found]
+        if len(held) == 1:  # chunk ids two chunkings share, one of them the campaign's: no doubt
+            return held[0]
+        if held:  # the doubt is between the campaigns: a space nobody works in is no choice to offer
+            found = Counter({space: found[space] for space in held})
         listing = ", ".join(f"{count} {_what(space, count != 1)} ({space})" for space, count in found.items())
         raise LabelerError(f"the ids are units of {len(found)} unit spaces: {listing}", hints=choices_hint(found, why))
     return next(iter(found), None)
