@@ -238,14 +238,26 @@ def _runs_to_pool(
                 hints=(argument_hint("unit"), argument_hint("runs", why="to name the runs")),
             )
     _check_runs_fit(infos, pool_unit, run_depths)
-    others = [RunLeftOut(name, str(store.run(name).unit), "other_unit") for name in left_out]
-    others += [RunLeftOut(name, str(store.run(name).unit), "retired") for name in retired]
-    hints = () if unit_source == "given" else _other_choices(store, pool_unit, infos, others)
+    others = _left_out(store, left_out, retired)
+    hints = _other_choices(store, pool_unit, infos, others, unit_source)
     return _RunsToPool(infos, pool_unit, retired, unit_from, left_out, unit_source, others, hints)
 
 
-def _other_choices(store: Store, pool_unit: Unit, infos: list[RunInfo], others: list[RunLeftOut]) -> tuple[Hint, ...]:
-    """What would pool otherwise: each other unit the runs rank (or the left-out runs do), and naming the runs."""
+def _left_out(store: Store, other_unit: list[str], retired: list[str]) -> list[RunLeftOut]:
+    """The default runs not pooled, each with its unit and why."""
+    rows = [RunLeftOut(name, str(store.run(name).unit), "other_unit") for name in other_unit]
+    return rows + [RunLeftOut(name, str(store.run(name).unit), "retired") for name in retired]
+
+
+def _other_choices(
+    store: Store, pool_unit: Unit, infos: list[RunInfo], others: list[RunLeftOut], unit_source: str
+) -> tuple[Hint, ...]:
+    """What would pool otherwise: each other unit the runs rank (or the left-out runs do), and naming the runs.
+
+    None when the unit was given: nothing was chosen for the user.
+    """
+    if unit_source == "given":
+        return ()
     units = {str(i.unit) for i in infos} | {o.unit for o in others if o.why == "other_unit"}
     units.discard(str(pool_unit))
     hints = [argument_hint("unit", u, why=f"to pool at {u}") for u in sorted(units)]
