@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     "--unit",
     default=None,
     metavar="doc|chunk:NAME",
-    help="Unit space whose latest pool gives the topics and the counts (default: the latest pool's).",
+    help="Unit space whose latest pool gives the topics and the counts (default: the one the workbench holds).",
 )
 @click.option(
     "--by",

@@ -42,7 +42,9 @@ def judgments() -> None:
     help="Who made the judgment.",
 )
 @click.option("--model", default=None, help="The model's name, with --source model.")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@click.option(
+    "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the id's own, else the one held)."
+)
 @order_option(default=None, help="The judging order the unit came from (recorded).")
 @click.option("--seed", default=None, type=int, help="The random order's seed (recorded).")
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
@@ -106,7 +108,10 @@ def add(
 @click.option("--model", "--model-name", "model", default=None, help="The model's name, with --source model.")
 @click.option("--reviewed", is_flag=True, help="Mark the imported topics reviewed (no_answer where none is relevant).")
 @click.option(
-    "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space of the qrels (default: latest pool's)."
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME",
+    help="Unit space of the qrels (default: the ids' own, else the one held).",
 )
 @click.option("--allow-unknown", is_flag=True, help="Accept topics and ids the workbench does not know.")
 @json_option
@@ -172,7 +177,9 @@ def undo(env: Env, assessor: str, as_json: bool) -> None:
 @click.argument("grade", type=int)
 @assessor_option
 @click.option("--note", default=None, help="Why this grade.")
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@click.option(
+    "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the id's own, else the one held)."
+)
 @json_option
 @pass_env
 def adjudicate(
@@ -260,7 +267,7 @@ def flagged(env: Env, topic: str | None, unit: str | None, as_json: bool) -> Non
     "--unit",
     default=None,
     metavar="doc|chunk:NAME",
-    help="Unit space the mark is for (default: the latest pool's, else doc).",
+    help="Unit space the mark is for (default: the one the workbench holds, else doc).",
 )
 @json_option
 @pass_env

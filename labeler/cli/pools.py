@@ -6,10 +6,12 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, comma_list, json_option, pass_env
+from labeler.cli.hints import hint_text
 from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
 from labeler.cli.registry_options import strategy_option
 from labeler.errors import LabelerError
 from labeler.wording import plural
+from labeler.workbench.pools import PoolBuilt
 
 
 @click.group()
@@ -67,10 +69,7 @@ def build(
     if as_json:
         emit_json(result.to_json())
         return
-    if result.unit_from:
-        others = result.runs_left_out
-        left = f"; runs of other units left out: {', '.join(others)}" if others else ""
-        info(f"unit {result.unit}, as the previous pool {result.unit_from}{left}.")
+    _unit_line(result)
     since = f" since {result.previous}" if result.previous else ""
     info(
         f"Pool {result.pool} ({result.strategy}, depth {result.depth}, {result.unit}): "
@@ -89,6 +88,19 @@ def build(
         [[t, r.pairs, r.added, r.added_judged, r.unjudged] for t, r in result.per_topic.items()],
     )
     table("per run", ["run", "pairs", "unique"], [[run, r.pairs, r.unique] for run, r in result.per_run.items()])
+
+
+def _unit_line(result: PoolBuilt) -> None:
+    """Which unit the pool took and from where, the runs it pooled and left out, and what would change it."""
+    if result.unit_from is None:  # given, or the one unit the runs rank: nothing was chosen for the user
+        return
+    left = [row for row in result.left_out if row.why == "other_unit"]
+    said = f"unit {result.unit}, as the previous pool {result.unit_from}; pooled: {', '.join(result.runs)}"
+    if left:
+        said += f"; runs of other units left out: {', '.join(f'{row.run} ({row.unit})' for row in left)}"
+    if result.hints:
+        said += " (" + "; or ".join(hint_text(h) for h in result.hints) + ")"
+    info(said + ".")
 
 
 @pool.command("list")

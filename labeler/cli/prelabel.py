@@ -17,7 +17,11 @@ from labeler.wording import plural
     metavar="NAME|command:CMD",
     help="The judge: lexical (built-in, weak), a labeler.judges plug-in, or command:'CMD' (JSON lines in and out).",
 )
-@click.option("--pool", default=None, help="Pool version whose pairs are labelled (default: the latest).")
+@click.option(
+    "--pool",
+    default=None,
+    help="Pool version whose pairs are labelled (default: the latest of the one unit space held).",
+)
 @click.option("--topics", default=None, metavar="T1,T2,...", help="Only these topics (default: the pool's).")
 @click.option("--model-name", default=None, help="The name its labels are recorded under (default: the judge's).")
 @click.option("--batch", default=50, show_default=True, type=int, help="Pairs sent to the judge at a time.")

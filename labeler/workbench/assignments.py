@@ -24,6 +24,7 @@ from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.setup import now
+from labeler.workbench.unit_spaces import write_space
 
 __all__ = [
     "AssessorProgress",
@@ -226,6 +227,10 @@ def assign(
     for name in assessors:
         _check_name(name, "assessor name", "assessors")
     _check_share(overlap, assessors)
+    if topics is None:
+        # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
+        # spaces held and no unit, refused rather than taken from whichever was pooled last)
+        unit = write_space(store, unit, why="to say which pool's topics to assign")
     chosen = _topics(store, topics, unit)
     if not chosen:
         raise BadArgumentError("no topics to assign", argument="topics")

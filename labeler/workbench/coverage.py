@@ -116,7 +116,7 @@ def coverage_report(
         ranking=_ranking(bias),
         loro=bias["summary"] if bias else None,
         r_estimate_warning=DEPENDENCE_WARNING,
-        pool=repool_status(store),
+        pool=repool_status(store, unit or info.unit, names),
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
         judged_only=judged_only,
@@ -231,9 +231,14 @@ def _ranking(bias: dict[str, Any] | None) -> CoverageRanking:
     )
 
 
-def repool_status(store: Store) -> RepoolStatus | None:
-    """What the latest pool added over the previous one of its unit, what is unjudged, and the effort left."""
-    latest = store.latest_pool()
+def repool_status(store: Store, space: str | None = None, runs: list[str] | None = None) -> RepoolStatus | None:
+    """What the latest pool (of `space`, when given) added over the previous one of its unit, what is
+    unjudged, and the effort left; `runs_not_pooled` names those of `runs` (default: every run) it lacks.
+
+    A report on a snapshot passes the snapshot's space: a pool of another space says nothing about it.
+    """
+    pools = [p for p in store.pools() if space is None or p.unit == space]
+    latest = pools[-1] if pools else None
     if latest is None:
         return None
     earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
@@ -276,7 +281,7 @@ def repool_status(store: Store) -> RepoolStatus | None:
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return RepoolStatus(
         pool=latest.name,
-        runs_not_pooled=[r for r in store.run_names() if r not in latest.runs],
+        runs_not_pooled=[r for r in (store.run_names() if runs is None else runs) if r not in latest.runs],
         previous=previous.name if previous else None,
         unit=latest.unit,
         unjudged=unjudged_total,

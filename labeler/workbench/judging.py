@@ -53,9 +53,10 @@ from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
-from labeler.workbench.labels import current_labels, topic_labels, unit_space
+from labeler.workbench.labels import current_labels, topic_labels
 from labeler.workbench.model_labels import model_labels
 from labeler.workbench.setup import now
+from labeler.workbench.unit_spaces import foreign_ids, refuse_foreign, write_space
 from labeler.workbench.unknown import unknown_ids_advice
 
 UNDOABLE = (GRADE, SKIP, UNSURE, FLAG, NOTE, ADJUDICATE)
@@ -93,16 +94,21 @@ def record_judgment(
     (a person's decision only) names the model whose label was on screen, None when none was;
     `shown_others` (a person's decision on a planned overlap pair) the other assessors whose labels
     were on screen (empty: judged blind), None when not known.
+    Without `unit`, the space follows `labeler.workbench.unit_spaces` (the id's own space when the
+    workbench knows it); `allow_unknown` accepts an id the workbench does not know, never one that
+    is a unit of another space.
     """
     check_id(topic_id, ID_NAMES["topic"])
     check_id(unit_id, ID_NAMES["unit"])
     _check_assessor(assessor)
-    space = unit_space(store, unit)
+    space = write_space(store, unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
     _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
     checked_probs = _check_model_fields(store, kind, source, probs, shown_model)
     if not grades_kind(kind):
         grade = None
-    if not allow_unknown:
+    if allow_unknown:
+        refuse_foreign(store, space, _missing_units(store, space, [unit_id]))
+    else:
         _check_known(store, space, topic_id, unit_id)
     event = Event(
         "",
@@ -241,7 +247,7 @@ def undo(store: Store, assessor: str) -> Event:
 
 
 def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit: str | None = None) -> dict[str, Any]:
-    """Set a topic's review status in one unit space (the latest pool's by default, else `doc`).
+    """Set a topic's review status in one unit space (without `unit`: the one the workbench holds).
 
     A mark is a claim about the labels of one space: reviewing the documents
     says nothing about a chunk pool. `no_answer` is refused while the topic has
@@ -249,7 +255,7 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
     """
     check_id(topic_id, ID_NAMES["topic"])
     _check_assessor(assessor)
-    space = unit_space(store, unit)
+    space = write_space(store, unit, why="to say which space the mark is for")
     problem = choice_problem(status, REVIEW_MARKS, "review mark")
     if problem is not None:
         raise BadArgumentError(problem, argument="status")
@@ -320,15 +326,19 @@ def import_judgments(
     not hold the file's lines or events. A problem with a grade or an id is kept until the whole file
     has been read, so errors come in the order they did when the file was read first: a format error
     anywhere, then the first grade off the scale, then the first unknown topic, then the unknown units.
+
+    Without `unit`, the file's ids choose the space (`labeler.workbench.unit_spaces`: documents go to
+    `doc`, chunks of one chunking to its space), read in a first pass; `allow_unknown` accepts ids the
+    workbench does not know, never ids of another of its spaces.
     """
     _check_import_request(assessor, source, model)
     if reviewed and source == MODEL:  # a review mark says people checked the topic: a model's file cannot
         raise BadArgumentError("a model's labels cannot mark topics reviewed (people's labels do)", argument="reviewed")
-    space = unit_space(store, unit)
     scale = store.scale()
+    jsonl = source == MODEL and looks_like_jsonl(path)
+    space = write_space(store, unit, ids=_file_units(path, scale, jsonl), why="to say which space the labels go to")
     threshold = scale.threshold
     checks = _ImportChecks(store, space, path, scale, allow_unknown=allow_unknown)
-    jsonl = source == MODEL and looks_like_jsonl(path)
     current = model_labels(store, str(model), space) if source == MODEL else {}
     labels = _model_states(current, assessor) if source == MODEL else current_labels(store, space)
     time = now()
@@ -370,6 +380,20 @@ def import_judgments(
         pooled_unjudged=pooled_unjudged,
         marked=marks,
     )
+
+
+def _file_units(path: str | Path, scale: GradeScale, jsonl: bool) -> Iterator[list[str]]:
+    """The unit ids of a qrels (or a model's JSON lines) file, a part at a time."""
+    parts = (part for part, _ in _model_parts(path, scale)) if jsonl else read_qrels_parts(path)
+    for part in parts:
+        yield part.units
+
+
+def _missing_units(store: Store, space: str, ids: list[str]) -> list[str]:
+    """The ids that are not units of `space` (none when the space has nothing to check against)."""
+    if space == "doc":
+        return store.missing_documents(ids) if store.document_count() else []
+    return store.missing_chunks(space.split(":", 1)[1], ids)
 
 
 def _model_parts(path: str | Path, scale: GradeScale) -> Iterator[tuple[QrelsPart, list[dict[int, float] | None]]]:
@@ -448,14 +472,12 @@ class _ImportChecks:
         self.grade_error: QrelsFormatError | None = None
         self.topic_error: UnknownIdError | None = None
         self.missing: dict[str, int] = {}  # unknown unit id -> its first line
+        self.foreign: dict[str, int] = {}  # accepted as unknown, but a unit of another space -> its first line
+        self.allow_unknown = allow_unknown
         self.check_topics = not allow_unknown and bool(store.topic_count())
         self.known_topics = store.topic_ids() if self.check_topics else set()
-        if allow_unknown:
-            self.check_units = False
-        elif space == "doc":
-            self.check_units = bool(store.document_count())
-        else:
-            self.check_units = True
+        # with unknown ids allowed, ids are still looked up: one of another space is refused all the same
+        self.check_units = space != "doc" or bool(store.document_count())
         self.known_units: set[str] = set()
 
     def passes(self, part: QrelsPart) -> bool:
@@ -467,7 +489,7 @@ class _ImportChecks:
                 self._check_topics(part)
             if self.topic_error is None and self.check_units:
                 self._check_units(part)
-        return self.grade_error is None and self.topic_error is None and not self.missing
+        return self.grade_error is None and self.topic_error is None and not self.missing and not self.foreign
 
     def _check_grades(self, part: QrelsPart) -> None:
         values, name = self.values, self.scale.name
@@ -500,10 +522,13 @@ class _ImportChecks:
         if len(self.known_units) > _KNOWN_UNITS_KEPT:
             self.known_units.clear()
         self.known_units |= ids - missing
+        kept = self.missing
+        if missing and self.allow_unknown:
+            missing, kept = foreign_ids(self.store, self.space, missing), self.foreign
         if missing:
             for number, unit_id in zip(part.lines, part.units, strict=True):
-                if unit_id in missing and unit_id not in self.missing:
-                    self.missing[unit_id] = number
+                if unit_id in missing and unit_id not in kept:
+                    kept[unit_id] = number
 
     def raise_first(self) -> None:
         """Raise the problem the whole file has, if any, as checking it after reading it all would."""
@@ -511,6 +536,10 @@ class _ImportChecks:
             raise self.grade_error
         if self.topic_error is not None:
             raise self.topic_error
+        if self.foreign:
+            refuse_foreign(
+                self.store, self.space, sorted(self.foreign), path=self.path, line=min(self.foreign.values())
+            )
         if self.missing:
             missing = sorted(self.missing)
             where = "the corpus" if self.space == "doc" else self.space

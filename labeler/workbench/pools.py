@@ -20,9 +20,11 @@ from labeler.pooling import (
     strategy_names,
 )
 from labeler.store import Store
+from labeler.wording import plural
 from labeler.workbench.coverage_results import PaceNote
 from labeler.workbench.labels import judging_pace
 from labeler.workbench.setup import Progress, now
+from labeler.workbench.unit_spaces import choices_hint, held_spaces, ordered, spaces_held
 
 STAGE_BATCH = 10_000  # entries handed to the staging table at a time: bounds the memory they take
 RANKINGS_PER_BATCH = 500  # (run, topic) rankings read at a time while pooling: one query per run and batch
@@ -53,11 +55,27 @@ class RunShare:
 
 
 @dataclass(frozen=True)
+class RunLeftOut:
+    """A default run a pool did not take: its unit, and why (`other_unit`: it cannot be pooled at the
+    pool's chunk unit; `retired`)."""
+
+    run: str
+    unit: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run": self.run, "unit": self.unit, "why": self.why}
+
+
+@dataclass(frozen=True)
 class PoolBuilt:
     """What `build_pool` made: the new version, what it adds per topic and per run, and the effort left.
 
     `unit_from` names the previous pool whose unit was taken (None when given or shared by the
-    runs); `runs_left_out` the default runs of other units that could not join a chunk pool.
+    runs), `unit_source` says where the unit came from (`given`, `runs`, `previous_pool`);
+    `runs_left_out` the default runs of other units that could not join a chunk pool, and `left_out`
+    every default run not pooled with its unit and why (`other_unit`, `retired`); `hints` what would
+    pool otherwise (another unit, named runs), when the unit was not given.
     """
 
     pool: str
@@ -78,6 +96,9 @@ class PoolBuilt:
     runs_retired: tuple[str, ...]
     unit_from: str | None
     runs_left_out: tuple[str, ...]
+    unit_source: str
+    left_out: tuple[RunLeftOut, ...]
+    hints: tuple[Hint, ...]
 
     @property
     def judgments_per_hour(self) -> float:
@@ -105,6 +126,9 @@ class PoolBuilt:
             "runs_retired": list(self.runs_retired),
             "unit_from": self.unit_from,
             "runs_left_out": list(self.runs_left_out),
+            "unit_source": self.unit_source,
+            "left_out": [row.to_json() for row in self.left_out],
+            "hints": [{"argument": h.argument, "value": h.value, "why": h.why} for h in self.hints],
         }
 
 
@@ -187,6 +211,9 @@ class _RunsToPool:
     retired: list[str]
     unit_from: str | None
     left_out: list[str]
+    unit_source: str
+    others: list[RunLeftOut]
+    hints: tuple[Hint, ...]
 
     @property
     def names(self) -> list[str]:
@@ -199,7 +226,7 @@ def _runs_to_pool(
     """The runs named (or every run not retired) at the unit asked for, checked before anything is computed."""
     names, retired = _named_or_active_runs(store, runs)
     infos = [store.run(name) for name in names]
-    pool_unit, unit_from = _pool_unit(infos, unit, store.pools())
+    pool_unit, unit_from, unit_source = _pool_unit(store, infos, unit)
     left_out = []
     if unit_from and not runs and pool_unit.kind == "chunk":
         # the previous pool's chunk unit, over the default runs: the runs of other units cannot join it
@@ -211,7 +238,32 @@ def _runs_to_pool(
                 hints=(argument_hint("unit"), argument_hint("runs", why="to name the runs")),
             )
     _check_runs_fit(infos, pool_unit, run_depths)
-    return _RunsToPool(infos, pool_unit, retired, unit_from, left_out)
+    others = _left_out(store, left_out, retired)
+    hints = _other_choices(store, pool_unit, infos, others, unit_source)
+    return _RunsToPool(infos, pool_unit, retired, unit_from, left_out, unit_source, others, hints)
+
+
+def _left_out(store: Store, other_unit: list[str], retired: list[str]) -> list[RunLeftOut]:
+    """The default runs not pooled, each with its unit and why."""
+    rows = [RunLeftOut(name, str(store.run(name).unit), "other_unit") for name in other_unit]
+    return rows + [RunLeftOut(name, str(store.run(name).unit), "retired") for name in retired]
+
+
+def _other_choices(
+    store: Store, pool_unit: Unit, infos: list[RunInfo], others: list[RunLeftOut], unit_source: str
+) -> tuple[Hint, ...]:
+    """What would pool otherwise: each other unit the runs rank (or the left-out runs do), and naming the runs.
+
+    None when the unit was given: nothing was chosen for the user.
+    """
+    if unit_source == "given":
+        return ()
+    units = {str(i.unit) for i in infos} | {o.unit for o in others if o.why == "other_unit"}
+    units.discard(str(pool_unit))
+    hints = [argument_hint("unit", u, why=f"to pool at {u}") for u in sorted(units)]
+    if others or len(store.run_names()) > len(infos):
+        hints.append(argument_hint("runs", why="to name the runs"))
+    return tuple(hints)
 
 
 def _named_or_active_runs(store: Store, runs: list[str] | None) -> tuple[list[str], list[str]]:
@@ -265,31 +317,50 @@ def _topic_rankings(
             yield topic_id, rankings
 
 
-def _pool_unit(infos: list[RunInfo], unit: str | None, pools: list[PoolInfo]) -> tuple[Unit, str | None]:
-    """The unit to pool at, and the previous pool it was taken from (None when given or shared by the runs).
+def _pool_unit(store: Store, infos: list[RunInfo], unit: str | None) -> tuple[Unit, str | None, str]:
+    """The unit to pool at, the previous pool it was taken from (None when given or shared by the runs),
+    and where it came from (`given`, `runs`, `previous_pool`).
 
-    `--unit` wins; runs that all rank one unit give it; runs of several units
-    follow the latest pool, which already said which unit this campaign
-    judges (a re-pool should not need `--unit` again); with no pool yet the
+    The unit asked for wins; runs that all rank one unit give it; runs of several
+    units follow the latest pool, which already said which unit this campaign
+    judges (a re-pool should not need the unit again), unless a run of another
+    unit came after that pool: a new run says a campaign goes on, and which one
+    is then not clear (`labeler.workbench.unit_spaces`). With no pool yet the
     choice is the user's.
     """
     if unit is not None:
         try:
-            return Unit.parse(unit), None
+            return Unit.parse(unit), None, "given"
         except ValueError as exc:
             raise BadArgumentError(str(exc), argument="unit") from None
     units = {info.unit for info in infos}
     if len(units) == 1:
-        return units.pop(), None
-    if pools:
-        latest = pools[-1]
-        return Unit.parse(latest.unit), latest.name
+        return units.pop(), None, "runs"
+    latest = store.latest_pool()
+    if latest is not None:
+        _refuse_newer_runs(store, infos, latest)
+        return Unit.parse(latest.unit), latest.name, "previous_pool"
     raise LabelerError(
         f"the runs rank different units ({', '.join(sorted(map(str, units)))})",
         hints=(
             argument_hint("unit", "doc", why="to pool chunks at document level"),
             argument_hint("runs", why="to pool each unit separately"),
         ),
+    )
+
+
+def _refuse_newer_runs(store: Store, infos: list[RunInfo], latest: PoolInfo) -> None:
+    """Refuse to follow the latest pool's unit when a run of another unit was imported after it."""
+    newer = [i for i in infos if str(i.unit) != latest.unit and i.imported > latest.created]
+    if not newer:
+        return
+    named = ", ".join(f"{i.name} ({i.unit})" for i in newer)
+    spaces = ordered(store, [*held_spaces(store), *(str(i.unit) for i in newer)])
+    listing = "; ".join(held.described() for held in spaces_held(store, spaces))
+    raise LabelerError(
+        f"{plural(len(newer), 'run')} of another unit came after the latest pool {latest.name} ({latest.unit}): "
+        f"{named}; which campaign this pool continues is not clear (the workbench holds {listing})",
+        hints=(choices_hint(spaces, "to say which unit to pool at"), argument_hint("runs", why="to name the runs")),
     )
 
 
@@ -362,6 +433,9 @@ class _Tally:
             runs_retired=tuple(runs.retired),
             unit_from=runs.unit_from,
             runs_left_out=tuple(runs.left_out),
+            unit_source=runs.unit_source,
+            left_out=tuple(runs.others),
+            hints=runs.hints,
         )
 
 

@@ -20,12 +20,13 @@ from labeler.judges.base import JudgePair
 from labeler.judges.command import CommandJudge
 from labeler.judges.registry import ChosenJudge, make_judge
 from labeler.judgments import GRADE, MODEL, Event
-from labeler.models import Topic, topic_sort_key
+from labeler.models import PoolInfo, Topic, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.labels import current_labels
 from labeler.workbench.model_labels import model_labels
 from labeler.workbench.reading import unit_text
 from labeler.workbench.setup import now
+from labeler.workbench.unit_spaces import held_spaces, several_spaces
 
 DEFAULT_BATCH = 50
 Progress = Callable[[int, int], None]
@@ -53,6 +54,14 @@ class PrelabelResult:
         return asdict(self)
 
 
+def _space_pool(store: Store) -> PoolInfo | None:
+    """The latest pool of the space the workbench holds; with several spaces, refused: the pool must be named."""
+    held = held_spaces(store)
+    if len(held) > 1:
+        raise several_spaces(store, held, "to say which pool's pairs to label", argument="pool")
+    return store.latest_pool()
+
+
 def prelabel(
     store: Store,
     judge: str,
@@ -68,7 +77,7 @@ def prelabel(
         raise BadArgumentError(f"the batch size must be 1 or more, found {batch}", argument="batch")
     chosen = make_judge(judge)
     model = check_id(model_name if model_name is not None else chosen.model, "model name")
-    info = store.pool(pool) if pool is not None else store.latest_pool()
+    info = store.pool(pool) if pool is not None else _space_pool(store)
     if info is None:
         raise LabelerError("no pool to prelabel: build one first", hints=Hint("build_pool"))
     space = info.unit

@@ -31,6 +31,7 @@ from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
+from labeler.workbench.unit_spaces import foreign_ids, refuse_foreign
 from labeler.workbench.unknown import unknown_ids_advice
 
 ID_CHECK_BATCH = 100_000
@@ -123,15 +124,14 @@ def import_run(
     parsed_unit, exists = _check_import_request(store, name, unit, stage, dedupe, replace)
     reader = RunReader(path)
     known_topics = None if allow_unknown or store.topic_count() == 0 else store.topic_ids()
-    ids = _IdCheck(
-        store, parsed_unit, not allow_unknown and (parsed_unit.kind == "chunk" or store.document_count() > 0)
-    )
+    # with unknown ids allowed the ids are still looked up: a unit of another space is refused all the same
+    ids = _IdCheck(store, parsed_unit, parsed_unit.kind == "chunk" or store.document_count() > 0)
     with store.transaction():
         if exists:
             store.delete_run(name)
         run_id = store.insert_run(RunInfo(name, parsed_unit, stage, str(path), "", (), 0, 0, 0, {}, now()))
         stored = _store_rankings(store, reader, run_id, dedupe, known_topics, ids, progress)
-        _refuse_unknown(store, reader, parsed_unit, stored, ids)
+        _refuse_unknown(store, reader, parsed_unit, stored, ids, allow_unknown=allow_unknown)
         _finish_run(store, reader, run_id, stored, dedupe=dedupe, allow_unknown=allow_unknown)
     if progress:
         progress(reader.lines.size, reader.lines.size)
@@ -219,8 +219,19 @@ def _canonical(reader: RunReader, block: RunBlock, dedupe: str) -> Ranking:
         ) from None
 
 
-def _refuse_unknown(store: Store, reader: RunReader, unit: Unit, stored: _Stored, ids: _IdCheck) -> None:
-    """Topics the workbench lacks, then unit ids its corpus or chunking lacks: the whole run is refused."""
+def _refuse_unknown(
+    store: Store, reader: RunReader, unit: Unit, stored: _Stored, ids: _IdCheck, *, allow_unknown: bool
+) -> None:
+    """Topics the workbench lacks, then unit ids its corpus or chunking lacks: the whole run is refused.
+
+    With unknown ids allowed, only ids that are units of another space of the workbench are refused.
+    """
+    if allow_unknown:
+        foreign = sorted(foreign_ids(store, str(unit), ids.missing))
+        if foreign:
+            found = reader.first_line_with_unit(set(foreign))
+            refuse_foreign(store, str(unit), foreign, path=reader.path, line=found[0] if found else None)
+        return
     if stored.unknown_topics:
         first = sorted(stored.unknown_topics, key=topic_sort_key)
         raise UnknownIdError(

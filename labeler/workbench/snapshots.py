@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 from labeler import __version__
-from labeler.errors import Hint, LabelerError, NotFoundError, argument_hint
+from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
 from labeler.judgments import UNREVIEWED
-from labeler.models import SnapshotInfo, Unit, topic_sort_key
+from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
 from labeler.workbench.labels import current_labels, unit_space
@@ -28,6 +28,7 @@ from labeler.workbench.snapshot_results import (
     TopicDiff,
 )
 from labeler.workbench.status import all_topic_ids
+from labeler.workbench.unit_spaces import all_spaces, choices_hint, label_count, write_space
 
 
 def sha256_text(text: str) -> str:
@@ -109,11 +110,6 @@ def latest_snapshot_of(store: Store, space: str) -> SnapshotInfo | None:
     return next((s for s in reversed(store.snapshots()) if s.unit == space), None)
 
 
-def _label_count(current: dict) -> int:
-    """How many labels a snapshot of these pairs would hold (conflicts and stale pairs hold none)."""
-    return sum(1 for state in current.values() if state.label is not None and not state.conflict)
-
-
 def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> tuple[str, dict]:
     """The unit space a new snapshot freezes, and its current labels.
 
@@ -121,14 +117,15 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
     pool built after document judging does not make an empty chunk snapshot);
     with several, `default` (the space a front end's user is judging) if it is
     one of them, else a refusal that lists each space with its label count.
-    No labels anywhere: `default`, else the latest pool's space, else `doc`.
+    No labels anywhere: `default`, else the space the workbench holds (`write_space`: refused when
+    it holds several).
     """
     if unit is not None:
         space = unit_space(store, unit)
         return space, current_labels(store, space)
-    spaces = ["doc", *(str(Unit("chunk", c.name)) for c in store.chunkings())]
+    spaces = all_spaces(store)
     found = {space: current_labels(store, space) for space in spaces}
-    counts = {space: _label_count(current) for space, current in found.items()}
+    counts = {space: label_count(current) for space, current in found.items()}
     labelled = [space for space in spaces if counts[space]]
     if len(labelled) == 1:
         return labelled[0], found[labelled[0]]
@@ -138,9 +135,9 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
         listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})" for space in labelled)
         raise LabelerError(
             f"labels exist in {len(labelled)} unit spaces: {listing}",
-            hints=argument_hint("unit", why="to say which to freeze"),
+            hints=choices_hint(labelled, "to say which to freeze"),
         )
-    space = default or unit_space(store, None)
+    space = default or write_space(store, None, why="to say which to freeze")
     return space, found.get(space) or current_labels(store, space)
 
 

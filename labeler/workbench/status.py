@@ -278,7 +278,12 @@ def status(
 def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingRule, viewer: str | None) -> Status:
     """The counts, then the review states from those counts (not the pool read again), then the plan's progress."""
     counts = store.counts()
-    info = store.pool(pool) if pool else store.latest_pool()
+    if pool:
+        info: PoolInfo | None = store.pool(pool)
+    elif unit is not None:  # the space asked for is read against its own latest pool, never another space's
+        info = latest_pool_in(store, unit_space(store, unit))
+    else:
+        info = store.latest_pool()
     space = info.unit if info and unit is None else unit_space(store, unit)
     threshold = store.scale().threshold
     every_label, firsts = labels_and_first_judgments(store, space)  # current_labels' labels, in the same pass

@@ -1,4 +1,8 @@
-"""`judgments add` with one unknown id: a chunk id names `--unit chunk:NAME`; an unknown topic says so plainly."""
+"""`judgments add` with one unknown id: a chunk id names `--unit chunk:NAME`; an unknown topic says so plainly.
+
+Without `--unit`, a chunk id of the one chunking is that chunking's (the id decides the space); given as a
+document (`--unit doc`), it is refused with the chunking named, and `--allow-unknown` does not file it there.
+"""
 
 from __future__ import annotations
 
@@ -25,15 +29,28 @@ def _refused(result, fragment: str) -> str:
     return result.stderr
 
 
-def test_a_chunk_id_given_as_a_document_names_its_chunking_first(chunked):
+def test_a_chunk_id_given_as_a_document_names_its_chunking(chunked):
     with Unchanged(chunked):
-        result = invoke(chunked, ["judgments", "add", "1", "d1#1", "2", "--assessor", "ann"])
+        result = invoke(chunked, ["judgments", "add", "1", "d1#1", "2", "--assessor", "ann", "--unit", "doc"])
     message = _refused(
         result,
-        "no document 'd1#1' in the corpus; chunking 'w5' holds it (pass --unit chunk:w5 to read it as its chunks; "
-        "or pass --allow-unknown to accept it as a document anyway)",
+        "no document 'd1#1' in the corpus; chunking 'w5' holds it (pass --unit chunk:w5 to read it as its chunks)",
     )
-    assert message.index("--unit chunk:w5") < message.index("--allow-unknown")
+    assert "--allow-unknown" not in message
+
+
+def test_a_chunk_id_accepted_as_unknown_is_still_not_filed_as_a_document(chunked):
+    with Unchanged(chunked):
+        result = invoke(
+            chunked, ["judgments", "add", "1", "d1#1", "2", "--assessor", "ann", "--unit", "doc", "--allow-unknown"]
+        )
+    _refused(result, "1 id is a chunk of w5 of this workbench (unit chunk:w5), not a document (pass --unit chunk:w5")
+
+
+def test_without_unit_a_chunk_id_goes_to_its_chunking(chunked, run_cli):
+    run_cli("judgments", "add", "1", "d1#1", "2", "--assessor", "ann")
+    (event,) = run_cli.json("judgments", "log")
+    assert (event["unit"], event["unit_id"]) == ("chunk:w5", "d1#1")
 
 
 def test_the_suggested_unit_records_the_judgment(chunked, run_cli):

@@ -27,9 +27,15 @@ def test_a_chunk_run_without_unit_suggests_the_chunking_that_holds_its_ids(chunk
     message = result.stderr
     assert message.endswith(
         "3 ids not in the corpus, e.g. d1#0, d1#1, d2#0; chunking 'w5' holds 3 of the 3 (pass --unit chunk:w5 "
-        "to read them as its chunks; or pass --allow-unknown to accept them as documents anyway)\n"
+        "to read them as its chunks)\n"
     )
-    assert message.index("--unit chunk:w5") < message.index("--allow-unknown")
+
+
+def test_a_chunk_run_accepted_as_unknown_is_still_not_a_document_run(chunked, write):
+    path = write("chunk.run", CHUNK_RUN)
+    with Unchanged(chunked):
+        result = invoke(chunked, ["runs", "import", path, "--name", "c", "--allow-unknown"])
+    assert_refused(result, path, 1, "3 ids are chunks of w5 of this workbench (unit chunk:w5), not documents")
 
 
 def test_mostly_chunk_ids_still_name_the_chunking_with_its_count(chunked, write):
@@ -52,9 +58,7 @@ def test_chunk_qrels_without_unit_suggest_the_chunking(chunked, write):
     path = write("chunk.qrels", "1 0 d1#0 2\n1 0 d2#0 0\n")
     with Unchanged(chunked):
         result = invoke(chunked, ["judgments", "import", path, "--assessor", "ann", "--unit", "doc"])
-    assert_refused(
-        result, path, 1, "chunking 'w5' holds 2 of the 2 (pass --unit chunk:w5 to read them as its chunks; or pass"
-    )
+    assert_refused(result, path, 1, "chunking 'w5' holds 2 of the 2 (pass --unit chunk:w5 to read them as its chunks)")
 
 
 def test_the_suggested_unit_imports_the_run(chunked, write):

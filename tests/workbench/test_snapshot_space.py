@@ -31,7 +31,7 @@ def test_the_space_being_judged_is_taken_when_several_have_labels(two_chunkings)
         assert create_snapshot(store, "tui", default_unit="chunk:w2").unit == "chunk:w2"
         with pytest.raises(LabelerError, match=r"doc \(1 label\), chunk:w2 \(1 label\)$") as refused:
             create_snapshot(store, "cli")
-        assert refused.value.hints == (argument_hint("unit", why="to say which to freeze"),)
+        assert refused.value.hints == (argument_hint("unit", "doc|chunk:w2", why="to say which to freeze"),)
 
 
 def test_a_space_being_judged_without_labels_gives_way_to_the_one_that_has_them(two_chunkings):
