@@ -30,6 +30,12 @@ Left off:
   (curly quotes, fullwidth forms in CJK text) is not an error, and a lone C1 control outside
   mojibake stays a control, shown as its escape.
 
+Beyond ftfy, zero-width spaces (U+200B, and U+FEFF, a byte order mark inside the text) are
+dropped from the repaired text: invisible, they mean nothing on a terminal but where a line may
+break, and shown as escapes they left a repaired MS MARCO passage as hard to read as its
+mojibake (`in the \\u200blungs, one of the very \\u200bsmall \\u200btubes`). The joiners, direction
+marks and bidi controls are kept (they change how text reads, so they are shown as escapes).
+
 The repaired text is user text like any other: the front ends make it inert after the repair
 (`labeler.inert.visible`), so nothing ftfy produces reaches a terminal as a control character
 (a repaired U+202E is shown as `\\u202e`), and they hand it on as plain text, never as markup.
@@ -45,6 +51,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ftfy import TextFixerConfig
 
+ZERO_WIDTH_SPACES = str.maketrans("", "", "\u200b\ufeff")
 # Long documents are repaired once per unit shown; the last few are kept, so going back costs nothing.
 CACHED_TEXTS = 64
 
@@ -69,6 +76,11 @@ def _config() -> TextFixerConfig:
     )
 
 
+def prepare() -> None:
+    """Load ftfy now (some 60 ms), so that the first text needing a repair does not pay for it on a judging key."""
+    _config()
+
+
 @lru_cache(maxsize=CACHED_TEXTS)
 def repaired(text: str) -> str:
     """`text` with its mojibake repaired (see the module's notes); ASCII text is returned as it is."""
@@ -76,7 +88,7 @@ def repaired(text: str) -> str:
         return text
     from ftfy import fix_text
 
-    return fix_text(text, _config())
+    return fix_text(text, _config()).translate(ZERO_WIDTH_SPACES)
 
 
 def repaired_with_cuts(text: str, cuts: Iterable[int]) -> tuple[str, dict[int, int]]:

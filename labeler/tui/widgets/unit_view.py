@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from labeler.mojibake import prepare
 from labeler.stems import DEFAULT_LANGUAGE
 from labeler.tui.text import (
     CONTEXT_LEVELS,
@@ -68,6 +69,10 @@ class UnitView(VerticalScroll):
 
     def compose(self):
         yield self.body
+
+    def on_mount(self) -> None:
+        # after the first paint, before the judging screen settles the garbage collector (gc_policy)
+        self.call_after_refresh(prepare)
 
     def show(
         self, view: UnitText | None, terms: list[str], *, message: str = "", language: str | None = DEFAULT_LANGUAGE
