@@ -110,21 +110,27 @@ def find_terms(text: str, terms: Sequence[str], language: str | None = DEFAULT_L
     unique = tuple(dict.fromkeys(term for term in terms if term))
     if not unique:
         return []
-    named = {term.lower(): term for term in reversed(unique)}
-    exact = [
-        TermMatch(m.start(), m.end(), named.get(m.group(0).lower(), m.group(0).lower()), True)
-        for m in _exact_pattern(unique).finditer(text)
-    ]
+    exact = _exact_matches(text, unique)
     if language is None:
         return exact
-    stems = _stems(unique, language)
-    words = _outside(WORD.finditer(text), exact)
-    if not stems or not words:
-        return exact
-    keys = _stemmer(language).stemWords([_stem_key(m.group(0)) for m in words])
+    return sorted(exact + _stem_matches(text, unique, language, exact), key=lambda match: match.start)
+
+
+def _exact_matches(text: str, terms: tuple[str, ...]) -> list[TermMatch]:
+    named = {term.lower(): term for term in reversed(terms)}
+    return [
+        TermMatch(m.start(), m.end(), named.get(m.group(0).lower(), m.group(0).lower()), True)
+        for m in _exact_pattern(terms).finditer(text)
+    ]
+
+
+def _stem_matches(text: str, terms: tuple[str, ...], language: str, exact: list[TermMatch]) -> list[TermMatch]:
+    """The words of `text` outside the exact matches whose stem is a term's."""
+    stems = _stems(terms, language)
+    words = _outside(WORD.finditer(text), exact) if stems else []
+    keys = _stemmer(language).stemWords([_stem_key(m.group(0)) for m in words]) if words else []
     pairs = zip(words, keys, strict=True)
-    by_stem = [TermMatch(m.start(), m.end(), stems[key], False) for m, key in pairs if key in stems]
-    return sorted(exact + by_stem, key=lambda match: match.start)
+    return [TermMatch(m.start(), m.end(), stems[key], False) for m, key in pairs if key in stems]
 
 
 def _outside(words: Iterable[re.Match[str]], matches: list[TermMatch]) -> list[re.Match[str]]:

@@ -20,9 +20,10 @@ from textual.content import Content
 from textual.widgets import Static
 
 from labeler.inert import visible
+from labeler.models import Topic
 from labeler.store import Store
 from labeler.tui import make_app
-from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, readable_view
+from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, Paragraph, find_hits, readable_view, topic_terms
 from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
 from labeler.workbench.reading import UnitText, unit_text
@@ -75,6 +76,15 @@ def test_a_chunk_marks_the_same_words_in_the_repaired_document():
     )
     assert [shown.text[a:b][:6] for a, b in shown.neighbours] == ["bronch", "one of", "(Defin"]
     assert view.text == stored  # the view given is not changed
+
+
+def test_the_topics_language_reaches_the_highlighting():
+    part = Paragraph(0, "Das Haus und die Häuser")
+    german = topic_terms(Topic("1", "Häuser kaufen", extra={"language": "de"}))
+    assert german == (["häuser", "kaufen"], "german")
+    assert [(h.start, h.exact) for h in find_hits([part], *german)] == [(4, False), (17, True)]
+    english = topic_terms(Topic("1", "Häuser kaufen"))
+    assert [(h.start, h.exact) for h in find_hits([part], *english)] == [(17, True)]
 
 
 async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msmarco_db, tmp_path):
