@@ -12,20 +12,20 @@ import json
 from pathlib import Path
 
 import pytest
-from judging_support import until
-from rich.text import Text
+from judging_support import open_screen, until
 from support import Cli, new_workbench
+from test_inert import styled
 from test_markup import drawn, squeezed
-from textual.content import Content
 from textual.widgets import Static
 
 from labeler.inert import visible
 from labeler.models import Topic
 from labeler.store import Store
 from labeler.tui import make_app
+from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, Paragraph, find_hits, readable_view, topic_terms
-from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
+from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE, UnitView
+from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.reading import UnitText, unit_text
 
 CORPUS = Path(__file__).parent / "msmarco" / "corpus.jsonl"
@@ -49,14 +49,6 @@ def msmarco_db(tmp_path):
         chunk_corpus(store, "w10", size=10, overlap=0)
         build_pool(store, 2)
     return db
-
-
-def styled(content: Content, style: str) -> list[str]:
-    """The text under each span of the rich `style` in a Textual Content."""
-    sample = Text("x")
-    sample.stylize(style, 0, 1)
-    (wanted,) = Content.from_rich_text(sample).spans
-    return [content.plain[span.start : span.end] for span in content.spans if span.style == wanted.style]
 
 
 def test_the_fixture_holds_the_corpus_mojibake():
@@ -134,3 +126,17 @@ async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msm
     qrels = tmp_path / "qrels.txt"
     cli("export", "qrels", "-o", qrels)
     assert qrels.read_text() == f"{TOPIC} 0 {PUMPS} 2\n"
+
+
+async def test_the_adjudication_screen_reads_the_same_repaired_text(msmarco_db):
+    with Store(msmarco_db) as store:
+        record_judgment(store, TOPIC, PUMPS, assessor="ann", grade=2)
+        record_judgment(store, TOPIC, PUMPS, assessor="bob", grade=0)
+    app = make_app(msmarco_db, assessor="cat")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await open_screen(pilot, "a", AdjudicationScreen)
+        body = app.screen.query_one(UnitView).body
+        await until(pilot, lambda: "they’re getting big fast" in body.render().plain, "the repaired passage")
+        assert styled(body.render(), QUERY_STEM_STYLE) == ["pumps"]
+        await pilot.press("o")
+        await until(pilot, lambda: "they\u00e2\\x80\\x99re" in body.render().plain, "the stored passage")
