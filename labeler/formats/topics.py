@@ -16,6 +16,7 @@ from labeler.errors import TopicFormatError
 from labeler.formats.fields import clean_id, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines, first_of_each
 from labeler.models import Topic
+from labeler.stems import LANGUAGE_KEYS, language_name, languages
 
 JSON_ID_KEYS = ("id", "_id", "qid", "query_id", "topic_id", "num")
 JSON_TITLE_KEYS = ("title", "text", "query")
@@ -93,7 +94,22 @@ def _json_topic(text: str, path: Path, number: int) -> Topic:
         raise TopicFormatError(f"topic {topic_id} has an empty {title_key}", path=path, line=number)
     description = _text_field(record, _first_key(record, JSON_DESCRIPTION_KEYS), topic_id, path, number)
     narrative = _text_field(record, _first_key(record, JSON_NARRATIVE_KEYS), topic_id, path, number)
-    return Topic(topic_id, title, description, narrative, record)
+    return _checked(Topic(topic_id, title, description, narrative, record), path, number)
+
+
+def _checked(topic: Topic, path: Path, number: int) -> Topic:
+    """The topic, once its optional language field names a language a stemmer covers (see labeler.stems)."""
+    for key in LANGUAGE_KEYS:
+        value = topic.extra.get(key)
+        if key in topic.extra and not (isinstance(value, str) and language_name(value) is not None):
+            found = repr(value) if isinstance(value, str) else json_type(value)
+            raise TopicFormatError(
+                f'topic {topic.topic_id}: "{key}" must name a language Snowball stems ({", ".join(languages())}) '
+                f"or give its two-letter ISO 639-1 code, found {found}",
+                path=path,
+                line=number,
+            )
+    return topic
 
 
 def _first_key(record: dict[str, Any], keys: tuple[str, ...]) -> str | None:
@@ -207,7 +223,7 @@ def _trec_topic(fields: dict[str, list[str]], path: Path, top_line: int) -> Topi
     title = values.pop("title", "")
     if not title:
         raise TopicFormatError(f"topic {topic_id} has no title (expected <title> TEXT)", path=path, line=top_line)
-    return Topic(topic_id, title, values.pop("desc", ""), values.pop("narr", ""), values)
+    return _checked(Topic(topic_id, title, values.pop("desc", ""), values.pop("narr", ""), values), path, top_line)
 
 
 def _trec_text(name: str, parts: list[str]) -> str:

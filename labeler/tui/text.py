@@ -16,7 +16,7 @@ User data (ids, titles, names, notes, messages, document text) is inert on scree
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import accumulate
 
@@ -25,6 +25,9 @@ from textual.content import Content
 
 from labeler.errors import LabelerError
 from labeler.inert import visible, visible_line
+from labeler.models import Topic
+from labeler.mojibake import repaired, repaired_with_cuts
+from labeler.stems import DEFAULT_LANGUAGE, find_terms, topic_language
 from labeler.tui.hints import tui_message
 from labeler.workbench.reading import UnitText
 
@@ -32,8 +35,12 @@ STOPWORDS = frozenset(
     "a an and are as at be by for from how in is it of on or that the this to was what when where which who why "
     "with does do did can about into than then there their them they its not no yes vs versus".split()
 )
+# Exact matches of a term are solid blocks; words that only share the term's stem are the same colour
+# as text, underlined (so they tell apart on a monochrome terminal too) and never bold.
 QUERY_STYLE = "bold black on yellow"
 EXTRA_STYLE = "bold black on magenta"
+QUERY_STEM_STYLE = "underline yellow"
+EXTRA_STEM_STYLE = "underline magenta"
 # underlined as well: on 256-colour terminals (tmux, ssh) red and magenta come out close, the underline never does
 CURRENT_HIT_STYLE = "bold underline white on red"
 CHUNK_STYLE = "on #1f3a5f"
@@ -81,6 +88,13 @@ def query_terms(*texts: str) -> list[str]:
     return list(seen)
 
 
+def topic_terms(topic: Topic | None) -> tuple[list[str], str | None]:
+    """What the text is searched for: the topic title's content words, and the topic's stemming language."""
+    if topic is None:
+        return [], DEFAULT_LANGUAGE
+    return query_terms(topic.title), topic_language(topic.extra)
+
+
 @dataclass(frozen=True)
 class Paragraph:
     start: int  # offset of the paragraph in the document text
@@ -112,7 +126,35 @@ class Hit:
     paragraph: int
     start: int  # offsets inside the paragraph
     end: int
-    term: str
+    term: str  # the term it matches (for a stem match, not the word in the text)
+    exact: bool = True  # the term itself; False: a word with the term's stem
+
+
+def readable_view(view: UnitText) -> UnitText:
+    """The unit as it is read: mojibake in its title and text repaired (`labeler.mojibake`), offsets moved along.
+
+    A chunk's span and its neighbours' are offsets into the document text; the text is repaired
+    between them, so they still mark the same words. The stored text is not changed.
+    """
+    if not view.known:
+        return view
+    size = len(view.text)
+    spans = [span for span in (view.span, *view.neighbours) if span is not None]
+    text, moved = repaired_with_cuts(view.text, [offset for span in spans for offset in span])
+    title = repaired(view.title)
+    if text == view.text and title == view.title:
+        return view
+
+    def at(span: tuple[int, int]) -> tuple[int, int]:
+        return moved[min(max(span[0], 0), size)], moved[min(max(span[1], 0), size)]
+
+    return replace(
+        view,
+        title=title,
+        text=text,
+        span=None if view.span is None else at(view.span),
+        neighbours=tuple(at(span) for span in view.neighbours),
+    )
 
 
 def visible_range(view: UnitText, level: int) -> tuple[int, int]:
@@ -144,17 +186,15 @@ def paragraphs(text: str, start: int, end: int) -> list[Paragraph]:
     return result or [Paragraph(start, text[start:end])]
 
 
-def find_hits(parts: list[Paragraph], terms: list[str]) -> list[Hit]:
-    """Every whole-word, case-insensitive match of the terms, in reading order."""
-    if not terms:
-        return []
-    pattern = re.compile(
-        r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b", re.IGNORECASE
-    )
+def find_hits(parts: list[Paragraph], terms: list[str], language: str | None = DEFAULT_LANGUAGE) -> list[Hit]:
+    """Every match of the terms, in reading order: whole words in any case, and words of the same stem.
+
+    The rules are `labeler.stems.find_terms`'s; `language` is the topic's (None: exact words only).
+    """
     return [
-        Hit(i, m.start(), m.end(), m.group(0).lower())
+        Hit(i, match.start, match.end, match.term, match.exact)
         for i, part in enumerate(parts)
-        for m in pattern.finditer(part.text)
+        for match in find_terms(part.text, terms, language)
     ]
 
 
@@ -178,10 +218,17 @@ def render(
             text.stylize(CHUNK_STYLE, at(start), at(end))
     for hit in hits:
         if hit.paragraph == index:
-            text.stylize(EXTRA_STYLE if hit.term in extra_terms else QUERY_STYLE, at(hit.start), at(hit.end))
+            text.stylize(hit_style(hit, extra_terms), at(hit.start), at(hit.end))
     if current is not None and current.paragraph == index:
         text.stylize(CURRENT_HIT_STYLE, at(current.start), at(current.end))
     return text
+
+
+def hit_style(hit: Hit, extra_terms: set[str]) -> str:
+    """A hit's highlight: the annotator's terms apart from the topic's, exact words apart from stem matches."""
+    if hit.term in extra_terms:
+        return EXTRA_STYLE if hit.exact else EXTRA_STEM_STYLE
+    return QUERY_STYLE if hit.exact else QUERY_STEM_STYLE
 
 
 def term_counts(hits: list[Hit], terms: list[str]) -> dict[str, int]:

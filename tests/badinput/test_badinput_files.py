@@ -123,6 +123,9 @@ REFUSED = [
     ("topics_text_outside.trec", 5, "expected <top>, found text outside a topic: 'stray text'"),
     ("topics_num_with_space.trec", 1, "topic number '301 302' contains white space"),
     ("topics_duplicate_tag.trec", 4, "<title> appears twice in the topic at line 1"),
+    ("topics_unknown_language.jsonl", 2, "topic 2: \"language\" must name a language Snowball stems (arabic, "),
+    ("topics_unknown_language.trec", 6, "topic 302: \"lang\" must name a language Snowball stems"),
+    ("topics_language_not_string.jsonl", 1, "or give its two-letter ISO 639-1 code, found a number"),
     # -- labeler corpus mapping import --
     ("mapping_three_fields.tsv", 4, "expected 2 or 4 fields (chunk_id doc_id [start end]), found 3"),
     ("mapping_float_offset.tsv", 4, "end offset must be an integer, found '1.5'"),

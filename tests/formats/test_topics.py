@@ -275,3 +275,28 @@ def test_invalid_utf8_names_the_line(tmp_path):
     path.write_bytes(b"1\tok\n2\t\xff\n")
     with pytest.raises(TopicFormatError, match=r"topics\.tsv:2: not valid UTF-8"):
         read_topics(path)
+
+
+# -- a topic's language ----------------------------------------------------------------------
+
+
+def test_a_language_field_names_the_topics_stemming_language(tmp_path):
+    jsonl = write(
+        tmp_path,
+        "topics.jsonl",
+        '{"id": "1", "title": "Wärmepumpen", "language": "de"}\n{"id": "2", "title": "bombas", "lang": "Spanish"}\n',
+    )
+    trec = write(tmp_path, "topics.trec", "<top>\n<num> 3\n<title> pompes à chaleur\n<lang> FR\n</top>\n")
+    assert [topic.extra for _, topic in read_topics(jsonl)] == [{"language": "de"}, {"lang": "Spanish"}]
+    assert [topic.extra for _, topic in read_topics(trec)] == [{"lang": "FR"}]  # kept as written
+
+
+def test_a_language_no_stemmer_covers_is_refused_with_the_choices(tmp_path):
+    path = write(
+        tmp_path, "topics.jsonl", '{"id": "1", "title": "heat pumps"}\n{"id": "2", "title": "x", "lang": "zh"}\n'
+    )
+    with pytest.raises(TopicFormatError) as refused:
+        read_topics(path)
+    assert refused.value.line == 2
+    assert "topic 2: \"lang\" must name a language Snowball stems (arabic, " in str(refused.value)
+    assert "found 'zh'" in str(refused.value)

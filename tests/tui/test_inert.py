@@ -138,6 +138,11 @@ async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_termina
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = app.screen
         body = screen.query_one("#unit-body", Static)
+        # repaired for reading, the 8-bit CSI is read as the Windows-1252 character it stands for; the
+        # escapes stay escapes, and the stored form is a key away
+        assert_drawn(body, f"{SHOWN_CSI}Scout ›1m maize \\u202eweekly {SHOWN_OSC}maize.", "(o: text as stored)")
+        await pilot.press("o")
+        await until(pilot, lambda: "\\x9b" in body.render().plain, "the text as stored")
         content = body.render()
         assert visible_line(DOC_TITLE) in content.plain and visible(DOC_TEXT.split("\n\n")[1]) in content.plain
         assert not any(char in content.plain for char in RAW)

@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.tui.text import cell, query_terms, shown, shown_lines
+from labeler.tui.text import cell, shown, shown_lines, topic_terms
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.setup import grade_scale
@@ -28,7 +28,10 @@ class AdjudicationScreen(Screen[None]):
     AdjudicationScreen #detail { height: auto; max-height: 40%; }
     AdjudicationScreen #unit { height: 1fr; border-top: solid $primary; }
     """
-    BINDINGS = [Binding("escape", "close", "Back", id="adjudicate.back")]
+    BINDINGS = [
+        Binding("escape", "close", "Back", id="adjudicate.back"),
+        Binding("o", "raw_text", "Text as stored", id="adjudicate.raw_text"),
+    ]
 
     def __init__(self, session: JudgingSession) -> None:
         super().__init__()
@@ -116,10 +119,11 @@ class AdjudicationScreen(Screen[None]):
         from labeler.workbench.topics import find_topic
 
         store = self.session.store
-        topic = find_topic(store, item["topic"])
-        self.query_one(UnitView).show(
-            unit_text(store, item["unit"], item["unit_id"]), query_terms(topic.title) if topic else []
-        )
+        terms, language = topic_terms(find_topic(store, item["topic"]))
+        self.query_one(UnitView).show(unit_text(store, item["unit"], item["unit_id"]), terms, language=language)
+
+    def action_raw_text(self) -> None:
+        self.notify(self.query_one(UnitView).toggle_raw(), timeout=1.5, markup=False)
 
     def action_settle(self, grade: int) -> None:
         from labeler.workbench import adjudicate

@@ -20,7 +20,7 @@ from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
 from labeler.tui.hints import hint_text, tui_message
 from labeler.tui.screens.prompt import TextPrompt
-from labeler.tui.text import query_terms, shown
+from labeler.tui.text import shown, topic_terms
 from labeler.tui.widgets.model_label import ModelLabelView
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, RubricLine, StopLine, TopicCard
@@ -88,6 +88,7 @@ class JudgeScreen(Screen[None]):
         ),
         Binding("minus", "context(-1)", "Narrow context", key_display="-", show=False, id="judge.narrow_context"),
         Binding("r", "reveal", "Show runs", show=False, id="judge.show_runs"),
+        Binding("o", "raw_text", "Text as stored", show=False, id="judge.raw_text"),
         Binding("d", "topic_done", "Topic done", show=False, id="judge.topic_done"),
         Binding("x", "no_answer", "No answer", show=False, id="judge.no_answer"),
         Binding("h", "history", "History", id="judge.history"),
@@ -200,21 +201,16 @@ class JudgeScreen(Screen[None]):
         topic_id = session.topic_id
         topic = find_topic(session.store, topic_id) if topic_id else None
         self.query_one(TopicCard).show(topic_id, topic, session.topic_status())
-        terms = query_terms(topic.title) if topic else []
+        terms, language = topic_terms(topic)
         view = self.query_one(UnitView)
-        title = self.query_one("#unit-title", Static)
         unit = session.view if session.current is not None else None
-        chunk = unit is not None and unit.is_chunk
-        title.set_class(chunk, "chunk")
-        title.update(
-            Content(shown(f"{unit.doc_id or '-'}: {unit.title or '(no title)'}")) if unit is not None and chunk else ""
-        )
         self.query_one(ModelLabelView).show(session.model_label if unit is not None else None, self.scale)
         if session.current is None or unit is None:
             view.show(None, terms, message=self._empty_message())
         else:
-            view.show(unit, terms)
+            view.show(unit, terms, language=language)
             self.query_one(Provenance).show(session.current.contributors)
+        self._show_chunk_title()
         self.refresh_status()
         self.query_one(StopLine).show(session.stop_rule.spec, session.stop_decision())
         self._notice()
@@ -382,6 +378,18 @@ class JudgeScreen(Screen[None]):
     def action_context(self, step: int) -> None:
         level = self.query_one(UnitView).widen(step)
         self.notify(f"Context: {level}", timeout=1.5, markup=False)
+
+    def action_raw_text(self) -> None:
+        self.notify(self.query_one(UnitView).toggle_raw(), timeout=1.5, markup=False)
+        self._show_chunk_title()
+
+    def _show_chunk_title(self) -> None:
+        """A chunk's document id and title above the text (compact layout), in the form the text is shown."""
+        unit = self.query_one(UnitView).displayed
+        chunk = unit is not None and unit.is_chunk
+        title = self.query_one("#unit-title", Static)
+        title.set_class(chunk, "chunk")
+        title.update(Content(shown(f"{unit.doc_id or '-'}: {unit.title or '(no title)'}")) if unit and chunk else "")
 
     def action_reveal(self) -> None:
         self.query_one(Provenance).toggle_class("visible")

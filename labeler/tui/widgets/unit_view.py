@@ -14,6 +14,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from labeler.mojibake import prepare
+from labeler.stems import DEFAULT_LANGUAGE
 from labeler.tui.text import (
     CONTEXT_LEVELS,
     Hit,
@@ -21,6 +23,7 @@ from labeler.tui.text import (
     find_hits,
     paragraphs,
     plain,
+    readable_view,
     render,
     shown,
     term_counts,
@@ -31,6 +34,9 @@ from labeler.workbench.reading import UnitText
 
 TITLE = ".unit-view--title"  # component classes, styled in UnitView's CSS
 NOTE = ".unit-view--note"
+# under the title when the unit's text needed a repair (labeler.mojibake), in each form
+REPAIRED_NOTE = "Encoding errors repaired (o: text as stored)"
+STORED_NOTE = "Text as stored (o: encoding errors repaired)"
 
 
 class UnitView(VerticalScroll):
@@ -45,7 +51,10 @@ class UnitView(VerticalScroll):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.view: UnitText | None = None
+        self.view: UnitText | None = None  # as stored
+        self.readable: UnitText | None = None  # mojibake repaired: what is shown unless `raw`
+        self.raw = False  # show the text as stored (kept from unit to unit until turned off)
+        self.language: str | None = DEFAULT_LANGUAGE  # the topic's, for matching terms by stem
         self.terms: list[str] = []
         self.extra_terms: list[str] = []
         self.level = len(CONTEXT_LEVELS) - 1
@@ -61,9 +70,22 @@ class UnitView(VerticalScroll):
     def compose(self):
         yield self.body
 
-    def show(self, view: UnitText | None, terms: list[str], *, message: str = "") -> None:
-        """Show a new unit (or a message when there is none), scrolled to the chunk."""
+    def on_mount(self) -> None:
+        # after the first paint, before the judging screen settles the garbage collector (gc_policy)
+        self.call_after_refresh(prepare)
+
+    def show(
+        self, view: UnitText | None, terms: list[str], *, message: str = "", language: str | None = DEFAULT_LANGUAGE
+    ) -> None:
+        """Show a new unit (or a message when there is none), scrolled to the chunk.
+
+        The text is repaired here, once per unit shown (`readable_view`, which also caches the
+        last texts); the keys that redraw it (hits, context, terms, raw) reuse it.
+        `language`: the topic's stemming language (None: terms are matched as exact words only).
+        """
         self.view = view
+        self.readable = readable_view(view) if view is not None else None
+        self.language = language
         self.terms = terms
         self.level = len(CONTEXT_LEVELS) - 1
         self.hit_index = None
@@ -95,11 +117,29 @@ class UnitView(VerticalScroll):
         self._rebuild()
         return self.hits[self.hit_index]
 
+    def toggle_raw(self) -> str:
+        """Show the text as stored instead of repaired, or back (for this unit and the next); says which, in words."""
+        self.raw = not self.raw
+        self.hit_index = None
+        self._rebuild()
+        shown = "Text as stored" if self.raw else "Text repaired for reading"
+        return shown if self.repaired or self.view is None else f"{shown} (this one has nothing to repair)"
+
+    @property
+    def displayed(self) -> UnitText | None:
+        """The unit in the form it is shown: repaired, or as stored (`raw`)."""
+        return self.view if self.raw else self.readable
+
+    @property
+    def repaired(self) -> bool:
+        """Whether the unit's repaired text differs from its stored text."""
+        return self.readable is not None and self.readable is not self.view
+
     def counts(self) -> dict[str, int]:
         return term_counts(self.hits, self.terms + self.extra_terms)
 
     def _rebuild(self, message: str = "") -> None:
-        view = self.view
+        view = self.displayed
         self._head, self._target = [], None
         if view is None:
             self.parts, self.hits = [], []
@@ -117,13 +157,12 @@ class UnitView(VerticalScroll):
             return
         start, end = visible_range(view, self.level)
         self.parts = paragraphs(view.text, start, end)
-        self.hits = find_hits(self.parts, self.terms + self.extra_terms)
+        self.hits = find_hits(self.parts, self.terms + self.extra_terms, self.language)
         current = self.hits[self.hit_index] if self.hit_index is not None and self.hits else None
         title = shown(view.title or view.doc_id or "")
         head: list[str | Content | tuple[str, str]] = [(title, TITLE), "\n\n"]
         self._head = [title, ""]
-        if view.is_chunk and start > 0:
-            note = f"… {plural(start, 'character')} before (+ to widen)"
+        for note in self._notes(view, start):
             head += [(note, NOTE), "\n"]
             self._head.append(note)
         extra = set(self.extra_terms)
@@ -141,6 +180,15 @@ class UnitView(VerticalScroll):
                     self._target = (index, min(max(view.span[0] - part.start, 0), len(part.text)))
                     break
         self._set(Content.assemble(*head, Content.from_rich_text(text, self.app.console), *tail))
+
+    def _notes(self, view: UnitText, start: int) -> list[str]:
+        """The lines between the title and the text: which form of the text is shown, what is above the chunk."""
+        notes = []
+        if self.repaired:
+            notes.append(STORED_NOTE if self.raw else REPAIRED_NOTE)
+        if view.is_chunk and start > 0:
+            notes.append(f"… {plural(start, 'character')} before (+ to widen)")
+        return notes
 
     def _set(self, content: Content, end: str = "") -> None:
         self.body.update(content + end if end else content)
