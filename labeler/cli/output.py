@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -40,10 +41,15 @@ def shown(value: Any) -> Text:
 
 
 def stdout_console() -> Console:
-    """Rich on stdout; when piped, wide enough that tables are never cut to 80 columns."""
+    """Rich on stdout, as wide as the terminal or `COLUMNS`; when piped without `COLUMNS`, 1000 wide.
+
+    Piped output is read by programs and pagers, so its tables keep one line a row; an explicit
+    `COLUMNS` (exported by the user, or set by a test) is the width asked for, even when piped.
+    """
     from rich.console import Console
 
-    return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
+    wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit()
+    return Console(file=sys.stdout, soft_wrap=True, width=1000 if wide else None)
 
 
 def emit_json(data: Any) -> None:
@@ -70,23 +76,58 @@ def error_line(message: str) -> None:
     click.echo(f"Error: {visible_line(message)}", err=True)
 
 
-def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
-    """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
+def table(
+    title: str | None,
+    columns: list[str],
+    rows: list[list[Any]],
+    *,
+    drop: Sequence[str] = (),
+    grow: Sequence[str] = (),
+) -> None:
+    """A rich table on stdout; numbers right-aligned; every title, header and cell plain text.
+
+    Narrower than the table (a terminal, or `COLUMNS`), the columns named in `drop` are left
+    out, least useful first, until it fits (a line on stderr names them), and the others wrap
+    between words, the room left going first to the columns named in `grow`: a cell is never
+    cut (`labeler.columns`).
+    """
     from rich.table import Table
 
-    caption = shown(title) if title else None
-    if caption is not None:
-        caption.end = "\n"  # a title is a line of its own (cells end without one: shown's end="")
-    grid = Table(title=caption, title_justify="left", show_edge=False, header_style="bold")
+    from labeler.columns import column_of, fit_columns
+
+    console = stdout_console()
+    texts = [[shown(v).plain for v in row] for row in rows]
     numeric = [
         all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
         for i in range(len(columns))
     ]
-    for column, is_number in zip(columns, numeric, strict=True):
-        grid.add_column(shown(column), justify="right" if is_number else "left")
+    fitted = fit_columns(
+        console.width + 1,  # no edges: the first and last columns spend their padding but no rule
+        [
+            column_of(name, [r[i] for r in texts], whole=numeric[i], drop=drop.index(name) if name in drop else None)
+            for i, name in enumerate(columns)
+        ],
+        gap=3,
+        grow=grow,
+    )
+    kept = [i for i, name in enumerate(columns) if fitted is None or name in fitted]
+    if fitted is not None and len(kept) < len(columns):
+        left_out = ", ".join(name for name in columns if name not in fitted)
+        info(f"Left out to fit {console.width} columns: {left_out} (a wider terminal or --json shows them).")
+    caption = shown(title) if title else None
+    if caption is not None:
+        caption.end = "\n"  # a title is a line of its own (cells end without one: shown's end="")
+    grid = Table(title=caption, title_justify="left", show_edge=False, header_style="bold")
+    for i in kept:
+        grid.add_column(
+            shown(columns[i]),
+            justify="right" if numeric[i] else "left",
+            overflow="fold",  # a word longer than its column breaks across lines, never behind an ellipsis
+            width=None if fitted is None else fitted[columns[i]],
+        )
     for row in rows:
-        grid.add_row(*(shown(v) for v in row))
-    stdout_console().print(grid)
+        grid.add_row(*(shown(row[i]) for i in kept))
+    console.print(grid)
 
 
 class Reported(Protocol):
