@@ -34,16 +34,25 @@ def longest_word(texts: Sequence[str]) -> int:
     return max((len(word) for text in texts for word in text.split()), default=0)
 
 
-def column_of(name: str, cells: Sequence[str], *, drop: int | None = None, whole: bool = False) -> Column:
-    """A column from its header and cells; `whole` when a cell may not wrap (a number, a bar)."""
+def column_of(
+    name: str, cells: Sequence[str], *, drop: int | None = None, whole: bool = False, header_wraps: bool = True
+) -> Column:
+    """A column from its header and cells; `whole` when a cell may not wrap (a number, a bar).
+
+    `header_wraps=False` for a table whose header is one line (Textual's DataTable): the
+    header is then as wide as the column must be.
+    """
     natural = max([len(name), *(len(cell) for cell in cells)])
-    least = max([longest_word([name]), *(len(cell) for cell in cells)]) if whole else longest_word([name, *cells])
+    least = max(
+        [
+            len(name) if not header_wraps else longest_word([name]),
+            *(len(c) if whole else longest_word([c]) for c in cells),
+        ]
+    )
     return Column(name, natural, max(least, 1), drop)
 
 
-def fit_columns(
-    width: int, columns: Sequence[Column], *, gap: int, grow: Sequence[str] = ()
-) -> dict[str, int] | None:
+def fit_columns(width: int, columns: Sequence[Column], *, gap: int, grow: Sequence[str] = ()) -> dict[str, int] | None:
     """The kept columns' widths (in table order) for a table of `width`, `gap` spent per column.
 
     None when the table fits as it is (lay it out freely). Otherwise the droppable columns are

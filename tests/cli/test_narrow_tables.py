@@ -7,7 +7,9 @@ import pytest
 from labeler.columns import Column, column_of, fit_columns
 
 # topic 1: 30 units (a reopened topic with many unjudged), topic 2: 12, topic 10: 3
-RUN = "".join(f"{t} Q0 {t}u{r} {r} {100 - r} A\n" for t, n in (("1", 30), ("2", 12), ("10", 3)) for r in range(1, n + 1))
+RUN = "".join(
+    f"{t} Q0 {t}u{r} {r} {100 - r} A\n" for t, n in (("1", 30), ("2", 12), ("10", 3)) for r in range(1, n + 1)
+)
 PRIOR = "1 0 1u1 2\n1 0 1u2 0\n2 0 2u1 1\n10 0 10u1 1\n10 0 10u2 0\n10 0 10u3 0\n10 0 elsewhere 2\n"
 
 

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, until
+from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, settle_table, until
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -171,13 +171,10 @@ async def table_cells(pilot, table: DataTable) -> list[list[str]]:
     cut to `round [`, the width of "message"). So: wait until the widths are settled, then
     draw from empty caches.
     """
-    for _ in range(1000):
-        if not (table._updated_cells or table._require_update_dimensions):
-            break
-        await pilot.pause()
-    assert not (table._updated_cells or table._require_update_dimensions), "the table never settled"
+    await settle_table(pilot, table)
     table.notify_style_update()  # empties the render caches
-    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()] for line in drawn(table).splitlines()]
+    lines = drawn(table).splitlines()
+    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()] for line in lines if line.strip()]
 
 
 def toasts(app) -> list[str]:

@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.screen import ModalScreen
 from textual.widgets import DataTable
 
+from labeler.columns import column_of, fit_columns
+
 
 class PickScreen(ModalScreen[tuple[str, str] | None]):
     """A modal listing (topic, unit id) pairs; picking a row dismisses the screen with its pair.
@@ -17,14 +19,46 @@ class PickScreen(ModalScreen[tuple[str, str] | None]):
     """
 
     pairs: Sequence[tuple[str, str]] = ()
+    BOX = 90  # the modal's width (its CSS `width`) where the screen is wider; a narrower screen gives it all
+    FRAME = 6 + 2  # the modal's border and padding, and the table's scrollbar
 
-    @staticmethod
-    def pair_table(columns: Sequence[str], rows: Iterable[Sequence[str | Text]]) -> DataTable[str | Text]:
-        """The table of the pairs, one row each, in the order of `pairs`."""
+    def pair_table(
+        self,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[str | Text]],
+        *,
+        wrap: str | None = None,
+        drop: Sequence[str] = (),
+    ) -> DataTable[str | Text]:
+        """The table of the pairs, one row each, in the order of `pairs`.
+
+        On a screen too narrow for the table, the `wrap` column (user text: a reason, a note)
+        gets the room the others leave and wraps between words in a taller row, and the `drop`
+        columns are left out (first named, first out) while the rest do not fit; the other
+        columns (ids, decisions, states) are shown whole (`labeler.columns`).
+        """
+        cells = [list(row) for row in rows]
+        texts = [[c.plain if isinstance(c, Text) else str(c) for c in row] for row in cells]
+        fitted = fit_columns(
+            min(self.BOX, self.app.size.width) - self.FRAME,
+            [
+                column_of(
+                    name,
+                    [row[i] for row in texts],
+                    whole=name != wrap,
+                    header_wraps=False,
+                    drop=list(drop).index(name) if name in drop else None,
+                )
+                for i, name in enumerate(columns)
+            ],
+            gap=2,
+        )
+        kept = [i for i, name in enumerate(columns) if fitted is None or name in fitted]
         table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
-        table.add_columns(*columns)
-        for row in rows:
-            table.add_row(*row)
+        for i in kept:
+            table.add_column(columns[i], width=None if fitted is None else fitted[columns[i]])
+        for row in cells:
+            table.add_row(*(row[i] for i in kept), height=1 if fitted is None else None)
         return table
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
