@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -40,16 +39,20 @@ def shown(value: Any) -> Text:
     return Text("-" if value is None else visible_line(str(value)), end="")
 
 
-def stdout_console() -> Console:
-    """Rich on stdout, as wide as the terminal or `COLUMNS`; when piped without `COLUMNS`, 1000 wide.
+def on_terminal() -> bool:
+    """Whether stdout is a terminal (tables then fit its width; piped, they keep one line a row)."""
+    return sys.stdout.isatty()
 
-    Piped output is read by programs and pagers, so its tables keep one line a row; an explicit
-    `COLUMNS` (exported by the user, or set by a test) is the width asked for, even when piped.
+
+def stdout_console() -> Console:
+    """Rich on stdout: on a terminal as wide as it is (or as `COLUMNS` says); piped, 1000 wide.
+
+    Piped output is read by programs and pagers, so its tables are never cut to 80 columns
+    (nor wrapped to `COLUMNS`, which some tools export to every child process).
     """
     from rich.console import Console
 
-    wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit()
-    return Console(file=sys.stdout, soft_wrap=True, width=1000 if wide else None)
+    return Console(file=sys.stdout, soft_wrap=True, width=None if on_terminal() else 1000)
 
 
 def emit_json(data: Any) -> None:
