@@ -43,12 +43,8 @@ def column_of(
     header is then as wide as the column must be.
     """
     natural = max([len(name), *(len(cell) for cell in cells)])
-    least = max(
-        [
-            len(name) if not header_wraps else longest_word([name]),
-            *(len(c) if whole else longest_word([c]) for c in cells),
-        ]
-    )
+    header = longest_word([name]) if header_wraps else len(name)
+    least = max(header, max(map(len, cells), default=0) if whole else longest_word(cells))
     return Column(name, natural, max(least, 1), drop)
 
 
@@ -64,20 +60,57 @@ def fit_columns(width: int, columns: Sequence[Column], *, gap: int, grow: Sequen
     """
     if sum(c.natural + gap for c in columns) <= width:
         return None
-    kept = list(columns)
-    for column in sorted((c for c in columns if c.drop is not None), key=lambda c: c.drop or 0):
-        if sum(c.least + gap for c in kept) <= width:
-            break
-        kept.remove(column)
+    kept = _kept(width, columns, gap)
     widths = {c.name: c.least for c in kept}
-    room = width - sum(c.least + gap for c in kept)
-    while room < 0 and max(widths.values()) > 1:
-        widest = max(widths, key=lambda name: widths[name])
-        widths[widest] -= 1
-        room += 1
-    ordered = [c for name in grow for c in kept if c.name == name] + [c for c in kept if c.name not in grow]
+    room = _narrowed(widths, width - sum(c.least + gap for c in kept))
+    ordered = sorted(kept, key=lambda c: grow.index(c.name) if c.name in grow else len(grow))  # stable
     for column in ordered:
         more = max(0, min(room, column.natural - column.least))
         widths[column.name] += more
         room -= more
     return widths
+
+
+def _kept(width: int, columns: Sequence[Column], gap: int) -> list[Column]:
+    """The columns left once the droppable ones, lowest `drop` first, are left out while the rest do not fit."""
+    kept = list(columns)
+    for column in sorted((c for c in columns if c.drop is not None), key=lambda c: c.drop or 0):
+        if sum(c.least + gap for c in kept) <= width:
+            break
+        kept.remove(column)
+    return kept
+
+
+def _narrowed(widths: dict[str, int], room: int) -> int:
+    """With no room (`room` < 0), narrow the widest column a column at a time until it fits; the room left."""
+    while room < 0 and max(widths.values()) > 1:
+        widest = max(widths, key=lambda name: widths[name])
+        widths[widest] -= 1
+        room += 1
+    return room
+
+
+def columns_of(
+    names: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    whole: Sequence[bool],
+    drop: Sequence[str] = (),
+    header_wraps: bool = True,
+) -> list[Column]:
+    """`column_of` for each column of a table of text rows; `drop` names the droppable ones, first out first."""
+    return [
+        column_of(
+            name,
+            [row[i] for row in rows],
+            whole=whole[i],
+            header_wraps=header_wraps,
+            drop=list(drop).index(name) if name in drop else None,
+        )
+        for i, name in enumerate(names)
+    ]
+
+
+def kept_columns(names: Sequence[str], fitted: dict[str, int] | None) -> list[int]:
+    """The indexes of the columns `fit_columns` kept (all when it left the table as it is)."""
+    return [i for i, name in enumerate(names) if fitted is None or name in fitted]

@@ -79,6 +79,37 @@ def error_line(message: str) -> None:
     click.echo(f"Error: {visible_line(message)}", err=True)
 
 
+def _is_number_column(rows: list[list[Any]], index: int) -> bool:
+    """Numbers (or blanks) all the way down: the column is right-aligned and never wrapped."""
+    return bool(rows) and all(isinstance(r[index], (int, float)) or r[index] in ("", None, "-") for r in rows)
+
+
+def _fitted(
+    width: int,
+    columns: list[str],
+    rows: list[list[Any]],
+    numeric: list[bool],
+    *,
+    drop: Sequence[str],
+    grow: Sequence[str],
+) -> tuple[list[int], dict[str, int] | None]:
+    """The columns kept in `width` and their widths (None: as they are), saying on stderr which were left out."""
+    from labeler.columns import columns_of, fit_columns, kept_columns
+
+    texts = [[shown(v).plain for v in row] for row in rows]
+    fitted = fit_columns(
+        width + 1,  # no edges: the first and last columns spend their padding but no rule
+        columns_of(columns, texts, whole=numeric, drop=drop),
+        gap=3,
+        grow=grow,
+    )
+    kept = kept_columns(columns, fitted)
+    if len(kept) < len(columns):
+        left_out = ", ".join(name for i, name in enumerate(columns) if i not in kept)
+        info(f"Left out to fit {width} columns: {left_out} (a wider terminal or --json shows them).")
+    return kept, fitted
+
+
 def table(
     title: str | None,
     columns: list[str],
@@ -96,27 +127,9 @@ def table(
     """
     from rich.table import Table
 
-    from labeler.columns import column_of, fit_columns
-
     console = stdout_console()
-    texts = [[shown(v).plain for v in row] for row in rows]
-    numeric = [
-        all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
-        for i in range(len(columns))
-    ]
-    fitted = fit_columns(
-        console.width + 1,  # no edges: the first and last columns spend their padding but no rule
-        [
-            column_of(name, [r[i] for r in texts], whole=numeric[i], drop=drop.index(name) if name in drop else None)
-            for i, name in enumerate(columns)
-        ],
-        gap=3,
-        grow=grow,
-    )
-    kept = [i for i, name in enumerate(columns) if fitted is None or name in fitted]
-    if fitted is not None and len(kept) < len(columns):
-        left_out = ", ".join(name for name in columns if name not in fitted)
-        info(f"Left out to fit {console.width} columns: {left_out} (a wider terminal or --json shows them).")
+    numeric = [_is_number_column(rows, i) for i in range(len(columns))]
+    kept, fitted = _fitted(console.width, columns, rows, numeric, drop=drop, grow=grow)
     caption = shown(title) if title else None
     if caption is not None:
         caption.end = "\n"  # a title is a line of its own (cells end without one: shown's end="")

@@ -427,18 +427,21 @@ def _summary(name: str, report_runs: Mapping[str, Any]) -> dict[str, Any]:
     rows = [{"run": run, **values["measures"][name]} for run, values in report_runs.items()]
     scored = [row for row in rows if row["drop"] is not None]
     top = max(scored, key=lambda row: row["drop"], default=None)  # first of equal drops, in run order
-    favoured = sorted(
-        (row for row in scored if stands_out(row["drop"], [o["drop"] for o in scored if o is not row])),
-        key=lambda row: -row["drop"],
-    )
     return {
         "runs_scored": len(scored),
         "mean_drop": mean(row["drop"] for row in scored),
         "max_drop": top["drop"] if top else None,
         "max_drop_run": top["run"] if top else None,
-        "favoured": favoured,
+        "favoured": _favoured(scored),
         "favoured_rule": FAVOURED_RULE,
     }
+
+
+def _favoured(scored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows whose drop stands out from the other rows' drops (`stands_out`), largest drop first."""
+    drops = [row["drop"] for row in scored]
+    standing = [row for i, row in enumerate(scored) if stands_out(row["drop"], drops[:i] + drops[i + 1 :])]
+    return sorted(standing, key=lambda row: -row["drop"])
 
 
 def _ranking(

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.screen import ModalScreen
 from textual.widgets import DataTable
 
-from labeler.columns import column_of, fit_columns
+from labeler.columns import columns_of, fit_columns, kept_columns
 
 
 class PickScreen(ModalScreen[tuple[str, str] | None]):
@@ -41,25 +41,10 @@ class PickScreen(ModalScreen[tuple[str, str] | None]):
         texts = [[c.plain if isinstance(c, Text) else str(c) for c in row] for row in cells]
         fitted = fit_columns(
             min(self.BOX, self.app.size.width) - self.FRAME,
-            [
-                column_of(
-                    name,
-                    [row[i] for row in texts],
-                    whole=name != wrap,
-                    header_wraps=False,
-                    drop=list(drop).index(name) if name in drop else None,
-                )
-                for i, name in enumerate(columns)
-            ],
+            columns_of(columns, texts, whole=[name != wrap for name in columns], drop=drop, header_wraps=False),
             gap=2,
         )
-        kept = [i for i, name in enumerate(columns) if fitted is None or name in fitted]
-        table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
-        for i in kept:
-            table.add_column(columns[i], width=None if fitted is None else fitted[columns[i]])
-        for row in cells:
-            table.add_row(*(row[i] for i in kept), height=1 if fitted is None else None)
-        return table
+        return _data_table(columns, cells, fitted)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self._pick(event.cursor_row)
@@ -74,3 +59,16 @@ class PickScreen(ModalScreen[tuple[str, str] | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _data_table(
+    columns: Sequence[str], cells: list[list[str | Text]], fitted: dict[str, int] | None
+) -> DataTable[str | Text]:
+    """The table of the columns `fit_columns` kept, at its widths; rows as tall as their wrapped cells once fitted."""
+    kept = kept_columns(columns, fitted)
+    table: DataTable[str | Text] = DataTable(cursor_type="row", zebra_stripes=True)
+    for i in kept:
+        table.add_column(columns[i], width=None if fitted is None else fitted[columns[i]])
+    for row in cells:
+        table.add_row(*(row[i] for i in kept), height=1 if fitted is None else None)
+    return table

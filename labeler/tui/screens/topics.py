@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from labeler.columns import Column, column_of, fit_columns
+from labeler.columns import Column, columns_of, fit_columns
 from labeler.tui.text import cell, plain
 from labeler.wording import plural
 from labeler.workbench.status import Status
@@ -42,23 +42,16 @@ def topic_columns(width: int, status: Status, titles: dict[str, str]) -> dict[st
     cropped to its room, and left out below LEAST_TITLE; the progress bar shrinks, then goes,
     leaving the counts.
     """
-    rows = status.topics.values()
-    counts = [f"{row.judged}/{row.pool}" for row in rows]
-    shown_titles = [(titles.get(t) or "")[:TITLE] for t in status.topics]
-    title = max([len("title"), *map(len, shown_titles)])
-    columns = [
-        column_of("topic", list(status.topics), whole=True, header_wraps=False),
-        Column("title", title, min(title, LEAST_TITLE), drop=0),
-        Column(
-            "progress",
-            max([len("progress"), *(BAR + 1 + len(c) for c in counts)]),
-            max(map(len, ["progress", *counts])),
-        ),
-        column_of("relevant", [str(row.relevant) for row in rows], whole=True, header_wraps=False),
-        column_of("left", [str(row.unjudged) for row in rows], whole=True, header_wraps=False),
-        column_of("conflicts", [str(row.conflicts) for row in rows], whole=True, header_wraps=False),
-        column_of("review status", [str(row.review) for row in rows], header_wraps=False),
-    ]
+    counted = columns_of(
+        ("topic", "relevant", "left", "conflicts", "review status"),
+        [[t, str(r.relevant), str(r.unjudged), str(r.conflicts), str(r.review)] for t, r in status.topics.items()],
+        whole=(True, True, True, True, False),
+        header_wraps=False,
+    )
+    title = max([len("title"), *(len((titles.get(t) or "")[:TITLE]) for t in status.topics)])
+    counts = [len(f"{row.judged}/{row.pool}") for row in status.topics.values()]
+    progress = Column("progress", max([8, *(BAR + 1 + c for c in counts)]), max([8, *counts]))  # 8: the header
+    columns = [counted[0], Column("title", title, min(title, LEAST_TITLE), drop=0), progress, *counted[1:]]
     fitted = fit_columns(width - SCROLLBAR, columns, gap=GAP, grow=["review status", "title", "progress"])
     return fitted if fitted is not None else {c.name: c.natural for c in columns}
 
