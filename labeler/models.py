@@ -110,6 +110,7 @@ class RunInfo:
     max_depth: int
     policies: dict[str, Any]
     imported: str
+    rankings_sha256: str | None = None  # the digest of the stored rankings, recorded once the import is complete
 
 
 _DIGITS = re.compile(r"(\d+)")

@@ -158,12 +158,12 @@ def _print_bias(result: CoverageReport) -> None:
             f"Judged@{k} over all topics below 0.9 for {', '.join(low)}: their scores count unjudged units as not "
             "relevant and are likely too low. Pool them and judge: labeler pool build --depth K."
         )
+    from labeler.coverage.bias import favoured_sentence
+
     ranking = result.ranking
-    if ranking.favoured:
-        info(
-            f"The pool favours {', '.join(ranking.favoured)}: their {ranking.measure or '-'} drops when the units "
-            "only they found are left unjudged."
-        )
+    favoured = favoured_sentence(ranking.measure, ranking.favoured, {run: r.loro for run, r in result.runs.items()})
+    if favoured:
+        info(favoured)
     if ranking.kendall_tau:
         info(
             "Kendall's tau of the system ranking when each run is left out: "

@@ -63,7 +63,16 @@ def judged_only_note(judged_only: bool) -> str:
 
 
 def _fmt(value: float | None) -> str:
-    return "null" if value is None else f"{value:.4f}"
+    return "null" if value is None else _places(value, 4)
+
+
+NOT_RUN = "–"  # a test that could not run (too few topics, no difference at all): JSON says null
+
+
+def _places(value: float, places: int) -> str:
+    """`value` to `places` decimals; a value that rounds to zero is `0.000`, never `-0.000`."""
+    shown = f"{value:.{places}f}"
+    return shown.lstrip("-") if float(shown) == 0 else shown
 
 
 def _denominators(run: RunScore) -> str:
@@ -551,16 +560,20 @@ def _comparison_table(baseline: str, comparisons: dict[str, dict[str, dict[str, 
 
 def _mean_and_interval(value: float | None, bounds: list[float] | None) -> str:
     """`0.480 [0.417, 0.548]`: three places, so a mean and its interval fit a narrow column."""
-    shown = "-" if value is None else f"{value:.3f}"
-    return shown if bounds is None else f"{shown} [{bounds[0]:.3f}, {bounds[1]:.3f}]"
+    shown = NOT_RUN if value is None else _places(value, 3)
+    return shown if bounds is None else f"{shown} [{_places(bounds[0], 3)}, {_places(bounds[1], 3)}]"
 
 
 def _interval(bounds: list[float] | None) -> str:
-    return "" if bounds is None else f"[{bounds[0]:.4f}, {bounds[1]:.4f}]"
+    return "" if bounds is None else f"[{_places(bounds[0], 4)}, {_places(bounds[1], 4)}]"
 
 
 def _p(test: dict[str, Any]) -> str:
-    return f"{_fmt_p(test['p'])} ({_fmt_p(test.get('p_adjusted'))})"
+    """`0.0312 (0.0936)`: the p-value, then the adjusted one; `–` for a test that could not run."""
+    if test["p"] is None:
+        return NOT_RUN
+    adjusted = test.get("p_adjusted")
+    return _fmt_p(test["p"]) + ("" if adjusted is None else f" ({_fmt_p(adjusted)})")
 
 
 def _fmt_p(value: float | None) -> str:

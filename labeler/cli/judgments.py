@@ -32,7 +32,9 @@ def judgments() -> None:
     show_default=True,
     help="A grade, or a state: skip (judge later), unsure (needs --reason), flag, note.",
 )
-@click.option("--reason", default=None, help="Why unsure (required with --kind unsure).")
+@click.option(
+    "--reason", default=None, help="Why unsure (needed with --kind unsure), or why flagged (optional with --kind flag)."
+)
 @click.option("--note", default=None, help="A free-text note kept with the event.")
 @click.option(
     "--source",

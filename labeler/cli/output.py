@@ -39,11 +39,20 @@ def shown(value: Any) -> Text:
     return Text("-" if value is None else visible_line(str(value)), end="")
 
 
+def on_terminal() -> bool:
+    """Whether stdout is a terminal (tables then fit its width; piped, they keep one line a row)."""
+    return sys.stdout.isatty()
+
+
 def stdout_console() -> Console:
-    """Rich on stdout; when piped, wide enough that tables are never cut to 80 columns."""
+    """Rich on stdout: on a terminal as wide as it is (or as `COLUMNS` says); piped, 1000 wide.
+
+    Piped output is read by programs and pagers, so its tables are never cut to 80 columns
+    (nor wrapped to `COLUMNS`, which some tools export to every child process).
+    """
     from rich.console import Console
 
-    return Console(file=sys.stdout, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
+    return Console(file=sys.stdout, soft_wrap=True, width=None if on_terminal() else 1000)
 
 
 def emit_json(data: Any) -> None:
@@ -70,23 +79,71 @@ def error_line(message: str) -> None:
     click.echo(f"Error: {visible_line(message)}", err=True)
 
 
-def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> None:
-    """A rich table on stdout; numbers right-aligned; every title, header and cell plain text."""
+def _is_number_column(rows: list[list[Any]], index: int) -> bool:
+    """Numbers (or blanks) all the way down: the column is right-aligned and never wrapped."""
+    return bool(rows) and all(isinstance(r[index], (int, float)) or r[index] in ("", None, "-") for r in rows)
+
+
+def _fitted(
+    width: int,
+    columns: list[str],
+    rows: list[list[Any]],
+    numeric: list[bool],
+    *,
+    drop: Sequence[str],
+    grow: Sequence[str],
+) -> tuple[list[int], dict[str, int] | None]:
+    """The columns kept in `width` and their widths (None: as they are), saying on stderr which were left out."""
+    from labeler.columns import columns_of, fit_columns, kept_columns
+
+    texts = [[shown(v).plain for v in row] for row in rows]
+    fitted = fit_columns(
+        width + 1,  # no edges: the first and last columns spend their padding but no rule
+        columns_of(columns, texts, whole=numeric, drop=drop),
+        gap=3,
+        grow=grow,
+    )
+    kept = kept_columns(columns, fitted)
+    if len(kept) < len(columns):
+        left_out = ", ".join(name for i, name in enumerate(columns) if i not in kept)
+        info(f"Left out to fit {width} columns: {left_out} (a wider terminal or --json shows them).")
+    return kept, fitted
+
+
+def table(
+    title: str | None,
+    columns: list[str],
+    rows: list[list[Any]],
+    *,
+    drop: Sequence[str] = (),
+    grow: Sequence[str] = (),
+) -> None:
+    """A rich table on stdout; numbers right-aligned; every title, header and cell plain text.
+
+    Narrower than the table (a terminal, or `COLUMNS`), the columns named in `drop` are left
+    out, least useful first, until it fits (a line on stderr names them), and the others wrap
+    between words, the room left going first to the columns named in `grow`: a cell is never
+    cut (`labeler.columns`).
+    """
     from rich.table import Table
 
+    console = stdout_console()
+    numeric = [_is_number_column(rows, i) for i in range(len(columns))]
+    kept, fitted = _fitted(console.width, columns, rows, numeric, drop=drop, grow=grow)
     caption = shown(title) if title else None
     if caption is not None:
         caption.end = "\n"  # a title is a line of its own (cells end without one: shown's end="")
     grid = Table(title=caption, title_justify="left", show_edge=False, header_style="bold")
-    numeric = [
-        all(isinstance(r[i], (int, float)) or r[i] in ("", None, "-") for r in rows) if rows else False
-        for i in range(len(columns))
-    ]
-    for column, is_number in zip(columns, numeric, strict=True):
-        grid.add_column(shown(column), justify="right" if is_number else "left")
+    for i in kept:
+        grid.add_column(
+            shown(columns[i]),
+            justify="right" if numeric[i] else "left",
+            overflow="fold",  # a word longer than its column breaks across lines, never behind an ellipsis
+            width=None if fitted is None else fitted[columns[i]],
+        )
     for row in rows:
-        grid.add_row(*(shown(v) for v in row))
-    stdout_console().print(grid)
+        grid.add_row(*(shown(row[i]) for i in kept))
+    console.print(grid)
 
 
 class Reported(Protocol):

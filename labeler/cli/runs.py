@@ -181,17 +181,20 @@ def _param(item: str) -> tuple[str, object]:
     return key.strip(), value
 
 
+DIGEST_SHOWN = 12  # hex digits of a run's rankings_sha256 in the table: enough to tell runs apart by eye
+
+
 @runs.command("list")
 @json_option
 @pass_env
 def list_(env: Env, as_json: bool) -> None:
-    """List runs with unit, stage, topics, depth and policies."""
+    """List runs with unit, stage, topics, depth, policies and the digest of their rankings."""
     with env.store() as store:
         result = workbench.list_runs(store)
     listing(
         result,
         as_json,
-        ["run", "unit", "stage", "topics", "results", "depth", "policies", "retired"],
+        ["run", "unit", "stage", "topics", "results", "depth", "policies", "digest", "retired"],
         lambda r: [
             r["name"],
             r["unit"],
@@ -200,6 +203,7 @@ def list_(env: Env, as_json: bool) -> None:
             r["entries"],
             r["depth"],
             ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
+            (r["rankings_sha256"] or "-")[:DIGEST_SHOWN],
             r["retired"]["time"][:19] if r["retired"] else "",
         ],
     )

@@ -80,13 +80,24 @@ def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: boo
         ]
         rows.append(["total", *_counts(result.totals), "", str(result.stopping_topics)])
         headers = ["topic", "pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts"]
-        table(None, [*headers, "outside pool", "relevant outside", "review status", result.stop_rule.spec], rows)
+        table(
+            None,
+            [*headers, "outside pool", "relevant outside", "review status", result.stop_rule.spec],
+            rows,
+            drop=NARROW_DROPS,
+            grow=["review status"],
+        )
     if result.show_model is not None:
         info(f"Model label shown while judging: {result.show_model.model or 'none (blind)'}.")
     if result.assessors:
         assessor_table("per assessor (assignments)", result.assessors)
     elif not result.runs:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
+
+
+# The status columns a narrow terminal leaves out first: the labels outside the pool, then the
+# skipped and unsure counts (a decision still to come), then the pool size (judged + unjudged).
+NARROW_DROPS = ("relevant outside", "outside pool", "skipped", "unsure", "pool")
 
 
 def _counts(row: TopicCounts) -> list[int]:

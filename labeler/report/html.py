@@ -175,18 +175,17 @@ def _loro(coverage: CoverageReport) -> str:
         for run, row in coverage.runs.items()
         for measure, values in (row.loro or {}).items()
     ]
-    favoured = coverage.ranking.favoured
-    tau = coverage.ranking.kendall_tau or {}
+    from labeler.coverage.bias import favoured_sentence
+
+    ranking = coverage.ranking
+    favoured = favoured_sentence(ranking.measure, ranking.favoured, {run: r.loro for run, r in coverage.runs.items()})
+    tau = ranking.kendall_tau or {}
     return (
         "<h2 id='loro'>Pool bias: leave one run out</h2>"
         + _table(["run", "measure", "full judgments", "without its unique units", "drop"], rows)
         + "<p class='note'>Each run is scored again with the judgments of the units only it "
         "contributed removed (Zobel 1998). "
-        + (
-            f"The pool favours {escape(', '.join(favoured))}. "
-            if favoured
-            else "No run loses score when its unique units are removed. "
-        )
+        + (escape(favoured) + " " if favoured else "")
         + (
             "Kendall's tau of the ranking with each run left out: "
             + escape(", ".join(f"{r} {_fmt(t)}" for r, t in tau.items()))

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # imported where a ranking is read: the run formats are not n
 
 _RUN_COLUMNS = (
     "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
-    "r.max_depth, r.policies, r.imported"
+    "r.max_depth, r.policies, r.imported, r.rankings_sha256"
 )
 
 
@@ -230,4 +230,5 @@ def _run_info(row: tuple[Any, ...]) -> RunInfo:
         row[9],
         json.loads(row[10]),
         row[11],
+        row[12],
     )

@@ -63,13 +63,15 @@ def plain(text: str) -> Content:
     return Content(visible(text))
 
 
-def cell(text: str) -> Text:
+def cell(text: str, *, wrap: bool = False) -> Text:
     """A DataTable cell that shows `text` as it is.
 
     DataTable reads a `str` cell as Rich markup, with emoji codes (`:cat:`) replaced;
     this is the Text it makes of a markup-free `str` in a one-line row, control characters shown.
+    `wrap`: the text wraps between words in a row of auto height (`add_row(..., height=None)`)
+    instead of being cropped at the column's width.
     """
-    return Text(visible_line(text), no_wrap=True, end="")
+    return Text(visible_line(text), no_wrap=not wrap, end="")
 
 
 def error_message(error: BaseException) -> str:

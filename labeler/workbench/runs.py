@@ -313,7 +313,10 @@ def retire_run(store: Store, name: str, *, reason: str = "") -> dict[str, Any]:
 
 def list_runs(store: Store) -> list[dict[str, Any]]:
     retirements = store.retirements()
-    return [run_result(info, retired=_retired(retirements.get(info.name))) for info in store.runs()]
+    return [
+        run_result(info, rankings_sha256=info.rankings_sha256, retired=_retired(retirements.get(info.name)))
+        for info in store.runs()
+    ]
 
 
 def _retired(retirement: tuple[str, str] | None) -> dict[str, str] | None:

@@ -129,6 +129,7 @@ async def test_a_blind_campaign_never_renders_a_model_label(workbench):
         await pilot.press("right")  # topic 1 is done: on to topic 2
         await until(pilot, lambda: app.session.topic_id == "2", "topic 2 opened")
         await pilot.press("f")  # a flag and a note on the next topic's first pair are decisions too
+        await answer_prompt(pilot, "")
         await pilot.press("n")
         await answer_prompt(pilot, "looked")
         seen["judging flagged"] = rendered(app)

@@ -18,6 +18,19 @@ def test_import_without_corpus_accepts_the_ids_it_is_given(run_cli, write):
     assert [(r["name"], r["stage"], r["topics"]) for r in listed] == [("bm25", "candidate", 2)]
 
 
+def test_runs_list_shows_each_runs_digest_short_and_the_json_holds_it_whole(run_cli, write, db_path):
+    """The same rankings from another file (lines in another order, another tag) have the same digest."""
+    run_cli("runs", "import", write("a.txt", GOOD), "--name", "a")
+    run_cli("runs", "import", write("b.txt", "2 Q0 d3 1 1.0 x\n1 Q0 d2 2 2.0 x\n1 Q0 d1 1 3.0 x\n"), "--name", "b")
+    run_cli("runs", "import", write("c.txt", "1 Q0 d2 1 3.0 c\n1 Q0 d1 2 2.0 c\n"), "--name", "c")
+    listed = {r["name"]: r["rankings_sha256"] for r in run_cli.json("runs", "list")}
+    with Store(db_path) as store:
+        assert listed == {name: store.run(name).rankings_sha256 for name in ("a", "b", "c")}
+    assert listed["a"] == listed["b"] != listed["c"] and len(listed["a"]) == 64
+    rows = {line.split()[0]: line.split("│") for line in run_cli("runs", "list").stdout.splitlines() if "│" in line}
+    assert {name: row[7].strip() for name, row in rows.items()} == {name: d[:12] for name, d in listed.items()}
+
+
 def test_stored_ranking_is_in_trec_eval_order(run_cli, write, db_path):
     run_cli(
         "runs",

@@ -212,3 +212,33 @@ def test_dl2020_comparison_per_topic_values_match_ir_measures(run_cli, write):
     assert c["n"] == len(base) == 54
     assert c["deltas"] == pytest.approx({t: other[t] - base[t] for t in base}, abs=1e-9)
     json.dumps(result)  # plain JSON
+
+
+def test_a_test_that_could_not_run_prints_a_dash_and_its_json_stays_null(run_cli, write):
+    """A run ranking as the baseline does: every delta is 0, so Wilcoxon (zero deltas dropped) has no data."""
+    load(run_cli, write, runs={**RUNS, "same": RUNS["base"]})
+    args = ("--measures", "AP", "--bootstrap", "20")
+    result = run_cli.json("eval", "--baseline", "base", "--runs", "same", *args)
+    assert result["comparisons"]["same"]["AP"]["tests"]["wilcoxon"] == {
+        "statistic": None,
+        "p": None,
+        "n_nonzero": 0,
+        "p_adjusted": None,
+    }
+    for shown in (
+        run_cli("eval", "--baseline", "base", "--runs", "same", *args).stdout,
+        run_cli("eval", "--compare", "base", "same", *args).stdout,
+    ):
+        (row,) = [line for line in shown.splitlines() if line.startswith(" same │ AP") and "1.0000" in line]
+        assert [cell.strip() for cell in row.split("│")[2:]] == ["1.0000 (1.0000)", "1.0000 (1.0000)", "–"]
+        assert "null" not in shown and "-0.000" not in shown
+        assert " same │ AP      │ 0.000 [0.000, 0.000] " in shown
+
+
+def test_a_value_that_rounds_to_zero_prints_as_zero_never_negative():
+    from labeler.cli.evaluation import _mean_and_interval, _p
+
+    assert _mean_and_interval(-0.0002, [-0.0004, -0.0]) == "0.000 [0.000, 0.000]"
+    assert _mean_and_interval(-0.0006, [-0.0012, 0.0001]) == "-0.001 [-0.001, 0.000]"
+    assert _p({"p": None, "p_adjusted": None}) == "–"
+    assert _p({"p": 0.03, "p_adjusted": 0.09}) == "0.0300 (0.0900)"

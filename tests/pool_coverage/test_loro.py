@@ -7,6 +7,7 @@ import json
 import pytest
 
 from labeler.coverage import DEFAULT_LORO_MEASURES, leave_one_run_out, leave_out_qrels
+from labeler.coverage.bias import FAVOURED_RULE, favoured_sentence, stands_out
 
 TOY2 = {
     "A": {"1": ["d1", "d2", "d3", "d4", "d5"]},
@@ -185,3 +186,59 @@ def test_invalid_input_is_refused(kwargs, message):
 def test_leaving_out_an_unknown_run_is_refused():
     with pytest.raises(ValueError, match="run 'D' is not among the given runs: A, B, C"):
         leave_out_qrels(FULL, TOY2, "D", topics=["1"], depth=3)
+
+
+# Three runs share s; each brings relevant units of its own. EVEN: one each, so every run loses the same;
+# ONE_STANDS_OUT: A brings three, B and C one each.
+EVEN = {"A": {"1": ["s", "a1"]}, "B": {"1": ["s", "b1"]}, "C": {"1": ["s", "c1"]}}
+ONE_STANDS_OUT = {"A": {"1": ["s", "a1", "a2", "a3"]}, "B": {"1": ["s", "b1"]}, "C": {"1": ["s", "c1"]}}
+
+
+def relevant(runs):
+    return {"1": {unit: 1 for ranking in runs.values() for unit in ranking["1"]}}
+
+
+def test_every_run_losing_alike_is_not_favoured():
+    summary = leave_one_run_out(relevant(EVEN), EVEN, topics=["1"], depth=4, threshold=1, measures="AP")["summary"]
+    # hand-worked: AP 2/4 with every unit judged, 1/3 without the run's own: each drops 1/6
+    assert summary["AP"]["mean_drop"] == pytest.approx(1 / 6) and summary["AP"]["max_drop"] == pytest.approx(1 / 6)
+    assert summary["AP"]["favoured"] == []
+    assert summary["AP"]["favoured_rule"] == FAVOURED_RULE
+
+
+def test_a_run_whose_drop_stands_out_is_favoured_and_the_others_are_not():
+    report = leave_one_run_out(
+        relevant(ONE_STANDS_OUT), ONE_STANDS_OUT, topics=["1"], depth=4, threshold=1, measures="AP"
+    )
+    drops = {run: row["measures"]["AP"]["drop"] for run, row in report["runs"].items()}
+    # A: 4/6 -> 1/3 (R 6 -> 3); B and C: 2/6 -> 1/5 (R 6 -> 5): 1/3 >= 2 x 2/15, 2/15 < 2 x median(1/3, 2/15)
+    assert drops == pytest.approx({"A": 1 / 3, "B": 2 / 15, "C": 2 / 15})
+    assert [row["run"] for row in report["summary"]["AP"]["favoured"]] == ["A"]
+
+
+@pytest.mark.parametrize(
+    ("drop", "others", "favoured"),
+    [
+        (0.12, [0.02, 0.03], True),
+        (0.05, [0.03, 0.03, 0.02], False),  # under twice the others' median (0.06)
+        (0.06, [0.03, 0.03, 0.02], True),  # exactly twice
+        (0.009, [0.0, 0.0], False),  # under the floor, however far above the others
+        (0.01, [0.0, 0.0], True),
+        (0.2, [], False),  # a run alone has nothing to stand out from
+        (0.1, [0.0], True),  # two runs: against the other's drop
+        (0.02, [-0.05, 0.0], True),  # negative drops (Bpref) count as no drop
+    ],
+)
+def test_the_rule(drop, others, favoured):
+    assert stands_out(drop, others) is favoured
+    assert "0.01" in FAVOURED_RULE and "2 times the median drop of the other runs" in FAVOURED_RULE
+
+
+def test_the_sentence_names_the_runs_their_drops_and_the_rule():
+    loro = {"A": {"AP": {"drop": 1 / 3}}, "B": {"AP": {"drop": 0.0}}}
+    assert favoured_sentence("AP", ["A"], loro) == (
+        "The pool favours A (AP drop 0.333): scored without the units only they found, they lose more than the "
+        f"other runs ({FAVOURED_RULE})."
+    )
+    assert favoured_sentence("AP", [], loro) == f"The pool favours no run: no AP drop stands out ({FAVOURED_RULE})."
+    assert favoured_sentence(None, [], {}) == ""

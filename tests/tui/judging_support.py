@@ -116,3 +116,35 @@ async def palette(pilot, command: str) -> None:
     await until(pilot, offered_first, f"the palette offered {command!r} first")
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def settle_table(pilot, table) -> None:
+    """Wait until a DataTable has laid out its new rows: column widths and auto row heights follow them when idle."""
+    await until(pilot, lambda: not (table._updated_cells or table._require_update_dimensions), "the table settled")
+
+
+async def column_on_screen(pilot, table, name: str) -> list[str]:
+    """Each row's cell in column `name`, in row order, as the screen draws it, a wrapped cell's lines joined by a space.
+
+    Read from the app's screenshot (what the annotator sees, modals and all) at the table's
+    place, so a cell cut by the screen's edge or by a neighbouring column reads cut.
+    """
+    from svg_text import screen_lines
+
+    await settle_table(pilot, table)
+    lines = screen_lines(pilot.app.export_screenshot())
+    left = table.region.x
+    for column in table.ordered_columns:
+        width = column.get_render_width(table)
+        if column.label.plain == name:
+            break
+        left += width
+    else:
+        raise AssertionError(f"no column {name!r}")
+    top = table.region.y + 1  # below the header
+    cells = []
+    for row in table.ordered_rows:
+        drawn = [lines[top + i][left : left + width].strip() for i in range(row.height)]
+        cells.append(" ".join(part for part in drawn if part))
+        top += row.height
+    return cells

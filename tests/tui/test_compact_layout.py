@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from judging_support import answer_prompt
 from support import new_workbench
 from svg_text import screen_lines
 
@@ -70,10 +71,14 @@ def line_with(lines: list[str], *fragments: str) -> str | None:
     return None
 
 
-async def screen(db, size, *keys):
+async def screen(db, size, *keys, flag: bool = False):
+    """The screen's lines after the keys (and, with `flag`, an `f` whose reason is left empty)."""
     app = make_app(db, assessor="ann")
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press(*keys)
+        if flag:
+            await pilot.press("f")
+            await answer_prompt(pilot, "")
         await pilot.pause()
         return screen_lines(app.export_screenshot())
 
@@ -97,7 +102,7 @@ async def test_80x24_keeps_a_chunks_document_title_and_the_whole_status_in_view(
 
 
 async def test_a_message_does_not_cover_the_status_bar(long_db):
-    lines = await screen(long_db, (80, 24), "f")
+    lines = await screen(long_db, (80, 24), flag=True)
     text = "\n".join(lines)
     message = next(index for index, line in enumerate(lines) if "Flagged d7 for review." in line)
     status = next(index for index, line in enumerate(lines) if line_with([line], "flagged", "ann", "order pool"))

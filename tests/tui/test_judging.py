@@ -7,6 +7,7 @@ from judging_support import answer_prompt, events, grades, until
 from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.screens.judge import JudgeScreen
+from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.unit_view import UnitView
 
@@ -69,9 +70,27 @@ async def test_flag_and_note_keep_the_pair_open(judging_db):
     app = make_app(judging_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f")
+        await answer_prompt(pilot, "")  # Enter on an empty reason: a flag without one
         await pilot.press("n", *"check date", "enter")
         assert current(app) == "d1"
-    assert [(e.kind, e.note) for e in events(judging_db)] == [("flag", None), ("note", "check date")]
+    assert [(e.kind, e.reason, e.note) for e in events(judging_db)] == [
+        ("flag", None, None),
+        ("note", None, "check date"),
+    ]
+
+
+async def test_flag_asks_why_and_escape_flags_nothing(judging_db):
+    app = make_app(judging_db, assessor="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.is_mounted, "the reason asked")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, JudgeScreen), "the prompt closed")
+        assert events(judging_db) == []
+        await pilot.press("f")
+        await answer_prompt(pilot, "date looks wrong", typed=True)
+        assert current(app) == "d1"
+    assert [(e.kind, e.unit_id, e.reason) for e in events(judging_db, "flag")] == [("flag", "d1", "date looks wrong")]
 
 
 async def test_undo_reopens_the_last_judgment(judging_db):

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, until
+from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, settle_table, until
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -25,6 +25,7 @@ from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.coverage import CoverageScreen
+from labeler.tui.screens.flagged import FlaggedScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.judge import JudgeScreen
@@ -170,13 +171,10 @@ async def table_cells(pilot, table: DataTable) -> list[list[str]]:
     cut to `round [`, the width of "message"). So: wait until the widths are settled, then
     draw from empty caches.
     """
-    for _ in range(1000):
-        if not (table._updated_cells or table._require_update_dimensions):
-            break
-        await pilot.pause()
-    assert not (table._updated_cells or table._require_update_dimensions), "the table never settled"
+    await settle_table(pilot, table)
     table.notify_style_update()  # empties the render caches
-    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()] for line in drawn(table).splitlines()]
+    lines = drawn(table).splitlines()
+    return [[squeezed(cell) for cell in line.split("  ") if cell.strip()] for line in lines if line.strip()]
 
 
 def toasts(app) -> list[str]:
@@ -244,6 +242,7 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         await until_shows(pilot, screen.query_one(Provenance), f"Runs: {RUN} #1")
 
         await pilot.press("f")
+        await answer_prompt(pilot, FLAG_REASON)
         await assert_notified(pilot, f"Flagged {D1} for review.")
         await pilot.press("n")
         await answer_prompt(pilot, NOTE)
@@ -263,7 +262,7 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
         assert current(app) == D3
         assert app.is_running and app.screen is screen
     assert [(e.kind, e.topic_id, e.unit_id, e.grade, e.reason, e.note) for e in events(markup_db)] == [
-        ("flag", T1, D1, None, None, None),
+        ("flag", T1, D1, None, FLAG_REASON, None),
         ("note", T1, D1, None, None, NOTE),
         ("unsure", T1, D1, None, REASON, None),
         ("grade", T1, D2, 1, None, None),
@@ -377,7 +376,8 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
         await pilot.press("n")
         await answer_prompt(pilot, NOTE)
         await pilot.press("2")
-        app.session.flag(FLAG_REASON)  # the UI's `f` gives none; `labeler judgments` can
+        await pilot.press("f")
+        await answer_prompt(pilot, FLAG_REASON)
         await pilot.press("u")
         await answer_prompt(pilot, REASON)
         await open_screen(pilot, "h", HistoryScreen)
@@ -393,6 +393,19 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
         assert (app.session.topic_id, current(app)) == (T1, D1)
         await pilot.press("0")
     assert grades(markup_db, assessor=ASSESSOR)[(T1, D1)] == 0
+
+
+async def test_the_flagged_pairs_show_the_reason_typed_with_f_as_it_is(markup_db):
+    app = make_app(markup_db, assessor=ASSESSOR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        await answer_prompt(pilot, FLAG_REASON, typed=True)
+        await open_screen(pilot, "F", FlaggedScreen)
+        cells = await table_cells(pilot, app.screen.query_one(DataTable))
+        assert [row[:3] + row[-3:] for row in cells[1:]] == [
+            [squeezed(T1), squeezed(D1), squeezed(ASSESSOR), squeezed(FLAG_REASON), "-", "unjudged"]
+        ]
+    assert [(e.kind, e.unit_id, e.reason) for e in events(markup_db)] == [("flag", D1, FLAG_REASON)]
 
 
 async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):

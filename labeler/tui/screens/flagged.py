@@ -21,10 +21,11 @@ class FlaggedScreen(PickScreen):
 
     DEFAULT_CSS = """
     FlaggedScreen { align: center middle; }
-    FlaggedScreen > Vertical { width: 100; height: auto; max-height: 80%; border: round $accent;
+    FlaggedScreen > Vertical { width: 100; max-width: 100%; height: auto; max-height: 80%; border: round $accent;
                                background: $surface; padding: 1 2; }
     FlaggedScreen DataTable { height: auto; max-height: 20; }
     """
+    BOX = 100
     BINDINGS = [
         Binding("escape,F", "close", "Close", id="flagged.close"),
         Binding("enter", "open_pair", "Open", id="flagged.open"),
@@ -54,12 +55,14 @@ class FlaggedScreen(PickScreen):
                         cell(flag.unit_id),
                         cell(flag.assessor),
                         flag.time[:16].replace("T", " "),
-                        cell(flag.reason or flag.note or ""),
+                        cell(flag.reason or flag.note or "", wrap=True),
                         "-" if flag.label is None else str(flag.label),
                         flag.state,
                     )
                     for flag in self.flags
                 ),
+                wrap="reason",
+                drop=["time"],
             )
 
     def action_open_pair(self) -> None:

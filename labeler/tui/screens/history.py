@@ -16,7 +16,7 @@ class HistoryScreen(PickScreen):
 
     DEFAULT_CSS = """
     HistoryScreen { align: center middle; }
-    HistoryScreen > Vertical { width: 90; height: auto; max-height: 80%; border: round $accent;
+    HistoryScreen > Vertical { width: 90; max-width: 100%; height: auto; max-height: 80%; border: round $accent;
                                background: $surface; padding: 1 2; }
     HistoryScreen DataTable { height: auto; max-height: 20; }
     """
@@ -41,10 +41,11 @@ class HistoryScreen(PickScreen):
                         cell(d["topic"]),
                         cell(d["unit_id"]),
                         cell(f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]),
-                        cell(d["reason"] or d["note"] or ""),
+                        cell(d["reason"] or d["note"] or "", wrap=True),
                     )
                     for d in self.decisions
                 ),
+                wrap="reason / note",
             )
 
     def action_reopen(self) -> None:

@@ -75,7 +75,14 @@ class JudgeScreen(Screen[None]):
             "s", "skip", "Skip", tooltip="Judge later: the pair comes back at the end of the queue", id="judge.skip"
         ),
         Binding("u", "unsure", "Unsure", tooltip="Cannot judge: give a reason", id="judge.unsure"),
-        Binding("f", "flag", "Flag", tooltip="Flag the pair for review (stays open)", show=False, id="judge.flag"),
+        Binding(
+            "f",
+            "flag",
+            "Flag",
+            tooltip="Flag the pair for review, saying why if you like (stays open)",
+            show=False,
+            id="judge.flag",
+        ),
         Binding("n", "note", "Note", show=False, id="judge.note"),
         Binding("backspace,ctrl+z", "undo", "Undo", key_display="⌫", id="judge.undo"),
         Binding("left", "previous", "Previous", key_display="←", id="judge.previous"),
@@ -296,9 +303,25 @@ class JudgeScreen(Screen[None]):
         self.app.push_screen(TextPrompt("Unsure: why can't this be judged?", placeholder="reason"), done)
 
     def action_flag(self) -> None:
-        if self.session.current is not None and self._attempt(self.session.flag):
-            self.notify(f"Flagged {self.session.current.unit_id} for review.", markup=False)
-            self.refresh_status()
+        """Ask why (optional): Enter on an empty line flags without a reason, Escape records nothing."""
+        if self.session.current is None:
+            return
+
+        def done(reason: str | None) -> None:
+            if reason is None or self.session.current is None:
+                return
+            if self._attempt(lambda: self.session.flag(reason or None)):
+                self.notify(f"Flagged {self.session.current.unit_id} for review.", markup=False)
+                self.refresh_status()
+
+        self.app.push_screen(
+            TextPrompt(
+                "Flag for review: why? (Enter with nothing flags without a reason; Escape cancels)",
+                placeholder="reason (optional)",
+                required=False,
+            ),
+            done,
+        )
 
     def action_note(self) -> None:
         if self.session.current is None:
