@@ -56,7 +56,7 @@ from labeler.wording import plural
 from labeler.workbench.labels import current_labels, topic_labels
 from labeler.workbench.model_labels import model_labels
 from labeler.workbench.setup import now
-from labeler.workbench.unit_spaces import foreign_ids, refuse_foreign, write_space
+from labeler.workbench.unit_spaces import foreign_ids, missing_units, refuse_foreign, write_space
 from labeler.workbench.unknown import unknown_ids_advice
 
 UNDOABLE = (GRADE, SKIP, UNSURE, FLAG, NOTE, ADJUDICATE)
@@ -107,7 +107,7 @@ def record_judgment(
     if not grades_kind(kind):
         grade = None
     if allow_unknown:
-        refuse_foreign(store, space, _missing_units(store, space, [unit_id]))
+        refuse_foreign(store, space, missing_units(store, space, [unit_id]))
     else:
         _check_known(store, space, topic_id, unit_id)
     event = Event(
@@ -387,13 +387,6 @@ def _file_units(path: str | Path, scale: GradeScale, jsonl: bool) -> Iterator[li
     parts = (part for part, _ in _model_parts(path, scale)) if jsonl else read_qrels_parts(path)
     for part in parts:
         yield part.units
-
-
-def _missing_units(store: Store, space: str, ids: list[str]) -> list[str]:
-    """The ids that are not units of `space` (none when the space has nothing to check against)."""
-    if space == "doc":
-        return store.missing_documents(ids) if store.document_count() else []
-    return store.missing_chunks(space.split(":", 1)[1], ids)
 
 
 def _model_parts(path: str | Path, scale: GradeScale) -> Iterator[tuple[QrelsPart, list[dict[int, float] | None]]]:

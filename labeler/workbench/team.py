@@ -42,6 +42,7 @@ from labeler.store.merge_rows import read_errors
 from labeler.wording import agrees, plural
 from labeler.workbench.labels import current_labels
 from labeler.workbench.setup import now
+from labeler.workbench.unit_spaces import foreign_ids, missing_units, space_name
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 __all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "MergeResult", "backup", "export_log", "merge"]
@@ -113,6 +114,7 @@ def merge(
     logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
     new = _new_events(store, path, logged)
     _check_retracts(store, path, logged, new)
+    _check_spaces(store, path, new)
     events = sorted((item.event for item in new), key=event_order)
     new_conflicts = _record_events(store, events)
     topics = store.topic_ids()
@@ -303,6 +305,30 @@ def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: li
                 item,
                 f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
                 f"but its target {shown_id(target.event_id)} is about another pair",
+            )
+
+
+def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
+    """A merged event's unit id must not be a unit of another space here: a document filed as a chunk, or the reverse.
+
+    The same rule as an import's unknown ids: an id this workbench does not know is the other
+    workbench's business, but one that names a unit of another space here would be a label in the
+    wrong space that the append-only log can never take back.
+    """
+    by_space: dict[str, list[LoggedEvent]] = {}
+    for item in new:
+        if item.event.unit_id is not None:
+            by_space.setdefault(item.event.unit, []).append(item)
+    for space, items in by_space.items():
+        ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
+        foreign = foreign_ids(store, space, missing_units(store, space, ids))
+        if foreign:
+            item = next(item for item in items if item.event.unit_id in foreign)
+            _refuse(
+                path,
+                item,
+                f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
+                f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
             )
 
 

@@ -177,6 +177,20 @@ def foreign_owners(store: Store, space: str, missing: Collection[str]) -> Counte
     return owners
 
 
+def missing_units(store: Store, space: str, ids: Collection[str]) -> list[str]:
+    """The ids that are not units of `space` (none for `doc` when the workbench has no corpus to check against)."""
+    if space == DOC:
+        return store.missing_documents(ids) if store.document_count() else []
+    return store.missing_chunks(space.split(":", 1)[1], ids)
+
+
+def space_name(store: Store, unit_id: str, space: str) -> str:
+    """What `unit_id` is here outside `space`: `a document (unit doc)`, `a chunk of w30 (unit chunk:w30)`."""
+    owners = foreign_owners(store, space, [unit_id])
+    other = next(iter(owners), None)
+    return f"a {_what(other, False)} (unit {other})" if other else "no unit"
+
+
 def foreign_ids(store: Store, space: str, missing: Collection[str]) -> set[str]:
     """Those of `missing` (ids not in `space`) that are units of another space of the workbench."""
     if not missing or not store.document_count():

@@ -5,6 +5,8 @@ is not a unit of, whatever the path (unknown ids accepted included).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, assert_refused, invoke
 from support import SAMPLE
@@ -190,3 +192,22 @@ def test_a_bad_unit_is_a_bad_argument(campaign, db_path):
     with Unchanged(db_path):
         result = invoke(db_path, ["topics", "mark", "1", "reviewed", "--assessor", "ann", "--unit", "chunk:nope"])
     assert_bad_argument(result, "--unit", "no chunking named 'nope'")
+
+
+@pytest.mark.parametrize(
+    ("unit", "unit_id", "fragment"),
+    [
+        ("chunk:w30", "agri-001", "'agri-001' is filed in unit space chunk:w30, but here it is a document (unit doc)"),
+        ("doc", "agri-001#0", "'agri-001#0' is filed in unit space doc, but here it is a chunk of w30"),
+    ],
+)
+def test_a_merged_event_in_the_wrong_space_is_refused(campaign, db_path, tmp_path, unit, unit_id, fragment):
+    """Merging is a path too: another workbench's log may file a document of this one as a chunk."""
+    exported = invoke(db_path, ["judgments", "export-log"])
+    event = json.loads(exported.stdout.splitlines()[0])
+    forged = tmp_path / "theirs.jsonl"
+    forged.write_text(json.dumps({**event, "event_id": "f" * 32, "unit": unit, "unit_id": unit_id}) + "\n")
+    with Unchanged(db_path):
+        result = invoke(db_path, ["merge", forged])
+    assert_refused(result, forged, 1, fragment)
+    assert_every_id_in_its_space(db_path)
