@@ -9,6 +9,7 @@ what it added, what is left to judge and how long that takes at the team's pace.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import compress, groupby, repeat
 from operator import add, eq, itemgetter, mul, sub
 from typing import Any
@@ -18,7 +19,7 @@ from labeler.coverage.batched import CoverageBatches
 from labeler.coverage.compare import compare_evaluations, compare_measures
 from labeler.errors import BadArgumentError, LabelerError, argument_hint
 from labeler.metrics import evaluate, merge_evaluations
-from labeler.models import SnapshotInfo, topic_sort_key
+from labeler.models import PoolInfo, SnapshotInfo, topic_sort_key
 from labeler.pace import Pace
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
@@ -237,46 +238,19 @@ def repool_status(store: Store, space: str | None = None, runs: list[str] | None
 
     A report on a snapshot passes the snapshot's space: a pool of another space says nothing about it.
     """
-    pools = [p for p in store.pools() if space is None or p.unit == space]
-    latest = pools[-1] if pools else None
+    latest, previous = _latest_two_pools(store, space)
     if latest is None:
         return None
-    earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
-    previous = earlier[-1] if earlier else None
-    judged_units: dict[str, set[str]] = {}
-    for (topic, unit_id), state in current_labels(store, latest.unit).items():
-        if state.judged:
-            judged_units.setdefault(topic, set()).add(unit_id)
+    judged_units = _judged_units(store, latest.unit)
     per_topic: dict[str, Counter[str]] = {}
-    per_run: dict[str, Counter[str]] = {run: Counter() for run in latest.runs}
     # Each pair falls in one of four classes, unjudged + 2 * new; a run's counts are the classes of its pairs.
     by_class: list[Counter[str]] = [Counter() for _ in range(4)]
-    # the pool streamed a topic at a time, the previous pool read a topic at a time: millions of pairs are never
-    # held; a topic's pairs are classed by set lookups mapped in C, and each class's runs counted in one call
+    # the pool streamed a topic at a time, the previous pool read a topic at a time: millions of pairs are never held
     for topic, rows in groupby(store.pool_pair_contributors(latest.name), key=itemgetter(0)):
-        _, units, stored = zip(*rows, strict=True)
         before = store.pool_topic_units(previous.name, topic) if previous else set()
-        judged = judged_units.get(topic, set())
-        # class = (not judged) + 2 * (not before) = 3 - judged - 2 * before, per unit
-        classes = list(
-            map(
-                sub,
-                repeat(3),
-                map(add, map(judged.__contains__, units), map(mul, map(before.__contains__, units), repeat(2))),
-            )
-        )
-        sizes = [0, 0, 0, 0]
-        for pair_class in range(4):
-            pairs = list(compress(stored, map(eq, classes, repeat(pair_class))))
-            sizes[pair_class] = len(pairs)
-            if pairs:
-                by_class[pair_class].update(store.count_contributor_runs(pairs))
+        sizes = _count_classes(store, rows, judged_units.get(topic, set()), before, by_class)
         per_topic[topic] = _class_counts(sizes)
-    for pair_class, runs_counted in enumerate(by_class):
-        for run, count in runs_counted.items():
-            counts = per_run.setdefault(run, Counter())
-            for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
-                counts[key] += value
+    per_run = _per_run_counts(latest.runs, by_class)
     pace = judging_pace(store)
     unjudged_total = sum(r["unjudged"] for r in per_topic.values())
     return RepoolStatus(
@@ -292,6 +266,61 @@ def repool_status(store: Store, space: str | None = None, runs: list[str] | None
         per_run={run: _pool_counts(counts) for run, counts in per_run.items()},
         per_topic={t: _pool_counts(per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
     )
+
+
+def _latest_two_pools(store: Store, space: str | None) -> tuple[PoolInfo | None, PoolInfo | None]:
+    """The latest pool (of `space`, when given) and the one before it in the same unit space."""
+    pools = [p for p in store.pools() if space is None or p.unit == space]
+    if not pools:
+        return None, None
+    latest = pools[-1]
+    earlier = [p for p in store.pools() if p.unit == latest.unit and p.name != latest.name]
+    return latest, (earlier[-1] if earlier else None)
+
+
+def _judged_units(store: Store, space: str) -> dict[str, set[str]]:
+    """`topic -> units judged` in a unit space, as the log says now."""
+    judged: dict[str, set[str]] = {}
+    for (topic, unit_id), state in current_labels(store, space).items():
+        if state.judged:
+            judged.setdefault(topic, set()).add(unit_id)
+    return judged
+
+
+def _count_classes(
+    store: Store, rows: Iterable[tuple], judged: set[str], before: set[str], by_class: list[Counter[str]]
+) -> list[int]:
+    """One topic's pairs by class (unjudged + 2 * new); each class's contributing runs added to `by_class`.
+
+    A topic's pairs are classed by set lookups mapped in C, and each class's runs counted in one call.
+    """
+    _, units, stored = zip(*rows, strict=True)
+    # class = (not judged) + 2 * (not before) = 3 - judged - 2 * before, per unit
+    classes = list(
+        map(
+            sub,
+            repeat(3),
+            map(add, map(judged.__contains__, units), map(mul, map(before.__contains__, units), repeat(2))),
+        )
+    )
+    sizes = [0, 0, 0, 0]
+    for pair_class in range(4):
+        pairs = list(compress(stored, map(eq, classes, repeat(pair_class))))
+        sizes[pair_class] = len(pairs)
+        if pairs:
+            by_class[pair_class].update(store.count_contributor_runs(pairs))
+    return sizes
+
+
+def _per_run_counts(runs: Iterable[str], by_class: list[Counter[str]]) -> dict[str, Counter[str]]:
+    """Each run's pairs, unjudged, new and new_unjudged from its pairs counted by class."""
+    per_run: dict[str, Counter[str]] = {run: Counter() for run in runs}
+    for pair_class, runs_counted in enumerate(by_class):
+        for run, count in runs_counted.items():
+            counts = per_run.setdefault(run, Counter())
+            for key, value in _class_counts([count if c == pair_class else 0 for c in range(4)]).items():
+                counts[key] += value
+    return per_run
 
 
 def _class_counts(classes: list[int]) -> Counter[str]:
