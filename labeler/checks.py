@@ -15,7 +15,6 @@ obey the one id rule of `labeler.ids`; the names of the ids checked here are in 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Sequence
 
 from labeler.ids import id_problem, shown_id
@@ -34,6 +33,7 @@ ID_NAMES = {"topic": "topic id", "unit": "unit id", "assessor": "assessor name",
 __all__ = [
     "ID_NAMES",
     "IMPORT_SOURCES",
+    "MAX_CLOCK_TOLERANCE",
     "RECORDABLE_KINDS",
     "RECORD_SOURCES",
     "REVIEW_MARKS",
@@ -143,8 +143,12 @@ def window_problem(size: int, overlap: int) -> tuple[str, str] | None:
     return None
 
 
+MAX_CLOCK_TOLERANCE = 366 * 86_400
+"""The largest clock tolerance, in seconds: a year covers any wrong clock; an event further ahead is not one."""
+
+
 def tolerance_problem(seconds: float) -> str | None:
-    """A clock tolerance is a number of seconds, 0 or more (not NaN, not infinite)."""
-    if math.isfinite(seconds) and seconds >= 0:
+    """A clock tolerance is a number of seconds from 0 to `MAX_CLOCK_TOLERANCE` (not NaN, not infinite)."""
+    if 0 <= seconds <= MAX_CLOCK_TOLERANCE:  # False for NaN
         return None
-    return f"must be a number of seconds, 0 or more, not {seconds}"
+    return f"must be a number of seconds from 0 to {MAX_CLOCK_TOLERANCE} (366 days), not {seconds}"

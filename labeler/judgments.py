@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from labeler.errors import LabelerError
+
 GRADE = "grade"
 SKIP = "skip"
 UNSURE = "unsure"
@@ -137,6 +139,39 @@ def clock_from_time(text: str) -> int:
     return max(clock_of(moment), 0) if moment is not None else 0
 
 
+MAX_CLOCK = 253_402_300_799_999_999
+"""The clock's bound: the last microsecond of year 9999 UTC, the latest time a clock can name.
+
+A clock counts microseconds since 1970, and every time a log can carry (ISO
+8601, four-digit years) has its clock at or below this bound, so it is the
+latest clock an event can bring from another machine: a merged clock beyond
+it (or below 0) names no time and is refused, whatever the clock tolerance
+allows. It sits far below `CLOCK_END`: past the latest clock it holds, a
+workbench counts one microsecond per event it records (`next_clock`), and
+the room between the bound and the end, about 9.0e18 events, is more than
+any workbench can hold (an SQLite file holds at most 2^48 bytes, fewer than
+3e12 events of 100 bytes). So no merge can push a workbench's clock to its
+end. The one cost of counting past the bound: events recorded after a merge
+brought a clock at the very bound carry clocks beyond it, which no other
+workbench accepts (`check` reports a log whose clock has come to it).
+"""
+
+CLOCK_END = 2**63 - 1
+"""The largest clock a workbench can store (SQLite's largest integer)."""
+
+
+class ClockEndError(LabelerError):
+    """The log's clock cannot count past its latest event: the next event would not fit."""
+
+
+def clock_problem(clock: int) -> str | None:
+    """Why a clock brought from elsewhere (a merged event) is out of the clock's range, or None."""
+    if 0 <= clock <= MAX_CLOCK:
+        return None
+    where = "before 1970" if clock < 0 else "beyond the end of year 9999"
+    return f"clock {clock} is out of range ({where}): a clock counts microseconds since 1970, from 0 to {MAX_CLOCK}"
+
+
 def next_clock(physical: int, latest: int) -> int:
     """The clock of a new event: the wall clock, or just past every clock already seen if that is later.
 
@@ -144,8 +179,17 @@ def next_clock(physical: int, latest: int) -> int:
     last microseconds): each event is after everything its workbench held
     when it was recorded (an undo after what it undoes, a grade after the
     merge that brought the events it saw), whatever the wall clock says.
+    `ClockEndError` when it would pass `CLOCK_END` (only a workbench written
+    before merges refused clocks beyond `MAX_CLOCK` can be so close to it).
     """
-    return max(physical, latest + 1)
+    clock = max(physical, latest + 1)
+    if clock > CLOCK_END:
+        raise ClockEndError(
+            f"the judgment log's clock is at {latest}, the largest a clock can be: no event can be recorded after "
+            f"it (an event with a clock beyond {MAX_CLOCK}, the end of year 9999, was written into this workbench "
+            "before merges refused such clocks; checking the workbench names it)"
+        )
+    return clock
 
 
 def event_clock(event: Event) -> int:

@@ -42,6 +42,7 @@ from labeler.judgments import (
     Event,
     clock_from_time,
     clock_of,
+    clock_problem,
     probs_from_json,
     probs_problem,
 )
@@ -182,7 +183,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     source = _choice(row, "source", SOURCES, "source")
     unit = _unit(row["unit"], rules)
     time, physical = _time(row["time"])
-    clock = _integer(row, "clock", low=0)
+    clock = _clock(row)
     if clock is None:
         clock = clock_from_time(time)
     grade = _integer(row, "grade", low=INT64_MIN)
@@ -386,6 +387,20 @@ def _time(value: Any) -> tuple[str, int]:
     if moment is None or moment.year < 1970:
         raise EventProblem(f"time {shown(value)} is before 1970 or out of range")
     return moment.isoformat(timespec="microseconds"), clock_of(moment)
+
+
+def _clock(row: Mapping[str, Any]) -> int | None:
+    """The event's clock, within the clock's range (`labeler.judgments.MAX_CLOCK`), or None when absent.
+
+    Refused beyond the range whatever the clock tolerance: a clock past it names no
+    time, and would leave the workbench's clock no room to count on from it.
+    """
+    value = row.get("clock")
+    if isinstance(value, int) and not isinstance(value, bool):
+        problem = clock_problem(value)
+        if problem is not None:
+            raise EventProblem(problem)
+    return _integer(row, "clock", low=0)
 
 
 def _integer(row: Mapping[str, Any], name: str, *, low: int) -> int | None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.judgments import GRADE, REVIEW, Event, clock_from_time, next_clock
+from labeler.judgments import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
 from labeler.store.rows import Rows
 
@@ -99,6 +99,16 @@ def new_event_id() -> str:
     The same length and alphabet as the uuid4 hex ids of older logs, at a tenth of the cost.
     """
     return os.urandom(16).hex()
+
+
+NEAR_END = 366 * 86_400 * 1_000_000
+"""How close to the clock's bound (in microseconds: a year) the log's clock is near its end for `check`."""
+
+
+def _room(head: int) -> str:
+    """How many more events the log's clock can count, from `head` to `CLOCK_END`."""
+    room = CLOCK_END - head
+    return f"room for {room} more events before its end" if room else "no room for another event before its end"
 
 
 class EventRows(Rows):
@@ -186,6 +196,43 @@ class EventRows(Rows):
                 f"the log holds {count} events ending in link {previous.hex()[:12] or '-'}, but its recorded end is "
                 f"{length or 0} events ending in {(head or '')[:12] or '-'}: events were removed from its end "
                 "(or added without the log's chain)"
+            )
+
+    def clock_problems(self) -> Iterator[str]:
+        """Clocks out of the clock's range, and a log clock near its end (`labeler.judgments.MAX_CLOCK`).
+
+        Within the range every clock is sound. Past the bound a workbench only counts,
+        one per event it records, from the latest clock it held: so its clocks beyond
+        the bound are MAX_CLOCK + 1, + 2, ... each once, and a clock further than their
+        count is one written past the bound (before merges refused such clocks).
+        """
+        (head,) = self.db.execute(
+            "SELECT coalesce(max(clock), 0) FROM events WHERE typeof(clock) = 'integer'"
+        ).fetchone()
+        bad = self.db.execute(
+            "SELECT event_id, seq, clock FROM events WHERE typeof(clock) != 'integer' OR clock < 0 ORDER BY seq LIMIT 5"
+        )
+        for event_id, seq, clock in bad:
+            yield f"event {event_id} (seq {seq}) has clock {clock!r}: a clock is an integer, 0 or more"
+        (counted,) = self.db.execute("SELECT count(*) FROM events WHERE clock > ?", [MAX_CLOCK]).fetchone()
+        jump = self.db.execute(
+            "SELECT event_id, seq, clock FROM events WHERE clock > ? ORDER BY clock LIMIT 1", [MAX_CLOCK + counted]
+        ).fetchone()
+        if jump is not None:
+            yield (
+                f"event {jump[0]} (seq {jump[1]}) has clock {jump[2]}, beyond the clock's bound {MAX_CLOCK} (the end "
+                f"of year 9999), written before merges refused such clocks: the log's clock is at {head}, {_room(head)}"
+            )
+        elif head > MAX_CLOCK - NEAR_END:
+            where = (
+                "at"
+                if head == MAX_CLOCK
+                else f"{abs(head - MAX_CLOCK)} " + ("past" if head > MAX_CLOCK else "short of")
+            )
+            yield (
+                f"the log's clock is near its end: it is at {head}, {where} the clock's bound {MAX_CLOCK} (the end of "
+                f"year 9999), where an event merged from the far future put it; events recorded here count on from "
+                f"it ({_room(head)}), and no other workbench merges those past the bound"
             )
 
     def _stamped_rows(self, events: Iterable[Event]) -> list[list[Any]]:

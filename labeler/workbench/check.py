@@ -121,6 +121,7 @@ def check_workbench(store: Store) -> CheckReport:
             [f"retract of a missing event: {e}" for e in store.retracts_without_target()]
             + [f"malformed event {e}" for e in store.malformed_events()]
             + list(store.log_chain_problems())
+            + list(store.clock_problems())
         ),
         lambda: f"{plural(store.event_count(), 'event')} consistent, their chain unbroken",
     )

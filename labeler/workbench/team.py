@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from labeler.checks import shown, tolerance_problem
-from labeler.errors import BadArgumentError, ConflictError, LabelerError
+from labeler.checks import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
+from labeler.errors import BadArgumentError, ConflictError, LabelerError, argument_hint
 from labeler.formats.judgment_log import (
     DEFAULT_CLOCK_TOLERANCE,
     LOG_FIELDS,
@@ -138,7 +138,9 @@ def _check_merge_request(store: Store, path: Path, clock_tolerance: float) -> bo
         raise LabelerError("cannot merge a workbench into itself", path=path)
     problem = tolerance_problem(clock_tolerance)
     if problem is not None:
-        raise BadArgumentError(problem, argument="clock_tolerance")
+        further = argument_hint("allow_future", why="to merge events further ahead")
+        hints = further if clock_tolerance > MAX_CLOCK_TOLERANCE else ()
+        raise BadArgumentError(problem, argument="clock_tolerance", hints=hints)
     try:
         with open(path, "rb") as handle:
             return handle.read(16) == SQLITE_MAGIC

@@ -176,15 +176,27 @@ def test_the_clock_tolerance_is_an_option(workbench):
     assert result.exit_code == 0 and json.loads(result.stdout)["future"] == []
 
 
-@pytest.mark.parametrize("tolerance", ["-1", "nan", "inf"])
-def test_a_tolerance_that_is_not_a_number_of_seconds_is_refused(workbench, tolerance):
+@pytest.mark.parametrize(
+    ("tolerance", "hint"),
+    [
+        ("-1", ""),
+        ("nan", ""),
+        ("inf", " (pass --allow-future to merge events further ahead)"),
+        ("1e300", " (pass --allow-future to merge events further ahead)"),  # a tolerance that allows every clock
+        ("31622401", " (pass --allow-future to merge events further ahead)"),  # a second more than 366 days
+    ],
+)
+def test_a_tolerance_out_of_its_range_is_refused(workbench, tolerance, hint):
     log = write_log(workbench.parent, with_fields())
     with Unchanged(workbench):
         result = invoke(workbench, ["merge", log, "--clock-tolerance", tolerance])
         assert isinstance(result.exception, SystemExit), result.exception  # a bad argument: exit 2, no traceback
         assert result.exit_code == 2 and result.stderr == (
-            f"Error: --clock-tolerance: must be a number of seconds, 0 or more, not {float(tolerance)}\n"
+            "Error: --clock-tolerance: must be a number of seconds from 0 to 31622400 (366 days), "
+            f"not {float(tolerance)}{hint}\n"
         )
+    accepted = invoke(workbench, ["merge", log, "--clock-tolerance", "31622400"])  # the range's end is in it
+    assert accepted.exit_code == 0, accepted.stderr
 
 
 def test_a_fifo_is_refused_at_once(workbench):

@@ -117,3 +117,21 @@ def test_next_clock_is_the_wall_clock_or_just_past_the_latest_seen(physical, lat
     from labeler.judgments import next_clock
 
     assert next_clock(physical, latest) == clock
+
+
+def test_the_clock_s_range_ends_with_year_9999_and_the_local_clock_counts_on_to_sqlite_s_end():
+    from datetime import datetime, timezone
+
+    from labeler.judgments import CLOCK_END, MAX_CLOCK, ClockEndError, clock_of, clock_problem, next_clock
+
+    assert MAX_CLOCK == clock_of(datetime.max.replace(tzinfo=timezone.utc))  # the latest time a clock can name
+    assert clock_problem(0) is None and clock_problem(MAX_CLOCK) is None
+    assert clock_problem(MAX_CLOCK + 1) == (
+        f"clock {MAX_CLOCK + 1} is out of range (beyond the end of year 9999): a clock counts microseconds since "
+        f"1970, from 0 to {MAX_CLOCK}"
+    )
+    assert clock_problem(-5).startswith("clock -5 is out of range (before 1970)")
+    assert next_clock(0, MAX_CLOCK) == MAX_CLOCK + 1  # past the bound the local clock counts on
+    assert next_clock(0, CLOCK_END - 1) == CLOCK_END
+    with pytest.raises(ClockEndError, match=f"the judgment log's clock is at {CLOCK_END}, the largest a clock can be"):
+        next_clock(0, CLOCK_END)
