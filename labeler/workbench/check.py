@@ -21,6 +21,7 @@ from labeler.store.connection import CONTENT_ERRORS, damage_reason
 from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION, migrations
 from labeler.wording import plural
+from labeler.workbench.snapshot_seals import SEALED_LABELS, sealed
 from labeler.workbench.snapshots import verify_snapshots
 
 MAX_FINDINGS = 1000
@@ -133,7 +134,7 @@ def check_workbench(store: Store) -> CheckReport:
     add(
         "snapshot hashes",
         lambda: _snapshot_problems(store),
-        lambda: f"{plural(len(store.snapshots()), 'snapshot')} verified",
+        lambda: _snapshots_fine(store),
     )
     add(
         "snapshot labels",
@@ -198,12 +199,22 @@ def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
 
 
 def _snapshot_problems(store: Store) -> list[str]:
+    """Each snapshot's labels and seal (manifest, parent, log head), and none of v1..vN missing."""
     verified = verify_snapshots(store)
-    return [
-        f"snapshot {r.snapshot}: stored {r.sha256[:12]}, labels hash to {r.actual[:12]}"
-        for r in verified.snapshots
-        if not r.ok
-    ]
+    problems = []
+    for r in verified.snapshots:
+        if r.actual != r.sha256:
+            problems.append(f"snapshot {r.snapshot}: stored {r.sha256[:12]}, labels hash to {r.actual[:12]}")
+        problems += r.findings
+    return problems + list(verified.findings)
+
+
+def _snapshots_fine(store: Store) -> str:
+    snapshots = store.snapshots()
+    unsealed = sum(1 for s in snapshots if sealed(s) == SEALED_LABELS)
+    return f"{plural(len(snapshots), 'snapshot')} verified" + (
+        f" ({unsealed} made before seals: sealed labels only)" if unsealed else ""
+    )
 
 
 def _entry(name: str, problems: list[str], fine: str) -> CheckResult:
