@@ -127,7 +127,8 @@ def _changed_parts(manifest: Mapping[str, Any]) -> str:
     now = manifest_parts(manifest)
     changed = []
     for kind, label in (("fields", "field"), ("topics", "topic")):
-        before = recorded.get(kind) if isinstance(recorded.get(kind), dict) else {}
+        found = recorded.get(kind)
+        before: dict[str, Any] = found if isinstance(found, dict) else {}
         keys = sorted(set(before) | set(now[kind]), key=str)
         changed += [f"{label} {shown(key)}" for key in keys if before.get(key) != now[kind].get(key)]
     if not changed:
