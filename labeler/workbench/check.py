@@ -51,11 +51,30 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class Head:
+    """Where the file ends: its log's length and last chain link, its latest snapshot and that one's seal.
+
+    One file cannot prove that nothing was cut from its end (events after the latest
+    snapshot, removed with the head recorded for them); a head kept elsewhere can: the log
+    as it is later must hold this one at the same length (see docs/team.md).
+    """
+
+    events: int
+    link: str
+    snapshot: str | None
+    seal: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"events": self.events, "link": self.link, "snapshot": self.snapshot, "seal": self.seal}
+
+
+@dataclass(frozen=True)
 class CheckReport:
-    """`check_workbench`'s result: every check of one file, `ok` when all pass."""
+    """`check_workbench`'s result: every check of one file, `ok` when all pass; `head` when it could be read."""
 
     path: str
     checks: tuple[CheckResult, ...]
+    head: Head | None = None
 
     @property
     def ok(self) -> bool:
@@ -72,6 +91,7 @@ class CheckReport:
             "ok": self.ok,
             "checks": [c.to_json() for c in self.checks],
             "findings": list(self.findings),
+            "head": self.head.to_json() if self.head else None,
         }
 
 
@@ -160,7 +180,17 @@ def check_workbench(store: Store) -> CheckReport:
             "runs complete, rankings match their digests",
         ),
     )
-    return _result(store.path, checks)
+    return CheckReport(path=str(store.path), checks=tuple(checks), head=_head(store))
+
+
+def _head(store: Store) -> Head | None:
+    """The file's head as stored now (None when the file is too damaged to read it)."""
+    try:
+        events, link = store.log_head()
+        latest = store.latest_snapshot()
+    except CHECK_ERRORS:
+        return None
+    return Head(events, link, latest.name if latest else None, latest.seal if latest else None)
 
 
 def _schema_problems(store: Store) -> list[str]:

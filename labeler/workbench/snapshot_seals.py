@@ -104,23 +104,25 @@ def _row_findings(info: SnapshotInfo) -> list[str]:
 
 
 def _manifest_findings(info: SnapshotInfo) -> list[str]:
+    """The manifest must hash to its seal, and each part to the digest recorded for it (a seal made again shows)."""
     manifest = info.manifest
     actual = manifest_sha256(manifest)
-    if actual == info.seal == manifest.get(SEAL):
+    changed = _changed_parts(manifest)
+    if not changed and actual == info.seal == manifest.get(SEAL):
         return []
-    if actual == manifest.get(SEAL):
+    if not changed and actual == manifest.get(SEAL):
         return [
             f"snapshot {info.name}: the seal stored with it ({_short(info.seal)}) is not the one its manifest "
             f"records ({_short(manifest.get(SEAL))})"
         ]
     return [
-        f"snapshot {info.name}: its manifest was changed after it was made ({_changed_parts(manifest)}; "
+        f"snapshot {info.name}: its manifest was changed after it was made ({changed or 'its sealed hash differs'}; "
         f"it hashes to {actual[:12]}, sealed as {_short(info.seal)})"
     ]
 
 
 def _changed_parts(manifest: Mapping[str, Any]) -> str:
-    """Which fields and topics differ from the digests recorded when the manifest was sealed."""
+    """Which fields and topics differ from the digests recorded when the manifest was sealed ('' when none)."""
     recorded = manifest.get(PARTS)
     if not isinstance(recorded, dict):
         return "its record of parts is gone"
@@ -132,7 +134,7 @@ def _changed_parts(manifest: Mapping[str, Any]) -> str:
         keys = sorted(set(before) | set(now[kind]), key=str)
         changed += [f"{label} {shown(key)}" for key in keys if before.get(key) != now[kind].get(key)]
     if not changed:
-        return "its record of parts was changed"
+        return ""
     listed = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
     return f"{listed} {agrees(len(changed), 'differs', 'differ')} from what was sealed"
 
