@@ -124,7 +124,11 @@ def check(env: Env, as_json: bool) -> None:
             click.echo(f"FAILED {visible_line(finding)}")
         if result.head is not None:
             head = result.head
-            latest = f"; latest snapshot {visible_line(head.snapshot)}, sealed {head.seal or 'labels only'}" if head.snapshot else ""
+            latest = (
+                f"; latest snapshot {visible_line(head.snapshot)}, sealed {head.seal or 'labels only'}"
+                if head.snapshot
+                else ""
+            )
             info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
     if not result.ok:
         info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")

@@ -263,8 +263,7 @@ def test_a_snapshot_made_before_seals_verifies_as_sealed_labels_only(tmp_path):
     tamper(
         path,
         {"snapshots"},
-        "UPDATE snapshots SET manifest = json_set(manifest, '$.topics.1.review_status', 'no_answer') "
-        "WHERE name = 'v1'",
+        "UPDATE snapshots SET manifest = json_set(manifest, '$.topics.1.review_status', 'no_answer') WHERE name = 'v1'",
     )
     checked = json.loads(invoke(path, "check", "--json").stdout)["findings"]
     assert any("snapshot v2: its parent v1 is not the one it was made after" in f for f in checked), checked
