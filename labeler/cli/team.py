@@ -15,6 +15,7 @@ from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:
+    from labeler.workbench.check import Head
     from labeler.workbench.team import LabelChange
 
 
@@ -122,17 +123,22 @@ def check(env: Env, as_json: bool) -> None:
         )
         for finding in result.findings:
             click.echo(f"FAILED {visible_line(finding)}")
-        if result.head is not None:
-            head = result.head
-            latest = (
-                f"; latest snapshot {visible_line(head.snapshot)}, sealed {head.seal or 'labels only'}"
-                if head.snapshot
-                else ""
-            )
-            info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
+        _print_head(result.head)
     if not result.ok:
         info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")
         sys.exit(1)
+
+
+def _print_head(head: Head | None) -> None:
+    """The file's head, to keep elsewhere: what one file cannot prove about its own end."""
+    from labeler.inert import visible_line
+
+    if head is None:
+        return
+    latest = (
+        f"; latest snapshot {visible_line(head.snapshot)}, sealed {head.seal or 'labels only'}" if head.snapshot else ""
+    )
+    info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
 
 
 @judgments.command("export-log")

@@ -183,19 +183,25 @@ def numbering_findings(store: Store) -> list[str]:
     made = store.snapshots_made()
     findings = [f"snapshot number {n} is named {shown(name)}, not v{n}" for n, name in numbers if name != f"v{n}"]
     present = {n for n, _ in numbers}
-    missing = [n for n in range(1, max(present | {made}) + 1) if n not in present]
-    if missing:
-        names = ", ".join(f"v{n}" for n in missing[:10]) + (" ..." if len(missing) > 10 else "")
-        findings.append(
-            f"{plural(len(missing), 'snapshot')} of v1..v{max(present | {made})} {agrees(len(missing), 'is', 'are')} "
-            f"missing ({names}): removed from the workbench (snapshots are never deleted)"
-        )
+    findings += _gap_findings(present, made)
     if present and max(present) > made:
         findings.append(
             f"snapshot v{max(present)} is not recorded as made (the latest recorded is "
             f"{f'v{made}' if made else 'none'}): added or renumbered outside labeler"
         )
     return findings
+
+
+def _gap_findings(present: set[int], made: int) -> list[str]:
+    last = max(present | {made})
+    missing = [n for n in range(1, last + 1) if n not in present]
+    if not missing:
+        return []
+    names = ", ".join(f"v{n}" for n in missing[:10]) + (" ..." if len(missing) > 10 else "")
+    return [
+        f"{plural(len(missing), 'snapshot')} of v1..v{last} {agrees(len(missing), 'is', 'are')} "
+        f"missing ({names}): removed from the workbench (snapshots are never deleted)"
+    ]
 
 
 def _short(value: Any) -> str:

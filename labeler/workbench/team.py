@@ -345,21 +345,25 @@ def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: li
                 item,
                 f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
             )
-        if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
-            _refuse(
-                path,
-                item,
-                f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
-                f"but its target {shown_id(target.event_id)} is about another pair",
-            )
-        if target.assessor != event.assessor:
-            _refuse(
-                path,
-                item,
-                f"retract by {shown_id(event.assessor)} targets event {shown_id(target.event_id)} of "
-                f"{shown_id(target.assessor)}: an assessor withdraws only their own decisions "
-                "(an adjudication only by the one who made it)",
-            )
+        problem = _retract_problem(event, target)
+        if problem is not None:
+            _refuse(path, item, problem)
+
+
+def _retract_problem(event: Event, target: Event) -> str | None:
+    """Why a retract cannot cancel its target: another pair, or another assessor's decision."""
+    if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
+        return (
+            f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
+            f"but its target {shown_id(target.event_id)} is about another pair"
+        )
+    if target.assessor != event.assessor:
+        return (
+            f"retract by {shown_id(event.assessor)} targets event {shown_id(target.event_id)} of "
+            f"{shown_id(target.assessor)}: an assessor withdraws only their own decisions "
+            "(an adjudication only by the one who made it)"
+        )
+    return None
 
 
 def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
