@@ -152,4 +152,5 @@ class SnapshotInfo:
     created: str
     unit: str
     manifest: dict[str, Any]
-    sha256: str
+    sha256: str  # of its labels (the qrels text)
+    seal: str | None = None  # of its whole manifest (None: made before snapshots were sealed, or not stored)

@@ -150,14 +150,19 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
 @json_option
 @pass_env
 def verify(env: Env, name: str | None, as_json: bool) -> None:
-    """Recompute snapshot hashes from their labels (all snapshots by default); exit 1 on a mismatch."""
+    """Recompute snapshot hashes from their labels and manifests (all snapshots by default); exit 1 on a mismatch."""
     with env.store() as store:
         result = workbench.verify_snapshots(store, name)
     if as_json:
         emit_json(result.to_json())
     else:
         for row in result.snapshots:
-            info(f"{row.snapshot}: {'ok' if row.ok else 'MISMATCH'} ({row.actual[:16]})")
+            only = "; sealed labels only (made before manifests were sealed)" if row.sealed == "labels only" else ""
+            info(f"{row.snapshot}: {'ok' if row.ok else 'MISMATCH'} ({row.actual[:16]}){only}")
+            for finding in row.findings:
+                info(f"  {visible_line(finding)}")
+        for finding in result.findings:
+            info(visible_line(finding))
     if not result.ok:
         sys.exit(1)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,10 @@ from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
 from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 from labeler.wording import agrees, plural
+
+if TYPE_CHECKING:
+    from labeler.workbench.check import Head
+    from labeler.workbench.team import LabelChange
 
 
 @click.command()
@@ -65,6 +70,35 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
         )
     if result.unknown_topics:
         info(f"Events for topics this workbench does not know: {', '.join(result.unknown_topics[:10])}.")
+    _changes_table(result.changes)
+
+
+CHANGES_SHOWN = 50  # label changes the text output lists (--json lists all)
+
+
+def _changes_table(changes: tuple[LabelChange, ...]) -> None:
+    """The pairs whose label the merge changed, from what to what, and whose events did it."""
+    if not changes:
+        return
+    info(f"{plural(len(changes), 'label')} changed:")
+    table(
+        None,
+        ["unit", "topic", "unit id", "before", "after", "by"],
+        [
+            [
+                c.unit,
+                c.topic,
+                c.unit_id,
+                "-" if c.before is None else c.before,
+                "conflict" if c.conflict else ("-" if c.after is None else c.after),
+                ", ".join(c.assessors),
+            ]
+            for c in changes[:CHANGES_SHOWN]
+        ],
+        drop=("unit", "by"),
+    )
+    if len(changes) > CHANGES_SHOWN:
+        info(f"... and {len(changes) - CHANGES_SHOWN} more (--json lists every change).")
 
 
 @click.command()
@@ -89,9 +123,22 @@ def check(env: Env, as_json: bool) -> None:
         )
         for finding in result.findings:
             click.echo(f"FAILED {visible_line(finding)}")
+        _print_head(result.head)
     if not result.ok:
         info("The workbench has problems: see above. A backup copy can be checked the same way (--db COPY).")
         sys.exit(1)
+
+
+def _print_head(head: Head | None) -> None:
+    """The file's head, to keep elsewhere: what one file cannot prove about its own end."""
+    from labeler.inert import visible_line
+
+    if head is None:
+        return
+    latest = (
+        f"; latest snapshot {visible_line(head.snapshot)}, sealed {head.seal or 'labels only'}" if head.snapshot else ""
+    )
+    info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
 
 
 @judgments.command("export-log")

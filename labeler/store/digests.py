@@ -8,6 +8,7 @@ stored, in key order, so they can always be recomputed from the file alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -87,3 +88,23 @@ def text_sha256(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+SEAL = "seal"
+"""The manifest key (and `snapshots` column) of a snapshot's seal: `manifest_sha256` of the rest of its manifest."""
+
+
+def manifest_sha256(manifest: Mapping[str, Any]) -> str:
+    """SHA-256 of a snapshot manifest's canonical JSON, its own `seal` left out.
+
+    Canonical: keys sorted at every level, no spaces, non-ASCII escaped; so the
+    text a manifest was stored as (and the order its topics were read back in)
+    does not matter, and any value changed in it (a review status, a count, the
+    parent, the log head) gives another hash.
+    """
+    import hashlib
+    import json
+
+    body = {key: value for key, value in manifest.items() if key != SEAL}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()

@@ -235,6 +235,22 @@ class EventRows(Rows):
                 f"it ({_room(head)}), and no other workbench merges those past the bound"
             )
 
+    def log_head(self) -> tuple[int, str]:
+        """How many events the log holds and the last one's link (hex; '' for an empty log), from the events."""
+        count, link = self.db.execute(
+            "SELECT count(*), (SELECT link FROM events ORDER BY seq DESC LIMIT 1) FROM events"
+        ).fetchone()
+        return count, link.hex() if isinstance(link, bytes) else ""
+
+    def link_at(self, length: int) -> str | None:
+        """The link (hex) of the `length`-th event in local order ('' for 0); None when the log is shorter."""
+        if length <= 0:
+            return ""
+        row = self.db.execute("SELECT link FROM events ORDER BY seq LIMIT 1 OFFSET ?", [length - 1]).fetchone()
+        if row is None:
+            return None
+        return row[0].hex() if isinstance(row[0], bytes) else ""
+
     def _stamped_rows(self, events: Iterable[Event]) -> list[list[Any]]:
         """Each event's column values with an id and a clock: those that bring a clock (merged ones) keep it.
 

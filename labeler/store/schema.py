@@ -427,4 +427,27 @@ def m010_blind_overlap(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN shown_others TEXT")
 
 
+@_migration
+def m011_snapshot_seals(db: Database) -> None:
+    """Each snapshot's seal (`snapshots.seal`), and the number of the latest snapshot made (`meta`).
+
+    A snapshot's `sha256` covers its labels; its seal covers its whole manifest (review
+    statuses, counts, pools, unit, parent), which records the seal of its parent and the
+    log head it was made at (`labeler.workbench.snapshots`), so `labeler check` sees a
+    manifest edited, a snapshot removed, or events before it changed or removed. Snapshots
+    made before have no seal (NULL): their labels stay sealed, their manifest is not, and
+    nothing is rewritten. The number of the latest snapshot made is recorded so that
+    removing it leaves a gap `check` reports.
+    """
+    from labeler.store.snapshot_rows import SNAPSHOTS_MADE
+
+    db.execute("ALTER TABLE snapshots ADD COLUMN seal TEXT")
+    latest = db.execute("SELECT max(snapshot_id) FROM snapshots").fetchone()[0]
+    if latest is not None:
+        db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [SNAPSHOTS_MADE, str(latest)],
+        )
+
+
 SCHEMA_VERSION = len(_STEPS)

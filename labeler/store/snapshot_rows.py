@@ -10,21 +10,46 @@ from labeler.models import SnapshotInfo
 from labeler.store.rows import Rows
 
 _COLUMNS = "name, parent, message, created, unit, manifest, sha256"
+SNAPSHOTS_MADE = "snapshots_made"
+"""The meta key holding the number of the latest snapshot made (`vN`): removing it leaves a gap to see."""
 
 
 class SnapshotRows(Rows):
+    def _snapshot_columns(self) -> str:
+        """The columns read, `seal` among them when the file has it (`check` reads files of an older schema)."""
+        names = {row[1] for row in self.db.execute("SELECT * FROM pragma_table_info('snapshots')")}
+        return f"{_COLUMNS}, seal" if "seal" in names else _COLUMNS
+
     def snapshots(self) -> list[SnapshotInfo]:
-        return [_snapshot(r) for r in self.db.execute(f"SELECT {_COLUMNS} FROM snapshots ORDER BY snapshot_id")]
+        return [
+            _snapshot(r)
+            for r in self.db.execute(f"SELECT {self._snapshot_columns()} FROM snapshots ORDER BY snapshot_id")
+        ]
 
     def latest_snapshot(self) -> SnapshotInfo | None:
-        row = self.db.execute(f"SELECT {_COLUMNS} FROM snapshots ORDER BY snapshot_id DESC LIMIT 1").fetchone()
+        row = self.db.execute(
+            f"SELECT {self._snapshot_columns()} FROM snapshots ORDER BY snapshot_id DESC LIMIT 1"
+        ).fetchone()
         return _snapshot(row) if row else None
 
     def snapshot(self, name: str) -> SnapshotInfo:
-        return _snapshot(self._named(f"SELECT {_COLUMNS} FROM snapshots WHERE name = ?", name, "snapshot"))
+        return _snapshot(
+            self._named(f"SELECT {self._snapshot_columns()} FROM snapshots WHERE name = ?", name, "snapshot")
+        )
+
+    def snapshot_numbers(self) -> list[tuple[int, str]]:
+        """(number, name) of every stored snapshot, in order (`check` looks for gaps)."""
+        return [tuple(row) for row in self.db.execute("SELECT snapshot_id, name FROM snapshots ORDER BY snapshot_id")]
+
+    def snapshots_made(self) -> int:
+        """The number of the latest snapshot made, as recorded (0: none recorded)."""
+        made = self.get_meta(SNAPSHOTS_MADE)
+        return int(made) if made and made.isdecimal() else 0
 
     def next_snapshot_id(self) -> int:
-        return self.db.execute("SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots").fetchone()[0]
+        """After every snapshot stored and every one made: a removed snapshot's name is never given again."""
+        stored = self.db.execute("SELECT coalesce(max(snapshot_id), 0) FROM snapshots").fetchone()[0]
+        return max(stored, self.snapshots_made()) + 1
 
     def insert_snapshot(
         self, snapshot_id: int, info: SnapshotInfo, labels: Iterable[tuple[str, str, int, str | None]]
@@ -34,7 +59,7 @@ class SnapshotRows(Rows):
             ((snapshot_id, *label) for label in labels),
         )
         self.db.execute(
-            f"INSERT INTO snapshots (snapshot_id, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO snapshots (snapshot_id, {_COLUMNS}, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 snapshot_id,
                 info.name,
@@ -44,8 +69,10 @@ class SnapshotRows(Rows):
                 info.unit,
                 json.dumps(info.manifest, sort_keys=True),
                 info.sha256,
+                info.seal,
             ],
         )
+        self.set_meta(SNAPSHOTS_MADE, str(snapshot_id))
 
     def snapshot_labels(self, name: str) -> list[tuple[str, str, int, str | None]]:
         """(topic, unit, grade, deciding event id) of a snapshot."""
@@ -59,4 +86,5 @@ class SnapshotRows(Rows):
 
 
 def _snapshot(row: tuple[Any, ...]) -> SnapshotInfo:
-    return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6])
+    seal = row[7] if len(row) > 7 else None
+    return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], seal)

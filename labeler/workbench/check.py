@@ -21,6 +21,7 @@ from labeler.store.connection import CONTENT_ERRORS, damage_reason
 from labeler.store.guards import expected_guards
 from labeler.store.schema import SCHEMA_VERSION, migrations
 from labeler.wording import plural
+from labeler.workbench.snapshot_seals import SEALED_LABELS, sealed
 from labeler.workbench.snapshots import verify_snapshots
 
 MAX_FINDINGS = 1000
@@ -50,11 +51,30 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
+class Head:
+    """Where the file ends: its log's length and last chain link, its latest snapshot and that one's seal.
+
+    One file cannot prove that nothing was cut from its end (events after the latest
+    snapshot, removed with the head recorded for them); a head kept elsewhere can: the log
+    as it is later must hold this one at the same length (see docs/team.md).
+    """
+
+    events: int
+    link: str
+    snapshot: str | None
+    seal: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"events": self.events, "link": self.link, "snapshot": self.snapshot, "seal": self.seal}
+
+
+@dataclass(frozen=True)
 class CheckReport:
-    """`check_workbench`'s result: every check of one file, `ok` when all pass."""
+    """`check_workbench`'s result: every check of one file, `ok` when all pass; `head` when it could be read."""
 
     path: str
     checks: tuple[CheckResult, ...]
+    head: Head | None = None
 
     @property
     def ok(self) -> bool:
@@ -71,6 +91,7 @@ class CheckReport:
             "ok": self.ok,
             "checks": [c.to_json() for c in self.checks],
             "findings": list(self.findings),
+            "head": self.head.to_json() if self.head else None,
         }
 
 
@@ -134,7 +155,7 @@ def check_workbench(store: Store) -> CheckReport:
     add(
         "snapshot hashes",
         lambda: _snapshot_problems(store),
-        lambda: f"{plural(len(store.snapshots()), 'snapshot')} verified",
+        lambda: _snapshots_fine(store),
     )
     add(
         "snapshot labels",
@@ -160,7 +181,17 @@ def check_workbench(store: Store) -> CheckReport:
             "runs complete, rankings match their digests",
         ),
     )
-    return _result(store.path, checks)
+    return CheckReport(path=str(store.path), checks=tuple(checks), head=_head(store))
+
+
+def _head(store: Store) -> Head | None:
+    """The file's head as stored now (None when the file is too damaged to read it)."""
+    try:
+        events, link = store.log_head()
+        latest = store.latest_snapshot()
+    except CHECK_ERRORS:
+        return None
+    return Head(events, link, latest.name if latest else None, latest.seal if latest else None)
 
 
 def _schema_problems(store: Store) -> list[str]:
@@ -199,12 +230,22 @@ def _guard_problems(store: Store, guards: dict[str, str]) -> list[str]:
 
 
 def _snapshot_problems(store: Store) -> list[str]:
+    """Each snapshot's labels and seal (manifest, parent, log head), and none of v1..vN missing."""
     verified = verify_snapshots(store)
-    return [
-        f"snapshot {r.snapshot}: stored {r.sha256[:12]}, labels hash to {r.actual[:12]}"
-        for r in verified.snapshots
-        if not r.ok
-    ]
+    problems = []
+    for r in verified.snapshots:
+        if r.actual != r.sha256:
+            problems.append(f"snapshot {r.snapshot}: stored {r.sha256[:12]}, labels hash to {r.actual[:12]}")
+        problems += r.findings
+    return problems + list(verified.findings)
+
+
+def _snapshots_fine(store: Store) -> str:
+    snapshots = store.snapshots()
+    unsealed = sum(1 for s in snapshots if sealed(s) == SEALED_LABELS)
+    return f"{plural(len(snapshots), 'snapshot')} verified" + (
+        f" ({unsealed} made before seals: sealed labels only)" if unsealed else ""
+    )
 
 
 def _entry(name: str, problems: list[str], fine: str) -> CheckResult:

@@ -79,26 +79,50 @@ class SnapshotShown(SnapshotSummary):
 
 @dataclass(frozen=True)
 class SnapshotVerified:
-    """One snapshot's hash as recorded and as its labels give it now."""
+    """One snapshot's labels hash as recorded and as its labels give it now, and what its seal shows wrong.
+
+    `sealed` is `manifest` (its whole manifest is sealed) or `labels only` (made before
+    seals: its labels are sealed, its review statuses and counts are not); `findings`
+    are the seal's (manifest changed, parent removed or changed, log before it changed).
+    """
 
     snapshot: str
     sha256: str
     actual: str
     ok: bool
+    seal: str | None = None
+    sealed: str = "manifest"
+    findings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"snapshot": self.snapshot, "sha256": self.sha256, "actual": self.actual, "ok": self.ok}
+        return {
+            "snapshot": self.snapshot,
+            "sha256": self.sha256,
+            "actual": self.actual,
+            "ok": self.ok,
+            "seal": self.seal,
+            "sealed": self.sealed,
+            "findings": list(self.findings),
+        }
 
 
 @dataclass(frozen=True)
 class SnapshotsVerified:
-    """`verify_snapshots`'s result: every snapshot checked, `ok` when all hash as recorded."""
+    """`verify_snapshots`'s result: every snapshot checked, `ok` when all hash as recorded and none is missing.
+
+    `findings`: the numbering's (a snapshot of v1..vN missing), when every snapshot was verified.
+    """
 
     ok: bool
     snapshots: tuple[SnapshotVerified, ...]
+    findings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "snapshots": [s.to_json() for s in self.snapshots]}
+        return {
+            "ok": self.ok,
+            "snapshots": [s.to_json() for s in self.snapshots],
+            "findings": list(self.findings),
+        }
 
 
 @dataclass(frozen=True)

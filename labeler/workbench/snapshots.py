@@ -27,6 +27,7 @@ from labeler.workbench.snapshot_results import (
     SnapshotVerified,
     TopicDiff,
 )
+from labeler.workbench.snapshot_seals import numbering_findings, seal_findings, seal_manifest, sealed
 from labeler.workbench.status import all_topic_ids
 from labeler.workbench.unit_spaces import all_spaces, choices_hint, label_count, write_space
 
@@ -168,8 +169,17 @@ def create_snapshot(
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
         manifest["snapshot"] = f"v{snapshot_id}"
+        # in the write: the parent and the log head are those the snapshot follows, whoever wrote just before
+        seal = seal_manifest(store, manifest, latest_snapshot_of(store, space))
         info = SnapshotInfo(
-            manifest["snapshot"], manifest["parent"], message, manifest["created"], space, manifest, manifest["sha256"]
+            manifest["snapshot"],
+            manifest["parent"],
+            message,
+            manifest["created"],
+            space,
+            manifest,
+            manifest["sha256"],
+            seal,
         )
         store.insert_snapshot(snapshot_id, info, labels)
     return SnapshotCreated(**SnapshotSummary.fields_of(info), new=True, unchanged_since=None)
@@ -227,14 +237,34 @@ def snapshot_text(store: Store, name: str) -> str:
 
 
 def verify_snapshots(store: Store, name: str | None = None) -> SnapshotsVerified:
-    """Recompute each snapshot's hash from its labels; report any that do not match."""
-    infos = [store.snapshot(name)] if name else store.snapshots()
+    """Recompute each snapshot's hashes: its labels', its manifest's, its parent's, and its place in the log.
+
+    Every snapshot (no `name`) also checks the numbering: none of v1..vN missing.
+    See `labeler.workbench.snapshot_seals` for what a seal covers.
+    """
+    everything = store.snapshots()
+    stored = {info.name: info for info in everything}
+    infos = [store.snapshot(name)] if name else everything
     results = []
     for info in infos:
         actual = sha256_text(snapshot_text(store, info.name))
-        ok = actual == info.sha256 == info.manifest.get("sha256")
-        results.append(SnapshotVerified(snapshot=info.name, sha256=info.sha256, actual=actual, ok=ok))
-    return SnapshotsVerified(ok=all(r.ok for r in results), snapshots=tuple(results))
+        labels_ok = actual == info.sha256 == info.manifest.get("sha256")
+        findings = tuple(seal_findings(store, info, stored))
+        results.append(
+            SnapshotVerified(
+                snapshot=info.name,
+                sha256=info.sha256,
+                actual=actual,
+                ok=labels_ok and not findings,
+                seal=info.seal,
+                sealed=sealed(info),
+                findings=findings,
+            )
+        )
+    numbering = () if name else tuple(numbering_findings(store))
+    return SnapshotsVerified(
+        ok=all(r.ok for r in results) and not numbering, snapshots=tuple(results), findings=numbering
+    )
 
 
 def diff_snapshots(store: Store, old: str, new: str) -> SnapshotDiff:

@@ -34,7 +34,7 @@ from labeler.formats.judgment_log import (
     read_log,
 )
 from labeler.ids import shown_id
-from labeler.judgments import RETRACT, Event, clock_from_time, event_order, parse_time
+from labeler.judgments import RETRACT, Event, PairState, clock_from_time, event_order, parse_time
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
@@ -45,6 +45,8 @@ from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, space_name
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+Labels = dict[tuple[str, str], PairState]
+"""A unit space's pairs and what the log says of each (`current_labels`)."""
 __all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "MergeResult", "backup", "export_log", "merge"]
 
 
@@ -61,6 +63,23 @@ class NewConflict:
     unit: str
     topic: str
     unit_id: str
+
+
+@dataclass(frozen=True)
+class LabelChange:
+    """A pair whose current label the merge changed, from `before` to `after` (None: no label).
+
+    `conflict`: the pair is in conflict after the merge (it then has no label);
+    `assessors`: whose merged events are about the pair.
+    """
+
+    unit: str
+    topic: str
+    unit_id: str
+    before: int | None
+    after: int | None
+    conflict: bool
+    assessors: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,7 @@ class MergeResult:
     new_conflicts: tuple[NewConflict, ...]
     unknown_topics: tuple[str, ...]
     future: tuple[FutureEvent, ...]
+    changes: tuple[LabelChange, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +117,7 @@ class MergeResult:
             "new_conflicts": [asdict(c) for c in self.new_conflicts],
             "unknown_topics": list(self.unknown_topics),
             "future": [asdict(f) for f in self.future],
+            "changes": [{**asdict(c), "assessors": list(c.assessors)} for c in self.changes],
         }
 
 
@@ -116,7 +137,7 @@ def merge(
     _check_retracts(store, path, logged, new)
     _check_spaces(store, path, new)
     events = sorted((item.event for item in new), key=event_order)
-    new_conflicts = _record_events(store, events)
+    new_conflicts, changes = _record_events(store, events)
     topics = store.topic_ids()
     return MergeResult(
         source=str(path),
@@ -128,6 +149,7 @@ def merge(
         new_conflicts=tuple(NewConflict(s, t, u) for s, t, u in new_conflicts),
         unknown_topics=tuple(sorted({e.topic_id for e in events if topics and e.topic_id not in topics})),
         future=tuple(FutureEvent(i.event.event_id, i.event.time, i.line) for i in new if i.future),
+        changes=tuple(changes),
     )
 
 
@@ -161,15 +183,35 @@ def _merge_rules(store: Store, clock_tolerance: float, allow_future: bool) -> Lo
     )
 
 
-def _record_events(store: Store, events: list[Event]) -> list[tuple[str, str, str]]:
-    """Append the new events in one transaction; the (space, topic, unit) pairs they put in conflict."""
+def _record_events(store: Store, events: list[Event]) -> tuple[list[tuple[str, str, str]], list[LabelChange]]:
+    """Append the new events in one transaction; the pairs they put in conflict, and the labels they changed."""
     spaces = sorted({e.unit for e in events if e.unit_id is not None})
-    before = {space: _conflicts(store, space) for space in spaces}
+    before = {space: current_labels(store, space) for space in spaces}
     with store.transaction():
         store.append_events(events)  # each keeps its clock; the workbench's clock moves past them
-    return sorted(
-        (space, topic, unit) for space in spaces for (topic, unit) in _conflicts(store, space) - before[space]
+    after = {space: current_labels(store, space) for space in spaces}
+    conflicts = sorted(
+        (space, topic, unit)
+        for space in spaces
+        for (topic, unit) in _conflicts(after[space]) - _conflicts(before[space])
     )
+    return conflicts, _label_changes(events, before, after)
+
+
+def _label_changes(events: list[Event], before: dict[str, Labels], after: dict[str, Labels]) -> list[LabelChange]:
+    """The pairs the merged events are about whose label (or conflict) differs after the merge, in pair order."""
+    by_pair: dict[tuple[str, str, str], set[str]] = {}
+    for event in events:
+        if event.unit_id is not None:
+            by_pair.setdefault((event.unit, event.topic_id, event.unit_id), set()).add(event.assessor)
+    changes = []
+    for (space, topic, unit_id), assessors in sorted(by_pair.items()):
+        old, new = before[space].get((topic, unit_id)), after[space].get((topic, unit_id))
+        was = (old.label, old.conflict) if old else (None, False)
+        became = (new.label, new.conflict) if new else (None, False)
+        if was != became:
+            changes.append(LabelChange(space, topic, unit_id, was[0], became[0], became[1], tuple(sorted(assessors))))
+    return changes
 
 
 def _read_workbench(store: Store, path: Path, rules: LogRules) -> list[LoggedEvent]:
@@ -286,7 +328,11 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
 
 
 def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: list[LoggedEvent]) -> None:
-    """A retract cancels an event of its own pair that exists (here or in the same log)."""
+    """A retract cancels an event of its own pair that exists (here or in the same log), made by its own assessor.
+
+    The same rule as `undo`, which withdraws only the assessor's own decisions: a merged
+    retract cannot take back another assessor's grade, or an adjudication it did not make.
+    """
     in_log = {item.event.event_id: item.event for item in logged}
     targets = {item.event.target for item in new if item.event.kind == RETRACT and item.event.target is not None}
     known = {**store.events_by_id(t for t in targets if t not in in_log), **in_log}
@@ -301,13 +347,25 @@ def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: li
                 item,
                 f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
             )
-        if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
-            _refuse(
-                path,
-                item,
-                f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
-                f"but its target {shown_id(target.event_id)} is about another pair",
-            )
+        problem = _retract_problem(event, target)
+        if problem is not None:
+            _refuse(path, item, problem)
+
+
+def _retract_problem(event: Event, target: Event) -> str | None:
+    """Why a retract cannot cancel its target: another pair, or another assessor's decision."""
+    if (target.topic_id, target.unit, target.unit_id) != (event.topic_id, event.unit, event.unit_id):
+        return (
+            f"retract is about topic {shown(event.topic_id)}, {shown(event.unit_id)} "
+            f"but its target {shown_id(target.event_id)} is about another pair"
+        )
+    if target.assessor != event.assessor:
+        return (
+            f"retract by {shown_id(event.assessor)} targets event {shown_id(target.event_id)} of "
+            f"{shown_id(target.assessor)}: an assessor withdraws only their own decisions "
+            "(an adjudication only by the one who made it)"
+        )
+    return None
 
 
 def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
@@ -354,8 +412,8 @@ def _refuse(path: Path, item: LoggedEvent, reason: str) -> NoReturn:
     raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
 
 
-def _conflicts(store: Store, space: str) -> set[tuple[str, str]]:
-    return {pair for pair, state in current_labels(store, space).items() if state.conflict}
+def _conflicts(labels: Labels) -> set[tuple[str, str]]:
+    return {pair for pair, state in labels.items() if state.conflict}
 
 
 def backup(store: Store, destination: str | Path, *, force: bool = False) -> dict[str, Any]:

@@ -115,6 +115,10 @@ CASES = [
     (with_fields(kind="retract", grade=None), "a retract event needs a target"),  # retract without target
     (with_fields(kind="retract", grade=None, target="nowhere"), "neither in this workbench nor in the log"),
     (with_fields(kind="retract", grade=None, target="e-sound", unit_id="d9"), "is about another pair"),
+    (
+        with_fields(kind="retract", grade=None, target="e-sound", unit_id="d1"),
+        "retract by 'bob' targets event 'e-sound' of 'ann': an assessor withdraws only their own decisions",
+    ),  # one assessor cannot withdraw another's grade
     (with_fields(target="e-sound"), "only a retract event has a target"),  # a target on a grade
     (with_fields(kind="unsure", grade=None), "an unsure judgment needs a reason"),  # unsure says why
     (with_fields(kind="note", grade=None, note="  "), "a note needs its text"),  # an empty note
