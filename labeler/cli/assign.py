@@ -81,7 +81,8 @@ def assign(
     as_json: bool,
 ) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
-    from labeler.workbench.assignments import parse_names, parse_show_model
+    from labeler.ids import parse_names
+    from labeler.workbench.assignments import parse_show_model
 
     _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics, show_model=show_model)
     if show_others and not assessors:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
+from labeler.cli.context import Env, comma_list, force_option, json_option, measure_list, pass_env, scored_runs_option
 from labeler.cli.evaluation import (
     JUDGED_ONLY,
     changes_line,
@@ -30,7 +30,12 @@ def _f(value, digits: int = 4) -> str:
 @click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
-@click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
+@click.option(
+    "--measures",
+    default=None,
+    callback=measure_list,
+    help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").',
+)
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
 @click.option(
     "--include-reopened",
@@ -55,7 +60,7 @@ def coverage(
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(
@@ -225,7 +230,7 @@ def compare(
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
     from labeler.workbench.coverage import compare_report
 
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(
             store,
@@ -401,8 +406,8 @@ def report(
                 store,
                 snapshot=snapshot,
                 depth=replay_depth,
-                runs=comma_list(replay_runs) or [],
-                orders=comma_list(replay_orders),
+                runs=comma_list(replay_runs, "replay_runs", "run name") or [],
+                orders=comma_list(replay_orders, "replay_orders", "judging order"),
                 seed=replay_seed,
             )
         model_report = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
+from labeler.cli.context import Env, comma_list, json_option, measure_list, pass_env, scored_runs_option
 from labeler.cli.output import info, print_result, progress_bar, retired_note, table
 from labeler.errors import BadArgumentError
 from labeler.wording import plural
@@ -106,6 +106,7 @@ def _denominators(run: RunScore) -> str:
 @click.option(
     "--measures",
     default=None,
+    callback=measure_list,
     help='Measures, e.g. "P@10 R@100 nDCG@10 AP RR Bpref infAP Judged@10 AnyHit@10 T@5 RBP(p=0.8)".',
 )
 @click.option("--per-query", is_flag=True, help="Per-topic values as well.")
@@ -222,8 +223,8 @@ def eval_(
             )
             print_result(comparison, as_json, _print_comparison)
             return
-        names = comma_list(runs)
-        stage_names = comma_list(stages)
+        names = comma_list(runs, "runs", "run name")
+        stage_names = comma_list(stages, "stages", "stage")
         if stage_names:
             names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:

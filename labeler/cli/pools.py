@@ -54,7 +54,7 @@ def build(
     as_json: bool,
 ) -> None:
     """Build a new pool version and report what it adds per topic and per run."""
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("pooling") as progress:
         result = workbench.build_pool(
             store,

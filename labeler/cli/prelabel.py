@@ -44,7 +44,7 @@ def prelabel(
             store,
             judge_spec,
             pool=pool,
-            topics=comma_list(topics),
+            topics=comma_list(topics, "topics", "topic id"),
             model_name=model_name,
             batch=batch,
             progress=progress,

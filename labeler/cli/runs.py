@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, checked_id, force_option, json_option, output_option, pass_env
+from labeler.cli.context import Env, checked_id, comma_list, force_option, json_option, output_option, pass_env
 from labeler.cli.output import emit_json, info, listing, progress_bar
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import retriever_option
@@ -138,7 +138,7 @@ def retrieve(
     params = dict(_param(item) for item in param_items)
     if mu is not None:
         params["mu"] = mu
-    topics = topic_ids.split(",") if topic_ids is not None else None
+    topics = comma_list(topic_ids, "topics", "topic id")
     with env.store() as store, progress_bar(f"retrieving {name}") as progress:
         result = retrieve_run(
             store,
