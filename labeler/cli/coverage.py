@@ -15,6 +15,7 @@ from labeler.cli.evaluation import (
     statistics_options,
 )
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
+from labeler.cli.ranges import DEPTH, SEED
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -27,7 +28,7 @@ def _f(value, digits: int = 4) -> str:
 
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
-@click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k: the top of each run that is checked.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
 @click.option(
@@ -199,7 +200,7 @@ def _print_repool(pool: RepoolStatus) -> None:
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k for Judged@k, R@k and nDCG@k.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @click.option(
@@ -363,11 +364,11 @@ COMMANDS = [coverage, compare]
     help="Where to write the page: a new file (see the output rule in docs/cli.md).",
 )
 @click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
-@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
-@click.option("--replay-depth", type=int, default=None, help="Add the judging-order replay of a pool this deep.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k for Judged@k and R@k across snapshots.")
+@click.option("--replay-depth", type=DEPTH, default=None, help="Add the judging-order replay of a pool this deep.")
 @click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
 @click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
-@click.option("--replay-seed", default=0, show_default=True, type=int, help="Seed of the replay's seeded orders.")
+@click.option("--replay-seed", default=0, show_default=True, type=SEED, help="Seed of the replay's seeded orders.")
 @click.option("--model", default=None, metavar="NAME", help="Add this model's agreement with the human labels.")
 @force_option
 @json_option
