@@ -109,7 +109,7 @@ def test_an_absurd_number_is_one_line_exit_2_and_changes_nothing(workbench, path
         (["replay", "--depth", "5", "--runs", "existing", "--score-runs", "a,a"], "--score-runs", "given twice"),
         (["report", "--html", "r.html", "--replay-depth", "5", "--replay-runs", "a,a"], "--replay-runs", "given twice"),
         (
-            ["report", "--html", "r.html", "--replay-depth", "5", "--replay-orders", "pool,pool"],
+            ["report", "--html", "r.html", "--replay-depth", "5", "--replay-runs", "a", "--replay-orders", "pool,pool"],
             "--replay-orders",
             "twice",
         ),
