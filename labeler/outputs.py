@@ -215,7 +215,7 @@ def remove_leftovers(target: str | Path) -> list[Path]:
     """
     target = Path(target)
     prefix = f".{target.name}"
-    removed = []
+    removed: list[Path] = []
     try:
         names = [entry.name for entry in os.scandir(target.parent) if entry.name.startswith(prefix)]
     except OSError:
