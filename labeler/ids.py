@@ -19,9 +19,10 @@ allowed, `#` included (MS MARCO v2.1 segment ids hold one).
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, LabelerError
 
 MAX_ID_LENGTH = 512
 
@@ -90,3 +91,34 @@ def check_id(
 
 def is_valid_id(value: object) -> bool:
     return isinstance(value, str) and id_problem(value) is None
+
+
+# A comma-separated list of names typed as an argument (`--runs a,b`, `--topics 1,2`) has one reading:
+# every name obeys the id rule (so `a,,b` is refused for its empty name) and no name comes twice. A
+# list names a set; a repeat is a typo that would count twice (a pool over the same run twice) or be
+# dropped without a word. Either refusal is a bad argument (exit 2 in the CLI), named by the parameter.
+
+
+def parse_names(text: str, what: str, argument: str) -> list[str]:
+    """`"a, b,c"` as `["a", "b", "c"]`: each name checked by the id rule, a repeated name refused."""
+    names = [part.strip() for part in text.split(",")]
+    for name in names:
+        check_name(name, what, argument)
+    refuse_repeats(names, what, argument)
+    return names
+
+
+def refuse_repeats(names: list[str], what: str, argument: str) -> None:
+    """A `BadArgumentError` naming the first name given more than once, if any is."""
+    counts = Counter(names)
+    repeated = next((name for name in names if counts[name] > 1), None)
+    if repeated is not None:
+        raise BadArgumentError(f"{what} {repeated!r} is given twice", argument=argument)
+
+
+def check_name(name: str, what: str, argument: str) -> None:
+    """The id rule, its refusal said as a bad `argument` (exit 2 in the CLI) rather than a bad file."""
+    try:
+        check_id(name, what)
+    except LabelerError as error:
+        raise BadArgumentError(error.reason, argument=argument) from None

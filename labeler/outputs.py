@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import signal
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,28 +114,23 @@ def output_file(path: str | Path, *, workbench: str | Path | None = None, force:
     target = Path(path)
     exists = check_output(target, workbench=workbench, force=force)
     folder = target.parent
+    remove_leftovers(target)
     try:
-        descriptor, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        descriptor, name = tempfile.mkstemp(prefix=_temporary_prefix(target, os.getpid()), suffix=".tmp", dir=folder)
     except OSError as exc:
         raise _os_error(exc, path) from None
     os.close(descriptor)
     temporary = Path(name)
     try:
-        yield temporary
-        _fsync(temporary)
-        os.chmod(temporary, _mode_for(target, exists))
-        _install(temporary, target, workbench=workbench, replace=exists)
+        with _signals_unwind(lambda: _remove_temporary(temporary)):
+            yield temporary
+            _fsync(temporary)
+            os.chmod(temporary, _mode_for(target, exists))
+            _install(temporary, target, workbench=workbench, replace=exists)
     except OSError as exc:
         raise _os_error(exc, path) from None
     finally:
-        for suffix in WORKBENCH_SUFFIXES:
-            leftover = Path(f"{temporary}{suffix}")
-            try:
-                leftover.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError:  # pragma: no cover - best effort; the error that matters is already raised
-                pass
+        _remove_temporary(temporary)
 
 
 @contextmanager
@@ -183,6 +181,110 @@ def write_output(
                 handle.write(data)
                 size += len(data)
     return Written(Path(path), size, replaced)
+
+
+# -- what an interrupted write leaves -----------------------------------------------------------
+
+# A temporary file is named `.NAME.labeler-PID-RANDOM.tmp`, beside the output NAME: the pid of the
+# process writing it, so that a later write of the same output can tell a leftover (its writer is
+# gone: killed with SIGKILL, or the machine stopped) from a write under way in another process.
+LEFTOVER = re.compile(r"\.labeler-(\d+)-[^.]+\.tmp(?:-journal|-wal|-shm)?")
+UNWOUND_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+def _temporary_prefix(target: Path, pid: int) -> str:
+    return f".{target.name}.labeler-{pid}-"
+
+
+def _remove_temporary(temporary: Path) -> None:
+    """The temporary file and any `-journal`/`-wal`/`-shm` SQLite left beside it."""
+    for suffix in WORKBENCH_SUFFIXES:
+        try:
+            Path(f"{temporary}{suffix}").unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:  # pragma: no cover - best effort; the error that matters is already raised
+            pass
+
+
+def remove_leftovers(target: str | Path) -> list[Path]:
+    """Remove the temporary files an interrupted write of `target` left beside it; the paths removed.
+
+    Only files named as this module names them for `target`, whose writer process is gone: a write of
+    the same output under way in another process keeps its file.
+    """
+    target = Path(target)
+    prefix = f".{target.name}"
+    removed: list[Path] = []
+    try:
+        names = [entry.name for entry in os.scandir(target.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        match = LEFTOVER.fullmatch(name[len(prefix) :])
+        if match is None or _alive(int(match.group(1))):
+            continue
+        try:
+            (target.parent / name).unlink()
+        except OSError:
+            continue
+        removed.append(target.parent / name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):  # another user's process, or not a pid we can ask about
+        return pid > 0
+    return True
+
+
+class _Interrupted(BaseException):
+    """A termination signal received while an output was being written: unwinds, then ends the process."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+@contextmanager
+def _signals_unwind(cleanup: Callable[[], None]) -> Iterator[None]:
+    """While writing, SIGTERM and SIGHUP unwind the write (its temporary file removed), then end the process.
+
+    Only signals left at their default action (which would end the process with no cleanup) are taken
+    over, and only in the main thread (the only one Python delivers signals to); SIGKILL cannot be
+    caught, and what it leaves the next write of the same output removes (`remove_leftovers`).
+    """
+    previous: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in UNWOUND_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                previous[number] = signal.signal(number, _raise_interrupted)
+    try:
+        yield
+    except _Interrupted as interrupted:
+        cleanup()
+        _restore(previous)
+        previous = {}
+        signal.raise_signal(interrupted.number)  # the default action again: the process ends as signalled
+        raise
+    finally:
+        _restore(previous)
+
+
+def _raise_interrupted(number: int, frame: object) -> None:
+    raise _Interrupted(number)
+
+
+def _restore(previous: dict[int, object]) -> None:
+    for number, handler in previous.items():
+        signal.signal(number, handler)  # type: ignore[arg-type]
 
 
 # -- the checks ---------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from labeler.cli.hints import cli_message, exit_code
 from labeler.cli.output import error_line
 from labeler.errors import LabelerError
 
+NUMBER_TYPES = (click.types.IntParamType, click.types.FloatParamType)
+
 
 class Listed(NamedTuple):
     """A top-level command as `labeler --help` lists it before its module is imported."""
@@ -195,6 +197,13 @@ class LabelerGroup(click.Group):
         except LabelerError as error:
             error_line(cli_message(error))
             ctx.exit(exit_code(error))
+        except click.BadParameter as error:
+            # A number outside click's own IntRange or FloatRange: one line naming the flag, exit 2, as
+            # the project's ranges say it (`labeler.cli.ranges`); other usage errors keep click's form.
+            if not (isinstance(error.param, click.Option) and isinstance(error.param.type, NUMBER_TYPES)):
+                raise
+            error_line(f"{max(error.param.opts, key=len)}: {error.message}")
+            ctx.exit(2)
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(1)

@@ -10,6 +10,7 @@ from labeler.agreement import METRICS
 from labeler.cli import model_view
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.ranges import Whole
 from labeler.errors import BadArgumentError
 
 HOW_TO_READ = (
@@ -103,7 +104,9 @@ def _say_conditions(result: dict[str, Any]) -> None:
     show_default=True,
     help="With --model: the weighted kappa's disagreement weights.",
 )
-@click.option("--bins", type=int, default=10, show_default=True, help="With --model: reliability diagram bins.")
+@click.option(
+    "--bins", type=Whole(1, 1000), default=10, show_default=True, help="With --model: reliability diagram bins."
+)
 @json_option
 @pass_env
 def agreement(

@@ -9,6 +9,7 @@ import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
 from labeler.cli.output import info, print_result, table
+from labeler.cli.ranges import SEED, Real
 from labeler.errors import BadArgumentError
 from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared, ShowModel
 
@@ -28,13 +29,13 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--overlap",
-    type=float,
+    type=Real(0, 1, high_open=True),
     default=0.0,
     show_default=True,
     metavar="SHARE",
     help="Share of each topic's pool pairs judged by two assessors, in [0, 1).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the overlap's choice of pairs.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the overlap's choice of pairs.")
 @click.option(
     "--unit",
     default=None,
@@ -81,7 +82,8 @@ def assign(
     as_json: bool,
 ) -> None:
     """Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md."""
-    from labeler.workbench.assignments import parse_names, parse_show_model
+    from labeler.ids import parse_names
+    from labeler.workbench.assignments import parse_show_model
 
     _check_mode(list_plan=list_plan, clear=clear, assessors=assessors, topics=topics, show_model=show_model)
     if show_others and not assessors:

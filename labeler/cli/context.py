@@ -51,9 +51,33 @@ scored_runs_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
 
 
-def comma_list(text: str | None) -> list[str] | None:
-    """`A, B,C` as `["A", "B", "C"]`, blanks dropped; None (the default set) when nothing was given."""
-    return [name.strip() for name in text.split(",") if name.strip()] if text else None
+def comma_list(text: str | None, argument: str, what: str) -> list[str] | None:
+    """`A, B,C` as `["A", "B", "C"]`; None (the default set) when nothing was given.
+
+    Every comma list of the CLI is read here, by `labeler.ids.parse_names`: an empty or invalid
+    name, or a name given twice, is a bad `argument` (`Error: --runs: run name 'x' is given twice`).
+    """
+    from labeler.ids import parse_names
+
+    return parse_names(text, what, argument) if text else None
+
+
+def measure_list(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--measures`: a measure named twice is refused, like a repeat in any list.
+
+    An unknown measure passes here: the service says what is wrong with it, with the known ones.
+    """
+    from labeler.ids import refuse_repeats
+    from labeler.metrics.names import measure_names
+
+    if value is None:
+        return None
+    try:
+        names = measure_names(value)
+    except ValueError:
+        return value
+    refuse_repeats(names, "measure", "measures")
+    return value
 
 
 def default_assessor() -> str:

@@ -10,6 +10,7 @@ from labeler import workbench
 from labeler.chunking import WINDOW_KINDS
 from labeler.cli.context import Env, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, listing, progress_bar
+from labeler.cli.ranges import MAX_WINDOW, Whole
 from labeler.cli.reading import reading_options
 from labeler.inert import inert_json, visible_line
 from labeler.wording import plural
@@ -48,9 +49,15 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
 @click.option(
     "--name", required=True, callback=chunking_name, help="Name of the new chunking (never reused; an id without ':')."
 )
-@click.option("--size", required=True, type=int, help="Window size, in words (or sentences with --by sentences).")
 @click.option(
-    "--overlap", default=0, show_default=True, type=int, help="Words (or sentences) shared by neighbouring windows."
+    "--size", required=True, type=Whole(1, MAX_WINDOW), help="Window size, in words (or sentences with --by sentences)."
+)
+@click.option(
+    "--overlap",
+    default=0,
+    show_default=True,
+    type=Whole(0, MAX_WINDOW),
+    help="Words (or sentences) shared by neighbouring windows.",
 )
 @click.option("--by", type=click.Choice(WINDOW_KINDS), default="words", show_default=True, help="Window unit.")
 @json_option

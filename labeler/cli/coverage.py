@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from labeler.cli.context import Env, comma_list, force_option, json_option, pass_env, scored_runs_option
+from labeler.cli.context import Env, comma_list, force_option, json_option, measure_list, pass_env, scored_runs_option
 from labeler.cli.evaluation import (
     JUDGED_ONLY,
     changes_line,
@@ -15,6 +15,7 @@ from labeler.cli.evaluation import (
     statistics_options,
 )
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
+from labeler.cli.ranges import DEPTH, SEED
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -27,10 +28,15 @@ def _f(value, digits: int = 4) -> str:
 
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels are checked (default: the latest).")
-@click.option("--depth", default=10, show_default=True, type=int, help="k: the top of each run that is checked.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k: the top of each run that is checked.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Work at document level (chunk runs and chunk labels).")
-@click.option("--measures", default=None, help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").')
+@click.option(
+    "--measures",
+    default=None,
+    callback=measure_list,
+    help='Leave-one-run-out measures (default "AP nDCG@10 R@10 Bpref").',
+)
 @click.option("--no-loro", is_flag=True, help="Skip leave-one-run-out (faster on many runs).")
 @click.option(
     "--include-reopened",
@@ -55,7 +61,7 @@ def coverage(
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
     from labeler.workbench.coverage import coverage_report
 
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
         result = coverage_report(
@@ -194,7 +200,7 @@ def _print_repool(pool: RepoolStatus) -> None:
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k, R@k and nDCG@k.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k for Judged@k, R@k and nDCG@k.")
 @scored_runs_option
 @click.option("--unit", default=None, metavar="doc", help="Compare at document level.")
 @click.option(
@@ -225,7 +231,7 @@ def compare(
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
     from labeler.workbench.coverage import compare_report
 
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("topics") as progress:
         result = compare_report(
             store,
@@ -358,11 +364,11 @@ COMMANDS = [coverage, compare]
     help="Where to write the page: a new file (see the output rule in docs/cli.md).",
 )
 @click.option("--snapshot", default=None, help="Snapshot to report on (default: the latest).")
-@click.option("--depth", default=10, show_default=True, type=int, help="k for Judged@k and R@k across snapshots.")
-@click.option("--replay-depth", type=int, default=None, help="Add the judging-order replay of a pool this deep.")
+@click.option("--depth", default=10, show_default=True, type=DEPTH, help="k for Judged@k and R@k across snapshots.")
+@click.option("--replay-depth", type=DEPTH, default=None, help="Add the judging-order replay of a pool this deep.")
 @click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
 @click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
-@click.option("--replay-seed", default=0, show_default=True, type=int, help="Seed of the replay's seeded orders.")
+@click.option("--replay-seed", default=0, show_default=True, type=SEED, help="Seed of the replay's seeded orders.")
 @click.option("--model", default=None, metavar="NAME", help="Add this model's agreement with the human labels.")
 @force_option
 @json_option
@@ -401,8 +407,8 @@ def report(
                 store,
                 snapshot=snapshot,
                 depth=replay_depth,
-                runs=comma_list(replay_runs) or [],
-                orders=comma_list(replay_orders),
+                runs=comma_list(replay_runs, "replay_runs", "run name") or [],
+                orders=comma_list(replay_orders, "replay_orders", "judging order"),
                 seed=replay_seed,
             )
         model_report = None

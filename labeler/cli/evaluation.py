@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from labeler.cli.context import Env, comma_list, json_option, pass_env, scored_runs_option
+from labeler.cli.context import Env, comma_list, json_option, measure_list, pass_env, scored_runs_option
 from labeler.cli.output import info, print_result, progress_bar, retired_note, table
+from labeler.cli.ranges import DEPTH, MAX_BOOTSTRAP, SEED, Whole
 from labeler.errors import BadArgumentError
 from labeler.wording import plural
 
@@ -24,13 +25,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 def statistics_options(command: F) -> F:
     """`--correction`, `--bootstrap` and `--seed`: how `--compare` and `--baseline` test (eval and compare)."""
     command = click.option(
-        "--seed", default=0, show_default=True, type=int, help="Seed of the randomization test and the bootstrap."
+        "--seed", default=0, show_default=True, type=SEED, help="Seed of the randomization test and the bootstrap."
     )(command)
     command = click.option(
         "--bootstrap",
         default=1000,
         show_default=True,
-        type=click.IntRange(min=1),
+        type=Whole(1, MAX_BOOTSTRAP),
         metavar="N",
         help="Bootstrap resamples for the 95% percentile intervals of each mean and of the difference.",
     )(command)
@@ -106,10 +107,11 @@ def _denominators(run: RunScore) -> str:
 @click.option(
     "--measures",
     default=None,
+    callback=measure_list,
     help='Measures, e.g. "P@10 R@100 nDCG@10 AP RR Bpref infAP Judged@10 AnyHit@10 T@5 RBP(p=0.8)".',
 )
 @click.option("--per-query", is_flag=True, help="Per-topic values as well.")
-@click.option("--depth", default=None, type=int, help="Read only the first N results of each ranking (trec_eval -M).")
+@click.option("--depth", default=None, type=DEPTH, help="Read only the first N results of each ranking (trec_eval -M).")
 @click.option("--unit", default=None, metavar="doc", help="Evaluate at document level (chunk runs and chunk labels).")
 @click.option(
     "--include-unreviewed",
@@ -222,8 +224,8 @@ def eval_(
             )
             print_result(comparison, as_json, _print_comparison)
             return
-        names = comma_list(runs)
-        stage_names = comma_list(stages)
+        names = comma_list(runs, "runs", "run name")
+        stage_names = comma_list(stages, "stages", "stage")
         if stage_names:
             names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:

@@ -6,6 +6,7 @@ import click
 
 from labeler.cli.context import Env, assessor_option, pass_env
 from labeler.cli.next import lease_option
+from labeler.cli.ranges import SEED
 from labeler.cli.registry_options import order_option
 
 
@@ -18,7 +19,7 @@ from labeler.cli.registry_options import order_option
     default=None,
     help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @lease_option
 @click.option(
@@ -84,7 +85,7 @@ def judge(
     default=None,
     help="Model whose labels --order uncertainty ranks by (required with it); never shown.",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version to judge (default: the latest).")
 @click.option(
     "--stop",

@@ -8,6 +8,7 @@ from labeler import workbench
 from labeler.checks import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.output import emit_json, info, listing
+from labeler.cli.ranges import LIMIT, SEED
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
@@ -48,7 +49,7 @@ def judgments() -> None:
     "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the id's own, else the one held)."
 )
 @order_option(default=None, help="The judging order the unit came from (recorded).")
-@click.option("--seed", default=None, type=int, help="The random order's seed (recorded).")
+@click.option("--seed", default=None, type=SEED, help="The random order's seed (recorded).")
 @click.option("--allow-unknown", is_flag=True, help="Accept a topic or unit the workbench does not know.")
 @json_option
 @pass_env
@@ -198,7 +199,7 @@ def adjudicate(
 
 @judgments.command()
 @click.option("--assessor", default=None, help="Only this assessor's events.")
-@click.option("--limit", default=20, show_default=True, type=int, help="How many events, newest first.")
+@click.option("--limit", default=20, show_default=True, type=LIMIT, help="How many events, newest first.")
 @json_option
 @pass_env
 def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:

@@ -9,26 +9,22 @@ import click
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.hints import hint_text
 from labeler.cli.output import emit_json, info
+from labeler.cli.ranges import MAX_LEASE_MINUTES, SEED, Real
 from labeler.cli.registry_options import order_option
-from labeler.errors import Hint, LabelerError
+from labeler.errors import Hint
 from labeler.ids import check_id
 
 
-def lease_minutes(ctx: click.Context, param: click.Parameter, value: object) -> timedelta:
-    """`--lease MINUTES`: a positive number of minutes, else `Error: --lease: reason` (exit 1, nothing written)."""
-    try:
-        minutes = float(str(value))
-    except ValueError:
-        minutes = float("nan")
-    if not minutes > 0 or minutes == float("inf"):
-        raise LabelerError(f"the lease must be a positive number of minutes, not {value!r}", path="--lease")
-    return timedelta(minutes=minutes)
+def lease_minutes(ctx: click.Context, param: click.Parameter, value: float) -> timedelta:
+    """`--lease MINUTES` as a time: its range (above 0, at most thirty days) is checked as it is read."""
+    return timedelta(minutes=value)
 
 
 lease_option = click.option(
     "--lease",
-    default="15",
+    default=15.0,
     show_default=True,
+    type=Real(0, MAX_LEASE_MINUTES, low_open=True),
     callback=lease_minutes,
     metavar="MINUTES",
     help="How long the unit stays yours without a judgment (minutes).",
@@ -65,7 +61,7 @@ def _topic(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     default=None,
     help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
 @json_option
 @pass_env

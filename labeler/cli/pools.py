@@ -8,8 +8,9 @@ from labeler import workbench
 from labeler.cli.context import Env, comma_list, json_option, pass_env
 from labeler.cli.hints import hint_text
 from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
+from labeler.cli.ranges import DEPTH, MAX_DEPTH, Whole
 from labeler.cli.registry_options import strategy_option
-from labeler.errors import LabelerError
+from labeler.errors import BadArgumentError, LabelerError
 from labeler.wording import plural
 from labeler.workbench.pools import PoolBuilt
 
@@ -25,12 +26,18 @@ def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
         name, _, depth = value.partition("=")
         if not name or not depth.isdigit():
             raise LabelerError(f"--run-depth takes RUN=K, not {value!r}")
+        if name in depths:
+            raise BadArgumentError(f"run {name!r} is given twice", argument="run_depths")
+        if not 1 <= int(depth) <= MAX_DEPTH:
+            raise BadArgumentError(
+                f"{name}: must be a whole number from 1 to {MAX_DEPTH}, not {depth}", argument="run_depths"
+            )
         depths[name] = int(depth)
     return depths
 
 
 @pool.command()
-@click.option("--depth", required=True, type=int, help="Depth k (depth strategy) or pool size per topic N (rrf).")
+@click.option("--depth", required=True, type=DEPTH, help="Depth k (depth strategy) or pool size per topic N (rrf).")
 @click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
 @strategy_option()
 @click.option(
@@ -40,7 +47,7 @@ def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
     help="Pool at this unit; 'doc' pools chunk runs at document level.",
 )
 @click.option("--run-depth", "run_depths", multiple=True, metavar="RUN=K", help="Per-run depth override (repeatable).")
-@click.option("--rrf-k", default=60, show_default=True, type=int, help="The k constant of RRF.")
+@click.option("--rrf-k", default=60, show_default=True, type=Whole(0, MAX_DEPTH), help="The k constant of RRF.")
 @json_option
 @pass_env
 def build(
@@ -54,7 +61,7 @@ def build(
     as_json: bool,
 ) -> None:
     """Build a new pool version and report what it adds per topic and per run."""
-    names = comma_list(runs)
+    names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("pooling") as progress:
         result = workbench.build_pool(
             store,

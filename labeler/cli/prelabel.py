@@ -6,6 +6,7 @@ import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar
+from labeler.cli.ranges import Whole
 from labeler.wording import plural
 
 
@@ -24,7 +25,9 @@ from labeler.wording import plural
 )
 @click.option("--topics", default=None, metavar="T1,T2,...", help="Only these topics (default: the pool's).")
 @click.option("--model-name", default=None, help="The name its labels are recorded under (default: the judge's).")
-@click.option("--batch", default=50, show_default=True, type=int, help="Pairs sent to the judge at a time.")
+@click.option(
+    "--batch", default=50, show_default=True, type=Whole(1, 10_000), help="Pairs sent to the judge at a time."
+)
 @json_option
 @pass_env
 def prelabel(
@@ -44,7 +47,7 @@ def prelabel(
             store,
             judge_spec,
             pool=pool,
-            topics=comma_list(topics),
+            topics=comma_list(topics, "topics", "topic id"),
             model_name=model_name,
             batch=batch,
             progress=progress,

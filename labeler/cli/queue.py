@@ -7,6 +7,7 @@ import click
 from labeler.cli.context import Env, assessor_option, json_option, pass_env
 from labeler.cli.next import nothing_lines
 from labeler.cli.output import emit_json, info, table
+from labeler.cli.ranges import LIMIT, SEED
 from labeler.cli.registry_options import order_option
 from labeler.wording import plural
 
@@ -20,9 +21,9 @@ from labeler.wording import plural
     default=None,
     help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random order.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")
-@click.option("--limit", default=20, show_default=True, type=int, help="How many units to list.")
+@click.option("--limit", default=20, show_default=True, type=LIMIT, help="How many units to list.")
 @json_option
 @pass_env
 def queue(

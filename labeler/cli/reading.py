@@ -9,28 +9,46 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from labeler.formats.lines import ReadLimits, reading_limits
+from labeler.cli.ranges import Whole
+from labeler.errors import BadArgumentError
+from labeler.formats.lines import HIGHEST_LIMITS, ReadLimits, reading_limits
 
 UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 SIZE = re.compile(r"(\d+)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
 
 
 class ByteSize(click.ParamType):
-    """A size in bytes: 1048576, 512K, 4M, 2G (binary units; KiB, MB and the like also read)."""
+    """A size in bytes up to `high`: 1048576, 512K, 4M, 2G (binary units; KiB, MB and the like also read).
+
+    A size that is not one, or out of range, is `Error: --flag: reason` (exit 2), as every number
+    the CLI reads (`labeler.cli.ranges`).
+    """
 
     name = "size"
 
+    def __init__(self, high: int) -> None:
+        self.min = 1
+        self.max = high
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
-            return value
-        match = SIZE.fullmatch(str(value).strip())
-        if not match or int(match.group(1)) < 1:
-            self.fail(f"{value!r} is not a size: give bytes, or a number with K, M or G (like 4M)", param, ctx)
-        return int(match.group(1)) * UNITS[match.group(2).lower()]
+            size = value
+        else:
+            match = SIZE.fullmatch(str(value).strip())
+            if not match:
+                self._refuse(f"{value!r} is not a size: give bytes, or a number with K, M or G (like 4M)", param)
+            size = int(match.group(1)) * UNITS[match.group(2).lower()]
+        if not self.min <= size <= self.max:
+            self._refuse(f"must be a size from 1 byte to {short_size(self.max)}, not {value!r}", param)
+        return size
+
+    def _refuse(self, reason: str, param: click.Parameter | None) -> NoReturn:
+        flag = max(param.opts, key=len) if isinstance(param, click.Option) else "size"
+        raise BadArgumentError(reason, argument=flag)
 
 
 DEFAULTS = ReadLimits()
@@ -60,7 +78,7 @@ def reading_options(command: Callable) -> Callable:
     options = [
         click.option(
             "--max-line-bytes",
-            type=ByteSize(),
+            type=ByteSize(HIGHEST_LIMITS["max_line_bytes"]),
             default=DEFAULTS.max_line_bytes,
             envvar="LABELER_MAX_LINE_BYTES",
             show_default=short_size(DEFAULTS.max_line_bytes),
@@ -68,7 +86,7 @@ def reading_options(command: Callable) -> Callable:
         ),
         click.option(
             "--max-gzip-ratio",
-            type=click.IntRange(min=1),
+            type=Whole(1, HIGHEST_LIMITS["max_gzip_ratio"]),
             default=DEFAULTS.max_gzip_ratio,
             envvar="LABELER_MAX_GZIP_RATIO",
             show_default=True,
@@ -77,7 +95,7 @@ def reading_options(command: Callable) -> Callable:
         ),
         click.option(
             "--max-gzip-bytes",
-            type=ByteSize(),
+            type=ByteSize(HIGHEST_LIMITS["max_gzip_bytes"]),
             default=DEFAULTS.max_gzip_bytes,
             envvar="LABELER_MAX_GZIP_BYTES",
             show_default=short_size(DEFAULTS.max_gzip_bytes),

@@ -8,6 +8,7 @@ import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env
 from labeler.cli.output import info, print_result, progress_bar, table
+from labeler.cli.ranges import DEPTH, SEED
 from labeler.inert import visible_line
 from labeler.wording import plural
 
@@ -29,7 +30,9 @@ def _n(value: int | None) -> str:
 
 @click.command()
 @click.option("--snapshot", default=None, help="Snapshot whose labels stand in for the assessor (default: the latest).")
-@click.option("--depth", required=True, type=int, help="k: the pool's depth (or size N per topic for --strategy rrf).")
+@click.option(
+    "--depth", required=True, type=DEPTH, help="k: the pool's depth (or size N per topic for --strategy rrf)."
+)
 @click.option("--runs", "pool_runs", required=True, help="Comma-separated runs to pool (their order breaks ties).")
 @click.option("--strategy", default="depth", show_default=True, help="Pooling strategy, as `pool build --strategy`.")
 @click.option(
@@ -42,7 +45,7 @@ def _n(value: int | None) -> str:
     default=None,
     help="Model whose labels the uncertainty order calibrates as the snapshot's labels are revealed (needed for it).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the seeded orders (random).")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the seeded orders (random).")
 @click.option(
     "--measure", default="nDCG@10", show_default=True, help="Measure whose mean over topics ranks the systems for tau."
 )
@@ -92,14 +95,14 @@ def replay(
             store,
             snapshot=snapshot,
             depth=depth,
-            runs=comma_list(pool_runs) or [],
+            runs=comma_list(pool_runs, "runs", "run name") or [],
             strategy=strategy,
-            orders=comma_list(orders),
+            orders=comma_list(orders, "orders", "judging order"),
             seed=seed,
             measure=measure,
             stop=stop,
             unjudged_as_nonrelevant=unjudged_as_nonrelevant,
-            score_runs=comma_list(score_runs),
+            score_runs=comma_list(score_runs, "score_runs", "run name"),
             progress=None if as_json else bar,
             model=model,
         )

@@ -8,8 +8,9 @@ from typing import Any
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, checked_id, force_option, json_option, output_option, pass_env
+from labeler.cli.context import Env, checked_id, comma_list, force_option, json_option, output_option, pass_env
 from labeler.cli.output import emit_json, info, listing, progress_bar
+from labeler.cli.ranges import DEPTH, Real
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import retriever_option
 from labeler.formats.runs import DEDUPE_POLICIES
@@ -98,7 +99,7 @@ def import_(
 @retriever_option()
 @name_option
 @unit_option("Rank documents, or the chunks of a named chunking.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True, help="Results kept per topic.")
+@click.option("--depth", type=DEPTH, default=100, show_default=True, help="Results kept per topic.")
 @click.option("--topics", "topic_ids", metavar="ID,ID,...", help="Only these topics (default: all).")
 @stage_option("Pipeline stage the ranking stands for.")
 @click.option(
@@ -109,7 +110,9 @@ def import_(
     show_default=True,
     help="The topic text used as the query.",
 )
-@click.option("--mu", type=float, help="ql's Dirichlet smoothing mass (default 2000); same as --param mu=X.")
+@click.option(
+    "--mu", type=Real(0, 1e9, low_open=True), help="ql's Dirichlet smoothing mass (default 2000); same as --param mu=X."
+)
 @click.option(
     "--param",
     "param_items",
@@ -138,7 +141,7 @@ def retrieve(
     params = dict(_param(item) for item in param_items)
     if mu is not None:
         params["mu"] = mu
-    topics = topic_ids.split(",") if topic_ids is not None else None
+    topics = comma_list(topic_ids, "topics", "topic id")
     with env.store() as store, progress_bar(f"retrieving {name}") as progress:
         result = retrieve_run(
             store,

@@ -61,8 +61,14 @@ class ReadLimits:
 
     def __post_init__(self) -> None:
         for name in ("max_line_bytes", "max_gzip_ratio", "max_gzip_bytes"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
+            if not 1 <= getattr(self, name) <= HIGHEST_LIMITS[name]:
+                raise ValueError(f"{name} must be from 1 to {HIGHEST_LIMITS[name]}")
+
+
+HIGHEST_LIMITS = {"max_line_bytes": 256 * MiB, "max_gzip_ratio": 1_000_000, "max_gzip_bytes": 1 << 50}
+"""How far each limit may be raised. A line is held whole, several times over while it is decoded and
+parsed (a 2 GiB line took over 8 GiB), so its limit stays where the memory it takes is sane; the gzip
+limits only bound a stream, so theirs are far past any real file."""
 
 
 _limits: contextvars.ContextVar[ReadLimits] = contextvars.ContextVar("read_limits", default=ReadLimits())  # noqa: B039 (a frozen dataclass: never mutated)

@@ -337,6 +337,15 @@ def _split(text: str) -> list[str]:
     return tokens
 
 
+def measure_names(text: str) -> list[str]:
+    """Each measure of `"P@10, AP P@10"` by its name, repeats kept: `["P@10", "AP", "P@10"]`.
+
+    What a typed list says before `parse_measures` keeps one of each, so a front end can refuse a
+    repeat; ValueError for an unknown measure, as `parse_measure` raises.
+    """
+    return [parse_measure(token).name for token in _split(text)]
+
+
 def parse_measures(measures: str | Measure | Iterable[str | Measure]) -> list[Measure]:
     """Parse `"R@10 nDCG@10 AP"` (or a list of such strings, or Measures) in order, without repeats.
 

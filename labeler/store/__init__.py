@@ -79,12 +79,13 @@ class Store(
             if version == 0:
                 raise NotFoundError("not a labeler workbench (never initialised)", path=self.path)
             return  # read as it is: never upgraded, never written
-        if create or version == 0:
+        if version == 0:
             if not create:
                 raise NotFoundError("not initialised", path=self.path, hints=Hint("init_workbench"))
             upgrade(self.db)
         elif version < _schema_version():
             upgrade(self.db)
+        # an up-to-date workbench opened to create one is left as it is: a refused `init` writes nothing
 
     def damage_as_error(self) -> AbstractContextManager[None]:
         """Inside: what a damaged file raises becomes `DamagedWorkbenchError` naming this file."""

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from labeler.assignment import Plan, ShowModel, TopicAssignment, deal, shown_model, waiting_for
-from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
-from labeler.ids import check_id
+from labeler.errors import BadArgumentError, Hint, argument_hint
+from labeler.ids import check_name
 from labeler.judgments import PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
@@ -156,25 +156,6 @@ def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
     return pools[-1] if pools else None
 
 
-def parse_names(text: str, what: str, argument: str) -> list[str]:
-    """A comma-separated list of ids, each checked by the id rule; duplicates refused (a bad `argument`)."""
-    names = [part.strip() for part in text.split(",")]
-    for name in names:
-        _check_name(name, what, argument)
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise BadArgumentError(f"{what} {duplicates[0]!r} is given twice", argument=argument)
-    return names
-
-
-def _check_name(name: str, what: str, argument: str) -> None:
-    """The id rule, its refusal said as a bad `argument` (exit 2 in the CLI) rather than a bad file."""
-    try:
-        check_id(name, what)
-    except LabelerError as error:
-        raise BadArgumentError(error.reason, argument=argument) from None
-
-
 def _check_share(overlap: float, assessors: Sequence[str]) -> None:
     if not (isinstance(overlap, (int, float)) and math.isfinite(overlap) and 0 <= overlap < 1):
         raise BadArgumentError(f"the overlap share must be at least 0 and below 1, not {overlap!r}", argument="overlap")
@@ -225,7 +206,7 @@ def assign(
     if not assessors:
         raise BadArgumentError("give at least one assessor", argument="assessors")
     for name in assessors:
-        _check_name(name, "assessor name", "assessors")
+        check_name(name, "assessor name", "assessors")
     _check_share(overlap, assessors)
     if topics is None:
         # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
@@ -336,7 +317,7 @@ def parse_show_model(text: str) -> str | None:
     if text.strip().lower() == NO_MODEL:
         return None
     name = text.strip()
-    _check_name(name, "model name", "show_model")
+    check_name(name, "model name", "show_model")
     return name
 
 
@@ -347,7 +328,7 @@ def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> S
     the model they were shown, so who saw what stays in the log whatever the setting later becomes.
     """
     if model is not None:
-        _check_name(model, "model name", "show_model")
+        check_name(model, "model name", "show_model")
         if model.lower() == NO_MODEL:
             raise BadArgumentError(f"{model!r} means no model: name a model", argument="show_model")
     setting = ShowModel(model, now(), by)

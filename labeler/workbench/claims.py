@@ -30,6 +30,7 @@ from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import unit_space
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
+from labeler.workbench.topics import require_topic
 
 if TYPE_CHECKING:
     from labeler.workbench.nothing_left import NothingLeft
@@ -140,6 +141,8 @@ def claim_next(
     moment = utc_now(now)
     now_ms = epoch_ms(moment)
     info = current_pool(store, pool)
+    if topic is not None:
+        require_topic(store, topic, pool=info.name)
     with store.transaction():
         store.drop_expired_claims(now_ms)
         held = held_by_others(store, info.unit, assessor, moment)
@@ -265,6 +268,8 @@ def queue_view(
 ) -> dict[str, Any]:
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
     check_model(order, model)
+    if topic_id is not None:
+        require_topic(store, topic_id, pool=current_pool(store, pool).name)
     topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
     items: list[QueueItem] = []
     held = 0

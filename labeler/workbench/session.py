@@ -55,6 +55,7 @@ from labeler.workbench.queue import (
 from labeler.workbench.reading import UnitText, unit_text
 from labeler.workbench.review import topic_review_state
 from labeler.workbench.stopping import DEFAULT_RULE, TopicFound, stopping_rule
+from labeler.workbench.topics import require_topic
 
 IDLE_CAP_SECONDS = 30.0
 
@@ -218,6 +219,7 @@ class JudgingSession:
         # a topic asked for by name: one seek, not the pool's whole topic list (make_app with --topic)
         known = self._topics.get(name)
         if not (topic_id in known if known is not None else self.store.pool_has_topic(name, topic_id)):
+            require_topic(self.store, topic_id)
             raise LabelerError(f"topic {topic_id!r} has nothing in pool {self.pool_info.name}")
         self.topic_id = topic_id
         self._model_check = True  # a topic opened: the model's labels are read again if the workbench changed

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import ConflictError, argument_hint
-from labeler.formats.topics import read_topics
+from labeler.errors import ConflictError, Hint, UnknownIdError, argument_hint
 from labeler.models import Topic
 from labeler.store import Store
 from labeler.workbench.setup import now
@@ -19,6 +18,8 @@ def import_topics(store: Store, path: str | Path, *, update: bool = False) -> di
     texts it is refused unless `update` (assessors may have judged against
     the old wording).
     """
+    from labeler.formats.topics import read_topics  # the file readers: not for `next`, which checks a topic here
+
     rows = read_topics(path)
     existing = {t.topic_id: t for t in store.topics()}
     added = unchanged = updated = 0
@@ -66,3 +67,19 @@ def topic_titles(store: Store) -> dict[str, str]:
 def find_topic(store: Store, topic_id: str) -> Topic | None:
     """One topic, or None when the workbench has no such topic (a judgment may name a topic not imported)."""
     return store.topic(topic_id)
+
+
+def require_topic(store: Store, topic_id: str, *, pool: str | None = None) -> None:
+    """Refuse a topic id the workbench has never heard of (a typo), with the hint to list the topics.
+
+    A topic is known when it was imported, when a judgment names it, when it is in `pool` or when a
+    run ranks units for it: a known topic with nothing left to judge is an answer ("nothing left",
+    exit 0 in the CLI), an unknown one an error.
+    """
+    if store.topic(topic_id) is not None or topic_id in store.event_topics():
+        return
+    if pool is not None and store.pool_has_topic(pool, topic_id):
+        return
+    if any(topic_id in store.run_topics(name) for name in store.run_names()):
+        return
+    raise UnknownIdError(f"no topic {topic_id!r} in the workbench", hints=Hint("list_topics"))

@@ -143,9 +143,10 @@ def test_sentence_chunking(run_cli, write, db_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--size", "0"], "--size: must be at least 1, not 0"),
+        (["--size", "0"], "--size: must be a whole number from 1 to 1000000, not '0'"),
+        (["--size", str(10**12)], "--size: must be a whole number from 1 to 1000000, not '1000000000000'"),
         (["--size", "5", "--overlap", "5"], "--overlap: must be smaller than the window's size (5), not 5"),
-        (["--size", "5", "--overlap", "-1"], "--overlap: must be 0 or more, not -1"),
+        (["--size", "5", "--overlap", "-1"], "--overlap: must be a whole number from 0 to 1000000, not '-1'"),
     ],
 )
 def test_bad_windows_are_refused(run_cli, write, args, message):

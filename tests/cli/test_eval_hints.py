@@ -63,7 +63,7 @@ def test_a_unit_the_snapshot_cannot_give_is_a_bad_argument(chunk_labels):
 @pytest.mark.parametrize("command", [["eval"], ["coverage"], ["compare", "v1", "v1"]])
 def test_a_depth_below_one_is_a_bad_argument(chunk_labels, command):
     result = chunk_labels(*command, "--depth", "0", expect=2)
-    assert only_error(result) == "Error: --depth: must be at least 1, not 0"
+    assert only_error(result) == "Error: --depth: must be a whole number from 1 to 1000000, not '0'"
 
 
 def test_no_runs_asks_for_runs(run_cli):

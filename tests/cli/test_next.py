@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from badinput.badinput_support import Unchanged, assert_refused, invoke
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, assert_refused, invoke
 
 NEXT_KEYS = ["topic", "unit", "unit_space", "position", "remaining", "lease_until", "overlap", "reason", "reasons"]
 RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
@@ -84,9 +84,6 @@ def test_queue_leaves_out_units_held_by_others(pooled):
 @pytest.mark.parametrize(
     ("args", "where", "fragment"),
     [
-        (["--lease", "0"], "--lease", "positive number of minutes"),
-        (["--lease", "-3"], "--lease", "positive number of minutes"),
-        (["--lease", "soon"], "--lease", "positive number of minutes"),
         (["--assessor", "ann bob"], "--assessor", "assessor name"),
         (["--assessor", "ann\nbob"], "--assessor", "assessor name"),
         (["--topic", "1\t2"], "--topic", "topic id"),
@@ -97,6 +94,13 @@ def test_bad_input_is_refused_and_changes_nothing(pooled, db_path, args, where, 
     with Unchanged(db_path):
         result = invoke(db_path, [*base, *args])
     assert_refused(result, where, None, fragment)
+
+
+@pytest.mark.parametrize("lease", ["0", "-3", "soon", "nan", "inf", "1e12"])
+def test_a_lease_out_of_range_is_a_bad_argument_and_changes_nothing(pooled, db_path, lease):
+    with Unchanged(db_path):
+        result = invoke(db_path, ["next", "--assessor", "ann", "--lease", lease])
+    assert_bad_argument(result, "--lease", "must be a number above 0 and at most 43200")
 
 
 def test_parallel_next_processes_never_get_the_same_unit(pooled, db_path):
@@ -128,7 +132,7 @@ def test_parallel_next_processes_never_get_the_same_unit(pooled, db_path):
 def test_judge_refuses_a_lease_of_zero_before_opening(pooled, db_path):
     with Unchanged(db_path):
         result = invoke(db_path, ["judge", "--assessor", "ann", "--lease", "0"])
-    assert_refused(result, "--lease", None, "positive number of minutes")
+    assert_bad_argument(result, "--lease", "above 0")
 
 
 @pytest.fixture
@@ -168,9 +172,19 @@ def test_queue_for_an_assessor_without_an_assignment_says_the_same(dealt):
     )
 
 
-def test_next_in_a_topic_not_in_the_pool_says_so_and_still_exits_0(pooled):
+def test_next_in_a_topic_not_in_the_pool_says_so_and_still_exits_0(pooled, write):
+    pooled("topics", "import", write("t.jsonl", '{"id": "9", "title": "later"}\n'))
     result = pooled.json("next", "--assessor", "ann", "--topic", "9")
     assert result["unit"] is None and result["reason"] == "topic not in pool"
     text = pooled("next", "--assessor", "ann", "--topic", "9").stderr
     assert "Nothing for ann to judge in topic 9: topic 9 has nothing in P1." in text
     assert "run 'labeler topics list'" in text
+
+
+@pytest.mark.parametrize("command", ["next", "queue", "judge"])
+def test_a_topic_the_workbench_never_heard_of_is_an_error(pooled, db_path, command):
+    with Unchanged(db_path):
+        result = invoke(db_path, [command, "--assessor", "ann", "--topic", "999"])
+    assert_no_crash(result)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == "Error: no topic '999' in the workbench (run 'labeler topics list')\n"

@@ -10,12 +10,23 @@ import pytest
 
 from labeler.cli.context import comma_list
 from labeler.cli.output import listing, print_result
+from labeler.errors import BadArgumentError
 
 
-def test_comma_list_drops_blanks_and_gives_none_for_nothing() -> None:
-    assert comma_list(" a, b,,c ,") == ["a", "b", "c"]
-    assert comma_list(None) is None
-    assert comma_list("") is None
+def test_comma_list_reads_names_and_gives_none_for_nothing() -> None:
+    assert comma_list(" a, b,c ", "runs", "run name") == ["a", "b", "c"]
+    assert comma_list(None, "runs", "run name") is None
+    assert comma_list("", "runs", "run name") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("a,b,a", "run name 'a' is given twice"), ("a,,b", "run name '' is empty"), ("a,", "is empty")],
+)
+def test_comma_list_refuses_a_repeat_or_an_empty_name(text: str, reason: str) -> None:
+    with pytest.raises(BadArgumentError) as refused:
+        comma_list(text, "runs", "run name")
+    assert refused.value.argument == "runs" and reason in refused.value.reason
 
 
 @dataclass(frozen=True)
