@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -50,6 +49,7 @@ from labeler.judgments import (
     probs_problem,
 )
 from labeler.models import topic_sort_key
+from labeler.review import import_mark, mark_problem
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
@@ -261,13 +261,9 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
         raise BadArgumentError(problem, argument="status")
     if store.topic_count() and store.topic(topic_id) is None and topic_id not in store.event_topics():
         raise UnknownIdError(f"no topic {topic_id!r} in the workbench")
-    if status == NO_ANSWER:
-        relevant = relevant_units(store, topic_id)
-        if relevant:
-            raise ConflictError(
-                f"topic {topic_id!r} has {plural(len(relevant), 'relevant label')} (e.g. {relevant[0]}): "
-                "it cannot be marked no_answer"
-            )
+    problem = mark_problem(status, relevant_units(store, topic_id) if status == NO_ANSWER else [])
+    if problem is not None:
+        raise ConflictError(f"topic {topic_id!r} {problem}")
     with store.transaction():
         store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, now(), reason=status, unit=space))
     return {"topic": topic_id, "status": status, "unit": space}
@@ -300,6 +296,7 @@ class JudgmentImport:
     relevant: int
     pooled_unjudged: int  # negative grades
     marked: dict[str, str]  # topic -> review status, with `reviewed`
+    unmarked: list[str]  # with `reviewed`: topics left unmarked, nothing judged (only pooled, not judged)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -344,7 +341,6 @@ def import_judgments(
     time = now()
     judgments = unchanged = relevant = pooled_unjudged = 0
     topics_seen: set[str] = set()
-    with_relevant: set[str] = set()
     with store.transaction():
         parts = _model_parts(path, scale) if jsonl else ((part, None) for part in read_qrels_parts(path))
         for part, probs in parts:
@@ -359,13 +355,11 @@ def import_judgments(
                     )
                 unchanged += skipped
             topics_seen.update(part.topics)
-            part_relevant = list(map(threshold.__le__, part.grades))
-            relevant += sum(part_relevant)
+            relevant += sum(map(threshold.__le__, part.grades))
             pooled_unjudged += sum(map((0).__gt__, part.grades))
-            with_relevant.update(itertools.compress(part.topics, part_relevant))
         checks.raise_first()
         topics = sorted(topics_seen, key=topic_sort_key)
-        marks = _review_marks(topics, with_relevant) if reviewed else {}
+        marks = _review_marks(store, space, topics) if reviewed else {}
         for topic_id, status in marks.items():
             store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
     return JudgmentImport(
@@ -379,6 +373,7 @@ def import_judgments(
         relevant=relevant,
         pooled_unjudged=pooled_unjudged,
         marked=marks,
+        unmarked=[t for t in topics if t not in marks] if reviewed else [],
     )
 
 
@@ -563,9 +558,25 @@ def _new_grades(
     return new, unchanged
 
 
-def _review_marks(topics: list[str], with_relevant: set[str]) -> dict[str, str]:
-    """`reviewed` for a topic with a relevant line, `no_answer` for the others, in topic order."""
-    return {topic_id: REVIEWED if topic_id in with_relevant else NO_ANSWER for topic_id in topics}
+def _review_marks(store: Store, space: str, topics: list[str]) -> dict[str, str]:
+    """Each imported topic's mark by `import_mark`, over its labels in the workbench (the file's lines included).
+
+    In topic order; a topic with no real label in `space` (only "pooled, not judged") gets none.
+    """
+    threshold = store.scale().threshold
+    wanted = set(topics)
+    judged: set[str] = set()
+    relevant: dict[str, list[str]] = {}
+    for each in store.unit_spaces():
+        for (topic_id, unit_id), state in current_labels(store, each).items():
+            if topic_id not in wanted or not state.judged:
+                continue
+            if each == space:
+                judged.add(topic_id)
+            if state.label is not None and state.label >= threshold:
+                relevant.setdefault(topic_id, []).append(unit_id)
+    marks = {t: import_mark(judged=t in judged, relevant=sorted(relevant.get(t, []))) for t in topics}
+    return {t: mark for t, mark in marks.items() if mark is not None}
 
 
 def _check_source_and_fields(
