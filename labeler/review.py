@@ -66,7 +66,7 @@ class ReviewState:
 
 
 def mark_problem(status: str, relevant: list[str]) -> str | None:
-    """Why the rules forbid marking a topic `status`, given its relevant units (in any space); None when they allow it."""
+    """Why the rules forbid marking a topic `status`, given its relevant units, in any space; None if they allow it."""
     if status == NO_ANSWER and relevant:
         return f"has {plural(len(relevant), 'relevant label')} (e.g. {relevant[0]}): it cannot be marked no_answer"
     return None

@@ -19,8 +19,8 @@ from typing import Any, Literal, overload
 from labeler.checks import (
     choice_problem,
     decision_problem,
-    grade_problem,
     grades_kind,
+    label_grade_problem,
     parsed_unit,
     scale_words,
     shown,
@@ -278,12 +278,11 @@ def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, 
 
 
 def _fits_grade(kind: str, source: str, grade: int | None, rules: LogRules) -> None:
-    """A grade or adjudication has a grade on the scale (an import's may be negative: pooled); no other kind has one."""
+    """A grade or adjudication has a grade on the scale (imported qrels' may be negative); no other kind has one."""
     if grades_kind(kind):
-        pooled = kind == GRADE and source != "human"  # imported qrels: pooled, not judged
         if grade is None:
             raise EventProblem(f"a {kind} event needs a grade (an integer on {scale_words(rules.grades, rules.scale)})")
-        problem = grade_problem(grade, rules.grades, rules.scale, pooled=pooled)
+        problem = label_grade_problem(grade, rules.grades, rules.scale, kind=kind, source=source)
         if problem is not None:
             raise EventProblem(problem)
     elif grade is not None:

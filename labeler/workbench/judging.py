@@ -15,6 +15,7 @@ from labeler.checks import (
     decision_problem,
     grade_problem,
     grades_kind,
+    label_grade_problem,
 )
 from labeler.errors import (
     BadArgumentError,
@@ -40,7 +41,6 @@ from labeler.judgments import (
     RETRACT,
     REVIEW,
     REVIEW_MARKS,
-    REVIEWED,
     SKIP,
     SOURCES,
     UNSURE,
@@ -335,7 +335,7 @@ def import_judgments(
     jsonl = source == MODEL and looks_like_jsonl(path)
     space = write_space(store, unit, ids=_file_units(path, scale, jsonl), why="to say which space the labels go to")
     threshold = scale.threshold
-    checks = _ImportChecks(store, space, path, scale, allow_unknown=allow_unknown)
+    checks = _ImportChecks(store, space, path, scale, source=source, allow_unknown=allow_unknown)
     current = model_labels(store, str(model), space) if source == MODEL else {}
     labels = _model_states(current, assessor) if source == MODEL else current_labels(store, space)
     time = now()
@@ -451,8 +451,11 @@ class _ImportChecks:
     topic anywhere, which comes before the unknown units (all of them counted, the first line named).
     """
 
-    def __init__(self, store: Store, space: str, path: str | Path, scale: GradeScale, *, allow_unknown: bool):
+    def __init__(
+        self, store: Store, space: str, path: str | Path, scale: GradeScale, *, source: str, allow_unknown: bool
+    ):
         self.store = store
+        self.source = source  # a model's grades are on the scale; imported qrels' may be negative (pooled)
         self.space = space
         self.path = path
         self.scale = scale
@@ -480,11 +483,11 @@ class _ImportChecks:
         return self.grade_error is None and self.topic_error is None and not self.missing and not self.foreign
 
     def _check_grades(self, part: QrelsPart) -> None:
-        values, name = self.values, self.scale.name
-        bad = {grade for grade in set(part.grades) if grade_problem(grade, values, name, pooled=True) is not None}
+        values, name, source = self.values, self.scale.name, self.source
+        bad = {g for g in set(part.grades) if label_grade_problem(g, values, name, kind=GRADE, source=source)}
         if bad:
             line, grade = next((n, g) for n, g in zip(part.lines, part.grades, strict=True) if g in bad)
-            problem = grade_problem(grade, values, name, pooled=True)
+            problem = label_grade_problem(grade, values, name, kind=GRADE, source=source)
             self.grade_error = QrelsFormatError(str(problem), path=self.path, line=line)
 
     def _check_topics(self, part: QrelsPart) -> None:

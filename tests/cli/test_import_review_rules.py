@@ -49,7 +49,8 @@ def test_the_second_half_marked_again_is_what_topics_mark_allows(run_cli, write)
     imported_in_halves(run_cli, write)
     refused = run_cli("topics", "mark", "T", "no_answer", "--assessor", "nist", expect=1)
     assert "cannot be marked no_answer" in refused.stderr
-    marks = [e for e in map(json.loads, run_cli("judgments", "export-log").stdout.splitlines()) if e["kind"] == "review"]
+    log = map(json.loads, run_cli("judgments", "export-log").stdout.splitlines())
+    marks = [e for e in log if e["kind"] == "review"]
     assert [(e["topic_id"], e["reason"]) for e in marks] == [("T", "reviewed"), ("U", "no_answer"), ("T", "reviewed")]
 
 
