@@ -29,7 +29,7 @@ from labeler.checks import (
 from labeler.errors import FormatError, Hint, argument_hint
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
-from labeler.ids import check_id
+from labeler.ids import check_id, script_problem
 from labeler.inert import inert_json
 from labeler.judgments import (
     EVENT_KINDS,
@@ -189,7 +189,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     fields: dict[str, Any] = {  # by name: _fits_its_kind checks them together
         "topic_id": _id(row, "topic_id"),
         "unit_id": _id(row, "unit_id", optional=True),
-        "assessor": _id(row, "assessor"),
+        "assessor": _assessor(row),
         "target": _id(row, "target", optional=True),
         "pool": _id(row, "pool", optional=True),
         "order": _id(row, "order", optional=True),
@@ -343,9 +343,21 @@ def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | N
     if value is None and optional:
         return None
     try:
-        return check_id(value, name, error=FormatError)
+        return check_id(value, name, error=FormatError, exact=True)  # a merged event is never rewritten (its hash)
     except FormatError as exc:
         raise EventProblem(exc.reason) from None
+
+
+def _assessor(row: Mapping[str, Any]) -> str:
+    """An assessor id whose letters are of one alphabet among those that look alike (`labeler.ids.script_problem`).
+
+    Decided by the event alone, so a merge refuses it whatever the workbench holds, in any order.
+    """
+    name = _id(row, "assessor")
+    problem = script_problem(name)
+    if problem is not None:
+        raise EventProblem(f"assessor {ascii(name)} {problem}")
+    return name
 
 
 def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: str) -> str:

@@ -158,19 +158,17 @@ def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
 
 def parse_names(text: str, what: str, argument: str) -> list[str]:
     """A comma-separated list of ids, each checked by the id rule; duplicates refused (a bad `argument`)."""
-    names = [part.strip() for part in text.split(",")]
-    for name in names:
-        _check_name(name, what, argument)
+    names = [_check_name(part.strip(), what, argument) for part in text.split(",")]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise BadArgumentError(f"{what} {duplicates[0]!r} is given twice", argument=argument)
     return names
 
 
-def _check_name(name: str, what: str, argument: str) -> None:
-    """The id rule, its refusal said as a bad `argument` (exit 2 in the CLI) rather than a bad file."""
+def _check_name(name: str, what: str, argument: str) -> str:
+    """The id rule (the name returned in NFC), its refusal said as a bad `argument` (exit 2 in the CLI)."""
     try:
-        check_id(name, what)
+        return check_id(name, what)
     except LabelerError as error:
         raise BadArgumentError(error.reason, argument=argument) from None
 
@@ -224,8 +222,7 @@ def assign(
     """
     if not assessors:
         raise BadArgumentError("give at least one assessor", argument="assessors")
-    for name in assessors:
-        _check_name(name, "assessor name", "assessors")
+    assessors = [_check_name(name, "assessor name", "assessors") for name in assessors]
     _check_share(overlap, assessors)
     if topics is None:
         # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
@@ -335,9 +332,7 @@ def parse_show_model(text: str) -> str | None:
     """`none` (any case): blind; otherwise a model name, checked by the id rule (a bad `show_model`)."""
     if text.strip().lower() == NO_MODEL:
         return None
-    name = text.strip()
-    _check_name(name, "model name", "show_model")
-    return name
+    return _check_name(text.strip(), "model name", "show_model")
 
 
 def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> ShowModel:
@@ -347,7 +342,7 @@ def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> S
     the model they were shown, so who saw what stays in the log whatever the setting later becomes.
     """
     if model is not None:
-        _check_name(model, "model name", "show_model")
+        model = _check_name(model, "model name", "show_model")
         if model.lower() == NO_MODEL:
             raise BadArgumentError(f"{model!r} means no model: name a model", argument="show_model")
     setting = ShowModel(model, now(), by)

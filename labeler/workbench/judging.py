@@ -53,6 +53,7 @@ from labeler.review import import_mark, mark_problem
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
+from labeler.workbench.assessors import check_assessor
 from labeler.workbench.labels import current_labels, topic_labels
 from labeler.workbench.model_labels import model_labels
 from labeler.workbench.setup import now
@@ -98,9 +99,9 @@ def record_judgment(
     workbench knows it); `allow_unknown` accepts an id the workbench does not know, never one that
     is a unit of another space.
     """
-    check_id(topic_id, ID_NAMES["topic"])
-    check_id(unit_id, ID_NAMES["unit"])
-    _check_assessor(assessor)
+    topic_id = check_id(topic_id, ID_NAMES["topic"])
+    unit_id = check_id(unit_id, ID_NAMES["unit"])
+    assessor = check_assessor(store, assessor)
     space = write_space(store, unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
     _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
     checked_probs = _check_model_fields(store, kind, source, probs, shown_model)
@@ -221,7 +222,7 @@ def undo(store: Store, assessor: str) -> Event:
 
     The pair goes back to its state before that decision (it reopens in the queue).
     """
-    _check_assessor(assessor)
+    assessor = _check_assessor(assessor)
     recent = store.recent_events(assessor, limit=200)
     retracted = {e.target for e in recent if e.kind == RETRACT}
     retracted |= store.retracted_ids(e.event_id for e in recent)
@@ -253,8 +254,8 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
     says nothing about a chunk pool. `no_answer` is refused while the topic has
     a relevant label.
     """
-    check_id(topic_id, ID_NAMES["topic"])
-    _check_assessor(assessor)
+    topic_id = check_id(topic_id, ID_NAMES["topic"])
+    assessor = check_assessor(store, assessor)
     space = write_space(store, unit, why="to say which space the mark is for")
     problem = choice_problem(status, REVIEW_MARKS, "review mark")
     if problem is not None:
@@ -328,7 +329,7 @@ def import_judgments(
     `doc`, chunks of one chunking to its space), read in a first pass; `allow_unknown` accepts ids the
     workbench does not know, never ids of another of its spaces.
     """
-    _check_import_request(assessor, source, model)
+    assessor = _check_import_request(store, assessor, source, model)
     if reviewed and source == MODEL:  # a review mark says people checked the topic: a model's file cannot
         raise BadArgumentError("a model's labels cannot mark topics reviewed (people's labels do)", argument="reviewed")
     scale = store.scale()
@@ -433,10 +434,11 @@ def _new_model_events(
     return events, unchanged
 
 
-def _check_import_request(assessor: str, source: str, model: str | None) -> None:
-    """An assessor name, a source qrels can come from, and a model's name when a model made them."""
-    _check_assessor(assessor)
+def _check_import_request(store: Store, assessor: str, source: str, model: str | None) -> str:
+    """An assessor name (returned in NFC), a source qrels can come from, and a model's name when a model made them."""
+    assessor = check_assessor(store, assessor)
     _check_source_and_fields(GRADE, source, IMPORT_SOURCES, model=model, reason=None, note=None)
+    return assessor
 
 
 # Unit ids known to be in the workbench, kept to spare the store a look-up per part; cleared when this large.
@@ -604,8 +606,8 @@ def _check_source_and_fields(
         raise BadArgumentError(missing[1], argument=missing[0])
 
 
-def _check_assessor(assessor: str) -> None:
-    check_id(assessor, ID_NAMES["assessor"])
+def _check_assessor(assessor: str) -> str:
+    return check_id(assessor, ID_NAMES["assessor"])
 
 
 def _check_grade(store: Store, grade: int | None) -> None:
