@@ -172,7 +172,7 @@ def _read_lines(
     path, tags, isfinite, other_space = source.path, source.tags, math.isfinite, OTHER_SPACE.search
     longest = MAX_ID_LENGTH
     topics, units, scores, ranks, numbers = columns
-    current = checked = None
+    current, checked = None, ""  # the line's topic as written, and in NFC
     for number, line in enumerate(lines, first):
         if line.startswith("#"):
             continue

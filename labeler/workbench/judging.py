@@ -360,7 +360,7 @@ def import_judgments(
             pooled_unjudged += sum(map((0).__gt__, part.grades))
         checks.raise_first()
         topics = sorted(topics_seen, key=topic_sort_key)
-        marks = _review_marks(store, space, topics) if reviewed else {}
+        marks, unmarked = _review_marks(store, space, topics) if reviewed else ({}, [])
         for topic_id, status in marks.items():
             store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
     return JudgmentImport(
@@ -374,7 +374,7 @@ def import_judgments(
         relevant=relevant,
         pooled_unjudged=pooled_unjudged,
         marked=marks,
-        unmarked=[t for t in topics if t not in marks] if reviewed else [],
+        unmarked=unmarked,
     )
 
 
@@ -563,25 +563,41 @@ def _new_grades(
     return new, unchanged
 
 
-def _review_marks(store: Store, space: str, topics: list[str]) -> dict[str, str]:
+def _review_marks(store: Store, space: str, topics: list[str]) -> tuple[dict[str, str], list[str]]:
     """Each imported topic's mark by `import_mark`, over its labels in the workbench (the file's lines included).
 
-    In topic order; a topic with no real label in `space` (only "pooled, not judged") gets none.
+    In topic order, and the topics left unmarked: those with no real label in `space` (only
+    "pooled, not judged").
     """
-    threshold = store.scale().threshold
-    wanted = set(topics)
+    judged, relevant = _judged_and_relevant(store, space, set(topics))
+    marks: dict[str, str] = {}
+    unmarked: list[str] = []
+    for topic_id in topics:
+        mark = import_mark(judged=topic_id in judged, relevant=sorted(relevant.get(topic_id, [])))
+        if mark is None:
+            unmarked.append(topic_id)
+        else:
+            marks[topic_id] = mark
+    return marks, unmarked
+
+
+def _judged_and_relevant(store: Store, space: str, wanted: set[str]) -> tuple[set[str], dict[str, list[str]]]:
+    """Of the `wanted` topics: those with a real label in `space`, and each one's relevant units in any space."""
     judged: set[str] = set()
     relevant: dict[str, list[str]] = {}
     for each in store.unit_spaces():
-        for (topic_id, unit_id), state in current_labels(store, each).items():
-            if topic_id not in wanted or not state.judged:
-                continue
-            if each == space:
-                judged.add(topic_id)
-            if state.label is not None and state.label >= threshold:
+        labels = current_labels(store, each)
+        if each == space:
+            judged = {topic_id for (topic_id, _), state in labels.items() if state.judged} & wanted
+        for topic_id, unit_id in _relevant_pairs(labels, store.scale().threshold):
+            if topic_id in wanted:
                 relevant.setdefault(topic_id, []).append(unit_id)
-    marks = {t: import_mark(judged=t in judged, relevant=sorted(relevant.get(t, []))) for t in topics}
-    return {t: mark for t, mark in marks.items() if mark is not None}
+    return judged, relevant
+
+
+def _relevant_pairs(labels: Mapping[tuple[str, str], PairState], threshold: int) -> Iterator[tuple[str, str]]:
+    """The (topic, unit) pairs whose label is relevant (at or above the scale's threshold)."""
+    return (pair for pair, state in labels.items() if state.label is not None and state.label >= threshold)
 
 
 def _check_source_and_fields(
