@@ -42,6 +42,7 @@ __all__ = [
     "choice_problem",
     "decision_problem",
     "grade_problem",
+    "label_grade_problem",
     "tolerance_problem",
     "unit_problem",
     "window_problem",
@@ -82,6 +83,18 @@ def grade_problem(grade: int | None, values: Collection[int], scale_name: str, *
     if pooled:
         on_scale = on_scale[:-1] + "; a negative grade means pooled, not judged)"
     return f"grade {grade} is not on {on_scale}"
+
+
+def label_grade_problem(
+    grade: int | None, values: Collection[int], scale_name: str, *, kind: str, source: str
+) -> str | None:
+    """The grade check of a label on every road: a qrels import, a model's JSONL, one judgment, a merged event.
+
+    A negative grade ("pooled, not judged", as trec_eval reads it) only on a `grade` from imported
+    qrels (source `import`): a person, an adjudicator and a model each give a grade of the scale,
+    whether the model's labels come as JSONL or as qrels.
+    """
+    return grade_problem(grade, values, scale_name, pooled=kind == GRADE and source == "import")
 
 
 def decision_problem(

@@ -10,6 +10,14 @@ document level has no mark in a chunk pool's space.
 
 The rule is a pure function over plain values, so the all-topics statuses, the
 judging screen's one-topic status and the snapshot manifests agree.
+
+Which mark a topic may be given is one rule too (`mark_problem`), whoever gives it:
+`no_answer` says the corpus holds no answer, so a topic with a relevant label (in any
+space) cannot be marked so, by `topics mark` or by an import marking its topics
+(`import_mark`, which weighs the topic's labels in the workbench, never a file's lines).
+A mark that arrives another way (merged from another workbench, where the label was not
+yet known) is kept, since the log is append-only and merges are unions; `review_state`
+derives the status by the same rule, so it reads the same whatever order the events came in.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from labeler.judgments import (
     effective_events,
     event_order,
 )
+from labeler.wording import plural
 
 REOPENED = "reopened"
 REVIEW_STATUSES = (UNREVIEWED, IN_PROGRESS, REVIEWED, NO_ANSWER, REOPENED)
@@ -54,6 +63,26 @@ class ReviewState:
     def reopened(self) -> dict[str, object] | None:
         """The JSON form of what reopened the topic (`{"pool", "unjudged"}`), None when it is not reopened."""
         return {"pool": self.pool, "unjudged": self.unjudged} if self.status == REOPENED else None
+
+
+def mark_problem(status: str, relevant: list[str]) -> str | None:
+    """Why the rules forbid marking a topic `status`, given its relevant units, in any space; None if they allow it."""
+    if status == NO_ANSWER and relevant:
+        return f"has {plural(len(relevant), 'relevant label')} (e.g. {relevant[0]}): it cannot be marked no_answer"
+    return None
+
+
+def import_mark(*, judged: bool, relevant: list[str]) -> str | None:
+    """The mark an import that marks its topics gives one topic, from the topic's labels after the import.
+
+    `judged`: the topic has a real label (grade 0 or more) in the import's space; `relevant`: its
+    relevant units in any space. No mark when nothing is judged: a topic graded only "pooled,
+    not judged" was not looked at, so nothing can be said of it. Else `no_answer` where
+    `mark_problem` allows it, `reviewed` where it does not.
+    """
+    if not judged:
+        return None
+    return NO_ANSWER if mark_problem(NO_ANSWER, relevant) is None else REVIEWED
 
 
 def latest_mark(review_events: Iterable[Event]) -> Event | None:

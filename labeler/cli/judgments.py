@@ -158,6 +158,9 @@ def import_(
     if result.marked:
         counts = {s: sum(1 for v in result.marked.values() if v == s) for s in set(result.marked.values())}
         info("Marked " + ", ".join(f"{plural(n, 'topic')} {s}" for s, n in sorted(counts.items())) + ".")
+    if result.unmarked:
+        shown = ", ".join(result.unmarked[:5]) + (", ..." if len(result.unmarked) > 5 else "")
+        info(f"{plural(len(result.unmarked), 'topic')} not marked: nothing judged ({shown}).")
 
 
 @judgments.command()

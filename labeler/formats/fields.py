@@ -143,8 +143,9 @@ def clean_id(value: Any, what: str, *, path: str | Path, line: int, error: type[
 def column_id(text: str, what: str, *, path: str | Path, line: int, error: type[FormatError]) -> str:
     """An id read from a white-space-separated column: it holds no white space, the rest of the rule is checked.
 
-    The fast path is inlined (one C call per field), since runs and qrels run to millions of lines.
+    The fast path is inlined (two C calls per field), since runs and qrels run to millions of lines; an id
+    that is not ASCII goes through `check_id`, which returns it in NFC.
     """
-    if text and len(text) <= MAX_ID_LENGTH and text.isprintable():
+    if text and len(text) <= MAX_ID_LENGTH and text.isascii() and text.isprintable():
         return text
     return check_id(text, what, path=path, line=line, error=error)

@@ -19,8 +19,8 @@ from typing import Any, Literal, overload
 from labeler.checks import (
     choice_problem,
     decision_problem,
-    grade_problem,
     grades_kind,
+    label_grade_problem,
     parsed_unit,
     scale_words,
     shown,
@@ -29,7 +29,7 @@ from labeler.checks import (
 from labeler.errors import FormatError, Hint, argument_hint
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
-from labeler.ids import check_id
+from labeler.ids import check_id, script_problem
 from labeler.inert import inert_json
 from labeler.judgments import (
     EVENT_KINDS,
@@ -190,7 +190,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     fields: dict[str, Any] = {  # by name: _fits_its_kind checks them together
         "topic_id": _id(row, "topic_id"),
         "unit_id": _id(row, "unit_id", optional=True),
-        "assessor": _id(row, "assessor"),
+        "assessor": _assessor(row),
         "target": _id(row, "target", optional=True),
         "pool": _id(row, "pool", optional=True),
         "order": _id(row, "order", optional=True),
@@ -279,12 +279,11 @@ def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, 
 
 
 def _fits_grade(kind: str, source: str, grade: int | None, rules: LogRules) -> None:
-    """A grade or adjudication has a grade on the scale (an import's may be negative: pooled); no other kind has one."""
+    """A grade or adjudication has a grade on the scale (imported qrels' may be negative); no other kind has one."""
     if grades_kind(kind):
-        pooled = kind == GRADE and source != "human"  # imported qrels: pooled, not judged
         if grade is None:
             raise EventProblem(f"a {kind} event needs a grade (an integer on {scale_words(rules.grades, rules.scale)})")
-        problem = grade_problem(grade, rules.grades, rules.scale, pooled=pooled)
+        problem = label_grade_problem(grade, rules.grades, rules.scale, kind=kind, source=source)
         if problem is not None:
             raise EventProblem(problem)
     elif grade is not None:
@@ -345,9 +344,21 @@ def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | N
     if value is None and optional:
         return None
     try:
-        return check_id(value, name, error=FormatError)
+        return check_id(value, name, error=FormatError, exact=True)  # a merged event is never rewritten (its hash)
     except FormatError as exc:
         raise EventProblem(exc.reason) from None
+
+
+def _assessor(row: Mapping[str, Any]) -> str:
+    """An assessor id whose letters are of one alphabet among those that look alike (`labeler.ids.script_problem`).
+
+    Decided by the event alone, so a merge refuses it whatever the workbench holds, in any order.
+    """
+    name = _id(row, "assessor")
+    problem = script_problem(name)
+    if problem is not None:
+        raise EventProblem(f"assessor {ascii(name)} {problem}")
+    return name
 
 
 def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: str) -> str:

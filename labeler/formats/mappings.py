@@ -137,10 +137,9 @@ def derive_mapping(path: str | Path, separator: str = "#") -> Iterator[tuple[int
         if kind is None:
             kind = IdFileKind.of(len(fields), path=path, line=number)
         kind.check(len(fields), path=path, line=number)
-        chunk_id = fields[kind.id_field]
+        chunk_id = column_id(fields[kind.id_field], "chunk id", path=path, line=number, error=MappingFormatError)
         if chunk_id in seen:
             continue
-        column_id(chunk_id, "chunk id", path=path, line=number, error=MappingFormatError)
         parent = parent_of(chunk_id, separator)
         if parent is None:
             reason = f"no {separator!r}" if separator not in chunk_id else f"nothing before or after {separator!r}"

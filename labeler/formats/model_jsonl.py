@@ -13,13 +13,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from labeler.checks import grade_problem, shown
+from labeler.checks import label_grade_problem, shown
 from labeler.errors import QrelsFormatError
 from labeler.formats.fields import json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
 from labeler.formats.qrels import QrelsPart
 from labeler.ids import check_id
-from labeler.judgments import probs_from_json, probs_problem
+from labeler.judgments import GRADE, MODEL, probs_from_json, probs_problem
 
 MODEL_FIELDS = ("topic", "unit", "grade", "probs")
 PART_LINES = 2048
@@ -61,7 +61,7 @@ def model_answer(row: Mapping[str, Any], grades: Sequence[int], scale: str) -> M
     grade = row["grade"]
     if isinstance(grade, bool) or not isinstance(grade, int):
         raise ValueError(f"grade must be an integer, found {json_type(grade)} {shown(grade)}")
-    problem = grade_problem(grade, grades, scale, pooled=False)
+    problem = label_grade_problem(grade, grades, scale, kind=GRADE, source=MODEL)
     if problem is not None:
         raise ValueError(problem)
     probs = None

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from labeler.errors import QrelsFormatError
 from labeler.formats.fields import OTHER_SPACE, column_id, integer_field, plain_fields, split_fields
 from labeler.formats.lines import TextLines
-from labeler.ids import MAX_ID_LENGTH
+from labeler.ids import MAX_ID_LENGTH, all_normal
 
 BEIR_HEADER = ("query-id", "corpus-id", "score")
 
@@ -103,6 +103,8 @@ def _columns(lines: list[str], first: int, seen: dict[tuple[str, str], int]) -> 
         or max(map(len, units)) > MAX_ID_LENGTH
         or not joined_topics.isprintable()
         or not joined_units.isprintable()
+        or not all_normal(topics, joined_topics)  # an id not in NFC: the line-by-line path stores its NFC form
+        or not all_normal(units, joined_units)
         # a negative or huge grade goes line by line (`integer_field`); these fit INT64
         or not joined_grades.isascii()
         or not joined_grades.isdigit()
@@ -148,9 +150,9 @@ def _line_part(
                     )
                 topic_id, _, unit_id, grade_text = fields
             # `column_id`'s fast path, inlined (split() left no white space, so printable is the whole rule)
-            if len(topic_id) > MAX_ID_LENGTH or not topic_id.isprintable():
+            if len(topic_id) > MAX_ID_LENGTH or not (topic_id.isascii() and topic_id.isprintable()):
                 topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
-            if len(unit_id) > MAX_ID_LENGTH or not unit_id.isprintable():
+            if len(unit_id) > MAX_ID_LENGTH or not (unit_id.isascii() and unit_id.isprintable()):
                 unit_id = column_id(unit_id, "unit id", path=path, line=number, error=QrelsFormatError)
             if grade_text.isascii() and grade_text.isdigit() and len(grade_text) < 19:  # fits INT64: no range check
                 grade = int(grade_text)

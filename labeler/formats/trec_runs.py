@@ -19,7 +19,7 @@ from labeler.errors import RunFormatError
 from labeler.formats import arrow_columns
 from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators, plain_fields
 from labeler.formats.run_formats import RunBlock, RunFormat, RunSource, register_run_format
-from labeler.ids import MAX_ID_LENGTH, check_id
+from labeler.ids import MAX_ID_LENGTH, all_normal, check_id
 
 
 def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
@@ -130,6 +130,8 @@ def _columns(lines: list[str], tags: set[str]) -> _Columns | None:
         or max(map(len, units)) > MAX_ID_LENGTH
         or not joined_topics.isprintable()
         or not joined_units.isprintable()
+        or not all_normal(topics, joined_topics)  # an id not in NFC: the line-by-line path stores its NFC form
+        or not all_normal(units, joined_units)
     ):
         return None
     numbers = "".join(score_texts) + "".join(rank_texts)
@@ -170,7 +172,7 @@ def _read_lines(
     path, tags, isfinite, other_space = source.path, source.tags, math.isfinite, OTHER_SPACE.search
     longest = MAX_ID_LENGTH
     topics, units, scores, ranks, numbers = columns
-    current = None
+    current, checked = None, ""  # the line's topic as written, and in NFC
     for number, line in enumerate(lines, first):
         if line.startswith("#"):
             continue
@@ -180,9 +182,9 @@ def _read_lines(
         if len(fields) != 6 and _skips(source, fields, number):
             continue
         topic_id, _, unit_id, rank_text, score_text, tag = fields[:6]
-        # the id rule's fast path, inlined: split() left no white space, so printable is the whole rule
-        if len(unit_id) > longest or not unit_id.isprintable():
-            check_id(unit_id, "unit id", path=path, line=number, error=RunFormatError)
+        # the id rule's fast path, inlined: split() left no white space, so printable ASCII is all of it
+        if len(unit_id) > longest or not (unit_id.isascii() and unit_id.isprintable()):
+            unit_id = check_id(unit_id, "unit id", path=path, line=number, error=RunFormatError)
         try:
             # float() and int() read "٣" as 3 and "1_0" as 10; trec_eval's atof and atol do not
             score, rank = float(score_text), int(rank_text)
@@ -195,9 +197,9 @@ def _read_lines(
             _refuse_numbers(score_text, rank_text, path, number)
         if topic_id != current:  # the id rule at a topic's first line, as a block's first line checks it
             current = topic_id
-            _check_topic(topic_id, number, path)
+            checked = _check_topic(topic_id, number, path)
         tags.add(tag)
-        topics.append(topic_id)
+        topics.append(checked)
         units.append(unit_id)
         scores.append(score)
         ranks.append(rank)
@@ -245,15 +247,16 @@ def _refuse_numbers(score_text: str, rank_text: str, path: Path, number: int) ->
     raise RunFormatError(f"score {score_text!r} or rank {rank_text!r} is not valid", path=path, line=number)
 
 
-def _check_topic(topic_id: str, number: int, path: Path) -> None:
-    if len(topic_id) > MAX_ID_LENGTH or not topic_id.isprintable():
-        check_id(topic_id, "topic id", path=path, line=number, error=RunFormatError)
+def _check_topic(topic_id: str, number: int, path: Path) -> str:
+    """The topic id in NFC, once it passed the id rule."""
+    if len(topic_id) > MAX_ID_LENGTH or not (topic_id.isascii() and topic_id.isprintable()):
+        return check_id(topic_id, "topic id", path=path, line=number, error=RunFormatError)
+    return topic_id
 
 
 def _new_block(topic_id: str, number: int, path: Path) -> RunBlock:
     """The block a topic's first line starts, once its id passed the id rule (one call per block, not per line)."""
-    _check_topic(topic_id, number, path)
-    return RunBlock(topic_id, number)
+    return RunBlock(_check_topic(topic_id, number, path), number)
 
 
 def trec_line_ids(line: str, path: Path, number: int) -> tuple[str, str | None]:

@@ -466,6 +466,23 @@ class EventRows(Rows):
     def event_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM events").fetchone()[0]
 
+    def has_assessor(self, assessor: str) -> bool:
+        """Whether the log holds an event by `assessor` (one index seek)."""
+        return bool(
+            self.db.execute("SELECT EXISTS (SELECT 1 FROM events WHERE assessor = ?)", [assessor]).fetchone()[0]
+        )
+
+    def assessor_names(self) -> list[str]:
+        """Every distinct assessor of the log, ascending: one index seek per name, as `_log_units` reads units."""
+        rows = self.db.execute(
+            "WITH RECURSIVE names(name) AS ("
+            "SELECT (SELECT min(assessor) FROM events) "
+            "UNION ALL SELECT (SELECT min(assessor) FROM events WHERE assessor > names.name) FROM names "
+            "WHERE names.name IS NOT NULL) "
+            "SELECT name FROM names WHERE name IS NOT NULL"
+        )
+        return [row[0] for row in rows]
+
     def event_topics(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT DISTINCT topic_id FROM events")}
 

@@ -48,7 +48,7 @@ def make_app(
     check_order(order)
     check_model(order, model)
     rule = stopping_rule(stop)
-    check_id(assessor, "assessor name")
+    assessor = check_id(assessor, "assessor name")
     store = open_workbench(db_path)
     try:
         from labeler.workbench.claims import DEFAULT_LEASE

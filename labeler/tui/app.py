@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from labeler.errors import LabelerError
-from labeler.ids import id_problem, is_valid_id, shown_id
+from labeler.ids import id_problem, is_valid_id, normal_id, shown_id
 from labeler.ordering import get_order, judging_orders, needs_model, orders_help
 from labeler.tui import gc_policy
 from labeler.tui.hints import tui_message
@@ -111,7 +111,7 @@ class LabelerApp(SavingApp):
                 self.push_screen(ask(), named)
                 return
             self.session.close()  # the pair opened before the name was known is not this assessor's
-            self.session.assessor = name
+            self.session.assessor = normal_id(name)  # as every entry point keeps an id: in NFC
             self.session.start(self.start_topic)
             self.push_screen(JudgeScreen(self.session))
 

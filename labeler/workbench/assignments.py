@@ -205,8 +205,7 @@ def assign(
     """
     if not assessors:
         raise BadArgumentError("give at least one assessor", argument="assessors")
-    for name in assessors:
-        check_name(name, "assessor name", "assessors")
+    assessors = [check_name(name, "assessor name", "assessors") for name in assessors]
     _check_share(overlap, assessors)
     if topics is None:
         # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
@@ -316,9 +315,7 @@ def parse_show_model(text: str) -> str | None:
     """`none` (any case): blind; otherwise a model name, checked by the id rule (a bad `show_model`)."""
     if text.strip().lower() == NO_MODEL:
         return None
-    name = text.strip()
-    check_name(name, "model name", "show_model")
-    return name
+    return check_name(text.strip(), "model name", "show_model")
 
 
 def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> ShowModel:
@@ -328,7 +325,7 @@ def set_show_model(store: Store, model: str | None, *, by: str = "unknown") -> S
     the model they were shown, so who saw what stays in the log whatever the setting later becomes.
     """
     if model is not None:
-        check_name(model, "model name", "show_model")
+        model = check_name(model, "model name", "show_model")
         if model.lower() == NO_MODEL:
             raise BadArgumentError(f"{model!r} means no model: name a model", argument="show_model")
     setting = ShowModel(model, now(), by)

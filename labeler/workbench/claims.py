@@ -27,6 +27,7 @@ from labeler.errors import LabelerError
 from labeler.ids import check_id
 from labeler.ordering import is_seeded
 from labeler.store import Store
+from labeler.workbench.assessors import check_assessor
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import unit_space
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
@@ -133,9 +134,9 @@ def claim_next(
     given), each in the queue's order;
     None when nothing is left that nobody else holds.
     """
-    check_id(assessor, "assessor name")
+    assessor = check_assessor(store, assessor)
     if topic is not None:
-        check_id(topic, "topic id")
+        topic = check_id(topic, "topic id")
     check_lease(lease)
     check_model(order, model)
     moment = utc_now(now)

@@ -193,7 +193,7 @@ def _with_hashes(store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk
 
 def check_chunking_name(name: str, what: str = "chunking name", *, path: str | None = None) -> str:
     """A chunking name obeys the id rule and holds no ':', which separates it in a unit space (`chunk:NAME`)."""
-    check_id(name, what, path=path)
+    name = check_id(name, what, path=path)
     if ":" in name:
         raise InvalidIdError(f"{what} {name!r} may not hold ':' (a unit space is written chunk:NAME)", path=path)
     return name

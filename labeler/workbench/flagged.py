@@ -58,7 +58,7 @@ def flagged_pairs(
     still blind for them, only their own flags, with only their own grade.
     """
     if topic is not None:
-        check_id(topic, "topic id")
+        topic = check_id(topic, "topic id")
         if store.topic(topic) is None and topic not in store.event_topics():
             raise UnknownIdError(f"no topic {topic!r} in the workbench")
     spaces = [unit_space(store, unit)] if unit is not None else store.unit_spaces()

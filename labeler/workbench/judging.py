@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from labeler.checks import (
     decision_problem,
     grade_problem,
     grades_kind,
+    label_grade_problem,
 )
 from labeler.errors import (
     BadArgumentError,
@@ -41,7 +41,6 @@ from labeler.judgments import (
     RETRACT,
     REVIEW,
     REVIEW_MARKS,
-    REVIEWED,
     SKIP,
     SOURCES,
     UNSURE,
@@ -50,9 +49,11 @@ from labeler.judgments import (
     probs_problem,
 )
 from labeler.models import topic_sort_key
+from labeler.review import import_mark, mark_problem
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.wording import plural
+from labeler.workbench.assessors import check_assessor
 from labeler.workbench.labels import current_labels, topic_labels
 from labeler.workbench.model_labels import model_labels
 from labeler.workbench.setup import now
@@ -98,9 +99,9 @@ def record_judgment(
     workbench knows it); `allow_unknown` accepts an id the workbench does not know, never one that
     is a unit of another space.
     """
-    check_id(topic_id, ID_NAMES["topic"])
-    check_id(unit_id, ID_NAMES["unit"])
-    _check_assessor(assessor)
+    topic_id = check_id(topic_id, ID_NAMES["topic"])
+    unit_id = check_id(unit_id, ID_NAMES["unit"])
+    assessor = check_assessor(store, assessor)
     space = write_space(store, unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
     _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
     checked_probs = _check_model_fields(store, kind, source, probs, shown_model)
@@ -221,7 +222,7 @@ def undo(store: Store, assessor: str) -> Event:
 
     The pair goes back to its state before that decision (it reopens in the queue).
     """
-    _check_assessor(assessor)
+    assessor = _check_assessor(assessor)
     recent = store.recent_events(assessor, limit=200)
     retracted = {e.target for e in recent if e.kind == RETRACT}
     retracted |= store.retracted_ids(e.event_id for e in recent)
@@ -253,21 +254,17 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
     says nothing about a chunk pool. `no_answer` is refused while the topic has
     a relevant label.
     """
-    check_id(topic_id, ID_NAMES["topic"])
-    _check_assessor(assessor)
+    topic_id = check_id(topic_id, ID_NAMES["topic"])
+    assessor = check_assessor(store, assessor)
     space = write_space(store, unit, why="to say which space the mark is for")
     problem = choice_problem(status, REVIEW_MARKS, "review mark")
     if problem is not None:
         raise BadArgumentError(problem, argument="status")
     if store.topic_count() and store.topic(topic_id) is None and topic_id not in store.event_topics():
         raise UnknownIdError(f"no topic {topic_id!r} in the workbench")
-    if status == NO_ANSWER:
-        relevant = relevant_units(store, topic_id)
-        if relevant:
-            raise ConflictError(
-                f"topic {topic_id!r} has {plural(len(relevant), 'relevant label')} (e.g. {relevant[0]}): "
-                "it cannot be marked no_answer"
-            )
+    problem = mark_problem(status, relevant_units(store, topic_id) if status == NO_ANSWER else [])
+    if problem is not None:
+        raise ConflictError(f"topic {topic_id!r} {problem}")
     with store.transaction():
         store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, now(), reason=status, unit=space))
     return {"topic": topic_id, "status": status, "unit": space}
@@ -300,6 +297,7 @@ class JudgmentImport:
     relevant: int
     pooled_unjudged: int  # negative grades
     marked: dict[str, str]  # topic -> review status, with `reviewed`
+    unmarked: list[str]  # with `reviewed`: topics left unmarked, nothing judged (only pooled, not judged)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -331,20 +329,19 @@ def import_judgments(
     `doc`, chunks of one chunking to its space), read in a first pass; `allow_unknown` accepts ids the
     workbench does not know, never ids of another of its spaces.
     """
-    _check_import_request(assessor, source, model)
+    assessor = _check_import_request(store, assessor, source, model)
     if reviewed and source == MODEL:  # a review mark says people checked the topic: a model's file cannot
         raise BadArgumentError("a model's labels cannot mark topics reviewed (people's labels do)", argument="reviewed")
     scale = store.scale()
     jsonl = source == MODEL and looks_like_jsonl(path)
     space = write_space(store, unit, ids=_file_units(path, scale, jsonl), why="to say which space the labels go to")
     threshold = scale.threshold
-    checks = _ImportChecks(store, space, path, scale, allow_unknown=allow_unknown)
+    checks = _ImportChecks(store, space, path, scale, source=source, allow_unknown=allow_unknown)
     current = model_labels(store, str(model), space) if source == MODEL else {}
     labels = _model_states(current, assessor) if source == MODEL else current_labels(store, space)
     time = now()
     judgments = unchanged = relevant = pooled_unjudged = 0
     topics_seen: set[str] = set()
-    with_relevant: set[str] = set()
     with store.transaction():
         parts = _model_parts(path, scale) if jsonl else ((part, None) for part in read_qrels_parts(path))
         for part, probs in parts:
@@ -359,13 +356,11 @@ def import_judgments(
                     )
                 unchanged += skipped
             topics_seen.update(part.topics)
-            part_relevant = list(map(threshold.__le__, part.grades))
-            relevant += sum(part_relevant)
+            relevant += sum(map(threshold.__le__, part.grades))
             pooled_unjudged += sum(map((0).__gt__, part.grades))
-            with_relevant.update(itertools.compress(part.topics, part_relevant))
         checks.raise_first()
         topics = sorted(topics_seen, key=topic_sort_key)
-        marks = _review_marks(topics, with_relevant) if reviewed else {}
+        marks, unmarked = _review_marks(store, space, topics) if reviewed else ({}, [])
         for topic_id, status in marks.items():
             store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, time, reason=status, unit=space))
     return JudgmentImport(
@@ -379,6 +374,7 @@ def import_judgments(
         relevant=relevant,
         pooled_unjudged=pooled_unjudged,
         marked=marks,
+        unmarked=unmarked,
     )
 
 
@@ -438,10 +434,11 @@ def _new_model_events(
     return events, unchanged
 
 
-def _check_import_request(assessor: str, source: str, model: str | None) -> None:
-    """An assessor name, a source qrels can come from, and a model's name when a model made them."""
-    _check_assessor(assessor)
+def _check_import_request(store: Store, assessor: str, source: str, model: str | None) -> str:
+    """An assessor name (returned in NFC), a source qrels can come from, and a model's name when a model made them."""
+    assessor = check_assessor(store, assessor)
     _check_source_and_fields(GRADE, source, IMPORT_SOURCES, model=model, reason=None, note=None)
+    return assessor
 
 
 # Unit ids known to be in the workbench, kept to spare the store a look-up per part; cleared when this large.
@@ -456,8 +453,11 @@ class _ImportChecks:
     topic anywhere, which comes before the unknown units (all of them counted, the first line named).
     """
 
-    def __init__(self, store: Store, space: str, path: str | Path, scale: GradeScale, *, allow_unknown: bool):
+    def __init__(
+        self, store: Store, space: str, path: str | Path, scale: GradeScale, *, source: str, allow_unknown: bool
+    ):
         self.store = store
+        self.source = source  # a model's grades are on the scale; imported qrels' may be negative (pooled)
         self.space = space
         self.path = path
         self.scale = scale
@@ -485,11 +485,11 @@ class _ImportChecks:
         return self.grade_error is None and self.topic_error is None and not self.missing and not self.foreign
 
     def _check_grades(self, part: QrelsPart) -> None:
-        values, name = self.values, self.scale.name
-        bad = {grade for grade in set(part.grades) if grade_problem(grade, values, name, pooled=True) is not None}
+        values, name, source = self.values, self.scale.name, self.source
+        bad = {g for g in set(part.grades) if label_grade_problem(g, values, name, kind=GRADE, source=source)}
         if bad:
             line, grade = next((n, g) for n, g in zip(part.lines, part.grades, strict=True) if g in bad)
-            problem = grade_problem(grade, values, name, pooled=True)
+            problem = label_grade_problem(grade, values, name, kind=GRADE, source=source)
             self.grade_error = QrelsFormatError(str(problem), path=self.path, line=line)
 
     def _check_topics(self, part: QrelsPart) -> None:
@@ -563,9 +563,41 @@ def _new_grades(
     return new, unchanged
 
 
-def _review_marks(topics: list[str], with_relevant: set[str]) -> dict[str, str]:
-    """`reviewed` for a topic with a relevant line, `no_answer` for the others, in topic order."""
-    return {topic_id: REVIEWED if topic_id in with_relevant else NO_ANSWER for topic_id in topics}
+def _review_marks(store: Store, space: str, topics: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each imported topic's mark by `import_mark`, over its labels in the workbench (the file's lines included).
+
+    In topic order, and the topics left unmarked: those with no real label in `space` (only
+    "pooled, not judged").
+    """
+    judged, relevant = _judged_and_relevant(store, space, set(topics))
+    marks: dict[str, str] = {}
+    unmarked: list[str] = []
+    for topic_id in topics:
+        mark = import_mark(judged=topic_id in judged, relevant=sorted(relevant.get(topic_id, [])))
+        if mark is None:
+            unmarked.append(topic_id)
+        else:
+            marks[topic_id] = mark
+    return marks, unmarked
+
+
+def _judged_and_relevant(store: Store, space: str, wanted: set[str]) -> tuple[set[str], dict[str, list[str]]]:
+    """Of the `wanted` topics: those with a real label in `space`, and each one's relevant units in any space."""
+    judged: set[str] = set()
+    relevant: dict[str, list[str]] = {}
+    for each in store.unit_spaces():
+        labels = current_labels(store, each)
+        if each == space:
+            judged = {topic_id for (topic_id, _), state in labels.items() if state.judged} & wanted
+        for topic_id, unit_id in _relevant_pairs(labels, store.scale().threshold):
+            if topic_id in wanted:
+                relevant.setdefault(topic_id, []).append(unit_id)
+    return judged, relevant
+
+
+def _relevant_pairs(labels: Mapping[tuple[str, str], PairState], threshold: int) -> Iterator[tuple[str, str]]:
+    """The (topic, unit) pairs whose label is relevant (at or above the scale's threshold)."""
+    return (pair for pair, state in labels.items() if state.label is not None and state.label >= threshold)
 
 
 def _check_source_and_fields(
@@ -590,8 +622,8 @@ def _check_source_and_fields(
         raise BadArgumentError(missing[1], argument=missing[0])
 
 
-def _check_assessor(assessor: str) -> None:
-    check_id(assessor, ID_NAMES["assessor"])
+def _check_assessor(assessor: str) -> str:
+    return check_id(assessor, ID_NAMES["assessor"])
 
 
 def _check_grade(store: Store, grade: int | None) -> None:

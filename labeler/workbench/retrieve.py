@@ -88,7 +88,7 @@ def _check_request(
         raise BadArgumentError(f"must be one of {', '.join(QUERY_FIELDS)}, not {query!r}", argument="query_field")
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise BadArgumentError(f"must be a whole number 1 or more, not {depth!r}", argument="depth")
-    check_id(name, "run name")
+    name = check_id(name, "run name")
     exists = name in store.run_names()
     if exists and not replace:
         raise ConflictError(

@@ -26,7 +26,7 @@ from labeler.formats.runs import (
     canonical_ranking,
     merge_blocks,
 )
-from labeler.ids import check_id
+from labeler.ids import check_id, normal_id
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.wording import plural
@@ -121,6 +121,7 @@ def import_run(
     the ids it is given (evaluation-only use).
     """
     path = Path(path)
+    name = normal_id(name) if isinstance(name, str) else name  # checked below, by the id rule
     parsed_unit, exists = _check_import_request(store, name, unit, stage, dedupe, replace)
     reader = RunReader(path)
     known_topics = None if allow_unknown or store.topic_count() == 0 else store.topic_ids()
@@ -162,7 +163,7 @@ def _check_import_request(
         problem = choice_problem(value, choices, argument)
         if problem is not None:
             raise BadArgumentError(problem, argument=argument)
-    check_id(name, ID_NAMES["run"])
+    name = check_id(name, ID_NAMES["run"])
     if parsed_unit.kind == "chunk" and store.chunking(str(parsed_unit.chunking)) is None:
         raise BadArgumentError(
             f"no chunking named {parsed_unit.chunking!r}", argument="unit", hints=Hint("make_chunking")

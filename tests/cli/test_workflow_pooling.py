@@ -144,7 +144,8 @@ def test_no_answer_is_refused_while_a_relevant_label_exists(pooled):
 def test_evaluation_only_import_marks_topics(run_cli, write):
     qrels = write("q.txt", "# prior labels\n1 0 d1 1\n1 0 d2 0\n2 0 d3 0\n3 0 d4 -1\n")
     result = run_cli.json("judgments", "import", qrels, "--assessor", "nist", "--reviewed")
-    assert result["marked"] == {"1": "reviewed", "2": "no_answer", "3": "no_answer"}
+    assert result["marked"] == {"1": "reviewed", "2": "no_answer"}
+    assert result["unmarked"] == ["3"]  # graded only pooled, not judged: nobody looked, no mark
     assert (result["judgments"], result["relevant"], result["pooled_unjudged"]) == (4, 1, 1)
     run_cli("snapshot", "create", "-m", "prior")
     assert run_cli("export", "qrels").stdout == "1 0 d1 1\n1 0 d2 0\n2 0 d3 0\n3 0 d4 -1\n"

@@ -122,7 +122,7 @@ def test_import_and_merge_results_are_typed(tmp_path):
     assert isinstance(ran, RunImport) and (ran.topics, ran.entries, ran.duplicates_dropped) == (2, 2, 1)
     assert ran.to_json()["tags"] == ["t"] and ran.to_json()["replaced"] is False
     assert isinstance(judged, JudgmentImport) and (judged.judgments, judged.pooled_unjudged) == (2, 1)
-    assert judged.marked == {"1": "reviewed", "2": "no_answer"}
+    assert judged.marked == {"1": "reviewed"} and judged.unmarked == ["2"]  # 2: only pooled, not judged
     assert isinstance(merged, MergeResult) and (merged.added, merged.assessors) == (1, ("bob",))
     assert [(c.topic, c.unit_id) for c in merged.new_conflicts] == [("1", "d1")]
     assert merged.to_json()["new_conflicts"] == [{"unit": "doc", "topic": "1", "unit_id": "d1"}]
