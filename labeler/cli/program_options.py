@@ -1,0 +1,84 @@
+"""The limits of the commands that run a user's program (`command:'CMD'`): line, output and time.
+
+A program's output is read like a file, so it has a file's line limit (`--max-line-bytes`,
+the same option and variable as the importing commands), and, since a stream has no size of
+its own, a total (`--max-output-bytes`); `--timeout` bounds how long one run may take. The
+limits themselves live in `labeler.formats.lines` and `labeler.external`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from labeler.cli.reading import DEFAULTS, ByteSize, short_size
+from labeler.external import DEFAULT_MAX_OUTPUT_BYTES, MAX_TIMEOUT, ProgramLimits, program_limits
+from labeler.formats.lines import ReadLimits, reading_limits
+
+
+class Seconds(click.FloatRange):
+    """A time limit in seconds: more than 0, at most `MAX_TIMEOUT`, a number (FloatRange lets nan through)."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True, max=MAX_TIMEOUT)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
+def program_options(command: Callable) -> Callable:
+    """Add `--max-line-bytes`, `--max-output-bytes` and `--timeout`, and apply them while the command runs.
+
+    Put it right under the `@group.command(...)` line, so it wraps the other decorators.
+    """
+
+    @functools.wraps(command)
+    def run_with_limits(
+        *args: Any, max_line_bytes: int, max_output_bytes: int, timeout: float | None, **kwargs: Any
+    ) -> Any:
+        with (
+            reading_limits(ReadLimits(max_line_bytes=max_line_bytes)),
+            program_limits(ProgramLimits(max_output_bytes, timeout)),
+        ):
+            return command(*args, **kwargs)
+
+    options = [
+        click.option(
+            "--max-line-bytes",
+            type=ByteSize(),
+            default=DEFAULTS.max_line_bytes,
+            envvar="LABELER_MAX_LINE_BYTES",
+            show_default=short_size(DEFAULTS.max_line_bytes),
+            help="Refuse a line of the program's output longer than this (or set LABELER_MAX_LINE_BYTES).",
+        ),
+        click.option(
+            "--max-output-bytes",
+            type=ByteSize(),
+            default=DEFAULT_MAX_OUTPUT_BYTES,
+            envvar="LABELER_MAX_OUTPUT_BYTES",
+            show_default=short_size(DEFAULT_MAX_OUTPUT_BYTES),
+            help="Stop the program when its output grows past this (or set LABELER_MAX_OUTPUT_BYTES).",
+        ),
+        click.option(
+            "--timeout",
+            type=Seconds(),
+            default=None,
+            metavar="SECONDS",
+            help="Stop the program when one run of it takes longer than this (default: no limit).",
+        ),
+    ]
+    # Listed after the command's own options in --help: click shows its parameter list reversed.
+    holder: Any = lambda: None  # noqa: E731
+    for option in reversed(options):
+        option(holder)
+    run_with_limits.__click_params__ = holder.__click_params__ + getattr(command, "__click_params__", [])  # type: ignore[attr-defined]
+    return run_with_limits
