@@ -12,7 +12,8 @@ another, which keeps only the last lines (`STDERR_LINES`, `STDERR_BYTES`). The p
 in its own process group; leaving the `with` block on any path (the end, a bad line, a limit,
 an exception, the time limit of `ProgramLimits.timeout`, SIGINT, SIGTERM or SIGHUP sent to
 labeler) stops the whole group: SIGTERM, then SIGKILL after `GRACE_SECONDS`. A signal sent to
-labeler is acted on once the group is stopped, as if it had arrived afterwards. Only SIGKILL,
+labeler is acted on once the group is stopped: by default labeler then exits with status 128 + its
+number, closing the workbench on the way out. Only SIGKILL,
 which no process can catch, leaves the program running; its stdout is then closed, so it
 ends at its next write (SIGPIPE) at the latest. Nothing is written to disk, so nothing is left.
 """
@@ -171,13 +172,26 @@ class Program:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        handlers = dict(self._handlers)
         try:
             self.stop()
         finally:
             self._release_signals()
         if isinstance(error, _Signalled):
-            signal.raise_signal(error.signum)  # acted on now, by the handler labeler had before
-            raise LabelerError(f"{self.what} command {self.command!r} stopped: labeler was sent {_name(error.signum)}")
+            self._obey(error.signum, handlers.get(error.signum))
+
+    def _obey(self, signum: int, handler: Any) -> None:
+        """Act on a signal labeler was sent while the program ran, now that the program is stopped.
+
+        With the default action, labeler exits with status 128 + the signal's number (as a shell reports a
+        process the signal ended), unwinding as it goes, so the workbench is closed properly; a handler
+        labeler had installed is called.
+        """
+        if callable(handler):
+            handler(signum, None)
+        elif handler == signal.SIG_DFL:
+            raise SystemExit(128 + signum)
+        raise LabelerError(f"{self.what} command {self.command!r} stopped: labeler was sent {_name(signum)}")
 
     def _feed(self) -> None:
         stdin = self.process.stdin
