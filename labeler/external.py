@@ -217,12 +217,21 @@ class Program:
 
     def _expire(self) -> None:
         self.expired = True
-        self.stop()
+        self._end_group()
 
     def stop(self) -> None:
-        """End the program's process group if it still runs: SIGTERM, then SIGKILL after the grace period."""
+        """End the program's process group if it still runs, and close the pipes (labeler's own thread only)."""
         if self._timer is not None:
             self._timer.cancel()
+        self._end_group()
+        self.stderr.thread.join(GRACE_SECONDS)  # at its end already, unless a child of the program holds it
+        for pipe in (self.process.stdout, self.process.stdin, self.process.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                if pipe is not None:
+                    pipe.close()
+
+    def _end_group(self) -> None:
+        """SIGTERM to the group, then SIGKILL after the grace period; the pipes stay open, for the reader."""
         with self._lock:
             if self.process.poll() is None:
                 self._signal_group(signal.SIGTERM)
@@ -231,10 +240,6 @@ class Program:
                 except subprocess.TimeoutExpired:
                     self._signal_group(signal.SIGKILL)
                     self.process.wait()
-        for pipe in (self.process.stdout, self.process.stdin):
-            with contextlib.suppress(OSError, ValueError):
-                if pipe is not None:
-                    pipe.close()
 
     def _signal_group(self, signum: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shlex
 import signal
 import subprocess
@@ -191,24 +192,25 @@ def test_a_timeout_out_of_range_is_a_usage_error(workbench, value):
 )
 def test_a_signal_to_labeler_stops_the_program_and_leaves_nothing(workbench, tmp_path, signum, code):
     db, temp = workbench
-    spec, pid, ended = program(tmp_path, f"time.sleep({LIFETIME})")
-    env = child_env(temp)
+    ready = tmp_path / "ready"
+    os.mkfifo(ready)  # the program says it runs by writing to it; the test waits on it, without polling
+    spec, pid, ended = program(tmp_path, f"open({str(ready)!r}, 'w').write('up')\ntime.sleep({LIFETIME})")
     args = [sys.executable, "-m", "labeler", "--db", str(db), "runs", "retrieve", "--retriever", f"command:{spec}"]
+    waiting = os.open(ready, os.O_RDONLY | os.O_NONBLOCK)
     with Unchanged(db):
-        # a new session: the signal goes to labeler alone, as `kill` sends it, and SIGINT is not ignored
-        labeler = subprocess.Popen([*args, "--name", "r"], env=env, stderr=subprocess.PIPE, text=True)
+        labeler = subprocess.Popen([*args, "--name", "r"], env=child_env(temp), stderr=subprocess.PIPE, text=True)
         try:
-            while not (pid.exists() and pid.read_text()):
-                assert labeler.poll() is None, labeler.stderr.read() if labeler.stderr else ""
-                os.sched_yield()
-            labeler.send_signal(signum)
-            labeler.wait(timeout=120)
+            readable, _, _ = select.select([waiting], [], [], 120)
+            assert readable and labeler.poll() is None
+            labeler.send_signal(signum)  # to labeler alone, as `kill` sends it
+            _, said = labeler.communicate(timeout=120)
         finally:
+            os.close(waiting)
             if labeler.poll() is None:
                 labeler.kill()
-                labeler.wait()
+                labeler.communicate()
     assert labeler.returncode == code
-    assert "Traceback" not in (labeler.stderr.read() if labeler.stderr else "")
+    assert "Traceback" not in said
     assert_stopped(pid, ended)
     assert list(temp.iterdir()) == []
 
