@@ -41,6 +41,7 @@ STDERR_BYTES = 4096  # ... and at most this many bytes of them
 GRACE_SECONDS = 2.0  # between SIGTERM and SIGKILL
 MAX_TIMEOUT = 7 * 24 * 3600.0  # a week: longer than any retriever needs, short enough to be a typo's bound
 DEFAULT_MAX_OUTPUT_BYTES = 1 << 30
+HIGHEST_OUTPUT_BYTES = 1 << 36  # 64 GiB: far past any run or batch of answers (held in memory, several times over)
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # SIGINT already raises KeyboardInterrupt
 PIPE_CHUNK = 1 << 16
 
@@ -53,8 +54,8 @@ class ProgramLimits:
     timeout: float | None = None
 
     def __post_init__(self) -> None:
-        if self.max_output_bytes < 1:
-            raise ValueError("max_output_bytes must be at least 1")
+        if not 1 <= self.max_output_bytes <= HIGHEST_OUTPUT_BYTES:
+            raise ValueError(f"max_output_bytes must be from 1 to {HIGHEST_OUTPUT_BYTES}")
         if self.timeout is not None and not 0 < self.timeout <= MAX_TIMEOUT:
             raise ValueError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
 

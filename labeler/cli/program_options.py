@@ -9,30 +9,21 @@ limits themselves live in `labeler.formats.lines` and `labeler.external`.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
 import click
 
+from labeler.cli.ranges import Real
 from labeler.cli.reading import DEFAULTS, ByteSize, short_size
-from labeler.external import DEFAULT_MAX_OUTPUT_BYTES, MAX_TIMEOUT, ProgramLimits, program_limits
-from labeler.formats.lines import ReadLimits, reading_limits
-
-
-class Seconds(click.FloatRange):
-    """A time limit in seconds: more than 0, at most `MAX_TIMEOUT`, a number (FloatRange lets nan through)."""
-
-    name = "seconds"
-
-    def __init__(self) -> None:
-        super().__init__(min=0, min_open=True, max=MAX_TIMEOUT)
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        seconds = super().convert(value, param, ctx)
-        if math.isnan(seconds):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        return seconds
+from labeler.external import (
+    DEFAULT_MAX_OUTPUT_BYTES,
+    HIGHEST_OUTPUT_BYTES,
+    MAX_TIMEOUT,
+    ProgramLimits,
+    program_limits,
+)
+from labeler.formats.lines import HIGHEST_LIMITS, ReadLimits, reading_limits
 
 
 def program_options(command: Callable) -> Callable:
@@ -54,7 +45,7 @@ def program_options(command: Callable) -> Callable:
     options = [
         click.option(
             "--max-line-bytes",
-            type=ByteSize(),
+            type=ByteSize(HIGHEST_LIMITS["max_line_bytes"]),
             default=DEFAULTS.max_line_bytes,
             envvar="LABELER_MAX_LINE_BYTES",
             show_default=short_size(DEFAULTS.max_line_bytes),
@@ -62,7 +53,7 @@ def program_options(command: Callable) -> Callable:
         ),
         click.option(
             "--max-output-bytes",
-            type=ByteSize(),
+            type=ByteSize(HIGHEST_OUTPUT_BYTES),
             default=DEFAULT_MAX_OUTPUT_BYTES,
             envvar="LABELER_MAX_OUTPUT_BYTES",
             show_default=short_size(DEFAULT_MAX_OUTPUT_BYTES),
@@ -70,7 +61,7 @@ def program_options(command: Callable) -> Callable:
         ),
         click.option(
             "--timeout",
-            type=Seconds(),
+            type=Real(0, MAX_TIMEOUT, low_open=True),
             default=None,
             metavar="SECONDS",
             help="Stop the program when one run of it takes longer than this (default: no limit).",

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from badinput.badinput_support import Unchanged, assert_no_crash, assert_refused, invoke
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, assert_refused, invoke
 from support import ROOT
 
 from labeler.errors import RunFormatError
@@ -177,13 +177,18 @@ def test_a_command_that_ignores_sigterm_is_killed_at_a_bad_line(workbench, tmp_p
     assert_stopped(pid, ended)
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "604801", "soon"])
-def test_a_timeout_out_of_range_is_a_usage_error(workbench, value):
+@pytest.mark.parametrize(
+    ("option", "value", "reason"),
+    [
+        *(("--timeout", v, "must be a number above 0 and at most 604800") for v in ["0", "-1", "nan", "inf", "604801"]),
+        ("--max-output-bytes", "65G", "must be a size from 1 byte to 64G"),
+        ("--max-line-bytes", "257M", "must be a size from 1 byte to 256M"),
+    ],
+)
+def test_a_limit_out_of_range_is_a_bad_argument(workbench, option, value, reason):
     db, _ = workbench
     with Unchanged(db):
-        result = retrieve(db, "yes", "--timeout", value)
-    assert_no_crash(result)
-    assert result.exit_code == 2 and "Invalid value for '--timeout'" in result.stderr
+        assert_bad_argument(retrieve(db, "yes", option, value), option, reason)
 
 
 @pytest.mark.parametrize(
