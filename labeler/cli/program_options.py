@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from labeler.cli.ranges import Real
-from labeler.cli.reading import DEFAULTS, ByteSize, short_size
+from labeler.cli.reading import ByteSize, add_options, max_line_bytes_option, short_size
 from labeler.external import (
     DEFAULT_MAX_OUTPUT_BYTES,
     HIGHEST_OUTPUT_BYTES,
@@ -23,7 +23,7 @@ from labeler.external import (
     ProgramLimits,
     program_limits,
 )
-from labeler.formats.lines import HIGHEST_LIMITS, ReadLimits, reading_limits
+from labeler.formats.lines import ReadLimits, reading_limits
 
 
 def program_options(command: Callable) -> Callable:
@@ -43,14 +43,7 @@ def program_options(command: Callable) -> Callable:
             return command(*args, **kwargs)
 
     options = [
-        click.option(
-            "--max-line-bytes",
-            type=ByteSize(HIGHEST_LIMITS["max_line_bytes"]),
-            default=DEFAULTS.max_line_bytes,
-            envvar="LABELER_MAX_LINE_BYTES",
-            show_default=short_size(DEFAULTS.max_line_bytes),
-            help="Refuse a line of the program's output longer than this (or set LABELER_MAX_LINE_BYTES).",
-        ),
+        max_line_bytes_option("a line of the program's output"),
         click.option(
             "--max-output-bytes",
             type=ByteSize(HIGHEST_OUTPUT_BYTES),
@@ -67,9 +60,4 @@ def program_options(command: Callable) -> Callable:
             help="Stop the program when one run of it takes longer than this (default: no limit).",
         ),
     ]
-    # Listed after the command's own options in --help: click shows its parameter list reversed.
-    holder: Any = lambda: None  # noqa: E731
-    for option in reversed(options):
-        option(holder)
-    run_with_limits.__click_params__ = holder.__click_params__ + getattr(command, "__click_params__", [])  # type: ignore[attr-defined]
-    return run_with_limits
+    return add_options(run_with_limits, command, options)
