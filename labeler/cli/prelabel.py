@@ -6,11 +6,13 @@ import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env
 from labeler.cli.output import emit_json, info, progress_bar
+from labeler.cli.program_options import program_options
 from labeler.cli.ranges import Whole
 from labeler.wording import plural
 
 
 @click.command()
+@program_options
 @click.option(
     "--judge",
     "judge_spec",

@@ -76,14 +76,7 @@ def reading_options(command: Callable) -> Callable:
             return command(*args, **kwargs)
 
     options = [
-        click.option(
-            "--max-line-bytes",
-            type=ByteSize(HIGHEST_LIMITS["max_line_bytes"]),
-            default=DEFAULTS.max_line_bytes,
-            envvar="LABELER_MAX_LINE_BYTES",
-            show_default=short_size(DEFAULTS.max_line_bytes),
-            help="Refuse a line longer than this (or set LABELER_MAX_LINE_BYTES).",
-        ),
+        max_line_bytes_option("a line"),
         click.option(
             "--max-gzip-ratio",
             type=Whole(1, HIGHEST_LIMITS["max_gzip_ratio"]),
@@ -102,9 +95,26 @@ def reading_options(command: Callable) -> Callable:
             help="Refuse gzip data expanding to more than this.",
         ),
     ]
+    return add_options(run_with_limits, command, options)
+
+
+def max_line_bytes_option(what: str) -> Any:
+    """`--max-line-bytes`: one option, one variable, for every command that reads a user's lines; `what` says whose."""
+    return click.option(
+        "--max-line-bytes",
+        type=ByteSize(HIGHEST_LIMITS["max_line_bytes"]),
+        default=DEFAULTS.max_line_bytes,
+        envvar="LABELER_MAX_LINE_BYTES",
+        show_default=short_size(DEFAULTS.max_line_bytes),
+        help=f"Refuse {what} longer than this (or set LABELER_MAX_LINE_BYTES).",
+    )
+
+
+def add_options(wrapper: Callable, command: Callable, options: list[Any]) -> Callable:
+    """`wrapper` (around `command`) taking the command's options, then `options`."""
     # Listed after the command's own options in --help: click shows its parameter list reversed.
     holder: Any = lambda: None  # noqa: E731
     for option in reversed(options):
         option(holder)
-    run_with_limits.__click_params__ = holder.__click_params__ + getattr(command, "__click_params__", [])  # type: ignore[attr-defined]
-    return run_with_limits
+    wrapper.__click_params__ = holder.__click_params__ + getattr(command, "__click_params__", [])  # type: ignore[attr-defined]
+    return wrapper

@@ -10,6 +10,7 @@ import click
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, comma_list, force_option, json_option, output_option, pass_env
 from labeler.cli.output import emit_json, info, listing, progress_bar
+from labeler.cli.program_options import program_options
 from labeler.cli.ranges import DEPTH, Real
 from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import retriever_option
@@ -96,6 +97,7 @@ def import_(
 
 
 @runs.command("retrieve")
+@program_options
 @retriever_option()
 @name_option
 @unit_option("Rank documents, or the chunks of a named chunking.")

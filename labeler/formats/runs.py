@@ -105,9 +105,10 @@ def merge_blocks(first: RunBlock, later: RunBlock) -> RunBlock:
 class RunReader:
     """Reads a run file as consecutive topic blocks, in the registered format its first result line shows."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, lines: TextLines | None = None):
+        """Read the file at `path`, or `lines` (a stream's, read at most twice), which errors name `path`."""
         self.path = Path(path)
-        self.lines = TextLines(self.path, RunFormatError)
+        self.lines = lines if lines is not None else TextLines(self.path, RunFormatError)
         self.tags: set[str] = set()
         self.line_count = 0
         self.extra_fields_lines = 0

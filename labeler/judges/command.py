@@ -2,19 +2,22 @@
 
 The program is run once per batch of pairs. It reads one `{"topic", "unit", "unit_space",
 "title", "description", "narrative", "text"}` object a line and prints one `{"topic",
-"unit", "grade", "probs"?}` object a line, in any order. The answers are checked like a
-model's JSONL import; an error names the command, the batch and the answer's line.
+"unit", "grade", "probs"?}` object a line, in any order. Its answers are read as it prints
+them (`labeler.external.Program`), under the reading limits, and checked like a model's
+JSONL import as they come; an error names the command, the batch and the answer's line,
+and stops the program.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import LabelerError
-from labeler.external import PREFIX, command_argv, run_command
+from labeler.errors import FormatError
+from labeler.external import PREFIX, Program, command_argv
+from labeler.formats.stream_lines import StreamLines
 from labeler.judges.base import JudgePair
 
 
@@ -35,13 +38,27 @@ class CommandJudge:
         """How errors name where an answer came from: `output of 'CMD' (batch N)`."""
         return f"output of {self.command!r} (batch {self.batches})"
 
-    def judge(self, pairs: Sequence[JudgePair], grades: Sequence[int]) -> list[tuple[int, Any]]:
-        """Run the command on one batch; its output lines as `(line number, text)` (checked by the caller)."""
+    def judge(self, pairs: Sequence[JudgePair], grades: Sequence[int]) -> Generator[tuple[int, str], None, None]:
+        """Run the command on one batch; its output lines as `(line number, text)`, as it prints them.
+
+        The program runs while the caller reads: close the iterator (`contextlib.closing`) to stop it
+        at a line the caller refuses. Blank lines are skipped.
+        """
         self.batches += 1
         stdin = "".join(json.dumps(pair.to_json(), ensure_ascii=False) + "\n" for pair in pairs)
-        finished = run_command(self.argv, self.command, "judge", stdin=stdin.encode("utf-8"))
-        try:
-            text = finished.stdout.decode("utf-8")
-        except UnicodeDecodeError:
-            raise LabelerError(f"{self.answer_source()}: not UTF-8 text") from None
-        return [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return self._lines(stdin.encode("utf-8"))
+
+    def _lines(self, stdin: bytes) -> Generator[tuple[int, str], None, None]:
+        with Program(self.argv, self.command, "judge", stdin=stdin) as program:
+            lines = StreamLines(program.stdout, FormatError, max_bytes=program.limits.max_output_bytes)
+            try:
+                for number, line in lines:
+                    if line.strip():
+                        yield number, line
+            except FormatError as exc:
+                if lines.ended:
+                    program.check_ended()
+                else:
+                    program.check()
+                raise FormatError(exc.reason, path=self.answer_source(), line=exc.line, hints=exc.hints) from None
+            program.finish()

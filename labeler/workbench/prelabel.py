@@ -8,6 +8,7 @@ interrupted run keeps every finished batch and the next run asks only for the re
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -184,20 +185,26 @@ def _answers(chosen: ChosenJudge, pairs: Sequence[JudgePair], grades: Sequence[i
     """The judge's answers to one batch, each checked like an import; exactly one per pair asked."""
     judge = chosen.judge
     if isinstance(judge, CommandJudge):
-        source = None
-        rows: list[tuple[int, Any]] = []
-        for number, text in judge.judge(pairs, grades):
-            source = judge.answer_source()
-            rows.append((number, json_object(text, path=source, line=number, error=JudgeAnswerError)))
-        where = judge.answer_source()
-    else:
-        where = f"judge {chosen.name!r}"
-        try:
-            rows = list(enumerate(judge.judge(pairs, grades), 1))
-        except LabelerError:
-            raise
-        except Exception as exc:  # a plug-in can fail in any way: say which one
-            raise LabelerError(f"judge {chosen.name!r} failed: {exc}") from None
+        # checked as the program prints them: the first bad answer stops it
+        with contextlib.closing(judge.judge(pairs, grades)) as lines:
+            where = judge.answer_source()
+            rows = (
+                (number, json_object(text, path=where, line=number, error=JudgeAnswerError)) for number, text in lines
+            )
+            return _checked(rows, pairs, grades, scale, where)
+    where = f"judge {chosen.name!r}"
+    try:
+        answers = list(enumerate(judge.judge(pairs, grades), 1))
+    except LabelerError:
+        raise
+    except Exception as exc:  # a plug-in can fail in any way: say which one
+        raise LabelerError(f"judge {chosen.name!r} failed: {exc}") from None
+    return _checked(answers, pairs, grades, scale, where)
+
+
+def _checked(
+    rows: Iterable[tuple[int, Any]], pairs: Sequence[JudgePair], grades: Sequence[int], scale: str, where: str
+) -> list[Any]:
     asked = {(p.topic, p.unit) for p in pairs}
     answers: dict[tuple[str, str], Any] = {}
     for number, row in rows:
