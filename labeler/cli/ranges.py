@@ -41,6 +41,13 @@ def _name(param: click.Parameter | None) -> str | None:
     return None
 
 
+def _plain(bound: Any) -> str:
+    """A bound as a person writes it: `1000000000`, not `1000000000.0` or `1e9`; `0.5` as it is."""
+    if isinstance(bound, float) and bound.is_integer():
+        return str(int(bound))
+    return str(bound)
+
+
 class _Bounded:
     """The conversion shared by `Whole` and `Real`: parse, refuse what is not finite, check both ends."""
 
@@ -55,10 +62,11 @@ class _Bounded:
 
     def span(self) -> str:
         """The range in words: `from 1 to 1000000`, `above 0 and at most 43200`."""
+        low_end, high_end = _plain(self.min), _plain(self.max)
         if not self.min_open and not self.max_open:
-            return f"from {self.min} to {self.max}"
-        low = f"above {self.min}" if self.min_open else f"at least {self.min}"
-        high = f"below {self.max}" if self.max_open else f"at most {self.max}"
+            return f"from {low_end} to {high_end}"
+        low = f"above {low_end}" if self.min_open else f"at least {low_end}"
+        high = f"below {high_end}" if self.max_open else f"at most {high_end}"
         return f"{low} and {high}"
 
     def refuse(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> NoReturn:

@@ -13,7 +13,8 @@ from support import dump
         (("--retriever", "ql", "--topics", "1,77"), "1 topic not in the workbench: 77", 1),
         (("--retriever", "ql", "--unit", "chunk:nope"), "--unit: no chunking named 'nope'", 2),
         (("--retriever", "ql", "--unit", "passage"), "--unit: unit must be 'doc' or 'chunk:NAME', not 'passage'", 2),
-        (("--retriever", "ql", "--mu", "0"), "retriever 'ql': mu must be a positive number, not 0.0", 1),
+        (("--retriever", "ql", "--mu", "0"), "--mu: must be a number above 0 and at most 1000000000, not '0'", 2),
+        (("--retriever", "ql", "--param", "mu=0"), "retriever 'ql': mu must be a positive number, not 0", 1),
         (("--retriever", "ql", "--param", "k1=2"), "retriever 'ql' takes no parameter k1 (it takes mu)", 1),
         (("--retriever", "command:echo hi", "--mu", "3"), "a command retriever takes no parameters", 1),
     ],
@@ -52,7 +53,7 @@ def test_a_chunking_without_offsets_has_no_text_to_search(hand_cli, write):
     [
         # an argument that names nothing: the flag, then why (exit 2, like click's own usage errors)
         (("--retriever", "nope"), "Error: --retriever: unknown retriever 'nope': choose one of fts5, bm25s, ql, or"),
-        (("--retriever", "ql", "--topics", ","), "Error: --topics: names no topic\n"),
+        (("--retriever", "ql", "--topics", ","), "Error: --topics: topic id '' is empty\n"),
     ],
 )
 def test_an_argument_that_names_nothing_exits_2_and_changes_nothing(hand_cli, db_path, args, message):
