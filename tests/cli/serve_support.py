@@ -8,11 +8,14 @@ import os
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from labeler.cli.serving import labeler_command
+
+T = TypeVar("T")
 
 TOKEN = "test-token-0123456789abcdef"
 """The token the tests give serve (LABELER_SERVE_TOKEN), so that they know it without reading its output."""
@@ -114,8 +117,8 @@ class Session:
         while text not in self.screen:
             remaining = self.deadline - time.monotonic()
             assert remaining > 0, f"{text!r} never appeared; the screen so far ends {self.screen[-400:]!r}"
-            try:
-                message = await self.ws.receive(timeout=remaining)  # type: ignore[attr-defined]
+            try:  # not receive(timeout=...): that bound restarts at each of the server's heartbeat pings
+                message = await asyncio.wait_for(self.ws.receive(), remaining)  # type: ignore[attr-defined]
             except asyncio.TimeoutError:
                 continue
             if message.type == aiohttp.WSMsgType.BINARY:
@@ -137,6 +140,11 @@ class Session:
         echo, and a grade key sent before the judging screen is up is lost), then press a grade."""
         await self.read_until("order")
         await self.type(grade)
+
+
+def run_bounded(scenario: Awaitable[T]) -> T:
+    """Run a scenario to its end, or fail it after a bound: a test of serve never hangs."""
+    return asyncio.run(asyncio.wait_for(scenario, 3 * START))
 
 
 def grade_events(db_path: Path) -> list[tuple[str, str, str, int]]:

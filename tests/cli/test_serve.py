@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from serve_support import START, TOKEN, free_port, started_serve, until_recorded
+from serve_support import START, TOKEN, free_port, run_bounded, started_serve, until_recorded
 
 from labeler.cli.serving import labeler_command, session_command
 
@@ -115,7 +115,7 @@ def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_p
     run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n"), "--name", "r", "--allow-unknown")
     run_cli("pool", "build", "--depth", "5")
     with started_serve(db_path) as served:
-        recorded = asyncio.run(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
+        recorded = run_bounded(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
     assert recorded == "alice 1 a 2"
 
 
@@ -163,7 +163,7 @@ def test_a_browser_session_works_when_serve_starts_beside_a_decoy_labeler(run_cl
     run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n"), "--name", "r", "--allow-unknown")
     run_cli("pool", "build", "--depth", "5")
     with started_serve(db_path, cwd=decoy) as served:
-        recorded = asyncio.run(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
+        recorded = run_bounded(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
     assert recorded == "alice 1 a 2"
 
 
