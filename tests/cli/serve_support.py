@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import time
@@ -111,12 +112,17 @@ class Session:
     deadline: float
     screen: str = field(default="")
 
+    @property
+    def text(self) -> str:
+        """What the session has drawn, without the terminal's control sequences (colours, cursor moves)."""
+        return re.sub(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)", "", self.screen)
+
     async def read_until(self, text: str) -> None:
         import aiohttp
 
-        while text not in self.screen:
+        while text not in self.text:
             remaining = self.deadline - time.monotonic()
-            assert remaining > 0, f"{text!r} never appeared; the screen so far ends {self.screen[-400:]!r}"
+            assert remaining > 0, f"{text!r} never appeared; the screen so far ends {self.text[-600:]!r}"
             try:  # not receive(timeout=...): that bound restarts at each of the server's heartbeat pings
                 message = await asyncio.wait_for(self.ws.receive(), remaining)  # type: ignore[attr-defined]
             except asyncio.TimeoutError:
@@ -124,7 +130,7 @@ class Session:
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.screen += message.data.decode("utf-8", "replace")
             elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                raise AssertionError(f"the session closed before {text!r} appeared: {self.screen[-400:]!r}")
+                raise AssertionError(f"the session closed before {text!r} appeared: {self.text[-600:]!r}")
 
     async def type(self, text: str) -> None:
         await self.ws.send_json(["stdin", text])  # type: ignore[attr-defined]
@@ -135,10 +141,10 @@ class Session:
         await self.type(name)
         await self.type("\r")
 
-    async def judge(self, grade: str = "2") -> None:
-        """Wait for the judging screen's status bar ("order pool": the name alone may be the prompt's
+    async def judge(self, name: str, grade: str) -> None:
+        """Wait for the judging screen's status bar ("│ NAME │ order": the name alone may be the prompt's
         echo, and a grade key sent before the judging screen is up is lost), then press a grade."""
-        await self.read_until("order")
+        await self.read_until(f"│ {name} │ order")
         await self.type(grade)
 
 

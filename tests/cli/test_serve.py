@@ -104,7 +104,7 @@ async def _browser_session(port: int, db_path, deadline: float, host: str = "loc
         async with ws:
             session = Session(ws, deadline)
             await session.name("alice")
-            await session.judge("2")
+            await session.judge("alice", "2")
             [event] = await until_recorded(db_path, 1, deadline)
             return " ".join(map(str, event))
 

@@ -72,7 +72,7 @@ def test_only_the_servers_own_page_with_the_token_gets_a_session(pooled):
             async with http.ws_connect(right, headers=own) as ws:
                 session = Session(ws, time.monotonic() + START)
                 await session.name("alice")
-                await session.judge("2")
+                await session.judge("alice", "2")
                 seen["recorded"] = await until_recorded(pooled, 1, session.deadline)
         return seen
 
@@ -157,13 +157,13 @@ def test_a_name_live_in_one_session_is_refused_in_another(pooled):
             async with http.ws_connect(served.websocket()) as first, http.ws_connect(served.websocket()) as second:
                 alice, other = Session(first, time.monotonic() + START), Session(second, time.monotonic() + START)
                 await alice.name("alice")
-                await alice.judge("2")
+                await alice.judge("alice", "2")
                 await until_recorded(pooled, 1, alice.deadline)
                 await other.name("ALICE")
                 await other.read_until("in use in another browser session")
                 await other.type("bob")  # the refused name is kept selected: typing replaces it
                 await other.type("\r")
-                await other.judge("1")
+                await other.judge("bob", "1")
                 return await until_recorded(pooled, 2, other.deadline)
 
     with started_serve(pooled) as served:
