@@ -104,6 +104,19 @@ def _split_host(value: str) -> tuple[str, int | None] | None:
     return (parts.hostname, port) if parts.hostname else None
 
 
+def _origin_address(origin: str) -> tuple[str, int] | None:
+    """An Origin header as (lower-case host name, port, the scheme's default when not given); None
+    when it is not an http(s) or ws(s) origin (`null`, for one)."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.hostname, port if port is not None else DEFAULT_PORTS[parts.scheme]
+
+
 def _is_ip(name: str) -> bool:
     try:
         ipaddress.ip_address(name)
@@ -150,20 +163,12 @@ class Boundary:
         """Why a request from a page of this Origin is refused, or None (no Origin: not a browser page)."""
         if origin is None or origin in self.origins:
             return None
-        refused = f"Origin {visible_line(origin)!r} is not this server's page"
-        try:
-            parts = urlsplit(origin)
-            port = parts.port
-        except ValueError:
-            return refused
-        split = _split_host(host or "")
-        if parts.scheme not in DEFAULT_PORTS or not parts.hostname or split is None:
-            return refused
-        name, host_port = split
-        origin_port = port if port is not None else DEFAULT_PORTS[parts.scheme]
-        if parts.hostname == name and (host_port or DEFAULT_PORTS[parts.scheme]) == origin_port:
-            return None
-        return refused
+        page, asked = _origin_address(origin), _split_host(host or "")
+        if page is not None and asked is not None:
+            name, port = asked
+            if page == (name, port or DEFAULT_PORTS[urlsplit(origin).scheme]):
+                return None
+        return f"Origin {visible_line(origin)!r} is not this server's page"
 
     def token_ok(self, given: str | None) -> bool:
         """The server's token, compared in constant time; anything goes with `--no-token`."""

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import unicodedata
 from pathlib import Path
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
     def _lock(fd: int) -> bool:
