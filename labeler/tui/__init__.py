@@ -29,6 +29,7 @@ def make_app(
     lease: timedelta | None = None,
     stop: str = "window:10",
     model: str | None = None,
+    live_names: str | Path | None = None,
 ) -> LabelerApp:
     """A ready judging app on a workbench, opened on the first unjudged unit of the first unfinished topic.
 
@@ -37,11 +38,14 @@ def make_app(
     default 15 minutes): how long the pair shown stays the assessor's without a key (labeler.workbench.claims).
     `stop`: the stopping rule the screen shows for the open topic (`window:10`, `knee:40`;
     labeler.workbench.stopping). `model`: the model whose labels `--order uncertainty` ranks by (never shown).
+    `live_names`: the folder in which the sessions of one `labeler serve` hold their assessor names, so
+    that a name typed at the prompt is refused while another session holds it (labeler.tui.live_names).
 
     Raises `LabelerError` (no pool, unknown topic, bad order, bad stopping rule) before any screen is drawn.
     """
     from labeler.ids import check_id
     from labeler.tui.app import LabelerApp
+    from labeler.tui.live_names import LiveNames
     from labeler.workbench.queue import check_model, check_order
     from labeler.workbench.stopping import stopping_rule
 
@@ -67,4 +71,5 @@ def make_app(
     except BaseException:
         store.close()
         raise
-    return LabelerApp(db_path, session, ask_assessor=ask_assessor, start_topic=topic, served=served)
+    names = None if live_names is None else LiveNames(live_names)
+    return LabelerApp(db_path, session, ask_assessor=ask_assessor, start_topic=topic, served=served, live_names=names)

@@ -17,6 +17,7 @@ from labeler.ids import id_problem, is_valid_id, normal_id, shown_id
 from labeler.ordering import get_order, judging_orders, needs_model, orders_help
 from labeler.tui import gc_policy
 from labeler.tui.hints import tui_message
+from labeler.tui.live_names import LiveNames
 from labeler.tui.saving import SavingApp
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
@@ -36,6 +37,21 @@ def assessor_problem(name: str) -> str | None:
     """Why a typed assessor name is refused (the id rule of `labeler.ids`), or None."""
     problem = id_problem(name)
     return None if problem is None else f"assessor name {shown_id(name)} {problem}. Type another name."
+
+
+def live_name_problem(live_names: LiveNames, name: str) -> str | None:
+    """Why a browser session cannot take this name (another live session of the server holds it), or
+    None, the name now held by this session."""
+    try:
+        taken = live_names.take(name)
+    except OSError as error:
+        return f"the names in use cannot be checked ({(error.strerror or str(error)).lower()}). Try again."
+    if taken:
+        return None
+    return (
+        f"assessor name {shown_id(name)} is in use in another browser session of this server (names are "
+        "compared without case). Type another name, or close that session first."
+    )
 
 
 def human_decisions(store: Store, assessor: str) -> list[dict]:
@@ -76,8 +92,10 @@ class LabelerApp(SavingApp):
         ask_assessor: bool = False,
         start_topic: str | None = None,
         served: bool = False,
+        live_names: LiveNames | None = None,
     ) -> None:
         super().__init__()
+        self.live_names = live_names
         self.db_path = Path(db_path)
         self.served_flag = served
         self.deliveries = []
@@ -115,14 +133,22 @@ class LabelerApp(SavingApp):
             self.session.start(self.start_topic)
             self.push_screen(JudgeScreen(self.session))
 
+        def problem(name: str) -> str | None:
+            found = assessor_problem(name)
+            if found is None and self.live_names is not None:  # served: one live session per name
+                found = live_name_problem(self.live_names, name)
+            return found
+
         def ask() -> TextPrompt:
-            return TextPrompt("Your name (it is recorded with every judgment):", check=assessor_problem)
+            return TextPrompt("Your name (it is recorded with every judgment):", check=problem)
 
         # served to a browser: each session says who is judging before anything is recorded
         self.push_screen(ask(), named)
 
     def on_unmount(self) -> None:
         gc_policy.release()
+        if self.live_names is not None:
+            self.live_names.release()
         try:
             self.session.close()  # quitting lets the pair shown go, undecided
         except LabelerError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
 import socket
 import subprocess
@@ -12,14 +14,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from serve_support import START, TOKEN, free_port, run_bounded, started_serve, until_recorded
 
 from labeler.cli.serving import labeler_command, session_command
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.slow
@@ -32,15 +29,13 @@ def test_serve_answers_on_localhost(db_path):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        page = None
-        while time.monotonic() < deadline and page is None:
-            try:
-                with urllib.request.urlopen(f"http://localhost:{port}/", timeout=2) as response:
-                    page = response.read().decode()
-            except OSError:
-                time.sleep(0.3)
-        assert page is not None and "labeler judge" in page
+        assert server.stderr is not None
+        printed = server.stderr.readline()  # the address, with the token a browser needs
+        address = rf"http://localhost:{port}/\?token=[\w-]{{43}}"  # a fresh token: 32 bytes, URL-safe
+        found = re.fullmatch(rf"Serving the judging UI on ({address}) \(Ctrl\+C to stop\)\.\n", printed)
+        assert found, printed
+        page = _get(found.group(1), time.monotonic() + START).decode()
+        assert "labeler judge" in page
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -94,73 +89,33 @@ def test_a_session_command_carries_the_model_and_the_stopping_rule(db_path):
 
 
 async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
-    """Drive textual-serve's websocket as the browser page does: read the screen, type a name, press a grade."""
-    import asyncio
-
+    """Drive serve's websocket as the browser page does (with the token): type a name, press a grade."""
     import aiohttp
-
-    from labeler.store import Store
-
-    screen = ""
-
-    async def read_until(ws, text: str) -> None:
-        nonlocal screen
-        while text not in screen:
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, f"{text!r} never appeared; the screen so far ends {screen[-400:]!r}"
-            try:
-                message = await ws.receive(timeout=remaining)
-            except asyncio.TimeoutError:
-                continue
-            if message.type == aiohttp.WSMsgType.BINARY:
-                screen += message.data.decode("utf-8", "replace")
-            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                raise AssertionError(f"the session closed before {text!r} appeared: {screen[-400:]!r}")
+    from serve_support import Session
 
     async with aiohttp.ClientSession() as http:
         while True:  # the server may still be starting
             try:
-                ws = await http.ws_connect(f"http://{host}:{port}/ws?width=120&height=40")
+                ws = await http.ws_connect(f"http://{host}:{port}/ws/{TOKEN}?width=120&height=40")
                 break
             except aiohttp.ClientError:
                 assert time.monotonic() < deadline, "serve never accepted the websocket"
                 await asyncio.sleep(0.3)
         async with ws:
-            await read_until(ws, "Your name")
-            await ws.send_json(["stdin", "alice"])
-            await ws.send_json(["stdin", "\r"])
-            # the judging screen's status bar ("order pool"): "alice" alone may be the prompt's echo,
-            # and a grade key sent before the judging screen is up is lost
-            await read_until(ws, "order")
-            await ws.send_json(["stdin", "2"])
-            while True:
-                with Store(db_path) as store:
-                    events = [e for e in store.unit_events("doc") if e.kind == "grade"]
-                if events:
-                    return f"{events[0].assessor} {events[0].topic_id} {events[0].unit_id} {events[0].grade}"
-                assert time.monotonic() < deadline, "the grade key was never recorded"
-                await asyncio.sleep(0.2)
+            session = Session(ws, deadline)
+            await session.name("alice")
+            await session.judge("alice", "2")
+            [event] = await until_recorded(db_path, 1, deadline)
+            return " ".join(map(str, event))
 
 
 @pytest.mark.slow
 def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_path):
     """End to end through textual-serve's websocket, the channel a browser uses: no judgment before a name."""
-    import asyncio
-
     run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n"), "--name", "r", "--allow-unknown")
     run_cli("pool", "build", "--depth", "5")
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "labeler", "--db", str(db_path), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        recorded = asyncio.run(_browser_session(port, db_path, time.monotonic() + 60))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with started_serve(db_path) as served:
+        recorded = run_bounded(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
     assert recorded == "alice 1 a 2"
 
 
@@ -202,36 +157,22 @@ def test_a_session_command_names_the_workbench_by_its_absolute_path(db_path, dec
     assert out.returncode == 0 and "--ask-assessor" in out.stdout and "DECOY" not in out.stderr
 
 
-def _start_serve(db_path, port: int, cwd=None) -> subprocess.Popen:
-    """serve on loopback only; the caller stops it."""
-    return subprocess.Popen(
-        labeler_command("--db", str(db_path), "serve", "--host", "127.0.0.1", "--port", str(port)),
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
 @pytest.mark.slow
 def test_a_browser_session_works_when_serve_starts_beside_a_decoy_labeler(run_cli, write, db_path, decoy):
     """Started from the parent folder of a checkout, each session still runs the installed labeler."""
-    import asyncio
-
     run_cli("runs", "import", write("r.run", "1 Q0 a 1 2.0 r\n"), "--name", "r", "--allow-unknown")
     run_cli("pool", "build", "--depth", "5")
-    port = free_port()
-    server = _start_serve(db_path, port, cwd=decoy)
-    try:
-        recorded = asyncio.run(_browser_session(port, db_path, time.monotonic() + 60, host="127.0.0.1"))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with started_serve(db_path, cwd=decoy) as served:
+        recorded = run_bounded(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
     assert recorded == "alice 1 a 2"
 
 
 def _serve(db_path, *args: str, code: str | None = None) -> subprocess.CompletedProcess:
     command = labeler_command if code is None else (lambda *a: [sys.executable, "-c", code, *a])
-    return subprocess.run(command("--db", str(db_path), "serve", *args), capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "LABELER_SERVE_TOKEN": TOKEN}
+    return subprocess.run(
+        command("--db", str(db_path), "serve", *args), capture_output=True, text=True, timeout=60, env=env
+    )
 
 
 def _assert_one_line_error(out, *fragments: str, after: str = "") -> None:
@@ -274,7 +215,7 @@ def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
         out,
         f"port {busy_port} on 127.0.0.1 is in use",
         "choose another with --port",
-        after=f"Serving the judging UI on http://127.0.0.1:{busy_port} (Ctrl+C to stop).\n",
+        after=f"Serving the judging UI on http://127.0.0.1:{busy_port}/?token={TOKEN} (Ctrl+C to stop).\n",
     )
 
 
@@ -361,12 +302,10 @@ def _get(url: str, deadline: float) -> bytes:
 
 @pytest.mark.slow
 def test_the_served_page_loads_nothing_from_another_host(db_path):
-    port = free_port()
-    own = f"http://127.0.0.1:{port}/"
-    server = _start_serve(db_path, port)
-    try:
-        deadline = time.monotonic() + 30
-        page = _get(own, deadline).decode()
+    with started_serve(db_path) as served:
+        own = f"{served.base}/"
+        deadline = time.monotonic() + START
+        page = _get(served.page(), deadline).decode()
         parser = _References()
         parser.feed(page)
         assert "labeler judge" in page
@@ -384,6 +323,3 @@ def test_the_served_page_loads_nothing_from_another_host(db_path):
             assert body, url
             if url.endswith(".css"):
                 assert external(css_urls(body.decode()), urljoin(own, url)) == []
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
