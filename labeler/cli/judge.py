@@ -6,7 +6,7 @@ import click
 
 from labeler.cli.context import Env, assessor_option, pass_env
 from labeler.cli.next import lease_option
-from labeler.cli.ranges import SEED
+from labeler.cli.ranges import SEED, Whole
 from labeler.cli.registry_options import order_option
 
 
@@ -106,7 +106,7 @@ def judge(
     "--max-sessions",
     default=8,
     show_default=True,
-    type=int,
+    type=Whole(1, 256),
     help="Browser sessions at once (1 to 256); one more gets a page saying all are in use.",
 )
 @click.option(
@@ -147,7 +147,6 @@ def serve(
     from labeler.cli.output import info
 
     # checked first: a bad option is one line before the workbench is opened or anything listens
-    serve_boundary.check_max_sessions(max_sessions)
     token = _serve_token(no_token)
     boundary = serve_boundary.Boundary.of(host, token=token, public_url=public_url, max_sessions=max_sessions)
     _check_sessions_would_start(env, order=order, model=model, stop=stop)

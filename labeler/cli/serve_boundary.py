@@ -28,7 +28,6 @@ TOKEN_ENV = "LABELER_SERVE_TOKEN"
 which any local user could read in the process list."""
 
 TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9._~-]{16,256}")
-MAX_SESSIONS = (1, 256)
 WILDCARDS = ("", "0.0.0.0", "::")
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
@@ -46,13 +45,6 @@ def given_token(value: str) -> str:
             f"a token is 16 to 256 letters, digits or the characters . _ ~ - (this one has {len(value)} characters)",
             argument="serve_token",
         )
-    return value
-
-
-def check_max_sessions(value: int) -> int:
-    low, high = MAX_SESSIONS
-    if not low <= value <= high:
-        raise BadArgumentError(f"{value} is not between {low} and {high}", argument="max_sessions")
     return value
 
 

@@ -168,8 +168,11 @@ def test_a_name_live_in_one_session_is_refused_in_another(pooled):
 
     with started_serve(pooled) as served:
         recorded = run_bounded(scenario(served))
-    # alice graded a and is shown b, which she holds: bob is shown c
-    assert sorted(recorded) == [("alice", "1", "a", 2), ("bob", "1", "c", 1)]
+    # alice graded a; bob judges another unit (c, or b when his session claimed before alice's moved on:
+    # which one is a race between the two sessions, and not what this test is about)
+    (alice_grade, bob_grade) = sorted(recorded)
+    assert alice_grade == ("alice", "1", "a", 2)
+    assert bob_grade[0] == "bob" and bob_grade[2] in {"b", "c"} and bob_grade[3] == 1
     assert {event[0] for event in grade_events(pooled)} == {"alice", "bob"}
 
 
@@ -299,8 +302,8 @@ def serve_command(monkeypatch):
 @pytest.mark.parametrize(
     "args, env, flag, fragment",
     [
-        (["--max-sessions", "0"], {}, "--max-sessions", "0 is not between 1 and 256"),
-        (["--max-sessions", "257"], {}, "--max-sessions", "257 is not between 1 and 256"),
+        (["--max-sessions", "0"], {}, "--max-sessions", "must be a whole number from 1 to 256, not '0'"),
+        (["--max-sessions", "257"], {}, "--max-sessions", "must be a whole number from 1 to 256, not '257'"),
         (["--public-url", "ftp://labels.example.org"], {}, "--public-url", "is not an http:// or https://"),
         (["--public-url", "https://labels.example.org/?a=1"], {}, "--public-url", "without a user, a query"),
         (["--public-url", "https://x:99999/"], {}, "--public-url", "is not a URL"),
