@@ -1,4 +1,4 @@
-"""Benchmark: issue 15's table in one run, labeler beside the alternative, with ratios, per size.
+"""Benchmark: the performance table in one run, labeler beside the alternative, with ratios, per size.
 
 Not a test: it prints figures and asserts nothing about time. Run it from the
 repository root:
@@ -432,7 +432,7 @@ def _load(*results: dict) -> str:
 
 
 def table_rows(size: str, got: dict[str, dict], startup: dict[str, dict], ui: dict | None) -> list[dict]:
-    """The issue's rows: step, labeler, the alternative, ratio, 1-minute load (the larger of the two sides')."""
+    """The table's rows: step, labeler, the alternative, ratio, 1-minute load (the larger of the two sides')."""
     runs, topics, depth = SIZES[size]
     lines = runs * topics * depth
     cli_files = CLI_RUNS.get(size, 10)

@@ -2,7 +2,7 @@
 
 Relevance labels are only as good as the assessors' consistency, and a pool judged by several
 people (or people and a model) says how consistent they are. This module holds the statistics
-(pooling_literature.md §6) as pure functions over plain values: grades are integers, a "unit" of
+(Cohen 1960, Fleiss 1971, Krippendorff 2011) as pure functions over plain values: grades are integers, a "unit" of
 agreement is one judged pair, and missing grades are simply absent.
 
 Every statistic comes back as a `Statistic`: its value, the number of pairs it rests on, and,

@@ -2,7 +2,7 @@
 
 A grade, a unit space, an event kind or a source reaches the workbench by four roads: an imported
 qrels file (`judgments import`), one judgment (`record_judgment`, from the CLI or the TUI), a merged
-log (`labeler.formats.judgment_log`) and the command line. Each road used to spell its own rule; a
+log (`labeler.formats.judgment_log`) and the command line. If each road spelled its own rule, a
 rule changed on one road and not the others would let a value in by the back door (a grade off the
 scale merged from a laptop, a model judgment without its model's name). Here each rule is written
 once, and every road calls it.

@@ -38,7 +38,6 @@ from labeler.errors import LabelerError, argument_hint
 WORKBENCH_SUFFIXES = ("", "-wal", "-shm", "-journal")
 # what to do about a file that exists: ask for it to be replaced
 REPLACE_IT = argument_hint("force", why="to replace it")
-CHUNK = 1 << 16
 
 
 class OutputExistsError(LabelerError):

@@ -42,7 +42,6 @@ from labeler.judgments import (
 from labeler.wording import plural
 
 REOPENED = "reopened"
-REVIEW_STATUSES = (UNREVIEWED, IN_PROGRESS, REVIEWED, NO_ANSWER, REOPENED)
 
 
 @dataclass(frozen=True)

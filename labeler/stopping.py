@@ -171,10 +171,6 @@ def _knee_decide(min_judgments: int, found: Sequence[bool]) -> StopDecision:
 
 _DECIDERS: dict[str, Callable[[int, Sequence[bool]], StopDecision]] = {WINDOW: _window_decide, KNEE: _knee_decide}
 DEFAULTS = {WINDOW: DEFAULT_WINDOW, KNEE: DEFAULT_KNEE_MIN}
-RULE_DOCS = {
-    WINDOW: "stop after N judgments in a row found no relevant unit (N defaults to 10)",
-    KNEE: "Cormack and Grossman's knee method, after at least N judgments (N defaults to 150, the paper's)",
-}
 
 
 def rule_names() -> tuple[str, ...]:

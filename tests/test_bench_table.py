@@ -1,4 +1,4 @@
-"""Smoke test of benchmarks/bench_table.py: its S path at a tiny size prints every row of issue 15's table.
+"""Smoke test of benchmarks/bench_table.py: its S path at a tiny size prints every row of the performance table.
 
 No time is asserted: only that each row is there, with labeler's figure and the alternative beside it.
 """

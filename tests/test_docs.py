@@ -79,3 +79,24 @@ def test_a_page_without_its_region_is_an_error():
 
     with pytest.raises(ValueError, match="no region <!-- registry:orders -->"):
         regenerated("# a page\n", next(table for table in TABLES if table.name == "orders"))
+
+
+# Docs and docstrings speak of the product: no tracker numbers, no names of the people or
+# branches that built it, and no files a reader of the repository cannot open.
+FORBIDDEN = re.compile(
+    r"issue [0-9]|helper|branch c[0-9]|pooling_literature|PRODUCT\.md|(?-i:ARCHITECTURE\.md)|the seeds"
+    r"|seeds'|seed paper|shared/|code_anchors|eval_tools\.md|annotation_ux|the brief",
+    re.IGNORECASE,
+)
+
+
+def test_docs_and_code_name_no_issue_helper_branch_or_outside_file() -> None:
+    root = DOCS.parent
+    files = sorted(DOCS.rglob("*.md")) + sorted((root / "labeler").rglob("*.py"))
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if FORBIDDEN.search(line)
+    ]
+    assert found == [], "\n".join(found)

@@ -1,11 +1,10 @@
 """How well the judgments cover the runs, how biased the pool is, and how much is still unfound.
 
-The domain layer behind `labeler coverage` and `labeler compare` (PRODUCT.md,
-"Coverage and re-pooling"): plain values in (qrels `{topic: {unit: grade}}`
+The domain layer behind `labeler coverage` and `labeler compare` : plain values in (qrels `{topic: {unit: grade}}`
 with grade < 0 meaning pooled but unjudged, runs `{run: {topic: [unit, ...]}}`
 in canonical order), plain JSON-ready dicts and lists out, nothing rounded.
-It loads neither SQL, click nor Textual. Definitions and worked numbers come
-from ../shared/reference/pooling_literature.md §1.1, §2 and §4.
+It loads neither SQL, click nor Textual. Definitions follow Zobel (SIGIR 1998),
+Buckley et al. (Information Retrieval 2007) and trec_eval.
 
 - `judged`: Judged@k and the units each run alone contributed;
 - `bias`: leave-one-run-out scores, drops and the ranking's tau;

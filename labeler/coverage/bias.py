@@ -4,7 +4,7 @@ A run that did not contribute to a pool (a new system) is scored as if its
 unique finds were non-relevant. Leaving each pooled run out in turn
 simulates that and measures the penalty a new run of similar quality would
 pay (Zobel, SIGIR 1998; Buckley, Dimmick, Soboroff & Voorhees, Information
-Retrieval 10(6), 2007; pooling_literature.md §2.2).
+Retrieval 10(6), 2007).
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def leave_one_run_out(
 ) -> dict[str, Any]:
     """Each run's scores with and without the judgments of the units only it contributed at depth k.
 
-    For each run r (Zobel 1998; pooling_literature.md §2.2):
+    For each run r (Zobel 1998; Buckley et al. 2007):
       1. qrels^{−r} = qrels minus the judgments of U_k(r), the units of r's top
          k that no other run has in its top k (see `leave_out_qrels`);
       2. score r with qrels^{−r}: drop Δ_r = M_full(r) − M_{−r}(r), relative

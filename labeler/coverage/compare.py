@@ -2,8 +2,8 @@
 
 New judgments change scores unevenly: a run whose unique finds were just
 judged gains, the others can lose as R grows, and the system ranking can
-change. This is the re-pooling report of pooling_literature.md §2.4, and the
-place where the new-system penalty the seeds warn about becomes visible.
+change. This is the re-pooling report (Zobel, SIGIR 1998), and the place where the
+new-system penalty of shallow pools becomes visible.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Pool bias and re-pooling matter to the extent that they reorder systems, so
 both the leave-one-run-out report and the snapshot comparison end in a rank
-correlation (pooling_literature.md §2.5). tau-b treats every swap alike;
+correlation (Kendall 1945; Yilmaz, Aslam & Robertson, SIGIR 2008). tau-b treats every swap alike;
 tau_AP weighs swaps near the top more, where they matter most.
 """
 

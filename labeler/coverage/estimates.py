@@ -1,8 +1,8 @@
 """How many relevant units a topic has: the certain lower bound and a capture-recapture estimate.
 
 Recall divides by R, and the judged relevant count is only a lower bound on
-it (pooling_literature.md §4.1). Capture-recapture between runs gives a rough
-idea of how many relevant units no run has surfaced yet (§4.2). The estimate
+it (Zobel, SIGIR 1998). Capture-recapture between runs gives a rough
+idea of how many relevant units no run has surfaced yet (Chapman's estimator). The estimate
 is reported next to the bound and never replaces R in a measure.
 """
 

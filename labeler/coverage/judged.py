@@ -3,8 +3,8 @@
 A run scored on a pool it barely contributed to is scored mostly on units
 nobody judged, and every measure then treats those as non-relevant. Judged@k
 says how much of a run's top k rests on real judgments; the units only it
-contributed say how much the pool depends on it (pooling_literature.md §1.1,
-§2.1, §2.3).
+contributed say how much the pool depends on it (Zobel, SIGIR 1998;
+Buckley et al. 2007).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def judged_coverage(
     """Per run: mean Judged@k, unjudged units in its top k, and its unique (relevant) pool contributions.
 
     Judged@k = |{d ∈ top_k(run) : grade(d) ≥ 0}| / k per topic (trec_eval's
-    `unj.k` semantics, pooling_literature.md §2.3): absent units and grades
+    `unj.k` semantics): absent units and grades
     < 0 are unjudged, and the denominator stays k, so an empty or short
     ranking cannot look well covered (an empty ranking gives 0). `judged` is
     its mean over `topics` (None for no topics).

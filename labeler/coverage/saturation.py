@@ -3,7 +3,7 @@
 Zobel (SIGIR 1998) found that pools keep yielding relevant documents at
 depth, and proposed spending extra judging on the topics that still do. The
 curve of relevant units against pool depth, and its slope over the last
-depths, is that signal (pooling_literature.md §4.3, last paragraph of §4).
+depths, is that signal.
 """
 
 from __future__ import annotations

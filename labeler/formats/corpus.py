@@ -2,7 +2,7 @@
 
 Corpora run to millions of documents, so the reader is a generator that never
 holds more than one line; duplicate ids are left to the store, which sees
-them all anyway. The small JSON and id helpers here are shared with the
+them all anyway. The small JSON and id functions here are shared with the
 topic and mapping readers so that every file obeys the same id rules.
 """
 

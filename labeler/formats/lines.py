@@ -117,12 +117,6 @@ def _os_error(exc: OSError, path: Path, error: type[FormatError]) -> FormatError
     return error(f"cannot read: {exc.strerror or exc}", path=path)
 
 
-def is_gzip(path: str | Path) -> bool:
-    """True when the file starts with gzip's magic bytes, whatever its name."""
-    with _open_regular(Path(path), FormatError) as handle:
-        return handle.read(2) == GZIP_MAGIC
-
-
 class _HashingReader:
     """The compressed side of a gzip file: hashes and counts what the decompressor reads."""
 

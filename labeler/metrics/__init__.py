@@ -1,4 +1,4 @@
-"""Scores with their denominators: measure names, trec_eval measures, the seeds' measures, comparisons.
+"""Scores with their denominators: measure names, trec_eval measures, labeler's own measures, comparisons.
 
 The domain layer for `labeler eval` and `labeler compare`: plain values in
 (qrels `{topic: {unit: grade}}`, rankings `{topic: [unit, ...]}` in canonical

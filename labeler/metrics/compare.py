@@ -2,7 +2,7 @@
 
 Two means can differ because the runs differ or because the topics are hard
 in different ways; pairing each topic with itself removes the second cause
-(recall-denominator seed: "compare paired results on the same queries").
+(compare paired results on the same queries).
 Two tests are given because they answer with different assumptions: the
 randomization (sign-flip) test assumes only that, under no difference, each
 topic's delta is as likely to be positive as negative; Student's paired t-test

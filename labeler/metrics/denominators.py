@@ -1,12 +1,11 @@
-"""The seeds' measures, whose meaning depends on what they divide by.
+"""labeler's own measures, whose meaning depends on what they divide by.
 
 Recall@k divides by the judged relevant set |G| (never by k), so it is
 undefined when |G| = 0 and such a topic is left out of the mean rather than
-scored 0 (seeds: recall-ceiling.txt, recall-denominator.en.txt). Its report
+scored 0. Its report
 always carries the macro mean, the pooled (micro) value and the ceiling
-min(k, |G|)/|G| that no ranking can beat (denominator-audit.txt). T, F and Fe
-come from the seed paper (recall-importance-paper.md, Schwartz, Vasilyev and
-Sawaya, arXiv 2512.20854), RBP with its residual from Moffat and Zobel (2008).
+min(k, |G|)/|G| that no ranking can beat. T, F and Fe
+come from Schwartz, Vasilyev and Sawaya (arXiv 2512.20854), RBP with its residual from Moffat and Zobel (2008).
 
 Everything here is plain Python over plain values, so the formulas can be read
 next to their sources and tested on hand-worked numbers. This module also
@@ -89,7 +88,7 @@ def topic_ranking(rankings: Rankings, topic: str, depth: int | None = None) -> l
     """One topic's ranking cut at `depth` (empty when missing), refusing repeated units.
 
     trec_eval stops with an error on a repeated document; a repeat would count
-    one hit twice (denominator-audit.txt, "Bug three"), so it is refused here too.
+    one hit twice, so it is refused here too.
     """
     ranking = rankings.get(topic) or []
     if isinstance(ranking, str):
@@ -121,7 +120,7 @@ def recall_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> fl
     """Recall@k = |G ∩ top_k| / |G|; None when G is empty (excluded from means, never 0).
 
     Source: Manning, Raghavan and Schütze, Introduction to IR, ch. 8; the
-    denominator is |G|, not k (seeds: denominator-audit.txt).
+    denominator is |G|, not k.
     """
     check_cutoff(k)
     if not relevant:
@@ -130,7 +129,7 @@ def recall_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> fl
 
 
 def any_hit_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> float | None:
-    """1.0 when at least one relevant unit is in the top k; None when G is empty (recall-denominator seed)."""
+    """1.0 when at least one relevant unit is in the top k; None when G is empty."""
     check_cutoff(k)
     if not relevant:
         return None
@@ -140,7 +139,7 @@ def any_hit_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> f
 def all_hit_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> float | None:
     """1.0 when the whole labeled relevant set is in the top k; None when G is empty.
 
-    A topic with |G| > k can never score 1 (recall-denominator seed: "perfect
+    A topic with |G| > k can never score 1 ("perfect
     recall is unreachable").
     """
     check_cutoff(k)
@@ -156,7 +155,7 @@ def _check_alpha(alpha: float) -> float:
 
 
 def t_at_k(ranking: Sequence[str], relevant: Collection[str], k: int, alpha: float = 0.5) -> float:
-    """T = (1-α)·n_p − α·n_n/K, with n_n = K − n_p (seed paper, eq. 3).
+    """T = (1-α)·n_p − α·n_n/K, with n_n = K − n_p (Schwartz et al., eq. 3).
 
     T does not need N_p = |G|, which is its point, so it is defined for every
     topic (−α when nothing relevant is in the top K). A ranking shorter than K
@@ -172,7 +171,7 @@ def t_at_k(ranking: Sequence[str], relevant: Collection[str], k: int, alpha: flo
 
 
 def f_at_k(ranking: Sequence[str], relevant: Collection[str], k: int, alpha: float = 0.5) -> float | None:
-    """F = n_p / (α·K + (1−α)·N_p) (seed paper, eq. 2; van Rijsbergen 1979).
+    """F = n_p / (α·K + (1−α)·N_p) (Schwartz et al., eq. 2; van Rijsbergen 1979).
 
     This is 1 / (α/P + (1−α)/R) with P = n_p/K and R = n_p/N_p, so α = 0.5 is
     the usual F1. It uses N_p = |G| like recall, so it is None when G is empty.
@@ -185,7 +184,7 @@ def f_at_k(ranking: Sequence[str], relevant: Collection[str], k: int, alpha: flo
 
 
 def fe_at_k(ranking: Sequence[str], relevant: Collection[str], k: int, alpha: float = 0.5) -> float:
-    """Fe: F with N_p replaced by the relevant units in the top 2K of the same ranking (seed paper, §2.1).
+    """Fe: F with N_p replaced by the relevant units in the top 2K of the same ranking (Schwartz et al., §2.1).
 
     N_e = |G ∩ top_2K| is a crude estimate of N_p that needs no knowledge of
     the whole relevant set, so Fe is defined for every topic. Since n_p ≤ N_e,
@@ -242,7 +241,7 @@ def recall_report(
 
     Topics with |G| = 0 are left out and counted in `excluded`; when no topic
     remains every figure is None and `topics` is 0, never a silent 0
-    (recall-denominator seed: "its mean is undefined too").
+    (its mean is undefined too).
     """
     check_cutoff(k)
     check_threshold(threshold)

@@ -1,11 +1,11 @@
 """Score rankings against labels, keeping every mean next to the topics it rests on.
 
 `evaluate` is the one entry point the services call: it sends the trec_eval
-measures to `standard`, the seeds' measures to `denominators`, and returns
+measures to `standard`, labeler's own measures to `denominators`, and returns
 per-topic values, means, how many topics each mean averages, RBP residuals and
 the full Recall@k report (macro, micro, ceiling) for every R@k asked for.
-A mean over zero topics is None, never 0 (PRODUCT.md, "Scores with their
-denominators").
+A mean over zero topics is None, never 0: a mean is only shown with the
+topics it rests on, and no topics is no mean.
 """
 
 from __future__ import annotations

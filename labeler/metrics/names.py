@@ -2,14 +2,14 @@
 
 Names follow ir_measures (`P@10`, `nDCG@10`, `AP`, `RR`, `Judged@10`) so that a
 name copied from a paper or another tool means the same thing here, plus the
-families labeler adds from the seeds (`AnyHit@k`, `AllHit@k`, `T@k`, `F@k`,
+families labeler adds (`AnyHit@k`, `AllHit@k`, `T@k`, `F@k`,
 `Fe@k`, `RBP(p=0.8)`). The relevance threshold is not part of a name: it comes
 from the grade scale of the labels being scored, once for every measure, so a
 report can never mix thresholds (trec_eval's `-l` works the same way).
 
 The families are a registry (`register_family`): one `MeasureFamily` says how
 its name is typed (cutoff, parameter, aliases), which code computes it, and,
-for the seeds' measures, the function that does, and carries the line a docs
+for labeler's own measures, the function that does, and carries the line a docs
 table shows (description, example, source; `measure_families` lists them).
 Parsing, the list of known measures in error messages, `evaluate` and
 `standard` read it, so a new seed measure is one function plus one
@@ -195,7 +195,7 @@ class Measure:
     def k(self) -> int:
         """The cutoff of a measure whose family requires one (parse_measure made sure it is there).
 
-        Code that reads only such families (R@k, Judged@k, the seeds') asks for
+        Code that reads only such families (R@k, Judged@k, labeler's own) asks for
         it here rather than trusting `cutoff` not to be None.
         """
         if self.cutoff is None:
@@ -460,7 +460,7 @@ for _family in (
         compute=_seed(d.any_hit_at_k),
         description="1 if the top k holds any relevant unit",
         example="AnyHit@10",
-        source="seed: recall-denominator (any-hit)",
+        source="any-hit (Success@k)",
     ),
     MeasureFamily(
         "AllHit",
@@ -468,7 +468,7 @@ for _family in (
         compute=_seed(d.all_hit_at_k),
         description="1 if the top k holds every relevant unit",
         example="AllHit@10",
-        source="seed: recall-denominator (all-hit)",
+        source="all-hit",
     ),
     MeasureFamily(
         "T",
@@ -477,7 +477,7 @@ for _family in (
         compute=_seed(d.t_at_k, alpha=True),
         description="relevant finds minus alpha-weighted misses in the top k, no relevant set needed",
         example="T(alpha=0.3)@5",
-        source=f"seed paper eq. 3 ({_SEED_PAPER})",
+        source=f"{_SEED_PAPER}, eq. 3",
     ),
     MeasureFamily(
         "F",
@@ -487,7 +487,7 @@ for _family in (
         compute=_seed(d.f_at_k, alpha=True),
         description="the alpha-weighted harmonic mean of P@k and R@k",
         example="F(alpha=0.7)@10",
-        source=f"seed paper eq. 2 ({_SEED_PAPER}); van Rijsbergen",
+        source=f"{_SEED_PAPER}, eq. 2; van Rijsbergen",
     ),
     MeasureFamily(
         "Fe",
@@ -496,7 +496,7 @@ for _family in (
         compute=_seed(d.fe_at_k, alpha=True),
         description="F with the relevant set estimated from the top 2k (an estimate, not recall)",
         example="Fe@10",
-        source=f"seed paper section 2.1 ({_SEED_PAPER})",
+        source=f"{_SEED_PAPER}, section 2.1",
     ),
     MeasureFamily(
         "RBP",

@@ -1,8 +1,8 @@
 """trec_eval's measures computed here, number for number as trec_eval computes them.
 
-`labeler.metrics.standard` used to send every trec_eval measure through
-ir_measures and pytrec_eval; building pytrec_eval's dicts and its C pass cost
-most of a `labeler eval` and of leave-one-run-out in `labeler coverage`. The
+Sending every trec_eval measure through ir_measures and pytrec_eval, building
+pytrec_eval's dicts and its C pass would cost most of a `labeler eval` and of
+leave-one-run-out in `labeler coverage`. The
 measures below are short loops over the positions of the relevant (or judged,
 or positive-gain) units of a ranking, so they are computed here in plain
 Python, following trec_eval 10.0's code step by step so that each value is the

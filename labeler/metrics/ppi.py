@@ -19,7 +19,7 @@ Choices that are labeler's (the paper leaves them open):
 
 - The f_i are averaged over *all* N units, the labelled ones included (the paper and `ppi_py`
   average over the unlabelled ones). Both are unbiased; with n much smaller than N they differ
-  by little, and the brief of issue 17 asks for this form.
+  by little, and this form is one mean over the whole population.
 - Variances use n - 1 and N - 1 (the sample variances; `ppi_py` uses numpy's default, n and N):
   slightly wider intervals, which matters at n = 50.
 - **The unit of the sample is the ranked pair of P@k** (`ppi_precision_at_k`): the mean of P@k

@@ -32,7 +32,7 @@ Two measures are native, with trec_eval's semantics:
   within the top k, else 0.
 - Judged@k: trec_eval's `unj.k` counts a unit as judged when its grade is
   ≥ 0 and divides by k; ir_measures' Judged counts −1 rows as judged and
-  divides by len(run) for short runs (pooling_literature.md §2.3, §8). Here
+  divides by len(run) for short runs (trec_eval's `unj` code; ir_measures' docs). Here
   Judged@k = |{top_k units graded ≥ 0}| / k, so an empty ranking scores 0.
 """
 

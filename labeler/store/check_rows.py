@@ -83,9 +83,6 @@ class CheckRows(Rows):
             for table, rowid, parent, _ in self.db.execute("PRAGMA foreign_key_check")
         ]
 
-    def trigger_names(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-
     def triggers(self) -> dict[str, tuple[str, str | None]]:
         """Trigger name -> (its table, its SQL as `sqlite_master` holds it)."""
         return {

@@ -15,7 +15,7 @@ for this; the alternative, an import hook that refuses pandas only to `sqlite_ut
 for the same effect. What sqlite_utils itself imports meanwhile sees them as absent too (none of its
 dependencies imports numpy or pandas at import time; `tests/cli/test_startup.py` checks the result).
 
-`sqlite_utils.recipes` (the `r.parsedate`-style helpers of the `sqlite-utils convert` command) is imported
+`sqlite_utils.recipes` (the `r.parsedate`-style functions of the `sqlite-utils convert` command) is imported
 by `sqlite_utils.utils` at import time, and it imports `dateutil.parser` (with `dateutil.tz` and `six`).
 labeler never calls a recipe, so that module is loaded with the standard library's `LazyLoader`: the
 module object exists (`sqlite_utils.recipes`, `from sqlite_utils import recipes` work), its code, and

@@ -123,19 +123,6 @@ class PoolRows(Rows):
             )
         }
 
-    def pool_contributor_runs(self, name: str) -> Iterator[tuple[str, str, list[str]]]:
-        """(topic, unit, runs that brought it in) for every pair of a pool, streamed in key order.
-
-        The light form of `pool_entries` for reports that count pairs per run
-        over a whole pool: no ranks parsed, nothing held beyond one row.
-        """
-        rows = self.db.execute(
-            "SELECT topic_id, unit_id, contributors FROM pool_entries WHERE pool_id = ? ORDER BY topic_id, unit_id",
-            [self._pool_id(name)],
-        )
-        for topic_id, unit_id, contributors in rows:
-            yield topic_id, unit_id, [line.split("\t", 1)[0] for line in contributors.split("\n")]
-
     def pool_pair_contributors(self, name: str) -> Iterator[tuple[str, str, str]]:
         """(topic, unit, contributors as stored) for every pair of a pool, in key order, straight off the cursor.
 

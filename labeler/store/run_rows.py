@@ -165,13 +165,6 @@ class RunRows(Rows):
             for row in self.db.execute("SELECT topic_id FROM run_rankings WHERE run_id = ?", [self._run_id(name)])
         ]
 
-    def topic_units(self, name: str, topic_id: str) -> list[str]:
-        """One topic's unit ids in canonical order (empty when the run has nothing for it)."""
-        row = self.db.execute(
-            "SELECT units FROM run_rankings WHERE run_id = ? AND topic_id = ?", [self._run_id(name), topic_id]
-        ).fetchone()
-        return row[0].split("\n") if row and row[0] else []
-
     def ranked_units(
         self, name: str, depth: int | None = None, topics: Sequence[str] | None = None
     ) -> dict[str, list[str]]:

@@ -108,8 +108,8 @@ _SHADOWED = frozenset(name for name, module in _WHERE.items() if module == f"{__
 class _Package(types.ModuleType):
     """This package, where importing the module `queue` (or `status`) still leaves the function under that name.
 
-    The import system binds a submodule as an attribute of its package once it is imported; the
-    eager re-exports used to overwrite that binding with the function, so this does it instead.
+    The import system binds a submodule as an attribute of its package once it is imported; an
+    eager re-export would overwrite that binding with the function, so this keeps the function.
     """
 
     def __setattr__(self, name: str, value: Any) -> None:

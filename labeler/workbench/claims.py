@@ -1,6 +1,6 @@
 """Claims with leases: a pair shown to one assessor is not shown to another until it is judged or let go.
 
-Two annotators on one workbench used to be handed the same next unit. Now the
+Without claims, two annotators on one workbench would be handed the same next unit. The
 pair an assessor is shown is claimed for a lease (15 minutes unless asked
 otherwise), renewed while it is shown, and released by its judgment, by moving
 on, or by the lease's end: a lease whose time has ended is no claim, so a

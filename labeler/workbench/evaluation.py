@@ -581,7 +581,7 @@ def compare_runs(
 
 
 def stage_table(results: list[RunScore], stages: list[str]) -> StageTable:
-    """Recall at each pipeline stage and what each step lost (the seeds' fetch-K / keep-n table)."""
+    """Recall at each pipeline stage and what each step lost (retrieve K, rerank, keep n: recall at each cut)."""
     by_run = {r.run: r for r in results}
     missing = [s for s in stages if s not in by_run]
     if missing:

@@ -650,13 +650,3 @@ class JudgingSession:
             shown_model=self.model_label.model if self.model_label is not None else None,
             shown_others=self._others_shown(pair),
         )
-
-
-def topic_review_status(store: Store, topic_id: str, unit: str | None = None) -> str:
-    """`topic_review_statuses(store, unit=unit).get(topic_id, IN_PROGRESS)`, reading only this topic's events.
-
-    The judging screen shows it after every key. The all-topics version derives
-    every label of the space and reads the pool of every topic, so its cost grows
-    with the workbench; this one stays with the topic's own events and pool units.
-    """
-    return topic_review_state(store, topic_id, unit).status

@@ -4,7 +4,7 @@ A snapshot's manifest records each topic's review status as it was when the
 snapshot was made. A pool built afterwards can add units to a topic the
 snapshot calls reviewed; scoring that snapshot as it was recorded would count
 the topic as complete while the campaign already knows it is not, which is
-the seeds' failure (a new run penalised for what nobody judged). So `eval`,
+the pool bias Zobel (SIGIR 1998) measured (a new run penalised for what nobody judged). So `eval`,
 `coverage`, `compare` and the report read a snapshot through `as_of_pools`:
 a topic whose labels miss units of its space's latest pool, built after the
 snapshot, is `reopened` by that pool, with the count of units the snapshot

@@ -5,8 +5,13 @@ from __future__ import annotations
 from labeler.judgments import IN_PROGRESS
 from labeler.store import Store
 from labeler.workbench import mark_topic, record_judgment, undo
-from labeler.workbench.session import topic_review_status
+from labeler.workbench.review import topic_review_state
 from labeler.workbench.status import topic_review_statuses
+
+
+def topic_review_status(store: Store, topic_id: str, unit: str | None = None) -> str:
+    """The judging screen's one-topic status: only this topic's events and pool units are read."""
+    return topic_review_state(store, topic_id, unit).status
 
 
 def test_one_topic_status_equals_the_bulk_status(db_path):
