@@ -137,27 +137,7 @@ def _line_part(
                 beir = state.beir = tuple(f.lower() for f in fields) == BEIR_HEADER
                 if beir:
                     continue
-            if beir:
-                if len(fields) != 3:
-                    raise QrelsFormatError(
-                        f"expected 3 fields (query-id corpus-id score), found {len(fields)}", path=path, line=number
-                    )
-                topic_id, unit_id, grade_text = fields
-            else:
-                if len(fields) != 4:
-                    raise QrelsFormatError(
-                        f"expected 4 fields (topic iteration id grade), found {len(fields)}", path=path, line=number
-                    )
-                topic_id, _, unit_id, grade_text = fields
-            # `column_id`'s fast path, inlined (split() left no white space, so printable is the whole rule)
-            if len(topic_id) > MAX_ID_LENGTH or not (topic_id.isascii() and topic_id.isprintable()):
-                topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
-            if len(unit_id) > MAX_ID_LENGTH or not (unit_id.isascii() and unit_id.isprintable()):
-                unit_id = column_id(unit_id, "unit id", path=path, line=number, error=QrelsFormatError)
-            if grade_text.isascii() and grade_text.isdigit() and len(grade_text) < 19:  # fits INT64: no range check
-                grade = int(grade_text)
-            else:
-                grade = integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
+            topic_id, unit_id, grade = _checked_line(_judgment_fields(fields, beir, path, number), path, number)
             key = (topic_id, unit_id)
             if key in seen:
                 raise QrelsFormatError(
@@ -172,6 +152,38 @@ def _line_part(
     except QrelsFormatError as exc:
         return part, exc
     return part, None
+
+
+def _judgment_fields(fields: list[str], beir: bool, path: str | Path, number: int) -> tuple[str, str, str]:
+    """(topic id, unit id, grade text) of a line's fields, in the file's form (BEIR: 3 fields, TREC: 4)."""
+    if beir:
+        if len(fields) != 3:
+            raise QrelsFormatError(
+                f"expected 3 fields (query-id corpus-id score), found {len(fields)}", path=path, line=number
+            )
+        return fields[0], fields[1], fields[2]
+    if len(fields) != 4:
+        raise QrelsFormatError(
+            f"expected 4 fields (topic iteration id grade), found {len(fields)}", path=path, line=number
+        )
+    return fields[0], fields[2], fields[3]
+
+
+def _checked_line(texts: tuple[str, str, str], path: str | Path, number: int) -> tuple[str, str, int]:
+    """A line's topic id, unit id and grade, checked; the common case costs a few string tests.
+
+    An id of printable ASCII within the length limit is kept as it is (`column_id`'s fast path, inlined: split()
+    left no white space, so printable is the whole rule); a grade of ASCII digits short enough for INT64 needs no
+    range check. Anything else goes to the full checks, which say what is wrong.
+    """
+    topic_id, unit_id, grade_text = texts
+    if len(topic_id) > MAX_ID_LENGTH or not (topic_id.isascii() and topic_id.isprintable()):
+        topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
+    if len(unit_id) > MAX_ID_LENGTH or not (unit_id.isascii() and unit_id.isprintable()):
+        unit_id = column_id(unit_id, "unit id", path=path, line=number, error=QrelsFormatError)
+    if grade_text.isascii() and grade_text.isdigit() and len(grade_text) < 19:
+        return topic_id, unit_id, int(grade_text)
+    return topic_id, unit_id, integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
 
 
 def qrels_topic_key(topic_id: str) -> tuple[int, int, str]:
