@@ -235,29 +235,48 @@ def fit_calibrator(
     scale = tuple(grades)
     if not scale:
         raise ValueError("a calibrator needs at least one grade")
+    kept = _scaled_examples(examples, scale)
+    if len(kept) < min_examples:
+        return Calibrator(method, scale, tuple(kept), min_examples)
+    pseudo = [normalised(p, scale) for p in prior] if prior_weight > 0 else []
+    w_prior = prior_weight / len(pseudo) if pseudo else 0.0
+    maps = [_fit_grade_map(method, g, kept, prior, pseudo, w_prior) for g in scale]
+    return Calibrator(method, scale, tuple(kept), min_examples, tuple(maps))
+
+
+def _scaled_examples(examples: Sequence[Example], scale: tuple[int, ...]) -> list[tuple[dict[int, float], int]]:
+    """The examples with a probability for every grade of the scale (0 where none was stated).
+
+    A human grade off the scale is refused: the calibrator could never output it.
+    """
     known = set(scale)
     kept: list[tuple[dict[int, float], int]] = []
     for probs, grade in examples:
         if grade not in known:
             raise ValueError(f"grade {grade} is not on the scale {list(scale)}")
         kept.append(({g: float(probs.get(g, 0.0)) for g in scale}, grade))
-    if len(kept) < min_examples:
-        return Calibrator(method, scale, tuple(kept), min_examples)
-    pseudo = [normalised(p, scale) for p in prior] if prior_weight > 0 else []
-    w_prior = prior_weight / len(pseudo) if pseudo else 0.0
-    maps: list[IsotonicMap | PlattMap] = []
-    for g in scale:
-        xs = [p[g] for p, _ in kept]
-        ys = [1 if h == g else 0 for _, h in kept]
-        px = [float(p.get(g, 0.0)) for p in prior] if pseudo else []
-        py = [p[g] for p in pseudo]
-        if method == "isotonic":
-            targets = [float(y) for y in ys] + py
-            weights = [1.0] * len(xs) + [w_prior] * len(px) if pseudo else None
-            maps.append(fit_isotonic(xs + px, targets, weights))
-        else:
-            t_pos, t_neg = platt_targets(ys)
-            soft = [t_pos if y else t_neg for y in ys] + py
-            weights = [1.0] * len(xs) + [w_prior] * len(px) if pseudo else None
-            maps.append(fit_platt([_logit(x) for x in xs + px], soft, weights))
-    return Calibrator(method, scale, tuple(kept), min_examples, tuple(maps))
+    return kept
+
+
+def _fit_grade_map(
+    method: str,
+    grade: int,
+    kept: list[tuple[dict[int, float], int]],
+    prior: Sequence[Mapping[int, float]],
+    pseudo: list[dict[int, float]],
+    w_prior: float,
+) -> IsotonicMap | PlattMap:
+    """One grade's map, one-vs-rest: stated P(grade) -> how often humans gave that grade.
+
+    The pseudo-examples (when `pseudo` is not empty) are the prior's stated P(grade) with their normalised
+    value as the target, each of weight `w_prior`; the human examples weigh 1.
+    """
+    xs = [p[grade] for p, _ in kept]
+    ys = [1 if h == grade else 0 for _, h in kept]
+    px = [float(p.get(grade, 0.0)) for p in prior] if pseudo else []
+    py = [p[grade] for p in pseudo]
+    weights = [1.0] * len(xs) + [w_prior] * len(px) if pseudo else None
+    if method == "isotonic":
+        return fit_isotonic(xs + px, [float(y) for y in ys] + py, weights)
+    t_pos, t_neg = platt_targets(ys)
+    return fit_platt([_logit(x) for x in xs + px], [t_pos if y else t_neg for y in ys] + py, weights)

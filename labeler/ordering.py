@@ -21,11 +21,14 @@ import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from labeler.judgments import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
 from labeler.wording import alternatives
+
+if TYPE_CHECKING:  # only the uncertainty order calibrates, and it imports the module when it runs
+    from labeler.calibration import Calibrator
 
 
 class ModelJudgment(Protocol):
@@ -560,29 +563,56 @@ def uncertainty_order(
     be, and the combined labels (human, else calibrated model) would otherwise
     have no label there at all.
     """
-    scale = tuple(grades) or tuple(
-        sorted(
-            {g for label in model.values() for g in model_probs(label)}
-            | {s.label for s in states.values() if s.judged and s.label is not None}
-        )
-    )
-    known = set(scale)
+    scale = tuple(grades) or _grade_scale(states, model)
     judged = [u for u in ordered if (s := states.get(u)) is not None and s.judged]
-    examples = [
-        (model_probs(model[u]), label)
-        for u in sorted(judged)
-        if u in model and (label := states[u].label) is not None and label in known
-    ]
     prior = [model_probs(model[u]) for u in ordered if u in model] if prior_weight else []
     from labeler.calibration import fit_calibrator  # only this order calibrates: other orders never load it
 
     calibrator = (
-        fit_calibrator(examples, scale, method, prior=prior, prior_weight=prior_weight, min_examples=min_examples)
+        fit_calibrator(
+            _calibration_examples(judged, states, model, set(scale)),
+            scale,
+            method,
+            prior=prior,
+            prior_weight=prior_weight,
+            min_examples=min_examples,
+        )
         if scale
         else None
     )
     done = set(judged)
     unlabelled = [u for u in ordered if u not in done and u not in model]
+    return judged + unlabelled + _by_margin(ordered, done, model, calibrator)
+
+
+def _grade_scale(states: Mapping[str, PairState], model: Mapping[str, ModelJudgment]) -> tuple[int, ...]:
+    """The grades seen, when none are given: those the model put probability on and those humans gave."""
+    stated = {g for label in model.values() for g in model_probs(label)}
+    given = {s.label for s in states.values() if s.judged and s.label is not None}
+    return tuple(sorted(stated | given))
+
+
+def _calibration_examples(
+    judged: list[str], states: Mapping[str, PairState], model: Mapping[str, ModelJudgment], known: set[int]
+) -> list[tuple[dict[int, float], int]]:
+    """(stated probabilities, human grade) of the judged pairs the model labelled, in unit order.
+
+    A human grade outside the scale teaches the calibrator nothing it could output, so it is left out.
+    """
+    return [
+        (model_probs(model[u]), label)
+        for u in sorted(judged)
+        if u in model and (label := states[u].label) is not None and label in known
+    ]
+
+
+def _by_margin(
+    ordered: Sequence[str], done: set[str], model: Mapping[str, ModelJudgment], calibrator: Calibrator | None
+) -> list[str]:
+    """The unjudged model-labelled units, smallest calibrated margin first, ties in `ordered`'s order.
+
+    Many units share the same stated probabilities, so each distinct statement is calibrated once.
+    """
     margins: dict[tuple[tuple[int, float], ...], float] = {}
     ranked: list[tuple[float, int, str]] = []
     for index, unit in enumerate(ordered):
@@ -591,12 +621,16 @@ def uncertainty_order(
         stated = model_probs(model[unit])
         key = tuple(sorted(stated.items()))
         if key not in margins:
-            calibrated = calibrator.calibrate(stated) if calibrator is not None else stated
-            top = sorted(calibrated.values(), reverse=True)
-            margins[key] = round(top[0] - (top[1] if len(top) > 1 else 0.0), _MARGIN_DIGITS)
+            margins[key] = _margin(calibrator.calibrate(stated) if calibrator is not None else stated)
         ranked.append((margins[key], index, unit))
     ranked.sort()
-    return judged + unlabelled + [unit for _, _, unit in ranked]
+    return [unit for _, _, unit in ranked]
+
+
+def _margin(probabilities: Mapping[int, float]) -> float:
+    """p1 - p2 of the two likeliest grades (p1 alone with one grade), rounded so float-path ties are ties."""
+    top = sorted(probabilities.values(), reverse=True)
+    return round(top[0] - (top[1] if len(top) > 1 else 0.0), _MARGIN_DIGITS)
 
 
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.

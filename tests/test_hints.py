@@ -12,14 +12,34 @@ import ast
 import re
 from pathlib import Path
 
+import click
 import pytest
 
+from labeler.cli import cli
 from labeler.cli import hints as cli_hints
 from labeler.errors import HINT_ACTIONS, BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.tui import hints as tui_hints
 
 PACKAGE = Path(__file__).resolve().parent.parent / "labeler"
-CLI_LANGUAGE = re.compile(r"(?<![\w-])--[a-z][a-z-]|'labeler [a-z]|\blabeler (?:[a-z]+ )?(?:import|build|list|chunk)\b")
+
+
+def _command_paths() -> list[str]:
+    """Every command as typed after `labeler`: `eval`, `pool build`, ... (longest first, so a regex takes it whole)."""
+    context = click.Context(cli)
+    paths = []
+    for name in cli.list_commands(context):
+        paths.append(name)
+        command = cli.get_command(context, name)
+        if isinstance(command, click.Group):
+            paths += [f"{name} {sub}" for sub in command.list_commands(click.Context(command))]
+    return sorted(paths, key=len, reverse=True)
+
+
+_COMMANDS = "|".join(map(re.escape, _command_paths()))
+# A flag, `labeler` followed by one of its commands, or a quoted group command (`'pool build'`, "`runs import`").
+CLI_LANGUAGE = re.compile(
+    rf"(?<![\w-])--[a-z][a-z-]|'labeler [a-z]|\blabeler (?:{_COMMANDS})\b|[`'\"](?:{_COMMANDS}) [a-z][a-z-]*[`'\"]"
+)
 
 # Modules whose strings still name flags or commands: convert one, take it off the list. Must end empty.
 NOT_YET_CONVERTED: set[str] = set()
@@ -30,6 +50,8 @@ EXEMPT: dict[str, str] = {
     # `labeler check`; it speaks to someone writing to the file with raw SQL, past both front ends, for whom
     # "import it again with --replace" is the advice. Rewording it is a migration, not a refactor.
     "labeler/store/guards.py": "stored trigger text",
+    # The HTML report is a page the user reads next to the CLI's output: it names the commands whose figures it shows.
+    "labeler/report/html.py": "a page that names the commands behind its figures",
 }
 
 
@@ -43,13 +65,13 @@ def _service_modules() -> list[Path]:
 
 
 def _strings(tree: ast.AST) -> list[tuple[int, str]]:
-    """Every string constant that is not a docstring, with its line."""
-    docstrings = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                docstrings.add(id(body[0].value))
+    """Every string constant that is not a docstring (of a module, class, function or attribute), with its line.
+
+    f-strings are included part by part (their constant parts are `ast.Constant`s too).
+    """
+    docstrings = {
+        id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)

@@ -128,27 +128,16 @@ def _line_part(
     assert isinstance(numbers, list)
     clean = OTHER_SPACE.search("\n".join(block)) is None
     try:
+        header = _learn_form(path, first, block, clean, state)
+        width = 3 if state.beir else 4
         for number, text in enumerate(block, first):
-            if not text.strip() or text.startswith("#"):  # as `data_lines` skips them
+            if not text.strip() or text.startswith("#") or number == header:  # as `data_lines` skips them
                 continue
             fields = text.split() if clean else split_fields(text, path=path, line=number, error=QrelsFormatError)
-            beir = state.beir
-            if beir is None:
-                beir = state.beir = tuple(f.lower() for f in fields) == BEIR_HEADER
-                if beir:
-                    continue
-            if beir:
-                if len(fields) != 3:
-                    raise QrelsFormatError(
-                        f"expected 3 fields (query-id corpus-id score), found {len(fields)}", path=path, line=number
-                    )
-                topic_id, unit_id, grade_text = fields
-            else:
-                if len(fields) != 4:
-                    raise QrelsFormatError(
-                        f"expected 4 fields (topic iteration id grade), found {len(fields)}", path=path, line=number
-                    )
-                topic_id, _, unit_id, grade_text = fields
+            if len(fields) != width:
+                raise _field_count_error(width, len(fields), path, number)
+            # BEIR's query-id corpus-id score and TREC's topic iteration id grade: the ids and grade end each line
+            topic_id, unit_id, grade_text = fields[0], fields[-2], fields[-1]
             # `column_id`'s fast path, inlined (split() left no white space, so printable is the whole rule)
             if len(topic_id) > MAX_ID_LENGTH or not (topic_id.isascii() and topic_id.isprintable()):
                 topic_id = column_id(topic_id, "topic id", path=path, line=number, error=QrelsFormatError)
@@ -172,6 +161,30 @@ def _line_part(
     except QrelsFormatError as exc:
         return part, exc
     return part, None
+
+
+def _learn_form(path: str | Path, first: int, block: list[str], clean: bool, state: _ReadState) -> int | None:
+    """Learns the file's form from its first data line when it is not known yet; the BEIR header's line, or None.
+
+    A file whose first data line is `query-id corpus-id score` is BEIR's three columns; any other is TREC's four.
+    Done once, before the part's loop, so the loop reads every line in one form.
+    """
+    if state.beir is not None:
+        return None
+    for number, text in enumerate(block, first):
+        if not text.strip() or text.startswith("#"):
+            continue
+        fields = text.split() if clean else split_fields(text, path=path, line=number, error=QrelsFormatError)
+        state.beir = tuple(f.lower() for f in fields) == BEIR_HEADER
+        return number if state.beir else None
+    return None
+
+
+def _field_count_error(width: int, found: int, path: str | Path, number: int) -> QrelsFormatError:
+    """A line with the wrong number of fields, told in its form's words (BEIR's 3 columns or TREC's 4)."""
+    if width == 3:
+        return QrelsFormatError(f"expected 3 fields (query-id corpus-id score), found {found}", path=path, line=number)
+    return QrelsFormatError(f"expected 4 fields (topic iteration id grade), found {found}", path=path, line=number)
 
 
 def qrels_topic_key(topic_id: str) -> tuple[int, int, str]:

@@ -93,21 +93,9 @@ def evaluate(
     per_query: dict[str, dict[str, float | None]] = {}
     per_query_residual: dict[str, dict[str, float]] = {}
     for topic in ordered:
-        row: dict[str, float | None] = {}
-        residual_row: dict[str, float] = {}
-        for measure in wanted:
-            if measure.name in from_library[topic]:
-                row[measure.name] = from_library[topic][measure.name]
-            elif measure.family == "R":  # recall_at_k: |G ∩ top_k| / |G|, None without G
-                row[measure.name] = hits[measure.k][topic] / len(relevant[topic]) if relevant[topic] else None
-            elif _is_rbp(measure):
-                row[measure.name], residual_row[measure.name] = d.rbp(
-                    ranked[topic], grades[topic], threshold, measure.parameter
-                )
-            else:
-                row[measure.name] = _seed_measure(measure, ranked[topic], relevant[topic])
-        per_query[topic] = row
-        per_query_residual[topic] = residual_row
+        per_query[topic], per_query_residual[topic] = _topic_row(
+            wanted, from_library[topic], hits, topic, ranked[topic], grades[topic], relevant[topic], threshold
+        )
 
     recall_counts = {
         k: {topic: (hits[k][topic], len(relevant[topic])) if relevant[topic] else None for topic in ordered}
@@ -115,6 +103,35 @@ def evaluate(
     }
     evaluation = _summarize(wanted, ordered, per_query, per_query_residual, recall_counts, threshold, depth)
     return replace(evaluation, judged_only=judged_only)
+
+
+def _topic_row(
+    wanted: list[Measure],
+    from_library: Mapping[str, float],
+    hits: Mapping[int, Mapping[str, int]],
+    topic: str,
+    ranking: list[str],
+    grades: Mapping[str, int],
+    relevant: frozenset[str],
+    threshold: int,
+) -> tuple[dict[str, float | None], dict[str, float]]:
+    """One topic's value of every measure (in the order asked) and the RBP residuals.
+
+    Each measure comes from where it is computed: the standard code (`from_library`), the R@k hits
+    counted once per k, RBP with its residual, or the seeds' measures.
+    """
+    row: dict[str, float | None] = {}
+    residual_row: dict[str, float] = {}
+    for measure in wanted:
+        if measure.name in from_library:
+            row[measure.name] = from_library[measure.name]
+        elif measure.family == "R":  # recall_at_k: |G ∩ top_k| / |G|, None without G
+            row[measure.name] = hits[measure.k][topic] / len(relevant) if relevant else None
+        elif _is_rbp(measure):
+            row[measure.name], residual_row[measure.name] = d.rbp(ranking, grades, threshold, measure.parameter)
+        else:
+            row[measure.name] = _seed_measure(measure, ranking, relevant)
+    return row, residual_row
 
 
 def _ranking(

@@ -110,24 +110,44 @@ def topic_scores(
     for measure in measures:
         family, k = measure.family, measure.cutoff
         if family == "P":
-            assert k is not None
-            row[measure.name] = bisect_left(relevant_ranks, k) / k
+            row[measure.name] = _precision(relevant_ranks, k)
         elif family == "AP":
             row[measure.name] = _ap(relevant_ranks, num_rel, k)
         elif family == "RR":
-            first = relevant_ranks[0] if relevant_ranks else None
-            row[measure.name] = 0.0 if first is None or (k is not None and first >= k) else 1.0 / (first + 1)
+            row[measure.name] = _rr(relevant_ranks, k)
         elif family == "Rprec":
-            look = min(num_ret, num_rel)
-            row[measure.name] = bisect_left(relevant_ranks, look) / num_rel if look else 0.0
+            row[measure.name] = _rprec(relevant_ranks, num_ret, num_rel)
         elif family == "Success":
-            assert k is not None
-            row[measure.name] = 1.0 if relevant_ranks and relevant_ranks[0] < k else 0.0
+            row[measure.name] = _success(relevant_ranks, k)
         elif family == "Bpref":
             row[measure.name] = _bpref(hits, all_grades, threshold, num_rel)
         else:  # nDCG
             row[measure.name] = _ndcg(hits, ideal, k)
     return row
+
+
+def _precision(relevant_ranks: list[int], k: int | None) -> float:
+    """m_P.c: relevant units in the top k, / k (k is always given: P has no uncut form)."""
+    assert k is not None
+    return bisect_left(relevant_ranks, k) / k
+
+
+def _rr(relevant_ranks: list[int], k: int | None) -> float:
+    """m_recip_rank.c: 1 / the rank of the first relevant unit (within the top k when cut), else 0."""
+    first = relevant_ranks[0] if relevant_ranks else None
+    return 0.0 if first is None or (k is not None and first >= k) else 1.0 / (first + 1)
+
+
+def _rprec(relevant_ranks: list[int], num_ret: int, num_rel: int) -> float:
+    """m_Rprec.c: precision at R (the relevant count), reading no further than the ranking's length."""
+    look = min(num_ret, num_rel)
+    return bisect_left(relevant_ranks, look) / num_rel if look else 0.0
+
+
+def _success(relevant_ranks: list[int], k: int | None) -> float:
+    """m_success.c: 1 when a relevant unit is in the top k, else 0."""
+    assert k is not None
+    return 1.0 if relevant_ranks and relevant_ranks[0] < k else 0.0
 
 
 def _ap(relevant_ranks: list[int], num_rel: int, k: int | None) -> float:

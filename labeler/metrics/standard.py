@@ -152,11 +152,30 @@ def checked_standard_scores(
     """
     computed_here = [m for m in wanted if native and is_native(m)]
     scores = native_scores(grades, ranked, computed_here, ordered, threshold)
+    by_library = _score_seed_measures(
+        scores, grades, ranked, [m for m in wanted if not (native and is_native(m))], ordered, threshold
+    )
+    if by_library:
+        _score_by_library(scores, grades, ranked, by_library, ordered, threshold)
+    # Keep each topic's measures in the order they were asked for.
+    order = [m.name for m in wanted]
+    return {topic: {name: scores[topic][name] for name in order} for topic in ordered}
 
+
+def _score_seed_measures(
+    scores: dict[str, dict[str, float]],
+    grades: Mapping[str, Mapping[str, int]],
+    ranked: Mapping[str, list[str]],
+    measures: list[Measure],
+    ordered: list[str],
+    threshold: int,
+) -> dict[str, LibraryMeasure]:
+    """Adds Judged@k and RR@k to `scores` (their definitions are the seeds', not trec_eval's); returns the rest.
+
+    The rest, by name, are the ir_measures objects pytrec_eval computes.
+    """
     by_library: dict[str, LibraryMeasure] = {}
-    for measure in wanted:
-        if native and is_native(measure):
-            continue
+    for measure in measures:
         if measure.family == "Judged":
             for topic in ordered:
                 scores[topic][measure.name] = judged_at_k(ranked[topic], grades[topic], measure.k)
@@ -166,21 +185,28 @@ def checked_standard_scores(
                 scores[topic][measure.name] = rr_at_k(ranked[topic], relevant, measure.cutoff)
         else:
             by_library[measure.name] = _ir_measure(measure, threshold)
+    return by_library
 
-    if by_library and threshold < 1:
+
+def _score_by_library(
+    scores: dict[str, dict[str, float]],
+    grades: Mapping[str, Mapping[str, int]],
+    ranked: Mapping[str, list[str]],
+    by_library: dict[str, LibraryMeasure],
+    ordered: list[str],
+    threshold: int,
+) -> None:
+    """Adds pytrec_eval's values to `scores` (0 for a topic it was not given: see `_pytrec_eval`)."""
+    if threshold < 1:
         # pytrec_eval refuses relevance_level 0 with a ValueError (a traceback in the CLI); say it instead.
         raise LabelerError(
             f"{', '.join(by_library)} cannot be computed with a scale whose threshold is 0: trec_eval's code, "
             "which computes it, counts a unit relevant from grade 1 at the least"
         )
-    if by_library:
-        library_scores = _pytrec_eval(grades, ranked, list(by_library.values()))
-        for topic in ordered:
-            for name, obj in by_library.items():
-                scores[topic][name] = library_scores.get((topic, obj), 0.0)
-    # Keep each topic's measures in the order they were asked for.
-    order = [m.name for m in wanted]
-    return {topic: {name: scores[topic][name] for name in order} for topic in ordered}
+    library_scores = _pytrec_eval(grades, ranked, list(by_library.values()))
+    for topic in ordered:
+        for name, obj in by_library.items():
+            scores[topic][name] = library_scores.get((topic, obj), 0.0)
 
 
 def _pytrec_eval(

@@ -8,13 +8,15 @@ a snapshot only narrows the report to that snapshot's unit space and topics.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from labeler.agreement import METRICS, agreement_block, summarize_agreement
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
-from labeler.judgments import Event
+from labeler.judges.labels import ModelLabel
+from labeler.judgments import Event, PairState
 from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
 from labeler.model_agreement import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
 from labeler.models import topic_sort_key
@@ -167,14 +169,7 @@ def model_agreement_report(
     tau_AP compare each run's mean `measure` on the model's labels with that on the human labels,
     on exactly the pairs compared (so only the grades differ), over the topics holding one.
     """
-    if weights not in ("linear", "quadratic"):
-        raise BadArgumentError(f"must be linear or quadratic, not {weights!r}", argument="weights")
-    if bins < 1:
-        raise BadArgumentError(f"must be 1 or more, not {bins}", argument="bins")
-    try:
-        parsed = parse_measures([measure])
-    except ValueError as exc:
-        raise BadArgumentError(str(exc), argument="measure") from None
+    tau_measure = _checked_report_request(weights, bins, measure)
     space = unit_space(store, unit)
     scale = store.scale()
     labels = model_labels(store, model, space)
@@ -182,19 +177,7 @@ def model_agreement_report(
         known = ", ".join(model_names(store, space)) or "none"
         raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
     planned = None if all_pairs else planned_overlap(store, space, None)
-    pairs: dict[tuple[str, str], LabelPair] = {}
-    condition: dict[tuple[str, str], str] = {}
-    for key, state in current_labels(store, space).items():
-        if planned is not None and key not in planned:
-            continue
-        if key not in labels or not state.judged or state.conflict or state.stale or state.label is None:
-            continue
-        label = labels[key]
-        if label.grade < 0:
-            continue
-        pairs[key] = LabelPair(state.label, label.grade, label.probs)
-        shown = state.deciding_event.shown_model if state.deciding_event is not None else None
-        condition[key] = "blind" if shown is None else "shown" if shown == model else "shown_other"
+    pairs, condition = _compared_pairs(store, space, model, labels, planned)
     ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
     chosen = [pairs[k] for k in ordered]
     grades = list(scale.values)
@@ -213,8 +196,53 @@ def model_agreement_report(
         "model_labels": len(labels),
         **result,
         "conditions": by_condition,
-        "tau": ranking_tau(store, space, ordered, pairs, parsed[0], scale.threshold),
+        "tau": ranking_tau(store, space, ordered, pairs, tau_measure, scale.threshold),
     }
+
+
+def _checked_report_request(weights: str, bins: int, measure: str) -> Measure:
+    """The tau measure, parsed, once the weights and bins are known good: refused before anything is read."""
+    if weights not in ("linear", "quadratic"):
+        raise BadArgumentError(f"must be linear or quadratic, not {weights!r}", argument="weights")
+    if bins < 1:
+        raise BadArgumentError(f"must be 1 or more, not {bins}", argument="bins")
+    try:
+        return parse_measures([measure])[0]
+    except ValueError as exc:
+        raise BadArgumentError(str(exc), argument="measure") from None
+
+
+def _compared_pairs(
+    store: Store,
+    space: str,
+    model: str,
+    labels: Mapping[tuple[str, str], ModelLabel],
+    planned: set[tuple[str, str]] | None,
+) -> tuple[dict[tuple[str, str], LabelPair], dict[tuple[str, str], str]]:
+    """The pairs both labelled (within the planned overlap when there is one), and each one's condition.
+
+    A human label counts only when it stands (judged, not in conflict, not stale); a model's negative grade
+    is its "cannot say", not a grade, so that pair is left out.
+    """
+    pairs: dict[tuple[str, str], LabelPair] = {}
+    condition: dict[tuple[str, str], str] = {}
+    for key, state in current_labels(store, space).items():
+        if planned is not None and key not in planned:
+            continue
+        if key not in labels or not state.judged or state.conflict or state.stale or state.label is None:
+            continue
+        label = labels[key]
+        if label.grade < 0:
+            continue
+        pairs[key] = LabelPair(state.label, label.grade, label.probs)
+        condition[key] = _condition(state, model)
+    return pairs, condition
+
+
+def _condition(state: PairState, model: str) -> str:
+    """What the deciding judgment had on screen: `blind`, `shown` (this model's label) or `shown_other`."""
+    shown = state.deciding_event.shown_model if state.deciding_event is not None else None
+    return "blind" if shown is None else "shown" if shown == model else "shown_other"
 
 
 def ranking_tau(

@@ -9,7 +9,7 @@ what it added, what is left to judge and how long that takes at the team's pace.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import compress, groupby, repeat
 from operator import add, eq, itemgetter, mul, sub
 from typing import Any
@@ -18,8 +18,8 @@ from labeler.coverage import DEFAULT_LORO_MEASURES, DEPENDENCE_WARNING
 from labeler.coverage.batched import CoverageBatches
 from labeler.coverage.compare import compare_evaluations, compare_measures
 from labeler.errors import BadArgumentError, LabelerError, argument_hint
-from labeler.metrics import evaluate, merge_evaluations
-from labeler.models import PoolInfo, SnapshotInfo, topic_sort_key
+from labeler.metrics import Evaluation, Measure, evaluate, merge_evaluations
+from labeler.models import PoolInfo, RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pace import Pace
 from labeler.store import Store
 from labeler.workbench.batches import topic_batches
@@ -394,21 +394,12 @@ def compare_report(
     scored_before = set(scored_topics(before_info, before, {}, threshold, include_unreviewed=False)[0])
     topic_changes = {"old_scored": len(scored_before), **entered_and_left(scored_before, topics, excluded)}
     if not topics:
-        pending = Counter(excluded.values())
-        why = f" ({', '.join(f'{n} {reason}' for reason, n in sorted(pending.items()))})" if pending else ""
-        raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on{why}")
+        raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on{_why(excluded)}")
     try:
         wanted, rank_by = compare_measures(depth)
-        parts: dict[str, tuple[list, list]] = {name: ([], []) for name in names}
-        done = 0
-        for batch in topic_batches(topics, infos):  # one batch of every run's rankings in memory at a time
-            for run in infos:
-                rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
-                _score_both(parts[run.name], (before, after), rankings, wanted, batch, threshold, judged_only)
-            done += len(batch)
-            if progress:
-                progress(done, len(topics))
-        evaluations = {name: (merge_evaluations(b), merge_evaluations(a)) for name, (b, a) in parts.items()}
+        evaluations = _score_in_batches(
+            store, before_info, infos, (before, after), wanted, topics, threshold, unit, judged_only, progress
+        )
         result = compare_evaluations(
             before, after, evaluations, topics=topics, depth=depth, threshold=threshold, rank_by=rank_by
         )
@@ -451,3 +442,38 @@ def compare_report(
         judged_only=judged_only,
         topic_changes=topic_changes,
     )
+
+
+def _why(excluded: Mapping[str, str]) -> str:
+    """` (2 unreviewed, 1 without a relevant label)`: why the topics were left out, or nothing."""
+    pending = Counter(excluded.values())
+    return f" ({', '.join(f'{n} {reason}' for reason, n in sorted(pending.items()))})" if pending else ""
+
+
+def _score_in_batches(
+    store: Store,
+    before_info: SnapshotInfo,
+    infos: list[RunInfo],
+    labels: tuple[Mapping[str, Mapping[str, int]], Mapping[str, Mapping[str, int]]],
+    wanted: list[Measure],
+    topics: list[str],
+    threshold: int,
+    unit: str | None,
+    judged_only: bool,
+    progress: Progress | None,
+) -> dict[str, tuple[Evaluation, Evaluation]]:
+    """Each run's evaluation under the old and the new labels, {run name: (old, new)}.
+
+    Topics are scored in batches with one batch of every run's rankings in memory at a time, so a large
+    workbench compares in bounded memory; the batches' evaluations merge into exactly the whole one.
+    """
+    parts: dict[str, tuple[list, list]] = {run.name: ([], []) for run in infos}
+    done = 0
+    for batch in topic_batches(topics, infos):
+        for run in infos:
+            rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
+            _score_both(parts[run.name], labels, rankings, wanted, batch, threshold, judged_only)
+        done += len(batch)
+        if progress:
+            progress(done, len(topics))
+    return {name: (merge_evaluations(b), merge_evaluations(a)) for name, (b, a) in parts.items()}

@@ -91,11 +91,7 @@ def evaluate_runs(
         runs = [baseline, *runs]
     info = as_of_pools(store, resolve_snapshot(store, snapshot))
     check_unit(info, unit)
-    judge = None
-    if labels != "human" or model is not None:  # the model's modules load only when asked for
-        from labeler.workbench.model_scoring import check_labels
-
-        judge = check_labels(store, labels, model, unit, info)
+    judge = _model_judge(store, labels, model, unit, info)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     if baseline is not None and baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
@@ -124,14 +120,7 @@ def evaluate_runs(
         samples=samples,
         previous=previous_labels(store, info, unit, by_model),
     )
-    results: list[RunScore] = []
-    for name in names:
-        score = score_run(store, scoring, name)
-        if by_model is not None and by_model.labels == "combined":
-            score = with_intervals(store, scoring, by_model, score)
-        results.append(score)
-        if progress:
-            progress(len(results), len(names))
+    results = _score_runs(store, scoring, names, by_model, progress)
     compared = None
     if baseline is not None:
         per_topic = {r.run: r.per_query or {} for r in results}
@@ -162,6 +151,30 @@ def evaluate_runs(
         labels=None if by_model is None else _labels_note(labels, by_model, samples),
         judged_only=judged_only,
     )
+
+
+def _model_judge(store: Store, labels: str, model: str | None, unit: str | None, info: SnapshotInfo) -> str | None:
+    """The model judge whose labels are scored, checked; None for human labels (the model's modules stay unloaded)."""
+    if labels == "human" and model is None:
+        return None
+    from labeler.workbench.model_scoring import check_labels
+
+    return check_labels(store, labels, model, unit, info)
+
+
+def _score_runs(
+    store: Store, scoring: Scoring, names: list[str], by_model: ModelScoring | None, progress: Progress | None
+) -> list[RunScore]:
+    """Each run's scores, in `names` order, with prediction-powered intervals for combined labels."""
+    results: list[RunScore] = []
+    for name in names:
+        score = score_run(store, scoring, name)
+        if by_model is not None and by_model.labels == "combined":
+            score = with_intervals(store, scoring, by_model, score)
+        results.append(score)
+        if progress:
+            progress(len(results), len(names))
+    return results
 
 
 def check_judged_only(judged_only: bool, labels: str) -> None:

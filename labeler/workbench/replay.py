@@ -9,12 +9,13 @@ can score (or those asked for).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
 from labeler.metrics import parse_measure
-from labeler.models import topic_sort_key
+from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.ordering import needs_model, order_names
 from labeler.pooling import PoolEntry, PoolRequest, get_strategy, strategy_names
 from labeler.replay import ORACLE
@@ -155,26 +156,7 @@ def replay(
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     pairs = sum(len(entries) for entries in pool.values())
-    kept: dict[str, dict[str, PoolEntry]] = {}
-    grades: dict[str, dict[str, int]] = {}
-    unjudged: dict[str, list[str]] = {}
-    without_labels = []
-    for topic, entries in pool.items():
-        labels = qrels.get(topic)
-        if not labels:
-            without_labels.append(topic)
-            continue
-        missing = sorted(unit for unit in entries if unit not in labels)
-        if missing:
-            unjudged[topic] = missing
-        if unjudged_as_nonrelevant:
-            kept[topic] = dict(entries)
-            grades[topic] = {unit: labels.get(unit, 0) for unit in entries}
-        else:
-            kept[topic] = {unit: entry for unit, entry in entries.items() if unit in labels}
-            grades[topic] = {unit: labels[unit] for unit in kept[topic]}
-        if not kept[topic]:
-            del kept[topic], grades[topic]
+    kept, grades, unjudged, without_labels = _labelled_pool(pool, qrels, unjudged_as_nonrelevant)
     if not kept:
         raise LabelerError(
             f"snapshot {info.name} labels no unit of the pool of {', '.join(runs)} at depth {depth}: nothing to replay"
@@ -197,7 +179,7 @@ def replay(
             run_order=tuple(runs),
             progress=progress,
             model=by_topic,
-            scale=tuple(g["grade"] for g in info.manifest["scale"]["grades"]) if by_topic is not None else (),
+            scale=_scale(info) if by_topic is not None else (),
         )
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
@@ -210,7 +192,7 @@ def replay(
         runs=tuple(runs),
         pairs=pairs,
         topics=tuple(topics),
-        relevant=sum(1 for topic in topics for grade in grades[topic].values() if grade >= threshold),
+        relevant=_relevant_count(grades, threshold),
         unjudged=sum(len(units) for units in unjudged.values()),
         unjudged_units=unjudged,
         unjudged_as_nonrelevant=unjudged_as_nonrelevant,
@@ -222,3 +204,44 @@ def replay(
         rules=tuple(rule.spec for rule in rules),
         orders=figures,
     )
+
+
+def _labelled_pool(
+    pool: Mapping[str, Mapping[str, PoolEntry]], qrels: Mapping[str, Mapping[str, int]], unjudged_as_nonrelevant: bool
+) -> tuple[dict[str, dict[str, PoolEntry]], dict[str, dict[str, int]], dict[str, list[str]], list[str]]:
+    """The pool the snapshot can replay: (kept entries, their grades, unjudged units, topics without labels).
+
+    The snapshot is the assessor, so a pooled unit it does not label is either dropped (the default) or
+    graded 0 (`unjudged_as_nonrelevant`); a topic it labels nothing of, or nothing kept of, is left out.
+    """
+    kept: dict[str, dict[str, PoolEntry]] = {}
+    grades: dict[str, dict[str, int]] = {}
+    unjudged: dict[str, list[str]] = {}
+    without_labels = []
+    for topic, entries in pool.items():
+        labels = qrels.get(topic)
+        if not labels:
+            without_labels.append(topic)
+            continue
+        missing = sorted(unit for unit in entries if unit not in labels)
+        if missing:
+            unjudged[topic] = missing
+        if unjudged_as_nonrelevant:
+            kept[topic] = dict(entries)
+            grades[topic] = {unit: labels.get(unit, 0) for unit in entries}
+        else:
+            kept[topic] = {unit: entry for unit, entry in entries.items() if unit in labels}
+            grades[topic] = {unit: labels[unit] for unit in kept[topic]}
+        if not kept[topic]:
+            del kept[topic], grades[topic]
+    return kept, grades, unjudged, without_labels
+
+
+def _scale(info: SnapshotInfo) -> tuple[int, ...]:
+    """The snapshot's grades, low to high as its manifest lists them: what a model's labels are calibrated to."""
+    return tuple(g["grade"] for g in info.manifest["scale"]["grades"])
+
+
+def _relevant_count(grades: Mapping[str, Mapping[str, int]], threshold: int) -> int:
+    """How many replayed pairs are relevant: what every order's recall is a fraction of."""
+    return sum(1 for topic_grades in grades.values() for grade in topic_grades.values() if grade >= threshold)
