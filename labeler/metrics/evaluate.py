@@ -118,7 +118,7 @@ def _topic_row(
     """One topic's value of every measure (in the order asked) and the RBP residuals.
 
     Each measure comes from where it is computed: the standard code (`from_library`), the R@k hits
-    counted once per k, RBP with its residual, or the seeds' measures.
+    counted once per k, RBP with its residual, or labeler's own measures (`labeler.metrics.denominators`).
     """
     row: dict[str, float | None] = {}
     residual_row: dict[str, float] = {}

@@ -170,7 +170,7 @@ def _score_seed_measures(
     ordered: list[str],
     threshold: int,
 ) -> dict[str, LibraryMeasure]:
-    """Adds Judged@k and RR@k to `scores` (their definitions are the seeds', not trec_eval's); returns the rest.
+    """Adds Judged@k and RR@k to `scores` (labeler's definitions in docs/metrics.md, not trec_eval's); returns the rest.
 
     The rest, by name, are the ir_measures objects pytrec_eval computes.
     """
