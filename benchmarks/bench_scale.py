@@ -40,7 +40,7 @@ topics of the same run files, and ir_measures scoring one run from its file.
 seconds, the lines and the largest peak RSS of its worker processes).
 
 Beside the SQLite path, two tasks measure the Parquet path (`pip install
-'labeler[parquet]'`): `parquet_export` writes every run with
+'relevance-labeler[parquet]'`): `parquet_export` writes every run with
 `export_run_parquet` into DATA/.../parquet/, and `eval_parquet` scores all
 runs (default measures, per topic) both ways in one process, interleaved
 (SQLite, Parquet, x3; medians of the wall and CPU seconds), and says whether

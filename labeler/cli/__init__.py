@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 import click
 
-from labeler import __version__
 from labeler.cli.context import pass_env
 from labeler.cli.hints import cli_message, exit_code
 from labeler.cli.output import error_line
@@ -228,6 +227,16 @@ class LabelerGroup(click.Group):
             ctx.exit(1)
 
 
+def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`labeler --version`: the version is read here, when asked for, not when the CLI is imported."""
+    if not value or ctx.resilient_parsing:
+        return
+    from labeler import __version__
+
+    click.echo(f"labeler, version {__version__}")
+    ctx.exit()
+
+
 @click.group(cls=LabelerGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
@@ -238,7 +247,14 @@ class LabelerGroup(click.Group):
     type=click.Path(dir_okay=False),
     help="The workbench file (or set LABELER_DB).",
 )
-@click.version_option(__version__, prog_name="labeler")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=print_version,
+    help="Show the version and exit.",
+)
 @click.pass_context
 def cli(ctx: click.Context, db_path: str) -> None:
     """labeler: pool runs, judge relevance, version qrels, report scores with their denominators."""

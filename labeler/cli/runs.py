@@ -243,7 +243,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
     default="trec",
     show_default=True,
     help="trec: 6 columns, re-imports to the same rankings; parquet: one file for DuckDB "
-    "(`eval --runs-parquet`, needs labeler[parquet] and -o).",
+    "(`eval --runs-parquet`, needs relevance-labeler[parquet] and -o).",
 )
 @pass_env
 def export(env: Env, name: str, output: str | None, force: bool, format_: str) -> None:

@@ -32,7 +32,7 @@ from labeler.store import Store
 
 METADATA_KEY = "labeler.run"
 LAYOUT_VERSION = 1
-INSTALL = "pip install 'labeler[parquet]'"
+INSTALL = "pip install 'relevance-labeler[parquet]'"
 BATCH_ROWS = 1 << 17  # rows per row group written: a few MB of memory
 
 

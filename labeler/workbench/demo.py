@@ -38,12 +38,10 @@ DEMO_RUNS = (
 
 
 def sample_corpus_dir() -> Path:
-    """sample_corpus/ beside the package (a source checkout or an editable install)."""
-    folder = Path(labeler.__file__).resolve().parents[1] / "sample_corpus"
+    """The sample corpus the package ships (labeler/sample_corpus/; a checkout's sample_corpus/ links to it)."""
+    folder = Path(labeler.__file__).resolve().parent / "sample_corpus"
     if not (folder / "corpus.jsonl").exists():
-        raise LabelerError(
-            f"sample_corpus/ not found at {folder}: run the demo from a checkout of labeler (pip install -e .)"
-        )
+        raise LabelerError(f"the sample corpus is missing from the installed package ({folder}): reinstall labeler")
     return folder
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from labeler import __version__
+from labeler import installed_version
 from labeler.errors import ConflictError
 from labeler.scales import GradeScale, load_scale
 from labeler.store import Store
@@ -52,7 +52,7 @@ def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]
                 store.set_scale(chosen)
                 if store.get_meta("created") is None:
                     store.set_meta("created", now())
-                store.set_meta("labeler_version", __version__)
+                store.set_meta("labeler_version", installed_version())
         return {
             "path": str(path),
             "created": not existed,

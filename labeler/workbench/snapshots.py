@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from labeler import __version__
+from labeler import installed_version
 from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
 from labeler.judgments import UNREVIEWED
@@ -101,7 +101,7 @@ def _freeze(
         "conflicts_left_out": conflicts,
         "stale_left_out": stale,
         "sha256": sha256_text(format_qrels((t, u, g) for t, u, g, _ in labels)),
-        "labeler_version": __version__,
+        "labeler_version": installed_version(),
     }
     return labels, manifest
 

@@ -106,10 +106,10 @@ def test_without_the_extra_the_error_says_what_to_install(run_cli: Cli, write, t
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # `import pyarrow` now raises ImportError
     monkeypatch.setitem(sys.modules, "duckdb", None)
     result = run_cli("runs", "export", "r", "--format", "parquet", "-o", tmp_path / "r.parquet", expect=1)
-    assert "pip install 'labeler[parquet]'" in result.stderr and result.stderr.startswith("Error:")
+    assert "pip install 'relevance-labeler[parquet]'" in result.stderr and result.stderr.startswith("Error:")
     assert not (tmp_path / "r.parquet").exists()
     result = run_cli("eval", "--runs-parquet", tmp_path, expect=1)
-    assert result.stderr.startswith("Error:") and "pip install 'labeler[parquet]'" in result.stderr
+    assert result.stderr.startswith("Error:") and "pip install 'relevance-labeler[parquet]'" in result.stderr
 
 
 def test_no_other_command_imports_duckdb_or_pyarrow_parquet():
