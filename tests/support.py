@@ -9,6 +9,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,3 +114,29 @@ def built_once(tmp_path_factory, name: str, build: Callable[[Path], bytes]) -> b
 def trec_run(name: str, rankings: dict[str, list[str]]) -> str:
     """A TREC run file's text: per topic, the units in rank order with descending scores."""
     return "".join(f"{t} Q0 {d} {r} {10 - r} {name}\n" for t, docs in rankings.items() for r, d in enumerate(docs, 1))
+
+
+_HEARD: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def listening(app) -> Callable:
+    """A `message_hook` for `app.run_test` that keeps every notification the app makes (read with `notices`).
+
+    Textual's public test hook sees each message as it is handled; a `Notify` carries its notification. Unlike
+    the toasts on screen, the list keeps a notification after it times out.
+    """
+    from textual.notifications import Notify
+
+    heard: list = []
+    _HEARD[app] = heard
+
+    def hook(message) -> None:
+        if isinstance(message, Notify):
+            heard.append(message.notification)
+
+    return hook
+
+
+def notices(app) -> list:
+    """The notifications `app` made so far, oldest first (the app ran with `message_hook=listening(app)`)."""
+    return _HEARD[app]

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from support import listening, notices
 
 from labeler.cli import cli
 from labeler.ordering import hedge_order, maxmean_order
@@ -114,10 +115,10 @@ async def test_the_order_picker_refuses_uncertainty_without_a_model(toy2):
     from labeler.tui import make_app
 
     app = make_app(toy2, assessor="ann", topic="1", order="mtf")
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), message_hook=listening(app)) as pilot:
         await choose_order(app, pilot, "uncertainty")
         assert app.session.order == "mtf"
-        assert any("--model NAME" in str(n.message) for n in app._notifications)
+        assert any("--model NAME" in str(n.message) for n in notices(app))
 
 
 async def choose_order(app, pilot, name: str) -> None:
