@@ -139,4 +139,44 @@ def listening(app) -> Callable:
 
 def notices(app) -> list:
     """The notifications `app` made so far, oldest first (the app ran with `message_hook=listening(app)`)."""
+    assert app in _HEARD, "run the app with message_hook=listening(app) to read its notifications"
     return _HEARD[app]
+
+
+async def until(pilot, condition, what: str, tries: int = 1000) -> None:
+    """Let the app run until `condition()` holds (a state to wait for, not a guessed delay)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    assert condition(), f"never: {what}"
+
+
+async def palette(pilot, command: str) -> None:
+    """Run a command palette entry by its name, as an annotator does with ctrl+p, the name and Enter.
+
+    The name goes into the palette's input at once (typing it key by key cost ~2 s a command,
+    one search per key), and Enter waits until the palette offers that command first; keys
+    sent before the palette had the focus would have reached the judging screen (see
+    `answer_prompt`).
+    """
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
+        "the command palette opened",
+    )
+    app.focused.value = command
+    commands = app.screen.query_one(CommandList)
+
+    def offered_first() -> bool:
+        if commands.highlighted is None or not commands.option_count:
+            return False
+        return str(commands.get_option_at_index(commands.highlighted).prompt).startswith(command)
+
+    await until(pilot, offered_first, f"the palette offered {command!r} first")
+    await pilot.press("enter")
+    await pilot.pause()
