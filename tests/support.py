@@ -9,6 +9,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,3 +114,69 @@ def built_once(tmp_path_factory, name: str, build: Callable[[Path], bytes]) -> b
 def trec_run(name: str, rankings: dict[str, list[str]]) -> str:
     """A TREC run file's text: per topic, the units in rank order with descending scores."""
     return "".join(f"{t} Q0 {d} {r} {10 - r} {name}\n" for t, docs in rankings.items() for r, d in enumerate(docs, 1))
+
+
+_HEARD: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def listening(app) -> Callable:
+    """A `message_hook` for `app.run_test` that keeps every notification the app makes (read with `notices`).
+
+    Textual's public test hook sees each message as it is handled; a `Notify` carries its notification. Unlike
+    the toasts on screen, the list keeps a notification after it times out.
+    """
+    from textual.notifications import Notify
+
+    heard: list = []
+    _HEARD[app] = heard
+
+    def hook(message) -> None:
+        if isinstance(message, Notify):
+            heard.append(message.notification)
+
+    return hook
+
+
+def notices(app) -> list:
+    """The notifications `app` made so far, oldest first (the app ran with `message_hook=listening(app)`)."""
+    assert app in _HEARD, "run the app with message_hook=listening(app) to read its notifications"
+    return _HEARD[app]
+
+
+async def until(pilot, condition, what: str, tries: int = 1000) -> None:
+    """Let the app run until `condition()` holds (a state to wait for, not a guessed delay)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    assert condition(), f"never: {what}"
+
+
+async def palette(pilot, command: str) -> None:
+    """Run a command palette entry by its name, as an annotator does with ctrl+p, the name and Enter.
+
+    The name goes into the palette's input at once (typing it key by key cost ~2 s a command,
+    one search per key), and Enter waits until the palette offers that command first; keys
+    sent before the palette had the focus would have reached the judging screen (see
+    `answer_prompt`).
+    """
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
+        "the command palette opened",
+    )
+    app.focused.value = command
+    commands = app.screen.query_one(CommandList)
+
+    def offered_first() -> bool:
+        if commands.highlighted is None or not commands.option_count:
+            return False
+        return str(commands.get_option_at_index(commands.highlighted).prompt).startswith(command)
+
+    await until(pilot, offered_first, f"the palette offered {command!r} first")
+    await pilot.press("enter")
+    await pilot.pause()

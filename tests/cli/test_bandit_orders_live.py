@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from support import listening, notices, palette, until
 
 from labeler.cli import cli
 from labeler.ordering import hedge_order, maxmean_order
@@ -100,7 +101,7 @@ async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
         # No labels: Hedge's first pull is d2 (A2 + B1 + C4 = 241/120, the highest value under uniform weights).
         assert app.session.current.unit_id == "d2"
         await pilot.press("1")
-        await pilot.pause()
+        await until(pilot, lambda: app.session.current.unit_id != "d2", "d2 graded")
         # d2 relevant: d1 (64.9 against d6's 53.8 in test_hedge_on_toy2) comes next.
         assert app.session.current.unit_id == "d1"
     with Store(toy2) as store:
@@ -114,10 +115,10 @@ async def test_the_order_picker_refuses_uncertainty_without_a_model(toy2):
     from labeler.tui import make_app
 
     app = make_app(toy2, assessor="ann", topic="1", order="mtf")
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), message_hook=listening(app)) as pilot:
         await choose_order(app, pilot, "uncertainty")
         assert app.session.order == "mtf"
-        assert any("--model NAME" in str(n.message) for n in app._notifications)
+        assert any("--model NAME" in str(n.message) for n in notices(app))
 
 
 async def choose_order(app, pilot, name: str) -> None:
@@ -126,16 +127,12 @@ async def choose_order(app, pilot, name: str) -> None:
 
     from labeler.tui.screens.prompt import ChoicePrompt
 
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*"Change order")
-    await pilot.pause(0.3)
-    await pilot.press("enter")
-    await pilot.pause()
-    assert isinstance(app.screen, ChoicePrompt)
+    await palette(pilot, "Change order")
+    await until(pilot, lambda: isinstance(app.screen, ChoicePrompt) and app.screen.focused is not None, "the picker")
     options = app.screen.query_one(OptionList)
     labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
     [index] = [i for i, label in enumerate(labels) if label.startswith(f"{name}: ")]
     options.highlighted = index
     await pilot.press("enter")
-    await pilot.pause()
+    await until(pilot, lambda: not isinstance(app.screen, ChoicePrompt), "the picker closed")
+    await app.workers.wait_for_complete()

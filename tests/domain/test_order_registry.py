@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import palette, until
 from textual.widgets import OptionList
 
 from labeler.cli import cli
@@ -132,23 +133,22 @@ async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(w
 
     app = make_app(workbench, assessor="ann")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Change order")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoicePrompt)
+        await palette(pilot, "Change order")
+        await until(
+            pilot, lambda: isinstance(app.screen, ChoicePrompt) and app.screen.focused is not None, "the picker"
+        )
         options = app.screen.query_one(OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert labels[-1] == "reverse: worst rank first"
         options.highlighted = len(labels) - 1
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, lambda: not isinstance(app.screen, ChoicePrompt), "the picker closed")
+        await app.workers.wait_for_complete()
         assert app.session.order == "reverse"
         assert app.session.current.unit_id == "d4"
         await pilot.press("1")
-        await pilot.pause()
+        await until(pilot, lambda: app.session.current is None or app.session.current.unit_id != "d4", "graded d4")
+        await app.workers.wait_for_complete()
     with Store(workbench) as store:
         [event] = [e for e in store.recent_events(limit=10) if e.kind == "grade"]
     assert (event.unit_id, event.order, event.seed) == ("d4", "reverse", None)

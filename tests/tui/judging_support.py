@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from support import palette, until  # noqa: F401  (kept importable from here)
+
 from labeler.store import Store
 
 
@@ -77,45 +79,6 @@ async def back_to(pilot, key: str, screen_type: type) -> None:
     app = pilot.app
     await pilot.press(key)
     await until(pilot, lambda: isinstance(app.screen, screen_type), f"back on {screen_type.__name__}")
-
-
-async def until(pilot, condition, what: str, tries: int = 1000) -> None:
-    """Let the app run until `condition()` holds (a state to wait for, not a guessed delay)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    assert condition(), f"never: {what}"
-
-
-async def palette(pilot, command: str) -> None:
-    """Run a command palette entry by its name, as an annotator does with ctrl+p, the name and Enter.
-
-    The name goes into the palette's input at once (typing it key by key cost ~2 s a command,
-    one search per key), and Enter waits until the palette offers that command first; keys
-    sent before the palette had the focus would have reached the judging screen (see
-    `answer_prompt`).
-    """
-    from textual.command import CommandInput, CommandList, CommandPalette
-
-    app = pilot.app
-    await pilot.press("ctrl+p")
-    await until(
-        pilot,
-        lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, CommandInput),
-        "the command palette opened",
-    )
-    app.focused.value = command
-    commands = app.screen.query_one(CommandList)
-
-    def offered_first() -> bool:
-        if commands.highlighted is None or not commands.option_count:
-            return False
-        return str(commands.get_option_at_index(commands.highlighted).prompt).startswith(command)
-
-    await until(pilot, offered_first, f"the palette offered {command!r} first")
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def settle_table(pilot, table) -> None:

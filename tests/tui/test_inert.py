@@ -13,7 +13,7 @@ import json
 import pytest
 from judging_support import answer_prompt, back_to, open_screen, until
 from rich.text import Text
-from support import new_workbench
+from support import listening, new_workbench
 from test_markup import assert_notified, drawn, squeezed, table_cells
 from textual.content import Content
 from textual.widgets import DataTable, Static
@@ -135,7 +135,7 @@ def test_a_crlf_line_end_is_a_newline_and_a_lone_cr_is_spelled_out():
 
 async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_terminal(escapes_db):
     app = make_app(escapes_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         screen = app.screen
         body = screen.query_one("#unit-body", Static)
         # repaired for reading, the 8-bit CSI is read as the Windows-1252 character it stands for; the

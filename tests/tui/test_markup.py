@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, settle_table, until
+from support import listening, notices
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import DataTable, Static
@@ -187,10 +188,8 @@ async def assert_notified(pilot, message: str) -> None:
     Waits for both: the toast is mounted after the notification is made.
     """
     app = pilot.app
-    await until(pilot, lambda: any(n.message == message for n in app._notifications), f"notified {message!r}")
-    assert any(n.message == message and not n.markup for n in app._notifications), [
-        n.message for n in app._notifications
-    ]
+    await until(pilot, lambda: any(n.message == message for n in notices(app)), f"notified {message!r}")
+    assert any(n.message == message and not n.markup for n in notices(app)), [n.message for n in notices(app)]
     await until(pilot, lambda: any(message in toast for toast in toasts(app)), f"a toast draws {message!r}")
 
 
@@ -223,7 +222,7 @@ def current(app):
 
 async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         screen = app.screen
         assert (app.session.topic_id, current(app)) == (T1, D1)
         assert_shows(screen.query_one(TopicCard), f"Topic {T1}", TITLE1, DESCRIPTION1, NARRATIVE1)
@@ -277,7 +276,7 @@ async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
     db = make_workbench(tmp_path, doc_run=False)  # chunk runs only: coverage of chunk labels needs that
     add_chunk_pool(db, tmp_path)
     app = make_app(db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         assert current(app) == f"{D5}#2"
         assert_shows(app.screen.query_one(StatusBar), f"chunk │ {D5}#2 │", f"chunking {CHUNKING}", f"parent {D5}")
         await pilot.press("r")
@@ -293,7 +292,7 @@ async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
 
 async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothing(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR, topic=T2)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         assert_shows(app.screen.query_one(TopicCard), f"Topic {T2}", TITLE2, "What [/b]?")
         await pilot.press("0", "1")
         assert app.session.current is None
@@ -336,13 +335,13 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
 
     monkeypatch.setattr(coverage_service, "coverage_report", broken)
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.press("c")
         screen = app.screen
         assert isinstance(screen, CoverageScreen)
         # the worker fails in its thread
-        await until(pilot, lambda: any(n.title == "That did not work" for n in app._notifications), "the failure")
-        (failure,) = [n for n in app._notifications if n.title == "That did not work"]
+        await until(pilot, lambda: any(n.title == "That did not work" for n in notices(app)), "the failure")
+        (failure,) = [n for n in notices(app) if n.title == "That did not work"]
         assert failure.message == f"run '{RUN}' ranks [bold]nothing[/bold] here [/b]"
         await assert_notified(pilot, failure.message)
         await until_shows(
@@ -410,7 +409,7 @@ async def test_the_flagged_pairs_show_the_reason_typed_with_f_as_it_is(markup_db
 
 async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.press("2")
         await palette(pilot, "Create snapshot")
         await answer_prompt(pilot, MESSAGE)
@@ -446,7 +445,7 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
         record_judgment(store, T1, D1, assessor=cat, grade=0)
         record_judgment(store, T1, D1, assessor=cat, kind="note", note=REASON)
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await open_screen(pilot, "a", AdjudicationScreen)
         screen = app.screen
         assert isinstance(screen, AdjudicationScreen)
@@ -508,7 +507,7 @@ async def test_help_and_the_palettes_keys_show_the_scales_labels_as_they_are(mar
 
 async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db):
     app = make_app(markup_db, assessor="unknown", ask_assessor=True)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.is_mounted, "the name prompt")
         assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
         await answer_prompt(pilot, "a [x]", closes=False, typed=True)
@@ -534,7 +533,7 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
         raise LabelerError("bad [/b] grade [x]", path="runs/a[1].run", line=3)
 
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         app.session.judge = refuse
         await pilot.press("2")
         await assert_notified(pilot, "runs/a[1].run:3: bad [/b] grade [x]")
@@ -542,9 +541,9 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
         app.session.open_topic = refuse
         await open_screen(pilot, "t", TopicsScreen)
         await back_to(pilot, "enter", JudgeScreen)
-        await until(pilot, lambda: len(app._notifications) == 2, "the second refusal")
+        await until(pilot, lambda: len(notices(app)) == 2, "the second refusal")
         assert app.is_running
-        assert sum(n.message == "runs/a[1].run:3: bad [/b] grade [x]" for n in app._notifications) == 2
+        assert sum(n.message == "runs/a[1].run:3: bad [/b] grade [x]" for n in notices(app)) == 2
     assert events(markup_db) == []
 
 
@@ -554,11 +553,11 @@ async def test_a_failed_export_names_its_path_as_it_is(markup_db, tmp_path):
         create_snapshot(store, MESSAGE)
     target = tmp_path / "no[/b]dir" / "q[x].txt"
     app = make_app(markup_db, assessor=ASSESSOR)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         with pytest.raises(WorkerFailed):
             await app.export_qrels(str(target)).wait()
-        await pilot.pause()
-        (failure,) = [n for n in app._notifications if n.title == "That did not work"]
+        await until(pilot, lambda: any(n.title == "That did not work" for n in notices(app)), "the failure")
+        (failure,) = [n for n in notices(app) if n.title == "That did not work"]
         assert failure.message == f"{target}: no such folder: {target.parent}"  # a LabelerError, not an OSError
         await assert_notified(pilot, failure.message)
         assert app.is_running

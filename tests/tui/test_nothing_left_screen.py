@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from judging_support import until
+from support import listening, notices
+
 from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.widgets.unit_view import UnitView
@@ -22,14 +25,14 @@ async def test_an_assessor_without_an_assignment_is_told_the_pairs_are_others_no
     with Store(judging_db) as store:
         assign(store, ["ann", "bob"])
     app = make_app(judging_db, assessor="carol")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.pause()
         assert app.session.current is None
         text = body(app)
         assert WHY in text and "done" not in text.split("•")[0]
         assert "labeler assign --assessors ann,bob,carol, in a shell" in text
         await pilot.press("right")  # no unfinished topic: the notification says why too
-        await pilot.pause()
-        assert [n.message for n in app._notifications] == [WHY]
+        await until(pilot, lambda: notices(app), "the notification")
+        assert [n.message for n in notices(app)] == [WHY]
     with Store(judging_db) as store:
         assert store.live_claims("doc", 0) == {}  # carol was shown nothing, so holds nothing

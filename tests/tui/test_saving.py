@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from judging_support import palette, until
+from support import listening, notices
 
 from labeler.store import Store
 from labeler.tui import make_app
@@ -70,7 +71,7 @@ async def choose(pilot, label: str) -> None:
 
 
 def errors(app) -> list[str]:
-    return [n.message for n in app._notifications if n.severity == "error"]
+    return [n.message for n in notices(app) if n.severity == "error"]
 
 
 # -- locally ------------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ def errors(app) -> list[str]:
 async def test_the_local_export_refuses_the_workbench(snapshot_db):
     before = labels(snapshot_db)
     app = make_app(snapshot_db, assessor="ann")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         for path in (str(snapshot_db), f"{snapshot_db}-wal"):
             await palette(pilot, "Export qrels")
             await answer(pilot, path)
@@ -94,7 +95,7 @@ async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_pa
     target = tmp_path / "qrels.txt"
     target.write_text("an older export\n")
     app = make_app(snapshot_db, assessor="ann")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await palette(pilot, "Export qrels")
         await answer(pilot, str(target))
         await until(pilot, lambda: isinstance(app.screen, ChoicePrompt) and app.screen.focused is not None, "asked")
@@ -123,7 +124,7 @@ async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_pa
 
 async def test_the_local_screenshot_is_a_new_file_never_the_workbench(snapshot_db, tmp_path):
     app = make_app(snapshot_db, assessor="ann")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await palette(pilot, "Screenshot")  # Textual's command starts the screenshot on a timer: answer waits
         await answer(pilot, str(snapshot_db))
         await until(pilot, lambda: any("is the workbench" in m for m in errors(app)), "the workbench refused")
@@ -167,7 +168,7 @@ def downloads_folder() -> Path:
 async def test_the_served_export_is_a_download_and_writes_no_file(served_app, snapshot_db, tmp_path):
     app = served_app
     before = files_under(tmp_path, snapshot_db.parent), files_under(downloads_folder())
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await answer(pilot, "bob")  # the served session asks who is judging
         await palette(pilot, "Export qrels")
         await app.workers.wait_for_complete()
@@ -190,7 +191,7 @@ async def test_a_served_session_cannot_write_a_path_even_by_calling_the_export(s
     app = served_app
     target = tmp_path / "victim.txt"
     target.write_text("the server's file\n")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await answer(pilot, "bob")
         with pytest.raises(WorkerFailed):
             await app.export_qrels(str(target), True).wait()
@@ -208,7 +209,7 @@ async def test_served_without_a_browser_offers_nothing_and_writes_nothing(snapsh
     called = []
     monkeypatch.setattr(app, "deliver_text", lambda *a, **k: called.append(a))
     before = files_under(tmp_path, snapshot_db.parent), files_under(downloads_folder())
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await palette(pilot, "Export qrels")
         await app.workers.wait_for_complete()
         await pilot.pause()
