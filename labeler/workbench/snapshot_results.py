@@ -1,19 +1,20 @@
-"""What the snapshot use cases return: typed results whose `to_json()` is the documented `--json` shape.
+"""What the snapshot use cases return: typed results whose JSON form (`labeler.json_form`) is the `--json` shape.
 
 Apart from labeler/workbench/snapshots.py so that module stays about freezing and reading labels;
-the front ends read these attributes, and only `to_json()` knows the keys.
+the front ends read these attributes, and the JSON keys are the fields' names and rules.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from labeler.json_form import JsonResult, json_field
 from labeler.models import SnapshotInfo
 
 
 @dataclass(frozen=True)
-class SnapshotSummary:
+class SnapshotSummary(JsonResult):
     """One snapshot in a line: its name, hash, label and topic counts, parent, message and unit space."""
 
     snapshot: str
@@ -26,34 +27,28 @@ class SnapshotSummary:
     unit: str
     conflicts_left_out: int
 
-    @staticmethod
-    def fields_of(info: SnapshotInfo) -> dict[str, Any]:
-        """The summary's fields for a stored snapshot (or the current labels), read from its manifest."""
-        manifest = info.manifest
-        return {
-            "snapshot": info.name,
-            "sha256": info.sha256,
-            "labels": manifest["labels"],
-            "topics": len(manifest["topics"]),
-            "parent": info.parent,
-            "message": info.message,
-            "created": info.created,
-            "unit": info.unit,
-            "conflicts_left_out": len(manifest["conflicts_left_out"]),
-        }
+    @classmethod
+    def of(cls: type[Summary], info: SnapshotInfo, **more: Any) -> Summary:
+        """The summary of a stored snapshot (or the current labels), read from its manifest.
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "snapshot": self.snapshot,
-            "sha256": self.sha256,
-            "labels": self.labels,
-            "topics": self.topics,
-            "parent": self.parent,
-            "message": self.message,
-            "created": self.created,
-            "unit": self.unit,
-            "conflicts_left_out": self.conflicts_left_out,
-        }
+        `more` fills the fields a subclass adds.
+        """
+        manifest = info.manifest
+        return cls(
+            snapshot=info.name,
+            sha256=info.sha256,
+            labels=manifest["labels"],
+            topics=len(manifest["topics"]),
+            parent=info.parent,
+            message=info.message,
+            created=info.created,
+            unit=info.unit,
+            conflicts_left_out=len(manifest["conflicts_left_out"]),
+            **more,
+        )
+
+
+Summary = TypeVar("Summary", bound=SnapshotSummary)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,9 +58,6 @@ class SnapshotCreated(SnapshotSummary):
     new: bool
     unchanged_since: str | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "new": self.new, "unchanged_since": self.unchanged_since}
-
 
 @dataclass(frozen=True, kw_only=True)
 class SnapshotShown(SnapshotSummary):
@@ -73,12 +65,9 @@ class SnapshotShown(SnapshotSummary):
 
     manifest: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "manifest": self.manifest}
-
 
 @dataclass(frozen=True)
-class SnapshotVerified:
+class SnapshotVerified(JsonResult):
     """One snapshot's labels hash as recorded and as its labels give it now, and what its seal shows wrong.
 
     `sealed` is `manifest` (its whole manifest is sealed) or `labels only` (made before
@@ -94,20 +83,9 @@ class SnapshotVerified:
     sealed: str = "manifest"
     findings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "snapshot": self.snapshot,
-            "sha256": self.sha256,
-            "actual": self.actual,
-            "ok": self.ok,
-            "seal": self.seal,
-            "sealed": self.sealed,
-            "findings": list(self.findings),
-        }
-
 
 @dataclass(frozen=True)
-class SnapshotsVerified:
+class SnapshotsVerified(JsonResult):
     """`verify_snapshots`'s result: every snapshot checked, `ok` when all hash as recorded and none is missing.
 
     `findings`: the numbering's (a snapshot of v1..vN missing), when every snapshot was verified.
@@ -117,60 +95,42 @@ class SnapshotsVerified:
     snapshots: tuple[SnapshotVerified, ...]
     findings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "snapshots": [s.to_json() for s in self.snapshots],
-            "findings": list(self.findings),
-        }
-
 
 @dataclass(frozen=True)
-class LabelAdded:
+class LabelAdded(JsonResult):
     """A label in the newer snapshot only (`grade`), or (as a removal) in the older one only."""
 
     unit: str
     grade: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "grade": self.grade}
-
 
 @dataclass(frozen=True)
-class LabelChanged:
+class LabelChanged(JsonResult):
     """A label both snapshots hold, with another grade."""
 
     unit: str
     before: int
     after: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "before": self.before, "after": self.after}
-
 
 @dataclass(frozen=True)
-class TopicDiff:
+class TopicDiff(JsonResult):
     """One topic's labels added, changed and removed between two snapshots, in qrels order."""
 
     added: tuple[LabelAdded, ...] = ()
     changed: tuple[LabelChanged, ...] = ()
     removed: tuple[LabelAdded, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "added": [a.to_json() for a in self.added],
-            "changed": [c.to_json() for c in self.changed],
-            "removed": [r.to_json() for r in self.removed],
-        }
-
 
 @dataclass(frozen=True)
-class SnapshotDiff:
+class SnapshotDiff(JsonResult):
     """`diff_snapshots`'s result: the counts from `old` to `new`, and the topics where labels differ."""
 
-    old: str
-    new: str
-    topics: dict[str, TopicDiff]
+    json_extra = {"added": "new", "changed": "new", "removed": "new"}
+
+    old: str = json_field(name="from")
+    new: str = json_field(name="to")
+    topics: dict[str, TopicDiff] = json_field()
 
     @property
     def added(self) -> int:
@@ -183,13 +143,3 @@ class SnapshotDiff:
     @property
     def removed(self) -> int:
         return sum(len(t.removed) for t in self.topics.values())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "from": self.old,
-            "to": self.new,
-            "added": self.added,
-            "changed": self.changed,
-            "removed": self.removed,
-            "topics": {t: diff.to_json() for t, diff in self.topics.items()},
-        }

@@ -165,7 +165,7 @@ def create_snapshot(
     labels, manifest = _freeze(store, space, message, "", current)
     parent = latest_snapshot_of(store, space)
     if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
-        return SnapshotCreated(**SnapshotSummary.fields_of(parent), new=False, unchanged_since=parent.name)
+        return SnapshotCreated.of(parent, new=False, unchanged_since=parent.name)
     with store.transaction():
         snapshot_id = store.next_snapshot_id()
         manifest["snapshot"] = f"v{snapshot_id}"
@@ -182,7 +182,7 @@ def create_snapshot(
             seal,
         )
         store.insert_snapshot(snapshot_id, info, labels)
-    return SnapshotCreated(**SnapshotSummary.fields_of(info), new=True, unchanged_since=None)
+    return SnapshotCreated.of(info, new=True, unchanged_since=None)
 
 
 def _same_content(parent: dict[str, Any], manifest: dict[str, Any]) -> bool:
@@ -214,7 +214,7 @@ def snapshot_rows(store: Store, info: SnapshotInfo) -> list[tuple[str, str, int,
 
 def list_snapshots(store: Store) -> list[SnapshotSummary]:
     """Every snapshot, oldest first, in a line each."""
-    return [SnapshotSummary(**SnapshotSummary.fields_of(s)) for s in store.snapshots()]
+    return [SnapshotSummary.of(s) for s in store.snapshots()]
 
 
 def conflicts_left_out(store: Store, name: str) -> list[list[str]]:
@@ -228,7 +228,7 @@ def show_snapshot(store: Store, name: str | None = None) -> SnapshotShown:
     manifest = dict(info.manifest)
     topics = manifest.get("topics", {})
     manifest["topics"] = {t: topics[t] for t in sorted(topics, key=topic_sort_key)}
-    return SnapshotShown(**SnapshotSummary.fields_of(info), manifest=manifest)
+    return SnapshotShown.of(info, manifest=manifest)
 
 
 def snapshot_text(store: Store, name: str) -> str:
