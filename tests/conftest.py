@@ -41,14 +41,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: without xdist there is nothing to size
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: two workers per core, not one.
+    """`-n auto`: one worker per core this process may run on (its CPU affinity, which a container limits).
 
-    Much of the suite waits rather than computes (Textual apps settling, subprocesses starting,
-    leases expiring, fsyncs on disks without /dev/shm), so one worker per core leaves the cores
-    idle: on 2 cores, 4 workers took 76 s where 2 took 92 s.
+    More workers finish a little sooner on an idle machine but cost more CPU in all: each pays its own
+    start-up and fixtures, and the UI tests poll longer on shared cores (CONTRIBUTING.md has the figures).
     """
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 2 * cores
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @pytest.fixture
