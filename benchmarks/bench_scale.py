@@ -25,7 +25,7 @@ overlap), runs (`import_run` of every file, unit ids checked against the
 corpus), the pool (`build_pool`, depth `--pool-depth`), judgments
 (`import_judgments(..., reviewed=True)` and `create_snapshot`; the pool holds more than the
 qrels, so those topics are `reopened`, and the measuring tasks pass `include_reopened=True` to score
-them all, as before issue 13). On that
+them all). On that
 workbench it measures `status`, `evaluate_runs` (one run with four measures,
 and all runs with the default measures), `coverage_report`, and the judging UI
 (`make_app` driven by Textual's Pilot: `--judgments` grade keys in a row; the
