@@ -85,6 +85,7 @@ VARYING = [
 
 def normalized(text: str, folder: Path) -> str:
     text = text.replace(json.dumps(str(folder))[1:-1], "<folder>")
+    text = text.replace(json.dumps(str(SAMPLE))[1:-1], "<sample>")
     for pattern, placeholder in VARYING:
         text = pattern.sub(placeholder, text)
     return text
