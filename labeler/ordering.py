@@ -8,7 +8,7 @@ samples) and lets orders be compared on the same pool by relevant found per
 judgment, without the order ever changing what the pool is. Every function
 here returns the full, deterministic order of unit ids for one topic.
 
-The orders an assessor can choose are a registry: `@judging_order(name, ...)` on
+The orders an assessor can choose are a registry: `@ORDERS.register(name, ...)` on
 one function taking an `OrderInput` is all a new order needs. The queue, the
 CLI's `--order` choices and help, the TUI palette and the docs check read the
 registry, so none of them names an order.
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from labeler.judgments import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
+from labeler.registry import Registry
 from labeler.wording import alternatives
 
 if TYPE_CHECKING:  # only the uncertainty order calibrates, and it imports the module when it runs
@@ -98,69 +99,33 @@ class JudgingOrder:
     static: bool = False
 
 
-_ORDERS: dict[str, JudgingOrder] = {}
-
-
-def judging_order(
-    name: str,
-    *,
-    label: str,
-    doc: str,
-    seeded: bool = False,
-    why: str = "",
-    needs_model: bool = False,
-    static: bool = False,
-) -> Callable[[OrderFunction], OrderFunction]:
-    """Register the decorated function as the judging order `name` (refused if the name is taken)."""
-
-    def register(function: OrderFunction) -> OrderFunction:
-        if name in _ORDERS:
-            raise ValueError(f"judging order {name!r} is already registered")
-        _ORDERS[name] = JudgingOrder(name, label, doc, function, seeded, why, needs_model, static)
-        return function
-
-    return register
-
-
-def unregister_order(name: str) -> None:
-    """Remove a registered order (for tests that register a toy one)."""
-    del _ORDERS[name]
-
-
-def order_names() -> tuple[str, ...]:
-    """The registered orders' names, in registration order (the built-in ones first)."""
-    return tuple(_ORDERS)
-
-
-def judging_orders() -> tuple[JudgingOrder, ...]:
-    return tuple(_ORDERS.values())
-
-
-def get_order(name: str) -> JudgingOrder:
-    """The registered order `name`; KeyError if there is none (callers check `order_names()` first)."""
-    return _ORDERS[name]
+ORDERS: Registry[JudgingOrder] = Registry(
+    "judging order",
+    argument="order",
+    build=lambda name, function, **details: JudgingOrder(name, function=function, **details),
+)
+"""The judging orders: `@ORDERS.register(name, label=..., doc=..., why=..., seeded=..., needs_model=...,
+static=...)` on a function of an `OrderInput` registers it (the function is returned unchanged)."""
 
 
 def is_seeded(name: str | None) -> bool:
     """Whether the order `name` uses a seed (an unknown or missing name does not)."""
-    order = _ORDERS.get(name) if name is not None else None
-    return order is not None and order.seeded
+    return name is not None and name in ORDERS and ORDERS.get(name).seeded
 
 
 def needs_model(name: str | None) -> bool:
     """Whether the order `name` reads a model's labels (an unknown or missing name does not)."""
-    order = _ORDERS.get(name) if name is not None else None
-    return order is not None and order.needs_model
+    return name is not None and name in ORDERS and ORDERS.get(name).needs_model
 
 
 def orders_help() -> str:
     """'pool rank, RRF score, Move-to-Front, or seeded random': the registered labels as one phrase."""
-    return alternatives([order.label for order in _ORDERS.values()])
+    return alternatives([order.label for order in ORDERS.values()])
 
 
 def arrange(name: str, given: OrderInput) -> list[str]:
     """The topic's units in the registered order `name`."""
-    return _ORDERS[name].function(given)
+    return ORDERS.get(name).function(given)
 
 
 def pool_order(entries: Mapping[str, PoolEntry]) -> list[str]:
@@ -636,7 +601,7 @@ def _margin(probabilities: Mapping[int, float]) -> float:
 # The built-in orders. Registration order is the order the CLI and the TUI list them in.
 
 
-@judging_order(
+@ORDERS.register(
     "pool",
     label="pool rank",
     doc="best rank first",
@@ -647,12 +612,14 @@ def _by_pool_rank(given: OrderInput) -> list[str]:
     return pool_order(given.entries)
 
 
-@judging_order("rrf", label="RRF score", doc="highest fused score first", why="units many runs rank high", static=True)
+@ORDERS.register(
+    "rrf", label="RRF score", doc="highest fused score first", why="units many runs rank high", static=True
+)
 def _by_rrf(given: OrderInput) -> list[str]:
     return rrf_order(given.entries)
 
 
-@judging_order(
+@ORDERS.register(
     "mtf",
     label="Move-to-Front",
     doc="Move-to-Front (stay on runs that find relevant units)",
@@ -666,7 +633,7 @@ def _by_mtf(given: OrderInput) -> list[str]:
     return mtf_order(_run_rankings(given.entries, given.run_order), given.relevant())
 
 
-@judging_order(
+@ORDERS.register(
     "random",
     label="seeded random",
     doc="seeded shuffle",
@@ -678,7 +645,7 @@ def _by_seed(given: OrderInput) -> list[str]:
     return random_order(given.topic_id, given.entries.keys(), given.seed)
 
 
-@judging_order(
+@ORDERS.register(
     "maxmean",
     label="MaxMean",
     doc="MaxMean (draw from the run with the best rate of relevant units so far)",
@@ -691,7 +658,7 @@ def _by_maxmean(given: OrderInput) -> list[str]:
     return maxmean_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
 
 
-@judging_order(
+@ORDERS.register(
     "hedge",
     label="Hedge",
     doc="Hedge (weighted runs' rank values; weights follow each label)",
@@ -704,7 +671,7 @@ def _by_hedge(given: OrderInput) -> list[str]:
     return hedge_order(_run_rankings(given.entries, given.run_order), given.relevant(), pool=given.entries)
 
 
-@judging_order(
+@ORDERS.register(
     "uncertainty",
     label="model uncertainty",
     doc="model uncertainty (the pair whose calibrated top two grades are closest)",

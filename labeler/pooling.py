@@ -13,7 +13,7 @@ with topics in `topic_sort_key` order and units by id, so equal inputs give
 equal pools; topics with no pooled unit are left out.
 
 The strategies `labeler pool build --strategy` offers are a registry:
-`@pooling_strategy(name, doc=..., records=...)` on one function taking the
+`@STRATEGIES.register(name, doc=..., records=...)` on one function taking the
 runs and a `PoolRequest` is all a new strategy needs; the build service and
 the CLI's choices and help read it.
 """
@@ -27,6 +27,7 @@ from itertools import islice
 from operator import itemgetter
 
 from labeler.models import topic_sort_key
+from labeler.registry import Registry
 from labeler.wording import alternatives
 
 RRF_K = 60
@@ -344,46 +345,25 @@ class PoolingStrategy:
         return {field: getattr(request, field) for field in self.records}
 
 
-_STRATEGIES: dict[str, PoolingStrategy] = {}
-
-
-def pooling_strategy(name: str, *, doc: str, records: tuple[str, ...] = ()) -> Callable[[PoolFunction], PoolFunction]:
-    """Register the decorated function as the pooling strategy `name` (refused if the name is taken)."""
-
-    def register(function: PoolFunction) -> PoolFunction:
-        if name in _STRATEGIES:
-            raise ValueError(f"pooling strategy {name!r} is already registered")
-        _STRATEGIES[name] = PoolingStrategy(name, doc, function, records)
-        return function
-
-    return register
-
-
-def unregister_strategy(name: str) -> None:
-    """Remove a registered strategy (for tests that register a toy one)."""
-    del _STRATEGIES[name]
-
-
-def strategy_names() -> tuple[str, ...]:
-    """The registered strategies' names, in registration order (the built-in ones first)."""
-    return tuple(_STRATEGIES)
-
-
-def get_strategy(name: str) -> PoolingStrategy:
-    """The registered strategy `name`; KeyError if there is none (callers check `strategy_names()` first)."""
-    return _STRATEGIES[name]
+STRATEGIES: Registry[PoolingStrategy] = Registry(
+    "pooling strategy",
+    argument="strategy",
+    build=lambda name, function, **details: PoolingStrategy(name, function=function, **details),
+)
+"""The pooling strategies: `@STRATEGIES.register(name, doc=..., records=...)` on a function of the runs and a
+`PoolRequest` registers it (the function is returned unchanged)."""
 
 
 def strategies_help() -> str:
     """'union of each run's top k, or the top N by reciprocal rank fusion': the registered docs as one phrase."""
-    return alternatives([strategy.doc for strategy in _STRATEGIES.values()])
+    return alternatives([strategy.doc for strategy in STRATEGIES.values()])
 
 
-@pooling_strategy("depth", doc="union of each run's top k")
+@STRATEGIES.register("depth", doc="union of each run's top k")
 def _by_depth(runs: Runs, request: PoolRequest) -> Pool:
     return depth_pool(runs, request.depth, request.run_depths or None)
 
 
-@pooling_strategy("rrf", doc="the top N by reciprocal rank fusion", records=("rrf_k",))
+@STRATEGIES.register("rrf", doc="the top N by reciprocal rank fusion", records=("rrf_k",))
 def _by_rrf(runs: Runs, request: PoolRequest) -> Pool:
     return rrf_pool(runs, request.depth, request.rrf_k)

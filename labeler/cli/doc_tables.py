@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import labeler.formats.runs  # noqa: F401  (its import registers the built-in run formats)
-from labeler.formats.run_formats import run_formats
+from labeler.formats.run_formats import RUN_FORMATS
 from labeler.metrics import names as measure_names
-from labeler.ordering import judging_orders
-from labeler.pooling import get_strategy, strategy_names
-from labeler.retrievers.catalog import builtin_retrievers
-from labeler.retrievers.registry import COMMAND_PREFIX
+from labeler.ordering import ORDERS
+from labeler.pooling import STRATEGIES
+from labeler.retrievers.registry import COMMAND_PREFIX, RETRIEVERS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -52,7 +51,7 @@ def orders_table() -> str:
     """The judging orders, as `--order` takes them."""
     rows = [
         (f"`{order.name}`", order.label, order.doc, order.why, "yes" if order.seeded else "")
-        for order in judging_orders()
+        for order in ORDERS.values()
     ]
     return _table(("order", "name", "what comes first", "why", "seeded"), rows)
 
@@ -60,23 +59,22 @@ def orders_table() -> str:
 def strategies_table() -> str:
     """The pooling strategies, as `pool build --strategy` takes them."""
     rows = []
-    for name in strategy_names():
-        strategy = get_strategy(name)
+    for strategy in STRATEGIES.values():
         recorded = ", ".join(f"`{field}`" for field in strategy.records) or "—"
-        rows.append((f"`{name}`", strategy.doc, recorded))
+        rows.append((f"`{strategy.name}`", strategy.doc, recorded))
     return _table(("strategy", "membership", "also recorded in the pool's params"), rows)
 
 
 def formats_table() -> str:
     """The run formats `runs import` reads, in the order they are tried."""
-    ordered = sorted(run_formats(), key=lambda run_format: run_format.fallback)
+    ordered = sorted(RUN_FORMATS.values(), key=lambda run_format: run_format.fallback)
     rows = [(f"`{f.name}`", f.detected_by, f.description, f"`{f.example}`") for f in ordered]
     return _table(("format", "read when", "a result line", "example"), rows)
 
 
 def retrievers_table() -> str:
     """The built-in retrievers (plug-ins differ from one machine to the next, so they are not listed)."""
-    rows = [(f"`{kind.name}`", kind.description, kind.parameters) for kind in builtin_retrievers()]
+    rows = [(f"`{kind.name}`", kind.description, kind.parameters) for kind in RETRIEVERS.values(plugins=False)]
     rows.append(
         (
             f"`{COMMAND_PREFIX}'CMD ...'`",
@@ -90,7 +88,7 @@ def retrievers_table() -> str:
 def measures_table() -> str:
     """The measure families `--measures` takes, with a spelling that parses to each."""
     rows = []
-    for family in measure_names.measure_families():
+    for family in measure_names.FAMILIES.values():
         aliases = ", ".join(f"`{alias}`" for alias in family.aliases)
         rows.append((f"`{family.spelling}`", family.description, f"`{family.example}`", aliases, family.source))
     return _table(("measure", "what it is", "example", "also spelled", "source"), rows)

@@ -1,7 +1,7 @@
 """Click options whose choices and help are read from a registry each time they are used.
 
-A registry (judging orders in `labeler.ordering`, pooling strategies in
-`labeler.pooling`, retrievers in `labeler.retrievers.registry`) is the one
+A registry (`labeler.registry.Registry`: judging orders in `labeler.ordering`,
+pooling strategies in `labeler.pooling`, retrievers in `labeler.retrievers.registry`) is the one
 list of what a user may choose. Reading it when click parses or prints help,
 not when the command is defined, means an entry registered after import (a
 plugin, a test's toy order) is a valid choice and appears in `--help` with no
@@ -68,9 +68,9 @@ class RegistryOption(click.Option):
 
 
 def _order_names() -> Sequence[str]:
-    from labeler.ordering import order_names
+    from labeler.ordering import ORDERS
 
-    return order_names()
+    return ORDERS.names()
 
 
 def _orders_help() -> str:
@@ -80,9 +80,9 @@ def _orders_help() -> str:
 
 
 def _strategy_names() -> Sequence[str]:
-    from labeler.pooling import strategy_names
+    from labeler.pooling import STRATEGIES
 
-    return strategy_names()
+    return STRATEGIES.names()
 
 
 def _strategies_help() -> str:
@@ -92,9 +92,9 @@ def _strategies_help() -> str:
 
 
 def _retriever_metavar() -> str:
-    from labeler.retrievers.registry import COMMAND_PREFIX, retriever_names
+    from labeler.retrievers.registry import COMMAND_PREFIX, RETRIEVERS
 
-    return "|".join([*retriever_names(), f"{COMMAND_PREFIX}CMD"])
+    return "|".join([*RETRIEVERS.names(), f"{COMMAND_PREFIX}CMD"])
 
 
 def _retriever_help() -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from labeler.errors import RunFormatError
 from labeler.formats.fields import INT64_MAX, INT64_MIN, clean_id, json_object, json_type
-from labeler.formats.run_formats import RunBlock, RunFormat, RunSource, register_run_format
+from labeler.formats.run_formats import RUN_FORMATS, RunBlock, RunFormat, RunSource
 
 TOPIC_KEYS = ("topic", "qid", "query_id", "topic_id")
 UNIT_KEYS = ("unit", "docno", "doc_id", "docid", "chunk_id", "id")
@@ -86,7 +86,8 @@ def jsonl_line_ids(line: str, path: Path, number: int) -> tuple[str, str | None]
     return jsonl_ids(json_object(line, path=path, line=number, error=RunFormatError), path, number)
 
 
-register_run_format(
+RUN_FORMATS.register(
+    "jsonl",
     RunFormat(
         "jsonl",
         description=(
@@ -98,5 +99,5 @@ register_run_format(
         detects=lambda line: line.startswith("{"),
         read_blocks=read_jsonl_blocks,
         line_ids=jsonl_line_ids,
-    )
+    ),
 )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from labeler.formats.lines import TextLines
+from labeler.registry import Registry
 
 
 @dataclass
@@ -66,35 +67,21 @@ class RunFormat:
     fallback: bool = False
 
 
-_FORMATS: dict[str, RunFormat] = {}
-
-
-def register_run_format(run_format: RunFormat) -> RunFormat:
-    """Add a format to the registry (refused if the name is taken, or a second fallback)."""
-    if run_format.name in _FORMATS:
-        raise ValueError(f"run format {run_format.name!r} is already registered")
-    if run_format.fallback and any(known.fallback for known in _FORMATS.values()):
+def _one_fallback(run_format: RunFormat) -> None:
+    if run_format.fallback and any(known.fallback for known in RUN_FORMATS.values() if known is not run_format):
         raise ValueError(f"run format {run_format.name!r}: there is a fallback format already")
-    _FORMATS[run_format.name] = run_format
-    return run_format
 
 
-def unregister_run_format(name: str) -> None:
-    """Remove a registered format (for tests that register a toy one)."""
-    del _FORMATS[name]
-
-
-def run_formats() -> tuple[RunFormat, ...]:
-    """The registered formats, in registration order."""
-    return tuple(_FORMATS.values())
+RUN_FORMATS: Registry[RunFormat] = Registry("run format", check=_one_fallback)
+"""The run formats in registration order: `RUN_FORMATS.register(name, RunFormat(name, ...))` (one fallback)."""
 
 
 def detect_run_format(first_line: str) -> RunFormat:
     """The format of a file whose first result line is `first_line`: the first that detects it, else the fallback."""
-    for run_format in _FORMATS.values():
+    for run_format in RUN_FORMATS.values():
         if not run_format.fallback and run_format.detects(first_line):
             return run_format
-    for run_format in _FORMATS.values():
+    for run_format in RUN_FORMATS.values():
         if run_format.fallback:
             return run_format
     raise LookupError("no fallback run format is registered")

@@ -18,7 +18,7 @@ from typing import NoReturn
 from labeler.errors import RunFormatError
 from labeler.formats import arrow_columns
 from labeler.formats.fields import INT64_MAX, INT64_MIN, OTHER_SPACE, check_separators, plain_fields
-from labeler.formats.run_formats import RunBlock, RunFormat, RunSource, register_run_format
+from labeler.formats.run_formats import RUN_FORMATS, RunBlock, RunFormat, RunSource
 from labeler.ids import MAX_ID_LENGTH, all_normal, check_id
 
 
@@ -265,7 +265,8 @@ def trec_line_ids(line: str, path: Path, number: int) -> tuple[str, str | None]:
     return fields[0], fields[2] if len(fields) > 2 else None
 
 
-register_run_format(
+RUN_FORMATS.register(
+    "trec",
     RunFormat(
         "trec",
         description="6 columns separated by white space: topic Q0 id rank score tag (text after them ignored)",
@@ -275,5 +276,5 @@ register_run_format(
         read_blocks=read_trec_blocks,
         line_ids=trec_line_ids,
         fallback=True,
-    )
+    ),
 )

@@ -2,7 +2,8 @@
 
 A plug-in is a Python entry point in the group `labeler.judges` loading a class or callable
 that, called with no arguments, returns an object with `judge(pairs, grades)` (and optionally
-`fit(examples, grades)`); see `labeler.judges.base`. Built-in names win over a plug-in's.
+`fit(examples, grades)`); see `labeler.judges.base`. Built-ins and plug-ins are one registry,
+`JUDGES`; built-in names win over a plug-in's.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.errors import BadArgumentError, LabelerError
+from labeler.errors import LabelerError
 from labeler.external import PREFIX as COMMAND_PREFIX
 from labeler.judges.command import CommandJudge
 from labeler.judges.lexical import LexicalJudge
+from labeler.registry import Registry
 
 GROUP = "labeler.judges"
 
@@ -25,15 +27,6 @@ class JudgeKind:
     description: str
     factory: Callable[[], Any]
     builtin: bool = True
-
-
-BUILTINS: dict[str, JudgeKind] = {
-    "lexical": JudgeKind(
-        "lexical",
-        "term overlap with the topic title, thresholds fitted on people's labels; weak, needs no network",
-        LexicalJudge,
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -48,35 +41,12 @@ class ChosenJudge:
         return isinstance(self.judge, CommandJudge)
 
 
-def plugin_entry_points() -> dict[str, Any]:
-    """Installed plug-ins by name, read on each call (scanning distributions is not free)."""
-    import importlib.metadata
-
-    return {point.name: point for point in importlib.metadata.entry_points(group=GROUP)}
-
-
-def judge_kinds() -> tuple[JudgeKind, ...]:
-    """Every judge `--judge` names besides `command:CMD`: the built-ins, then the plug-ins by name."""
-    plugins = plugin_entry_points()
-    return tuple(BUILTINS.values()) + tuple(
-        _plugin_kind(plugins[name]) for name in sorted(set(plugins) - set(BUILTINS))
-    )
-
-
 def make_judge(spec: str) -> ChosenJudge:
     """Resolve `spec`; a `LabelerError` (or `BadArgumentError` naming `judge`) says what is wrong."""
     if spec.startswith(COMMAND_PREFIX):
         command = CommandJudge(spec[len(COMMAND_PREFIX) :])
         return ChosenJudge(f"{COMMAND_PREFIX}{command.command}", command.name, command, builtin=False)
-    kind = BUILTINS.get(spec)
-    if kind is None:
-        kinds = {k.name: k for k in judge_kinds()}
-        if spec not in kinds:
-            raise BadArgumentError(
-                f"unknown judge {spec!r}: choose one of {', '.join(kinds)}, or {COMMAND_PREFIX}'CMD ...'",
-                argument="judge",
-            )
-        kind = kinds[spec]
+    kind = JUDGES.get(spec)  # a built-in first, so naming one needs no entry-point scan
     judge = kind.factory()
     if not callable(getattr(judge, "judge", None)):
         raise LabelerError(f"judge {spec!r} has no judge() method")
@@ -92,3 +62,18 @@ def _plugin_kind(point: Any) -> JudgeKind:
             raise LabelerError(f"judge plug-in {point.name!r} ({point.value}) failed to load: {exc}") from None
 
     return JudgeKind(point.name, f"plug-in {point.value}", load, builtin=False)
+
+
+JUDGES: Registry[JudgeKind] = Registry(
+    "judge", argument="judge", other=f"{COMMAND_PREFIX}'CMD ...'", plugins=GROUP, plugin=_plugin_kind
+)
+"""Every judge `--judge` names besides `command:CMD`: the built-ins, then the `labeler.judges` plug-ins by name."""
+
+JUDGES.register(
+    "lexical",
+    JudgeKind(
+        "lexical",
+        "term overlap with the topic title, thresholds fitted on people's labels; weak, needs no network",
+        LexicalJudge,
+    ),
+)

@@ -16,7 +16,7 @@ from typing import Any
 
 from labeler.metrics import denominators as d
 from labeler.metrics.denominators import Qrels, Rankings
-from labeler.metrics.names import Measure, measure_family, parse_measures, standard_families
+from labeler.metrics.names import FAMILIES, Measure, parse_measures, standard_families
 from labeler.metrics.standard import checked_standard_scores
 
 
@@ -233,7 +233,7 @@ def _hits_at_k(ranking: list[str], relevant: frozenset[str], k: int) -> int:
 
 def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]) -> float | None:
     """One topic's value for a measure computed here: the registered family's function (labeler.metrics.names)."""
-    compute = measure_family(measure.family).compute
+    compute = FAMILIES.get(measure.family).compute
     if compute is None:
         raise ValueError(f"no implementation for measure {measure.name!r}")
     return compute(measure, ranking, relevant)
@@ -241,7 +241,7 @@ def _seed_measure(measure: Measure, ranking: list[str], relevant: frozenset[str]
 
 def _is_rbp(measure: Measure) -> bool:
     """Whether the measure is scored by `denominators.rbp`, which also gives the residual a report shows beside it."""
-    return measure_family(measure.family).backend == "rbp"
+    return FAMILIES.get(measure.family).backend == "rbp"
 
 
 def _mean(values: Iterable[float]) -> float | None:

@@ -7,10 +7,10 @@ families labeler adds (`AnyHit@k`, `AllHit@k`, `T@k`, `F@k`,
 from the grade scale of the labels being scored, once for every measure, so a
 report can never mix thresholds (trec_eval's `-l` works the same way).
 
-The families are a registry (`register_family`): one `MeasureFamily` says how
+The families are a registry (`FAMILIES`, a `labeler.registry.Registry`): one `MeasureFamily` says how
 its name is typed (cutoff, parameter, aliases), which code computes it, and,
 for labeler's own measures, the function that does, and carries the line a docs
-table shows (description, example, source; `measure_families` lists them).
+table shows (description, example, source; `FAMILIES.values()` lists them).
 Parsing, the list of known measures in error messages, `evaluate` and
 `standard` read it, so a new seed measure is one function plus one
 registration, and a new trec_eval measure one registration.
@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from labeler.metrics import denominators as d
+from labeler.registry import Registry
 
 # One topic's value of a seed measure: (measure, ranking cut at depth, relevant units) -> value, or
 # None where it is undefined (no relevant unit), which leaves the topic out of the mean.
@@ -79,18 +80,16 @@ class MeasureFamily:
         return text + {"required": "@k", "optional": "[@k]", "none": ""}[self.cutoff]
 
 
-_FAMILIES: dict[str, MeasureFamily] = {}
-
-
-def register_family(family: MeasureFamily) -> MeasureFamily:
-    """Add a family to the registry, refused when it could not be parsed, computed or documented.
+def _check_family(family: MeasureFamily) -> None:
+    """Refuse a family that could not be parsed, computed or documented (it is registered while this runs).
 
     Refused: a name or alias already taken (a typed name must mean one family),
     a cutoff rule, parameter or backend nothing reads, a seed family with
     no function, and a family without its docs line or whose example does not
     parse to it (the docs table is generated from the registry).
     """
-    taken = {spelling.upper() for f in _FAMILIES.values() for spelling in (f.name, *f.aliases)}
+    others = [f for f in FAMILIES.values() if f is not family]
+    taken = {spelling.upper() for f in others for spelling in (f.name, *f.aliases)}
     clash = [spelling for spelling in (family.name, *family.aliases) if spelling.upper() in taken]
     if clash:
         raise ValueError(f"measure family {clash[0]!r} is already registered")
@@ -105,45 +104,32 @@ def register_family(family: MeasureFamily) -> MeasureFamily:
     missing = [field for field in ("description", "example", "source") if not getattr(family, field).strip()]
     if missing:
         raise ValueError(f"measure family {family.name!r} has no {' or '.join(missing)} for the docs")
-    _FAMILIES[family.name] = family
     try:
         example = parse_measure(family.example).family
     except ValueError as error:
         example = str(error)
     if example != family.name:
-        del _FAMILIES[family.name]
         raise ValueError(f"measure family {family.name!r}: its example {family.example!r} does not parse to it")
-    return family
 
 
-def unregister_family(name: str) -> None:
-    """Remove a registered family (for tests that register a toy one)."""
-    del _FAMILIES[name]
+FAMILIES: Registry[MeasureFamily] = Registry("measure family", check=_check_family)
+"""The measure families by name, in registration order (`FAMILIES.register(name, MeasureFamily(name, ...))`).
 
-
-def measure_family(name: str) -> MeasureFamily:
-    """The registered family `name` (as `Measure.family` holds it); KeyError if there is none."""
-    return _FAMILIES[name]
-
-
-def measure_families() -> tuple[MeasureFamily, ...]:
-    """Every registered family, in registration order: what a docs table of the measures is generated from.
-
-    Each carries its docs line: `name`, `spelling` (how it is typed, e.g.
-    `T[(alpha=a)]@k`), `description`, `example` and `source`.
-    """
-    return tuple(_FAMILIES.values())
+`FAMILIES.values()` is what a docs table of the measures is generated from: each family carries its
+docs line, `name`, `spelling` (how it is typed, e.g. `T[(alpha=a)]@k`), `description`, `example` and
+`source`.
+"""
 
 
 def standard_families() -> frozenset[str]:
     """The families `labeler.metrics.standard` computes (trec_eval's code, RR@k and Judged@k)."""
-    return frozenset(name for name, family in _FAMILIES.items() if family.backend == "standard")
+    return frozenset(family.name for family in FAMILIES.values() if family.backend == "standard")
 
 
 def _family_named(text: str) -> str | None:
     """The family a typed name means, case-insensitively, aliases included."""
     upper = text.upper()
-    for family in _FAMILIES.values():
+    for family in FAMILIES.values():
         if upper in (spelling.upper() for spelling in (family.name, *family.aliases)):
             return family.name
     return None
@@ -213,7 +199,7 @@ class Measure:
 
 def known_families() -> str:
     """The accepted families as one line for error messages."""
-    return ", ".join(family.spelling for family in _FAMILIES.values())
+    return ", ".join(family.spelling for family in FAMILIES.values())
 
 
 # trec_eval's names (as `-m` takes them and its output prints them), in the spelling used here:
@@ -264,7 +250,7 @@ def _match_family(text: str) -> tuple[re.Match[str], MeasureFamily]:
     match = _NAME.match(text)
     family = _family_named(match.group("family")) if match else None
     if match is not None and family is not None:
-        return match, _FAMILIES[family]
+        return match, FAMILIES.get(family)
     suggestion = trec_eval_suggestion(text)
     if suggestion is not None:
         raise ValueError(
@@ -509,4 +495,4 @@ for _family in (
         source="Moffat & Zobel, ACM TOIS 27(1), 2008; Moffat-Zobel residual (not trec_eval's rbp_resid, see below)",
     ),
 ):
-    register_family(_family)
+    FAMILIES.register(_family.name, _family)

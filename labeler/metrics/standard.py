@@ -52,7 +52,7 @@ from labeler.metrics.denominators import (
     topic_grades,
     topic_ranking,
 )
-from labeler.metrics.names import Measure, measure_family, parse_measures, standard_families
+from labeler.metrics.names import FAMILIES, Measure, parse_measures, standard_families
 from labeler.metrics.native import is_native, native_scores
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _ir_measure(measure: Measure, threshold: int) -> LibraryMeasure:
     import ir_measures
     from ir_measures.measures import Measure as LibraryMeasure
 
-    family = measure_family(measure.family)
+    family = FAMILIES.get(measure.family)
     obj = getattr(ir_measures.measures, family.name, None)
     if family.backend != "standard" or not isinstance(obj, LibraryMeasure):
         raise ValueError(f"{measure.name} is not computed by trec_eval's code")

@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import ceil
 
 from labeler.judgments import PairState
-from labeler.ordering import ModelJudgment, OrderInput, arrange, get_order, pool_order
+from labeler.ordering import ORDERS, ModelJudgment, OrderInput, arrange, pool_order
 from labeler.pooling import PoolEntry
 
 ORACLE = "oracle"
@@ -95,7 +95,7 @@ def replay_order(
         raise ValueError(f"topic {topic_id!r}: no label to reveal for unit {missing[0]!r}")
     if name == ORACLE:
         return oracle_order(entries, [u for u in entries if grades[u] >= threshold])
-    again = not get_order(name).static if recompute is None else recompute
+    again = not ORDERS.get(name).static if recompute is None else recompute
     states: dict[str, PairState] = {}
 
     def ask() -> list[str]:

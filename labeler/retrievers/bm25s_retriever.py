@@ -13,7 +13,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.retrievers.base import Hit, Retriever, Units, top_k
-from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, register_retriever
+from labeler.retrievers.catalog import RETRIEVERS, FullTextIndex, RetrieverKind, build_with_params
 
 STEMMERS = ("auto", "english", "none")
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -100,11 +100,12 @@ def make_bm25s(params: dict[str, Any], full_text: FullTextIndex | None) -> BM25S
     return retriever
 
 
-register_retriever(
+RETRIEVERS.register(
+    "bm25s",
     RetrieverKind(
         "bm25s",
         description="BM25 by the bm25s package, English stopwords, Snowball stemming with PyStemmer",
         parameters="`k1` (1.5), `b` (0.75), `method` (`lucene`), `stemmer` (`auto`, `english` or `none`)",
         factory=make_bm25s,
-    )
+    ),
 )

@@ -1,8 +1,8 @@
 """The retrievers `--retriever` may name, as one registry that built-ins and plug-ins join alike.
 
 A built-in retriever registers itself at the end of its own module
-(`register_retriever(RetrieverKind(...))`), and `labeler.retrievers.registry`
-adds the installed `labeler.retrievers` entry points to the same list, so the
+(`RETRIEVERS.register(name, RetrieverKind(name, ...))`), and the installed
+`labeler.retrievers` entry points join the same registry as plug-ins, so the
 choices, `runs retrieve --help` and the docs' table of retrievers are read from
 here and none of them names a retriever. A kind's factory is called only when
 a run is made, so the registry imports no numeric library.
@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from labeler.errors import LabelerError
+from labeler.external import PREFIX as COMMAND_PREFIX
+from labeler.registry import Registry
 from labeler.retrievers.base import Hit, Units
 
 
@@ -51,25 +53,40 @@ class RetrieverKind:
     uses_full_text: bool = False
 
 
-_BUILTINS: dict[str, RetrieverKind] = {}
+def _plugin_kind(point: Any) -> RetrieverKind:
+    """An entry point as a registered retriever; it is loaded only when a run is made."""
+
+    def load_and_build(params: dict[str, Any], full_text: FullTextIndex | None) -> Any:
+        try:
+            factory = point.load()
+        except Exception as exc:  # a plug-in's import can fail in any way; say which one
+            raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) failed to load: {exc}") from None
+        retriever = build_with_params(point.name, factory, params)
+        for method in ("index", "search"):
+            if not callable(getattr(retriever, method, None)):
+                raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) has no {method}() method")
+        return retriever
+
+    return RetrieverKind(
+        point.name,
+        description=f"plug-in {point.value}",
+        parameters="its keyword arguments",
+        factory=load_and_build,
+        builtin=False,
+    )
 
 
-def register_retriever(kind: RetrieverKind) -> RetrieverKind:
-    """Add a built-in retriever (refused if its name is taken)."""
-    if kind.name in _BUILTINS:
-        raise ValueError(f"retriever {kind.name!r} is already registered")
-    _BUILTINS[kind.name] = kind
-    return kind
+GROUP = "labeler.retrievers"
 
-
-def unregister_retriever(name: str) -> None:
-    """Remove a registered retriever (for tests that register a toy one)."""
-    del _BUILTINS[name]
-
-
-def builtin_retrievers() -> tuple[RetrieverKind, ...]:
-    """The registered built-in retrievers, in registration order."""
-    return tuple(_BUILTINS.values())
+RETRIEVERS: Registry[RetrieverKind] = Registry(
+    "retriever",
+    argument="retriever",
+    other=f"{COMMAND_PREFIX}'CMD ...'",
+    plugins=GROUP,
+    plugin=_plugin_kind,
+)
+"""Every retriever `--retriever` names: the built-ins (`RETRIEVERS.register(name, RetrieverKind(name, ...))`)
+in registration order, then the `labeler.retrievers` entry points by name."""
 
 
 def build_with_params(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.retrievers.base import Hit, Retriever, Units
-from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, register_retriever
+from labeler.retrievers.catalog import RETRIEVERS, FullTextIndex, RetrieverKind
 
 BuildIndex = Callable[[Units], int]
 SearchIndex = Callable[[str, int], list[Hit]]
@@ -50,12 +50,13 @@ def make_fts5(params: dict[str, Any], full_text: FullTextIndex | None) -> FTS5Re
     return FTS5Retriever(full_text.build_unit_search, full_text.search_units, full_text.sqlite_version())
 
 
-register_retriever(
+RETRIEVERS.register(
+    "fts5",
     RetrieverKind(
         "fts5",
         description="BM25 by SQLite FTS5, porter stemming, unicode61 words, k1 1.2 and b 0.75 fixed",
         parameters="none",
         factory=make_fts5,
         uses_full_text=True,
-    )
+    ),
 )

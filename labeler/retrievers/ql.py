@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from labeler.retrievers.base import Hit, Retriever, Units, top_k
-from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, register_retriever
+from labeler.retrievers.catalog import RETRIEVERS, FullTextIndex, RetrieverKind, build_with_params
 
 VERSION = "1"
 WORD = re.compile(r"\w+")
@@ -84,11 +84,12 @@ def make_ql(params: dict[str, Any], full_text: FullTextIndex | None) -> QueryLik
     return retriever
 
 
-register_retriever(
+RETRIEVERS.register(
+    "ql",
     RetrieverKind(
         "ql",
         description="query likelihood with Dirichlet smoothing, lowercase words, no stemming",
         parameters="`mu` (2000)",
         factory=make_ql,
-    )
+    ),
 )

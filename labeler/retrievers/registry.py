@@ -1,12 +1,13 @@
 """From a `--retriever` value to a ready retriever: a registered built-in, an entry-point plug-in, or a command.
 
-Built-ins register themselves in `labeler.retrievers.catalog` (one module and
-one `register_retriever` each); plug-ins are Python entry points in the group
-`labeler.retrievers`, each loading a class or callable that, called with the
-run's parameters as keyword arguments, returns an object with `index(units)`
-and `search(query, k)` (see `labeler.retrievers.base`). Both are listed by
-`retriever_kinds()`, which `--retriever`'s help and the docs read. Built-in
-names win over a plug-in of the same name.
+Built-ins register themselves in `labeler.retrievers.catalog.RETRIEVERS` (one
+module and one `RETRIEVERS.register` each); plug-ins are Python entry points in
+the group `labeler.retrievers`, each loading a class or callable that, called
+with the run's parameters as keyword arguments, returns an object with
+`index(units)` and `search(query, k)` (see `labeler.retrievers.base`). Both are
+listed by `RETRIEVERS` (import it from here, which registers the built-ins),
+which `--retriever`'s help and the docs read. Built-in names win over a plug-in
+of the same name.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import Any
 from labeler.retrievers import fts5, bm25s_retriever, ql  # noqa: F401
 
 # isort: on
-from labeler.errors import BadArgumentError, LabelerError
+from labeler.errors import LabelerError
 from labeler.external import PREFIX as COMMAND_PREFIX
-from labeler.retrievers.catalog import FullTextIndex, RetrieverKind, build_with_params, builtin_retrievers
+from labeler.retrievers.catalog import GROUP, RETRIEVERS, FullTextIndex
 from labeler.retrievers.command import CommandRetriever
 from labeler.wording import alternatives
 
@@ -30,13 +31,10 @@ __all__ = [
     "GROUP",
     "ChosenRetriever",
     "FullTextIndex",
+    "RETRIEVERS",
     "make_retriever",
-    "retriever_kinds",
-    "retriever_names",
     "retrievers_help",
 ]
-
-GROUP = "labeler.retrievers"
 
 
 @dataclass(frozen=True)
@@ -55,33 +53,9 @@ class ChosenRetriever:
         return isinstance(self.retriever, CommandRetriever)
 
 
-def plugin_entry_points() -> dict[str, Any]:
-    """Installed plug-ins by name (the entry point's name is the retriever's name).
-
-    Read on each call, never at import: importing `importlib.metadata` and scanning every installed
-    distribution costs tens of milliseconds that a command naming a built-in retriever need not pay.
-    """
-    import importlib.metadata
-
-    return {point.name: point for point in importlib.metadata.entry_points(group=GROUP)}
-
-
-def retriever_kinds() -> tuple[RetrieverKind, ...]:
-    """Every retriever `--retriever` names: the built-ins in registration order, then the plug-ins by name."""
-    builtins = builtin_retrievers()
-    taken = {kind.name for kind in builtins}
-    plugins = plugin_entry_points()
-    return builtins + tuple(_plugin_kind(plugins[name]) for name in sorted(set(plugins) - taken))
-
-
-def retriever_names() -> list[str]:
-    """The names `--retriever` accepts besides `command:CMD`."""
-    return [kind.name for kind in retriever_kinds()]
-
-
 def retrievers_help() -> str:
     """'fts5 (BM25 by SQLite FTS5 ...), ..., or command:CMD': every registered retriever as one phrase."""
-    named = [f"{kind.name} ({kind.description})" for kind in retriever_kinds()]
+    named = [f"{kind.name} ({kind.description})" for kind in RETRIEVERS.values()]
     return alternatives([*named, f"{COMMAND_PREFIX}CMD (an external program: topics in, a run out)"])
 
 
@@ -95,16 +69,7 @@ def make_retriever(
             raise LabelerError("a command retriever takes no parameters: put them in its command line")
         command = CommandRetriever(spec[len(COMMAND_PREFIX) :])
         return ChosenRetriever(f"{COMMAND_PREFIX}{command.command}", command.version, command.params, command)
-    # A built-in wins over a plug-in of its name, so naming one needs no entry-point scan.
-    kind = next((kind for kind in builtin_retrievers() if kind.name == spec), None)
-    if kind is None:
-        kinds = {kind.name: kind for kind in retriever_kinds()}
-        if spec not in kinds:
-            raise BadArgumentError(
-                f"unknown retriever {spec!r}: choose one of {', '.join(kinds)}, or {COMMAND_PREFIX}'CMD ...'",
-                argument="retriever",
-            )
-        kind = kinds[spec]
+    kind = RETRIEVERS.get(spec)  # a built-in first, so naming one needs no entry-point scan
     retriever = kind.factory(params, full_text)
     recorded = getattr(retriever, "params", None)
     return ChosenRetriever(
@@ -119,29 +84,6 @@ def make_retriever(
 
 def _distribution_version(name: str) -> str:
     """The version of the package that installed the plug-in `name`, for plug-ins that state none."""
-    point = plugin_entry_points().get(name)
+    point = RETRIEVERS.entry_points().get(name)
     dist = getattr(point, "dist", None)
     return str(dist.version) if dist is not None else ""
-
-
-def _plugin_kind(point: Any) -> RetrieverKind:
-    """An entry point as a registered retriever; it is loaded only when a run is made."""
-
-    def load_and_build(params: dict[str, Any], full_text: FullTextIndex | None) -> Any:
-        try:
-            factory = point.load()
-        except Exception as exc:  # a plug-in's import can fail in any way; say which one
-            raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) failed to load: {exc}") from None
-        retriever = build_with_params(point.name, factory, params)
-        for method in ("index", "search"):
-            if not callable(getattr(retriever, method, None)):
-                raise LabelerError(f"retriever plug-in {point.name!r} ({point.value}) has no {method}() method")
-        return retriever
-
-    return RetrieverKind(
-        point.name,
-        description=f"plug-in {point.value}",
-        parameters="its keyword arguments",
-        factory=load_and_build,
-        builtin=False,
-    )

@@ -14,7 +14,7 @@ from textual.worker import Worker, WorkerState
 
 from labeler.errors import LabelerError
 from labeler.ids import id_problem, is_valid_id, normal_id, shown_id
-from labeler.ordering import get_order, judging_orders, needs_model, orders_help
+from labeler.ordering import ORDERS, needs_model, orders_help
 from labeler.tui import gc_policy
 from labeler.tui.hints import tui_message
 from labeler.tui.live_names import LiveNames
@@ -30,7 +30,7 @@ from labeler.workbench.snapshot_results import SnapshotCreated
 
 def order_choices() -> list[tuple[str, str]]:
     """The order picker's rows, read from the registry (labeler.ordering) each time it opens."""
-    return [(order.name, f"{order.name}: {order.doc}") for order in judging_orders()]
+    return [(order.name, f"{order.name}: {order.doc}") for order in ORDERS.values()]
 
 
 def assessor_problem(name: str) -> str | None:
@@ -225,7 +225,7 @@ class LabelerApp(SavingApp):
                     markup=False,
                 )
                 return
-            if get_order(order).seeded:
+            if ORDERS.get(order).seeded:
 
                 def seeded(seed: str | None) -> None:
                     if seed is not None:

@@ -11,13 +11,12 @@ from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, RunInfo, Unit, topic_sort_key
 from labeler.pace import Pace
 from labeler.pooling import (
+    STRATEGIES,
     PoolEntry,
     PoolingStrategy,
     PoolRequest,
     collapse_to_documents,
-    get_strategy,
     pool_diff,
-    strategy_names,
 )
 from labeler.store import Store
 from labeler.wording import plural
@@ -195,11 +194,10 @@ def build_pool(
 
 def _check_request(strategy: str, depth: int) -> PoolingStrategy:
     """The registered strategy asked for, once the request's own values are known to be sound."""
-    if strategy not in strategy_names():
-        raise BadArgumentError(f"must be one of {', '.join(strategy_names())}, not {strategy!r}", argument="strategy")
+    chosen = STRATEGIES.get(strategy)
     if depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
-    return get_strategy(strategy)
+    return chosen
 
 
 @dataclass(frozen=True)

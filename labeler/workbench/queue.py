@@ -15,7 +15,7 @@ from labeler.errors import BadArgumentError, Hint, NotFoundError
 from labeler.judges.labels import ModelLabel
 from labeler.judgments import SKIP, UNSURE, PairState
 from labeler.models import PoolInfo, topic_sort_key
-from labeler.ordering import OrderInput, arrange, needs_model, order_names
+from labeler.ordering import ORDERS, OrderInput, arrange, needs_model
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.labels import topic_labels
@@ -47,8 +47,7 @@ def current_pool(store: Store, pool: str | None = None) -> PoolInfo:
 
 def check_order(order: str) -> None:
     """Refuse an order that is not registered (labeler.ordering), naming the ones that are."""
-    if order not in order_names():
-        raise BadArgumentError(f"must be one of {', '.join(order_names())}, not {order!r}", argument="order")
+    ORDERS.get(order)
 
 
 def check_model(order: str, model: str | None) -> None:

@@ -16,8 +16,8 @@ from typing import Any
 from labeler.errors import BadArgumentError, LabelerError
 from labeler.metrics import parse_measure
 from labeler.models import SnapshotInfo, topic_sort_key
-from labeler.ordering import needs_model, order_names
-from labeler.pooling import PoolEntry, PoolRequest, get_strategy, strategy_names
+from labeler.ordering import ORDERS, needs_model
+from labeler.pooling import STRATEGIES, PoolEntry, PoolRequest
 from labeler.replay import ORACLE
 from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
@@ -82,7 +82,7 @@ def replay_orders(orders: list[str] | None, model: str | None = None) -> list[st
     By default every registered order, except those that read a model's labels when no model is named;
     naming such an order without a model is refused.
     """
-    known = order_names()
+    known = ORDERS.names()
     wanted = list(orders) if orders else [name for name in known if model is not None or not needs_model(name)]
     for name in wanted:
         if name != ORACLE and name not in known:
@@ -110,8 +110,7 @@ def stopping_rules(text: str | None) -> list[StoppingRule]:
 def _check_request(depth: int, strategy: str, runs: list[str], measure: str) -> None:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
-    if strategy not in strategy_names():
-        raise BadArgumentError(f"must be one of {', '.join(strategy_names())}, not {strategy!r}", argument="strategy")
+    STRATEGIES.get(strategy)
     if not runs:
         raise BadArgumentError("must name at least one run to pool", argument="runs")
     if len(set(runs)) != len(runs):
@@ -152,7 +151,7 @@ def replay(
     threshold = info.manifest["scale"]["threshold"]
     try:
         pooled = {run.name: aligned_rankings(store, info, run, None)[0] for run in infos}
-        pool = get_strategy(strategy).function(pooled, PoolRequest(depth, {}))
+        pool = STRATEGIES.get(strategy).function(pooled, PoolRequest(depth, {}))
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
     pairs = sum(len(entries) for entries in pool.values())

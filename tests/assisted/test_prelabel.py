@@ -16,7 +16,7 @@ from support import ROOT, Cli, built_once, dump
 
 from labeler.judges.base import JudgePair
 from labeler.judges.lexical import LexicalJudge, overlap_score
-from labeler.judges.registry import judge_kinds, make_judge
+from labeler.judges.registry import JUDGES, make_judge
 from labeler.store import Store
 from labeler.workbench.demo import build_demo
 from labeler.workbench.labels import current_labels
@@ -88,7 +88,7 @@ def test_too_few_examples_keep_the_fixed_thresholds():
 
 
 def test_the_registry_lists_the_builtin_and_refuses_an_unknown_judge():
-    assert [k.name for k in judge_kinds()][0] == "lexical"
+    assert JUDGES.names()[0] == "lexical"
     with pytest.raises(Exception, match="unknown judge 'nope': choose one of lexical"):
         make_judge("nope")
 

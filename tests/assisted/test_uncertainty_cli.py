@@ -7,7 +7,7 @@ import json
 import pytest
 from support import Cli
 
-from labeler.ordering import judging_orders
+from labeler.ordering import ORDERS
 from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
 from labeler.workbench.session import JudgingSession
@@ -86,7 +86,7 @@ def test_replay_replays_uncertainty_only_with_a_model(cli):
     cli("snapshot", "create", "-m", "all")
     args = ("replay", "--depth", "4", "--runs", "r", "--measure", "P@5", "--stop", "")
     plain = cli.json(*args)
-    assert list(plain["orders"]) == ["oracle", *(o.name for o in judging_orders() if not o.needs_model)]
+    assert list(plain["orders"]) == ["oracle", *(o.name for o in ORDERS.values() if not o.needs_model)]
     assert plain["model"] is None
     out = cli.json(*args, "--orders", "uncertainty", "--model", "m")
     assert list(out["orders"]) == ["oracle", "uncertainty"] and out["model"] == "m"

@@ -8,7 +8,7 @@ import pytest
 
 from labeler.calibration import MIN_EXAMPLES
 from labeler.judgments import PairState
-from labeler.ordering import OrderInput, arrange, get_order, needs_model, uncertainty_order
+from labeler.ordering import ORDERS, OrderInput, arrange, needs_model, uncertainty_order
 from labeler.pooling import PoolEntry
 
 GRADES = (0, 1, 2)
@@ -30,7 +30,7 @@ def judged(unit: str, grade: int) -> PairState:
 
 
 def test_registered_as_needing_a_model():
-    order = get_order("uncertainty")
+    order = ORDERS.get("uncertainty")
     assert order.needs_model and not order.seeded
     assert needs_model("uncertainty") and not needs_model("pool") and not needs_model(None)
 

@@ -19,15 +19,8 @@ from support import palette, until
 from textual.widgets import OptionList
 
 from labeler.cli import cli
-from labeler.ordering import (
-    OrderInput,
-    judging_order,
-    judging_orders,
-    order_names,
-    pool_order,
-    unregister_order,
-)
-from labeler.pooling import PoolRequest, Runs, depth_pool, pooling_strategy, strategy_names, unregister_strategy
+from labeler.ordering import ORDERS, OrderInput, pool_order
+from labeler.pooling import STRATEGIES, PoolRequest, Runs, depth_pool
 from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
 
@@ -40,12 +33,12 @@ RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n"
 def reverse():
     """The toy order, registered for one test: one function and one registration."""
 
-    @judging_order("reverse", label="reversed pool rank", doc="worst rank first")
+    @ORDERS.register("reverse", label="reversed pool rank", doc="worst rank first")
     def reverse_order(given: OrderInput) -> list[str]:
         return pool_order(given.entries)[::-1]
 
     yield "reverse"
-    unregister_order("reverse")
+    ORDERS.unregister("reverse")
 
 
 @pytest.fixture
@@ -69,15 +62,15 @@ def run(db, *args):
 
 
 def test_the_built_in_orders_are_registered_in_their_listed_order():
-    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
-    assert [o.name for o in judging_orders() if o.seeded] == ["random"]
+    assert ORDERS.names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
+    assert [o.name for o in ORDERS.values() if o.seeded] == ["random"]
 
 
 def test_a_name_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="already registered"):
-        judging_order("pool", label="x", doc="x")(lambda given: [])
+        ORDERS.register("pool", label="x", doc="x")(lambda given: [])
     with pytest.raises(ValueError, match="already registered"):
-        pooling_strategy("depth", doc="x")(lambda runs, request: {})
+        STRATEGIES.register("depth", doc="x")(lambda runs, request: {})
 
 
 @pytest.mark.parametrize("command", [["judge"], ["queue"], ["next"], ["serve"], ["judgments", "add"]])
@@ -111,10 +104,10 @@ def test_queue_uses_a_registered_order(workbench, reverse):
 
 
 def test_an_unregistered_order_is_refused_again(workbench, reverse):
-    unregister_order("reverse")
+    ORDERS.unregister("reverse")
     result = CliRunner().invoke(cli, ["--db", str(workbench), "queue", "--assessor", "ann", "--order", "reverse"])
     assert result.exit_code == 2 and "'reverse' is not one of 'pool', 'rrf', 'mtf', 'random'" in result.output
-    judging_order("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
+    ORDERS.register("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
 
 
 def test_the_service_refuses_an_unregistered_order_as_a_bad_argument():
@@ -124,7 +117,9 @@ def test_the_service_refuses_an_unregistered_order_as_a_bad_argument():
     with pytest.raises(BadArgumentError) as refused:
         check_order("backwards")
     assert refused.value.argument == "order"
-    assert refused.value.reason == "must be one of pool, rrf, mtf, random, maxmean, hedge, uncertainty, not 'backwards'"
+    assert refused.value.reason == (
+        "unknown judging order 'backwards': choose one of pool, rrf, mtf, random, maxmean, hedge, uncertainty"
+    )
 
 
 async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(workbench, reverse):
@@ -161,16 +156,16 @@ async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(w
 def shallow():
     """A toy strategy: each run's top 1, whatever the depth asked for."""
 
-    @pooling_strategy("shallow", doc="each run's top unit")
+    @STRATEGIES.register("shallow", doc="each run's top unit")
     def shallow_pool(runs: Runs, request: PoolRequest):
         return depth_pool(runs, 1)
 
     yield "shallow"
-    unregister_strategy("shallow")
+    STRATEGIES.unregister("shallow")
 
 
 def test_the_built_in_strategies_are_registered():
-    assert strategy_names() == ("depth", "rrf")
+    assert STRATEGIES.names() == ("depth", "rrf")
 
 
 def test_a_registered_strategy_is_a_choice_and_builds_a_pool(workbench, shallow):
@@ -205,12 +200,12 @@ def test_the_docs_list_exactly_the_registered_orders(doc):
     rows = option_rows((DOCS / doc).read_text(), "--order")
     assert rows, f"docs/{doc} lists no --order choices"
     for row in rows:
-        assert row == set(order_names()), f"docs/{doc} lists --order {sorted(row)}, the registry {order_names()}"
+        assert row == set(ORDERS.names()), f"docs/{doc} lists --order {sorted(row)}, the registry {ORDERS.names()}"
 
 
 def test_the_tui_doc_describes_every_registered_order():
     tui = (DOCS / "tui.md").read_text().split("## Changing the order", 1)[1].split("\n## ", 1)[0]
-    for name in order_names():
+    for name in ORDERS.names():
         assert f"`{name}`" in tui, f"docs/tui.md's 'Changing the order' does not describe {name}"
 
 
@@ -220,9 +215,9 @@ def test_the_guide_table_of_orders_is_generated_and_a_registered_order_joins_it(
 
     assert "| `reverse` | reversed pool rank | worst rank first |  |  |" in orders_table().splitlines()
     assert "guide.md: orders" in stale_tables()
-    unregister_order("reverse")
+    ORDERS.unregister("reverse")
     assert "reverse" not in orders_table() and stale_tables() == []
-    judging_order("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
+    ORDERS.register("reverse", label="r", doc="r")(lambda given: [])  # for the fixture to unregister
 
 
 def test_a_registered_strategy_joins_the_generated_table(shallow):
@@ -234,4 +229,4 @@ def test_a_registered_strategy_joins_the_generated_table(shallow):
 
 def test_the_cli_doc_lists_exactly_the_registered_strategies():
     rows = option_rows((DOCS / "cli.md").read_text(), "--strategy")
-    assert rows == [set(strategy_names())]
+    assert rows == [set(STRATEGIES.names())]

@@ -6,7 +6,7 @@ from itertools import accumulate
 
 import pytest
 
-from labeler.ordering import mtf_next, mtf_order, order_names, pool_order, random_order, rrf_order
+from labeler.ordering import ORDERS, mtf_next, mtf_order, pool_order, random_order, rrf_order
 from labeler.pooling import PoolEntry, depth_pool
 
 # Toy-2 for topic 1, run order A, B, C, with the oracle truth used by the literature's simulations.
@@ -29,7 +29,7 @@ def entry(unit: str, best_rank: int, runs: int, rrf: float = 0.0) -> PoolEntry:
 
 
 def test_orders_are_named():
-    assert order_names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
+    assert ORDERS.names() == ("pool", "rrf", "mtf", "random", "maxmean", "hedge", "uncertainty")
 
 
 def test_pool_order_is_best_rank_then_agreement_then_id():

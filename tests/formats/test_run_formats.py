@@ -14,13 +14,11 @@ import pytest
 
 from labeler.errors import RunFormatError
 from labeler.formats.run_formats import (
+    RUN_FORMATS,
     RunBlock,
     RunFormat,
     RunSource,
     detect_run_format,
-    register_run_format,
-    run_formats,
-    unregister_run_format,
 )
 from labeler.formats.runs import RunReader
 
@@ -53,7 +51,8 @@ def csv_ids(line: str, path: Path, number: int) -> tuple[str, str | None]:
 
 @pytest.fixture
 def csv_format():
-    register_run_format(
+    RUN_FORMATS.register(
+        "csv",
         RunFormat(
             "csv",
             description="topic,unit,score",
@@ -62,25 +61,27 @@ def csv_format():
             detects=lambda line: "," in line,
             read_blocks=csv_blocks,
             line_ids=csv_ids,
-        )
+        ),
     )
     yield "csv"
-    unregister_run_format("csv")
+    RUN_FORMATS.unregister("csv")
 
 
 def test_the_built_in_formats_are_registered_with_trec_the_fallback():
-    assert [(f.name, f.fallback) for f in run_formats()] == [("jsonl", False), ("trec", True)]
+    assert [(f.name, f.fallback) for f in RUN_FORMATS.values()] == [("jsonl", False), ("trec", True)]
     assert detect_run_format('{"qid": "1"}').name == "jsonl"
     assert detect_run_format("1 Q0 d1 1 1.0 t").name == "trec"
     assert detect_run_format("anything else").name == "trec"
 
 
 def test_a_name_or_a_second_fallback_is_refused():
-    trec = next(f for f in run_formats() if f.name == "trec")
+    trec = next(f for f in RUN_FORMATS.values() if f.name == "trec")
     with pytest.raises(ValueError, match="run format 'trec' is already registered"):
-        register_run_format(trec)
+        RUN_FORMATS.register("trec", trec)
     with pytest.raises(ValueError, match="there is a fallback format already"):
-        register_run_format(RunFormat("other", "", "", "", lambda line: True, trec.read_blocks, trec.line_ids, True))
+        RUN_FORMATS.register(
+            "other", RunFormat("other", "", "", "", lambda line: True, trec.read_blocks, trec.line_ids, True)
+        )
 
 
 def test_a_registered_format_is_read_and_explains_its_errors(tmp_path, csv_format):

@@ -1,7 +1,7 @@
 """A measure family is one function plus one registration: parsing, messages, `evaluate` and the docs list know it.
 
 The toy families below are registered by the tests themselves, parsed and
-scored through `evaluate` with no other edit, listed by `measure_families`
+scored through `evaluate` with no other edit, listed by `FAMILIES.values()`
 with their docs line, then unregistered.
 """
 
@@ -10,15 +10,7 @@ from __future__ import annotations
 import pytest
 
 from labeler.metrics import evaluate
-from labeler.metrics.names import (
-    MeasureFamily,
-    known_families,
-    measure_families,
-    measure_family,
-    parse_measure,
-    register_family,
-    unregister_family,
-)
+from labeler.metrics.names import FAMILIES, MeasureFamily, known_families, parse_measure
 
 QRELS = {"1": {"d1": 1, "d2": 0}, "2": {"d3": 0}}
 RUNS = {"1": ["d2", "d1"], "2": ["d3"]}
@@ -34,7 +26,8 @@ def _first_hit(measure, ranking, relevant):
 
 @pytest.fixture
 def first_hit():
-    family = register_family(
+    family = FAMILIES.register(
+        "FirstHit",
         MeasureFamily(
             "FirstHit",
             aliases=("FH",),
@@ -43,10 +36,10 @@ def first_hit():
             description="1 when a relevant unit is in the top k",
             example="FirstHit@5",
             source="a toy of tests/metrics/test_measure_registry.py",
-        )
+        ),
     )
     yield family
-    unregister_family("FirstHit")
+    FAMILIES.unregister("FirstHit")
 
 
 @pytest.fixture
@@ -57,19 +50,22 @@ def weighted_hit():
         top = ranking[: measure.k]
         return measure.parameter * sum(1 for unit in top if unit in relevant) / measure.k
 
-    register_family(
-        MeasureFamily("WHit", param="alpha", default=0.5, compute=compute, **{**DOCS, "example": "WHit(alpha=0.2)@3"})
+    FAMILIES.register(
+        "WHit",
+        MeasureFamily("WHit", param="alpha", default=0.5, compute=compute, **{**DOCS, "example": "WHit(alpha=0.2)@3"}),
     )
     yield
-    unregister_family("WHit")
+    FAMILIES.unregister("WHit")
 
 
 @pytest.fixture
 def num_ret():
     """Toy computed by trec_eval's code: ir_measures' NumRet (relevant units retrieved), one registration."""
-    register_family(MeasureFamily("NumRet", cutoff="none", backend="standard", **{**DOCS, "example": "NumRet"}))
+    FAMILIES.register(
+        "NumRet", MeasureFamily("NumRet", cutoff="none", backend="standard", **{**DOCS, "example": "NumRet"})
+    )
     yield
-    unregister_family("NumRet")
+    FAMILIES.unregister("NumRet")
 
 
 def test_the_built_in_families_read_as_before():
@@ -80,7 +76,7 @@ def test_the_built_in_families_read_as_before():
 
 
 def test_every_built_in_family_carries_its_docs_line():
-    families = measure_families()
+    families = FAMILIES.values()
     assert [f.name for f in families] == [
         *("P", "R", "nDCG", "AP", "RR", "Rprec", "Bpref", "infAP", "Success", "Judged"),
         *("AnyHit", "AllHit", "T", "F", "Fe", "RBP"),
@@ -88,14 +84,14 @@ def test_every_built_in_family_carries_its_docs_line():
     for family in families:
         assert family.description and family.source
         assert parse_measure(family.example).family == family.name
-    rbp = measure_family("RBP")
+    rbp = FAMILIES.get("RBP")
     assert (rbp.spelling, rbp.example) == ("RBP[(p=p)]", "RBP(p=0.8)")
     assert rbp.source.startswith("Moffat & Zobel")
 
 
 def test_a_registered_family_is_parsed_listed_and_computed(first_hit):
     assert known_families().endswith(", FirstHit@k")
-    assert measure_families()[-1] is first_hit
+    assert FAMILIES.values()[-1] is first_hit
     assert (first_hit.spelling, first_hit.example) == ("FirstHit@k", "FirstHit@5")
     assert parse_measure("fh@2").family == "FirstHit"
     with pytest.raises(ValueError, match="FirstHit needs a cutoff"):
@@ -105,19 +101,19 @@ def test_a_registered_family_is_parsed_listed_and_computed(first_hit):
     assert result.per_query["2"] == {"FirstHit@1": None, "FirstHit@2": None}
     assert result.counts == {"FirstHit@1": 1, "FirstHit@2": 1}
     assert result.aggregate == {"FirstHit@1": 0.0, "FirstHit@2": 1.0}
-    assert measure_family(parse_measure("FirstHit@1").family).recall
+    assert FAMILIES.get(parse_measure("FirstHit@1").family).recall
 
 
 def test_an_unregistered_family_is_unknown_again(first_hit):
-    unregister_family("FirstHit")
+    FAMILIES.unregister("FirstHit")
     with pytest.raises(ValueError, match="unknown measure 'FirstHit@1'"):
         parse_measure("FirstHit@1")
-    assert "FirstHit" not in [f.name for f in measure_families()]
-    register_family(first_hit)  # for the fixture to remove
+    assert "FirstHit" not in [f.name for f in FAMILIES.values()]
+    FAMILIES.register("FirstHit", first_hit)  # for the fixture to remove
 
 
 def test_a_family_with_a_parameter_gets_its_default_its_value_and_its_range(weighted_hit):
-    assert measure_family("WHit").spelling == "WHit[(alpha=a)]@k"
+    assert FAMILIES.get("WHit").spelling == "WHit[(alpha=a)]@k"
     assert parse_measure("WHit(alpha=0.2)@2").alpha == 0.2
     result = evaluate(QRELS, RUNS, "WHit@2 WHit(alpha=0.2)@2", topics=["1"], threshold=1)
     assert result.per_query["1"] == {"WHit@2": 0.25, "WHit(alpha=0.2)@2": pytest.approx(0.1)}
@@ -151,8 +147,8 @@ def test_a_trec_eval_family_is_one_registration(num_ret):
     ],
 )
 def test_a_bad_registration_is_refused(family, message):
-    before = measure_families()
+    before = FAMILIES.values()
     with pytest.raises(ValueError, match=message):
-        register_family(family)
-    assert measure_families() == before
+        FAMILIES.register(family.name, family)
+    assert FAMILIES.values() == before
     assert family.name not in known_families()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support import dump
 
-from labeler.ordering import judging_orders
+from labeler.ordering import ORDERS
 
 ARGS = ("replay", "--snapshot", "v1", "--depth", "5", "--runs", "A,B,C", "--measure", "P@5")
 
@@ -17,7 +17,7 @@ def test_json_shape_and_unjudged_left_out(toy):
     assert out["relevant"] == 5
     assert out["unjudged"] == 1 and out["unjudged_units"] == {"q1": ["d11"]}
     assert out["unjudged_as_nonrelevant"] is False
-    assert list(out["orders"]) == ["oracle", *(o.name for o in judging_orders() if not o.needs_model)]  # no --model
+    assert list(out["orders"]) == ["oracle", *(o.name for o in ORDERS.values() if not o.needs_model)]  # no --model
     for figures in out["orders"].values():
         assert set(figures) >= {"curve", "curve_share", "to_relevant", "tau", "tau_ap", "stopping", "topics"}
         assert set(figures["to_relevant"]) == {"50", "90", "95"}

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from labeler.ordering import get_order, mtf_next, order_names
+from labeler.ordering import ORDERS, mtf_next
 from labeler.pooling import depth_pool
 from labeler.replay import (
     ORACLE,
@@ -166,7 +166,7 @@ def test_static_orders_asked_once_equal_asked_after_every_judgment_and_mtf_equal
     for _ in range(60):
         runs, pool, relevant, grades = _random_collection(rng)
         entries = pool["t"]
-        static = [n for n in order_names() if get_order(n).static]
+        static = [n for n in ORDERS.names() if ORDERS.get(n).static]
         assert static == ["pool", "rrf", "random"]  # the orders that never look at a label
         for name in static:
             once = replay_order(name, "t", entries, grades, threshold=1, seed=3, recompute=False)

@@ -165,7 +165,7 @@ def test_an_entry_point_plugin_runs_like_a_builtin(hand_cli, plugins, stored_uni
 
 def test_the_example_plugin_records_its_name_version_and_params(hand_cli, plugins, stored_units):
     plugins(overlap="retriever_plugin:OverlapRetriever")
-    assert "overlap" in registry.retriever_names()
+    assert "overlap" in registry.RETRIEVERS.names()
     result = hand_cli.json("runs", "retrieve", "--retriever", "overlap", "--name", "o", "--param", "min_words=2")
     assert result["policies"]["retriever_params"] == {"min_words": 2}
     assert result["policies"]["retriever_version"] == "1"

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from labeler.cli import cli
 from labeler.retrievers.base import Hit, Retriever, Units
-from labeler.retrievers.catalog import RetrieverKind, build_with_params, register_retriever, unregister_retriever
-from labeler.retrievers.registry import make_retriever, retriever_names
+from labeler.retrievers.catalog import RetrieverKind, build_with_params
+from labeler.retrievers.registry import RETRIEVERS, make_retriever
 
 
 class Longest(Retriever):
@@ -42,25 +42,26 @@ class Longest(Retriever):
 
 @pytest.fixture
 def longest():
-    register_retriever(
+    RETRIEVERS.register(
+        "longest",
         RetrieverKind(
             "longest",
             description="the longest units first",
             parameters="`cap` (1000)",
             factory=lambda params, full_text: build_with_params("longest", Longest, params),
-        )
+        ),
     )
     yield "longest"
-    unregister_retriever("longest")
+    RETRIEVERS.unregister("longest")
 
 
 def test_the_built_ins_are_registered_in_order():
-    assert retriever_names()[:3] == ["fts5", "bm25s", "ql"]
+    assert RETRIEVERS.names()[:3] == ("fts5", "bm25s", "ql")
 
 
 def test_a_name_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="retriever 'ql' is already registered"):
-        register_retriever(RetrieverKind("ql", description="x", parameters="", factory=lambda p, f: None))
+        RETRIEVERS.register("ql", RetrieverKind("ql", description="x", parameters="", factory=lambda p, f: None))
 
 
 def test_a_registered_retriever_makes_a_run(hand_cli, longest, stored_units):
@@ -82,10 +83,12 @@ def test_a_registered_retriever_is_in_the_help_and_the_docs_table(longest):
 
 
 def test_an_unregistered_retriever_is_unknown_again(longest):
-    unregister_retriever("longest")
+    RETRIEVERS.unregister("longest")
     try:
         with pytest.raises(Exception, match="unknown retriever 'longest'"):
             make_retriever("longest")
         assert "longest" not in CliRunner().invoke(cli, ["runs", "retrieve", "--help"]).output
     finally:
-        register_retriever(RetrieverKind("longest", description="", parameters="", factory=lambda p, f: None))
+        RETRIEVERS.register(
+            "longest", RetrieverKind("longest", description="", parameters="", factory=lambda p, f: None)
+        )
