@@ -77,7 +77,7 @@ STEPS: list[tuple[str, list[str]]] = [
 # Values that differ between two runs of the same steps, replaced before comparing.
 VARYING = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?"), "<time>"),
-    (re.compile(r'"(seconds|elapsed|elapsed_s|duration|ms|wall|cpu)": [0-9.e-]+'), r'"\1": <n>'),
+    (re.compile(r'"(seconds|elapsed|elapsed_s|duration|ms|wall|cpu|bytes)": [0-9.e-]+'), r'"\1": <n>'),
     # Random event ids, and the digests and seals that cover them or a time.
     (re.compile(r'"(event|head|seal|parent_seal|log|created|link)": "[0-9a-f]{16,64}"'), r'"\1": "<hex>"'),
 ]
