@@ -21,7 +21,7 @@ CHANGED_DOC = "agri-001"
 
 def build_full_workbench(folder: Path) -> bytes:
     """The bytes of the workbench file, its WAL checkpointed into it."""
-    db = Path(build_demo(folder, lambda *_: None)["db"])
+    db = build_demo(folder, lambda *_: None).db
     with Store(db) as store:
         record_judgment(store, "1", CHANGED_DOC, assessor="ann", grade=2, allow_unknown=True)
         document = store.document(CHANGED_DOC)

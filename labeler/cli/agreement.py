@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,6 +12,9 @@ from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.ranges import Whole
 from labeler.errors import BadArgumentError
+
+if TYPE_CHECKING:
+    from labeler.workbench.agreement import AgreementReport
 
 HOW_TO_READ = (
     "How to read: overlap is the share of pairs graded alike. Kappa and alpha correct it for chance: 1 is perfect "
@@ -52,18 +55,18 @@ def _block_row(label: str, block: dict[str, Any]) -> list[object]:
     ]
 
 
-def _say_conditions(result: dict[str, Any]) -> None:
+def _say_conditions(result: AgreementReport) -> None:
     """Which condition the pairs' second judgments were made in and, when more than one, agreement in each."""
-    counts = result["conditions"]
+    counts = result.conditions
     info(
         f"Second judgments: {counts['blind']} blind (no other label on screen), {counts['shown']} shown "
         f"(another assessor's label on screen), {counts['unrecorded']} unrecorded (imported or added by script)."
     )
-    blocks = result["by_condition"]
+    blocks = result.by_condition
     if len(blocks) > 1:
         table(
             "per condition of the second judgment",
-            ["condition", "pairs", "overlap", "binary overlap", f"alpha ({result['metric']})"],
+            ["condition", "pairs", "overlap", "binary overlap", f"alpha ({result.metric})"],
             [_block_row(name, block)[:2] + _block_row(name, block)[3:] for name, block in blocks.items()],
         )
 
@@ -139,33 +142,33 @@ def agreement(
                 store, model, unit=unit, measure=measure, weights=weights, bins=bins, all_pairs=all_pairs
             )
         if as_json:
-            emit_json(report)
+            emit_json(report.to_json())
         else:
             model_view.say(report)
         return
     with env.store() as store:
         result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric, all_pairs=all_pairs)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    scope = f"snapshot {result['snapshot']}'s topics, " if result["snapshot"] else ""
+    scope = f"snapshot {result.snapshot}'s topics, " if result.snapshot else ""
     planned = (
-        f", on the {result['planned_overlap']} planned overlap pairs (--all-pairs for every pair)"
-        if result["planned_overlap"] is not None
+        f", on the {result.planned_overlap} planned overlap pairs (--all-pairs for every pair)"
+        if result.planned_overlap is not None
         else ""
     )
     info(
-        f"Agreement in {scope}{result['unit']}{planned}: {result['pairs_multi']} of {result['pairs_judged']} "
-        f"graded pairs were graded by two or more assessors ({', '.join(result['assessors']) or 'none'}); scale "
-        f"{result['scale']}, relevant from grade {result['threshold']}."
+        f"Agreement in {scope}{result.unit}{planned}: {result.pairs_multi} of {result.pairs_judged} "
+        f"graded pairs were graded by two or more assessors ({', '.join(result.assessors) or 'none'}); scale "
+        f"{result.scale}, relevant from grade {result.threshold}."
     )
-    if result["pairs_multi"] == 0:
+    if result.pairs_multi == 0:
         info(
             "Nothing to compare: have a second assessor grade some of the same pairs "
             "(labeler judge, or labeler judgments add TOPIC UNIT GRADE --assessor NAME)."
         )
         return
-    overall = result["overall"]
+    overall = result.overall
     _say_conditions(result)
     table(
         "per assessor pair, all topics",
@@ -195,10 +198,8 @@ def agreement(
             for key, p in overall["pairs_by_assessors"].items()
         ],
     )
-    rows = [_block_row("all", overall)] + [_block_row(topic, t) for topic, t in result["topics"].items()]
-    table(
-        "per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result['metric']})"], rows
-    )
+    rows = [_block_row("all", overall)] + [_block_row(topic, t) for topic, t in result.topics.items()]
+    table("per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result.metric})"], rows)
     table(
         "per topic and assessor pair",
         ["topic", "assessors", "pairs", "overlap", "kappa", "kappa linear", "kappa quadratic"],
@@ -212,7 +213,7 @@ def agreement(
                 _value(p["weighted_kappa_linear"]),
                 _value(p["weighted_kappa_quadratic"]),
             ]
-            for topic, t in result["topics"].items()
+            for topic, t in result.topics.items()
             for key, p in t["pairs_by_assessors"].items()
         ],
     )

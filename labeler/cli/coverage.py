@@ -387,12 +387,13 @@ def report(
     as_json: bool,
 ) -> None:
     """A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias."""
+    from dataclasses import replace
     from functools import partial
 
     from labeler.errors import BadArgumentError
     from labeler.outputs import check_output
     from labeler.report import render_report
-    from labeler.workbench.report import write_report
+    from labeler.workbench.report import ModelSection, write_report
 
     if (replay_depth is None) != (replay_runs is None):
         missing = "replay_runs" if replay_runs is None else "replay_depth"
@@ -419,15 +420,15 @@ def report(
         render = partial(render_report, replay=replayed, model=model_report)  # None: no such section
         result = write_report(store, html_path, render=render, snapshot=snapshot, depth=depth, force=force)
     if replayed is not None:
-        result["replay"] = {name: f.curve_share for name, f in replayed.orders.items()}
+        result = replace(result, replay={name: f.curve_share for name, f in replayed.orders.items()})
     if model_report is not None:
-        result["model"] = {"model": model, "pairs": model_report["pairs"]}
+        result = replace(result, model=ModelSection(model_report.model, model_report.pairs))
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     info(
-        f"Wrote {result['path']} ({plural(result['bytes'], 'byte')}): snapshot {result['snapshot']}, "
-        f"{plural(len(result['runs']), 'run')}, {plural(len(result['snapshots_drawn']), 'snapshot')} drawn."
+        f"Wrote {result.path} ({plural(result.bytes, 'byte')}): snapshot {result.snapshot}, "
+        f"{plural(len(result.runs), 'run')}, {plural(len(result.snapshots_drawn), 'snapshot')} drawn."
     )
 
 

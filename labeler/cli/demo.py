@@ -38,8 +38,7 @@ def demo(folder: str | None, no_tui: bool) -> None:
         click.echo(f"$ labeler --db {db_path} {command_of(step)}")
         click.echo(f"  {step.outcome}")
 
-    result = build_demo(target, say)
-    db = result["db"]
+    db = str(build_demo(target, say).db)
     interactive = sys.stdout.isatty() and sys.stdin.isatty() and not no_tui
     if not interactive:
         for title, args in (

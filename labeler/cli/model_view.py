@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import info, table
+
+if TYPE_CHECKING:
+    from labeler.workbench.agreement import ModelAgreementReport
 
 BAR = 30
 HOW_TO_READ = (
@@ -49,15 +52,15 @@ def reliability_rows(diagram: dict[str, Any]) -> list[list[object]]:
     ]
 
 
-def say(report: dict[str, Any]) -> None:
+def say(report: ModelAgreementReport) -> None:
     info(
-        f"Model {report['model']} against the human labels in {report['unit']}: {report['pairs']} pairs labelled "
-        f"by both (of the model's {report['model_labels']} labels); scale {report['scale']}, relevant from grade "
-        f"{report['threshold']}."
+        f"Model {report.model} against the human labels in {report.unit}: {report.pairs} pairs labelled "
+        f"by both (of the model's {report.model_labels} labels); scale {report.scale}, relevant from grade "
+        f"{report.threshold}."
     )
-    if report["pairs_read"] == "overlap":
+    if report.pairs_read == "overlap":
         info(
-            f"Read: the assignments' planned overlap ({report['planned_overlap']} pairs, a seeded sample chosen "
+            f"Read: the assignments' planned overlap ({report.planned_overlap} pairs, a seeded sample chosen "
             "before anyone judged); --all-pairs reads every pair both labelled."
         )
     else:
@@ -66,10 +69,10 @@ def say(report: dict[str, Any]) -> None:
             "sample; the pairs people chose to judge (pool order, --order uncertainty) are not one, and a model's "
             "agreement measured on them is biased."
         )
-    if report["pairs"] == 0:
+    if report.pairs == 0:
         info("Nothing to compare: no pair has both a human label and a label from this model.")
         return
-    confusion = report["confusion"]
+    confusion = report.confusion
     grades = confusion["grades"]
     table(
         "confusion: human grade (rows) x model grade (columns), count (row share)",
@@ -79,17 +82,17 @@ def say(report: dict[str, Any]) -> None:
             for g, counts, shares in zip(grades, confusion["counts"], confusion["row_shares"], strict=True)
         ],
     )
-    weights = report["weighted_kappa"]["weights"]
-    rows = [["all", report["pairs"], _value(report["exact_match"]), _value(report["kappa"])]]
-    rows[0].append(_value(report["weighted_kappa"]))
-    for name, block in report["conditions"].items():
+    weights = report.weighted_kappa["weights"]
+    rows = [["all", report.pairs, _value(report.exact_match), _value(report.kappa)]]
+    rows[0].append(_value(report.weighted_kappa))
+    for name, block in report.conditions.items():
         rows.append(
             [
                 name,
-                block["pairs"],
-                _value(block["exact_match"]),
-                _value(block["kappa"]),
-                _value(block["weighted_kappa"]),
+                block.pairs,
+                _value(block.exact_match),
+                _value(block.kappa),
+                _value(block.weighted_kappa),
             ]
         )
     table(
@@ -102,10 +105,10 @@ def say(report: dict[str, Any]) -> None:
         ["grade", "precision", "recall", "human pairs", "model pairs"],
         [
             [g, _share(row["precision"]), _share(row["recall"]), row["support"], row["predicted"]]
-            for g, row in report["per_grade"].items()
+            for g, row in report.per_grade.items()
         ],
     )
-    calibration = report["calibration"]
+    calibration = report.calibration
     if calibration["pairs_with_probs"]:
         for key, title in (
             ("confidence", "probability stated for the reported grade vs. share the people gave it"),
@@ -119,10 +122,10 @@ def say(report: dict[str, Any]) -> None:
             )
     else:
         info("No reliability diagram: the model's labels carry no probabilities.")
-    tau = report["tau"]
+    tau = report.tau
     info(
-        f"Runs ranked by {tau['measure']} on the model's labels vs. the human labels, on the same "
-        f"{report['pairs']} pairs over {tau['topics']} topics: Kendall tau {_share(tau['kendall_tau'])}, "
-        f"tau_AP {_share(tau['tau_ap'])} ({tau['runs']} runs)."
+        f"Runs ranked by {tau.measure} on the model's labels vs. the human labels, on the same "
+        f"{report.pairs} pairs over {tau.topics} topics: Kendall tau {_share(tau.kendall_tau)}, "
+        f"tau_AP {_share(tau.tau_ap)} ({tau.runs} runs)."
     )
     info(HOW_TO_READ)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,8 +13,10 @@ from labeler.cli.hints import hint_text
 from labeler.cli.output import emit_json, info
 from labeler.cli.ranges import MAX_LEASE_MINUTES, SEED, Real
 from labeler.cli.registry_options import order_option
-from labeler.errors import Hint
 from labeler.ids import check_id
+
+if TYPE_CHECKING:
+    from labeler.workbench.nothing_left import Reason
 
 
 def lease_minutes(ctx: click.Context, param: click.Parameter, value: float) -> timedelta:
@@ -31,17 +35,17 @@ lease_option = click.option(
 )
 
 
-def nothing_lines(assessor: str, topic: str | None, reasons: list[dict]) -> list[str]:
-    """Why there is nothing to judge, in words: one line per reason (`reasons` of the `--json` form), each with
-    the commands that would give the assessor work."""
+def nothing_lines(assessor: str, topic: str | None, reasons: Sequence[Reason]) -> list[str]:
+    """Why there is nothing to judge, in words: one line per reason, each with the commands that would give
+    the assessor work."""
     from labeler.workbench.nothing_left import headline
 
     if not reasons:
         return [f"{headline(assessor, topic)} a moment ago, but a unit is free now: ask again."]
     lines = []
     for i, reason in enumerate(reasons):
-        lines.append(f"{headline(assessor, topic)}: {reason['words']}." if i == 0 else f"Also: {reason['words']}.")
-        hints = [hint_text(Hint(**hint)) for hint in reason["hints"]]
+        lines.append(f"{headline(assessor, topic)}: {reason.words}." if i == 0 else f"Also: {reason.words}.")
+        hints = [hint_text(hint) for hint in reason.hints]
         if hints:
             lines.append("  To change it: " + "; ".join(hints) + ".")
     return lines
@@ -89,10 +93,10 @@ def next_(
         nothing = nothing_left(store, assessor, topic=topic, pool=pool) if claim is None else None
     result = next_summary(claim, topic=topic, unit_space=space, nothing=nothing)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     if claim is None:
-        for line in nothing_lines(assessor, topic, result["reasons"]):
+        for line in nothing_lines(assessor, topic, result.reasons):
             info(line)
         return
     info(

@@ -12,7 +12,7 @@ from labeler.cli.ranges import DEPTH, MAX_DEPTH, Whole
 from labeler.cli.registry_options import strategy_option
 from labeler.errors import BadArgumentError, LabelerError
 from labeler.wording import plural
-from labeler.workbench.pools import PoolBuilt
+from labeler.workbench.pools import PoolBuilt, PoolListed
 
 
 @click.group()
@@ -121,7 +121,8 @@ def list_(env: Env, as_json: bool) -> None:
         result,
         as_json,
         ["pool", "strategy", "depth", "unit", "runs", "pairs", "created"],
-        lambda p: [p["pool"], p["strategy"], p["depth"], p["unit"], ",".join(p["runs"]), p["pairs"], p["created"][:19]],
+        lambda p: [p.pool, p.strategy, p.depth, p.unit, ",".join(p.runs), p.pairs, p.created[:19]],
+        to_json=PoolListed.to_json,
     )
 
 

@@ -44,20 +44,17 @@ def queue(
         result = queue_view(
             store, topic, assessor=assessor, order=order, seed=seed, pool=pool, limit=limit, model=model
         )
-    topic = result["topic"]
-    held = result["held_by_others"]
+    held = result.held_by_others
     held_note = f" ({held} unit(s) held by other assessors)" if held else ""
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    if not result["next"]:
-        for line in nothing_lines(assessor, topic, result["reasons"]):
+    if not result.next:
+        for line in nothing_lines(assessor, result.topic, result.reasons):
             info(line)
         return
-    info(f"Topic {result['topic']}: {plural(result['remaining'], 'unit')} to judge ({order} order){held_note}.")
-    table(
-        None, ["#", "unit", "later"], [[n["position"], n["unit"], "yes" if n["later"] else ""] for n in result["next"]]
-    )
+    info(f"Topic {result.topic}: {plural(result.remaining, 'unit')} to judge ({order} order){held_note}.")
+    table(None, ["#", "unit", "later"], [[n.position, n.unit, "yes" if n.later else ""] for n in result.next])
 
 
 COMMANDS = [queue]

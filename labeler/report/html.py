@@ -8,6 +8,7 @@ from labeler.report.model import model_section
 from labeler.report.svg import bar_chart, escape, line_chart
 
 if TYPE_CHECKING:  # the types only: the page is drawn from what the workbench gathered, handed over
+    from labeler.workbench.agreement import ModelAgreementReport
     from labeler.workbench.coverage_results import CoverageReport, History, ReportData
     from labeler.workbench.replay import ReplayResult
 
@@ -36,7 +37,9 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_report(data: ReportData, replay: ReplayResult | None = None, model: dict[str, Any] | None = None) -> str:
+def render_report(
+    data: ReportData, replay: ReplayResult | None = None, model: ModelAgreementReport | None = None
+) -> str:
     """The whole page from the report data the workbench gathers (see workbench.report.report_data).
 
     `replay` (from `labeler.workbench.replay.replay`) adds the section on judging orders; `model`

@@ -6,9 +6,12 @@ Drawn from `labeler.workbench.agreement.model_agreement_report` (the `--json` sh
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.report.svg import escape
+
+if TYPE_CHECKING:  # the types only, like the page's other sections
+    from labeler.workbench.agreement import ModelAgreementReport, ModelComparison
 
 SIZE, PAD = 320, 44
 
@@ -68,16 +71,17 @@ def confusion_table(confusion: dict[str, Any]) -> str:
     return f"<table class='confusion'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def model_section(report: dict[str, Any]) -> str:
+def model_section(report: ModelAgreementReport) -> str:
     """The section: what is compared, the confusion (counts and row shares), kappa by condition, reliability."""
-    name = escape(report["model"])
-    weights = escape(report["weighted_kappa"]["weights"])
+    name = escape(report.model)
+    weights = escape(report.weighted_kappa["weights"])
+    rows: list[tuple[str, ModelAgreementReport | ModelComparison]] = [("all", report), *report.conditions.items()]
     conditions = "".join(
-        f"<tr><td>{escape(c)}</td><td>{b['pairs']}</td><td>{_fmt(b['exact_match']['value'])}</td>"
-        f"<td>{_fmt(b['kappa']['value'])}</td><td>{_fmt(b['weighted_kappa']['value'])}</td></tr>"
-        for c, b in [("all", report), *report["conditions"].items()]
+        f"<tr><td>{escape(c)}</td><td>{b.pairs}</td><td>{_fmt(b.exact_match['value'])}</td>"
+        f"<td>{_fmt(b.kappa['value'])}</td><td>{_fmt(b.weighted_kappa['value'])}</td></tr>"
+        for c, b in rows
     )
-    calibration = report["calibration"]
+    calibration = report.calibration
     figures = ""
     if calibration["pairs_with_probs"]:
         for key, title in (("confidence", "stated P(reported grade)"), ("relevant", "stated P(relevant)")):
@@ -91,22 +95,22 @@ def model_section(report: dict[str, Any]) -> str:
         figures = "<p class='note'>No reliability diagram: this model's labels carry no probabilities.</p>"
     read = (
         "the assignments' planned overlap, a seeded sample"
-        if report["pairs_read"] == "overlap"
+        if report.pairs_read == "overlap"
         else "every pair both labelled: no overlap is planned, so not a sample chosen in advance"
     )
-    tau = report["tau"]
+    tau = report.tau
     return (
         f"<h2>Model {name} against the human labels</h2>"
-        f"<p class='note'>{report['pairs']} pairs labelled by both a person and model {name} ({read}), "
+        f"<p class='note'>{report.pairs} pairs labelled by both a person and model {name} ({read}), "
         "in the log as it is now, not in the snapshot above. Rows are the "
         "people's grades (the truth), columns the model's; a row's shares say what the model answers when the "
         "people gave that grade. Pairs judged with the model's label on screen (shown) are not independent of "
         "it.</p>"
-        + confusion_table(report["confusion"])
+        + confusion_table(report.confusion)
         + "<table><thead><tr><th>condition</th><th>pairs</th><th>exact match</th><th>kappa</th>"
         f"<th>weighted kappa ({weights})</th></tr></thead><tbody>{conditions}</tbody></table>"
         + figures
-        + f"<p class='note'>Runs ranked by {escape(tau['measure'])} on the model's labels against the human labels "
-        f"of the same pairs ({tau['topics']} topics, {tau['runs']} runs): Kendall tau {_fmt(tau['kendall_tau'])}, "
-        f"tau_AP {_fmt(tau['tau_ap'])}.</p>"
+        + f"<p class='note'>Runs ranked by {escape(tau.measure)} on the model's labels against the human labels "
+        f"of the same pairs ({tau.topics} topics, {tau.runs} runs): Kendall tau {_fmt(tau.kendall_tau)}, "
+        f"tau_AP {_fmt(tau.tau_ap)}.</p>"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import SystemCommand
@@ -26,6 +27,9 @@ from labeler.wording import plural
 from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.snapshot_results import SnapshotCreated
+
+if TYPE_CHECKING:
+    from labeler.judgments import Event
 
 
 def order_choices() -> list[tuple[str, str]]:
@@ -54,7 +58,7 @@ def live_name_problem(live_names: LiveNames, name: str) -> str | None:
     )
 
 
-def human_decisions(store: Store, assessor: str) -> list[dict]:
+def human_decisions(store: Store, assessor: str) -> list[Event]:
     """The assessor's last decisions for the history screen, without any a model made under their name.
 
     A model's labels imported by the assessor carry their name; listing them would show a model's
@@ -64,7 +68,7 @@ def human_decisions(store: Store, assessor: str) -> list[dict]:
 
     decisions = recent_decisions(store, assessor, limit=50)
     models = {e.event_id for e in recent_events(store, assessor, limit=400) if e.source == "model"}
-    return [d for d in decisions if d["event"] not in models][:10]
+    return [d for d in decisions if d.event_id not in models][:10]
 
 
 class LabelerApp(SavingApp):

@@ -9,12 +9,14 @@ a snapshot only narrows the report to that snapshot's unit space and topics.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from labeler.agreement import METRICS, agreement_block, summarize_agreement
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
+from labeler.json_form import JsonResult, json_field
 from labeler.judges.labels import ModelLabel
 from labeler.judgments import Event, PairState
 from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
@@ -27,6 +29,46 @@ from labeler.workbench.batches import topic_batches
 from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.model_labels import model_labels, model_names
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
+
+# The statistics the domain computes (`labeler.agreement`, `labeler.model_agreement`) are JSON-shaped
+# mappings; these aliases name which one a field holds.
+AgreementBlock = dict[str, Any]  # `agreement_block`: overlap, alpha and every statistic per assessor pair
+StatisticJson = dict[str, Any]  # `Statistic.to_dict`: value, pairs and why it is undefined
+
+
+@dataclass(frozen=True)
+class PairCondition(JsonResult):
+    """The condition a pair graded by two or more was judged in: `blind`, `shown` or `unrecorded`."""
+
+    topic: str
+    unit_id: str
+    condition: str
+
+
+@dataclass(frozen=True)
+class AgreementReport(JsonResult):
+    """`agreement_report`'s result: what was read, and the agreement overall, per topic and per condition.
+
+    `pairs_read` is `overlap` (the planned overlap, `planned_overlap` pairs) or `all`; `topics` holds
+    the topics with a pair graded by two or more; `conditions` counts those pairs per condition and
+    `by_condition` gives the agreement of each condition that has some.
+    """
+
+    unit: str
+    snapshot: str | None
+    scale: str
+    threshold: int
+    metric: str
+    pairs_read: str
+    planned_overlap: int | None
+    assessors: list[str]
+    pairs_judged: int
+    pairs_multi: int
+    overall: AgreementBlock
+    topics: dict[str, AgreementBlock]
+    conditions: dict[str, int]
+    by_condition: dict[str, AgreementBlock]
+    pair_conditions: tuple[PairCondition, ...]
 
 
 def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, set[str] | None, GradeScale, str | None]:
@@ -70,7 +112,7 @@ def agreement_report(
     unit: str | None = None,
     metric: str = "ordinal",
     all_pairs: bool = False,
-) -> dict[str, Any]:
+) -> AgreementReport:
     """Overlap and Cohen's kappa per assessor pair, and Krippendorff's alpha, overall and per topic.
 
     Which grades count: every assessor's latest real grade of a pair in the unit space (the
@@ -97,22 +139,29 @@ def agreement_report(
         if real:
             grades.setdefault(topic_id, {})[unit_id] = real
     summary = summarize_agreement(grades, threshold=scale.threshold, categories=scale.values, metric=metric)
-    return {
-        "unit": space,
-        "snapshot": snapshot_name,
-        "scale": scale.name,
-        "threshold": scale.threshold,
-        "metric": metric,
-        "pairs_read": "all" if planned is None else "overlap",
-        "planned_overlap": None if planned is None else len(planned),
-        **summary,
-        **_by_condition(store, space, grades, scale, metric),
-    }
+    counts, blocks, pair_conditions = _by_condition(store, space, grades, scale, metric)
+    return AgreementReport(
+        unit=space,
+        snapshot=snapshot_name,
+        scale=scale.name,
+        threshold=scale.threshold,
+        metric=metric,
+        pairs_read="all" if planned is None else "overlap",
+        planned_overlap=None if planned is None else len(planned),
+        assessors=summary["assessors"],
+        pairs_judged=summary["pairs_judged"],
+        pairs_multi=summary["pairs_multi"],
+        overall=summary["overall"],
+        topics=summary["topics"],
+        conditions=counts,
+        by_condition=blocks,
+        pair_conditions=pair_conditions,
+    )
 
 
 def _by_condition(
     store: Store, space: str, grades: dict[str, dict[str, dict[str, int]]], scale: GradeScale, metric: str
-) -> dict[str, Any]:
+) -> tuple[dict[str, int], dict[str, AgreementBlock], tuple[PairCondition, ...]]:
     """Which condition each pair graded by two or more was judged in (`judged_condition`), the count per
     condition, and the agreement per condition (`agreement_block`) for each condition that has pairs."""
     multi = {(t, u) for t, units in grades.items() for u, by in units.items() if len(by) >= 2}
@@ -135,11 +184,73 @@ def _by_condition(
         for name in JUDGED_CONDITIONS
         if counts[name]
     }
-    return {
-        "conditions": counts,
-        "by_condition": blocks,
-        "pair_conditions": [{"topic": t, "unit_id": u, "condition": judged[(t, u)]} for t, u in ordered],
-    }
+    return counts, blocks, tuple(PairCondition(t, u, judged[(t, u)]) for t, u in ordered)
+
+
+@dataclass(frozen=True)
+class ModelComparison(JsonResult):
+    """A model's labels against the human labels on some pairs (`compare_model`'s statistics).
+
+    `calibration` (a reliability diagram of the probabilities stated) only for the whole set.
+    """
+
+    pairs: int
+    exact_match: StatisticJson
+    kappa: StatisticJson
+    weighted_kappa: StatisticJson  # with the `weights` used
+    weighted_kappa_linear: StatisticJson
+    weighted_kappa_quadratic: StatisticJson
+    confusion: dict[str, Any]  # humans the rows: grades, counts, row shares
+    per_grade: dict[str, Any]  # grade -> precision, recall, support, predicted
+    calibration: dict[str, Any] | None = json_field(default=None, omit_if_none=True)
+
+
+@dataclass(frozen=True)
+class RunScores(JsonResult):
+    """One run's mean score on the human labels and on the model's (None when undefined)."""
+
+    human: float | None
+    model: float | None
+
+
+@dataclass(frozen=True)
+class RankingTau(JsonResult):
+    """How far the runs ranked on the model's labels agree with them ranked on the human labels."""
+
+    measure: str
+    topics: int
+    runs: int
+    runs_not_scored: list[str]
+    kendall_tau: float | None
+    tau_ap: float | None
+    human_ranking: list[str]
+    model_ranking: list[str]
+    scores: dict[str, RunScores]
+
+
+@dataclass(frozen=True)
+class ModelAgreementReport(JsonResult):
+    """`model_agreement_report`'s result: what was read, then `ModelComparison`'s statistics on every pair
+    compared, the same per condition (`blind`, `shown`, `shown_other`), and the runs' ranking tau."""
+
+    model: str
+    unit: str
+    scale: str
+    threshold: int
+    pairs_read: str
+    planned_overlap: int | None
+    model_labels: int
+    pairs: int
+    exact_match: StatisticJson
+    kappa: StatisticJson
+    weighted_kappa: StatisticJson
+    weighted_kappa_linear: StatisticJson
+    weighted_kappa_quadratic: StatisticJson
+    confusion: dict[str, Any]
+    per_grade: dict[str, Any]
+    calibration: dict[str, Any]
+    conditions: dict[str, ModelComparison]
+    tau: RankingTau
 
 
 DEFAULT_TAU_MEASURE = "nDCG@10"
@@ -155,7 +266,7 @@ def model_agreement_report(
     weights: str = DEFAULT_WEIGHTS,
     bins: int = DEFAULT_BINS,
     all_pairs: bool = False,
-) -> dict[str, Any]:
+) -> ModelAgreementReport:
     """A model's labels against the human labels of the pairs both labelled (`labeler agreement --model`).
 
     The pairs compared are pairs with a current human label (human or imported judgments, no
@@ -185,19 +296,20 @@ def model_agreement_report(
     by_condition = {}
     for name in CONDITIONS:
         subset = [pairs[k] for k in ordered if condition[k] == name]
-        by_condition[name] = compare_model(subset, grades, scale.threshold, weights=weights, with_calibration=False)
-    return {
-        "model": model,
-        "unit": space,
-        "scale": scale.name,
-        "threshold": scale.threshold,
-        "pairs_read": "human and model labelled" if planned is None else "overlap",
-        "planned_overlap": None if planned is None else len(planned),
-        "model_labels": len(labels),
+        statistics = compare_model(subset, grades, scale.threshold, weights=weights, with_calibration=False)
+        by_condition[name] = ModelComparison(**statistics)
+    return ModelAgreementReport(
+        model=model,
+        unit=space,
+        scale=scale.name,
+        threshold=scale.threshold,
+        pairs_read="human and model labelled" if planned is None else "overlap",
+        planned_overlap=None if planned is None else len(planned),
+        model_labels=len(labels),
         **result,
-        "conditions": by_condition,
-        "tau": ranking_tau(store, space, ordered, pairs, tau_measure, scale.threshold),
-    }
+        conditions=by_condition,
+        tau=ranking_tau(store, space, ordered, pairs, tau_measure, scale.threshold),
+    )
 
 
 def _checked_report_request(weights: str, bins: int, measure: str) -> Measure:
@@ -252,7 +364,7 @@ def ranking_tau(
     pairs: dict[tuple[str, str], LabelPair],
     measure: Measure,
     threshold: int,
-) -> dict[str, Any]:
+) -> RankingTau:
     """Kendall's tau and tau_AP between the runs ranked by `measure` on human labels and on model labels."""
     human: dict[str, dict[str, int]] = {}
     model: dict[str, dict[str, int]] = {}
@@ -275,14 +387,14 @@ def ranking_tau(
             scores_human[run.name] = merge_evaluations(parts_h).aggregate[measure.name]
             scores_model[run.name] = merge_evaluations(parts_m).aggregate[measure.name]
     ranking = compare_rankings(scores_human, scores_model)
-    return {
-        "measure": measure.name,
-        "topics": len(topics),
-        "runs": ranking["systems"],
-        "runs_not_scored": others,
-        "kendall_tau": ranking["kendall_tau"],
-        "tau_ap": ranking["tau_ap"],
-        "human_ranking": ranking["reference"],
-        "model_ranking": ranking["other"],
-        "scores": {r: {"human": scores_human[r], "model": scores_model[r]} for r in scores_human},
-    }
+    return RankingTau(
+        measure=measure.name,
+        topics=len(topics),
+        runs=ranking["systems"],
+        runs_not_scored=others,
+        kendall_tau=ranking["kendall_tau"],
+        tau_ap=ranking["tau_ap"],
+        human_ranking=ranking["reference"],
+        model_ranking=ranking["other"],
+        scores={r: RunScores(scores_human[r], scores_model[r]) for r in scores_human},
+    )

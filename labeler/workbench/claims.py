@@ -18,13 +18,14 @@ the log's times (`labeler.workbench.setup.now`). Every function takes `now`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from labeler.assignment import Plan
 from labeler.errors import LabelerError
 from labeler.ids import check_id
+from labeler.json_form import JsonResult, json_field
 from labeler.ordering import is_seeded
 from labeler.store import Store
 from labeler.workbench.assessors import check_assessor
@@ -34,13 +35,13 @@ from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_t
 from labeler.workbench.topics import require_topic
 
 if TYPE_CHECKING:
-    from labeler.workbench.nothing_left import NothingLeft
+    from labeler.workbench.nothing_left import NothingLeft, Reason
 
 DEFAULT_LEASE = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
-class Claim:
+class Claim(JsonResult):
     """The pair an assessor was given, where it sits in what is left for them, and until when it is theirs."""
 
     topic: str
@@ -50,9 +51,6 @@ class Claim:
     remaining: int  # pairs left for this assessor in the topic, this one included
     lease_until: str  # UTC ISO 8601
     overlap: bool  # an overlap pair: its other judge may hold it too
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _shared_pair(plan: Plan, topic: str, unit_id: str) -> bool:
@@ -236,23 +234,76 @@ def release(store: Store, assessor: str, topic_id: str, unit_id: str, *, unit: s
         return store.delete_claim(space, topic_id, unit_id, assessor)
 
 
+def _reasons_json(reasons: tuple[Reason, ...]) -> list[dict[str, Any]]:
+    return [reason.to_json() for reason in reasons]
+
+
+class _WhyNothing:
+    """Why there is nothing to judge: `reasons` (none when there is work), and the first one's code."""
+
+    reasons: tuple[Reason, ...]
+
+    @property
+    def reason(self) -> str | None:
+        """The first reason's code (None when there is work)."""
+        return self.reasons[0].reason if self.reasons else None
+
+
+@dataclass(frozen=True)
+class NextSummary(_WhyNothing, JsonResult):
+    """`labeler next`'s result: the claim's pair, or (`unit` None) nothing to judge and why (`reasons`)."""
+
+    json_extra = {"reason": "overlap"}
+
+    topic: str | None
+    unit: str | None
+    unit_space: str
+    position: int | None
+    remaining: int
+    lease_until: str | None
+    overlap: bool
+    reasons: tuple[Reason, ...] = json_field(default=(), encode=_reasons_json)
+
+
 def next_summary(
     claim: Claim | None, *, topic: str | None, unit_space: str, nothing: NothingLeft | None = None
-) -> dict[str, Any]:
-    """`labeler next --json`: the claim, or the nothing-left shape with the same keys and why (`nothing`)."""
-    why = nothing.to_json() if nothing is not None else {"reason": None, "reasons": []}
+) -> NextSummary:
+    """`labeler next`: the claim, or the nothing-left result with the same fields and why (`nothing`)."""
     if claim is not None:
-        return {**claim.to_dict(), "reason": None, "reasons": []}
-    return {
-        "topic": topic,
-        "unit": None,
-        "unit_space": unit_space,
-        "position": None,
-        "remaining": 0,
-        "lease_until": None,
-        "overlap": False,
-        **why,
-    }
+        return NextSummary(
+            claim.topic, claim.unit, claim.unit_space, claim.position, claim.remaining, claim.lease_until, claim.overlap
+        )
+    reasons = nothing.reasons if nothing is not None else ()
+    return NextSummary(topic, None, unit_space, None, 0, None, False, reasons)
+
+
+@dataclass(frozen=True)
+class QueuedUnit(JsonResult):
+    """One unit of the queue shown: its id, its 1-based position, and whether it was put off (skipped or unsure)."""
+
+    unit: str
+    position: int
+    later: bool
+
+
+@dataclass(frozen=True)
+class QueueView(_WhyNothing, JsonResult):
+    """`labeler queue`'s result: the topic's first units for the assessor, and why there are none (`reasons`).
+
+    `remaining` counts every unit left for them (not only those in `next`); `held_by_others` the units
+    other assessors hold, left out; `seed` only for a seeded order.
+    """
+
+    json_extra = {"reason": "next"}
+
+    topic: str | None
+    order: str
+    seed: int | None
+    model: str | None
+    remaining: int
+    held_by_others: int
+    next: tuple[QueuedUnit, ...]
+    reasons: tuple[Reason, ...] = json_field(default=(), encode=_reasons_json)
 
 
 def queue_view(
@@ -266,7 +317,7 @@ def queue_view(
     limit: int = 20,
     now: datetime | None = None,
     model: str | None = None,
-) -> dict[str, Any]:
+) -> QueueView:
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
     check_model(order, model)
     if topic_id is not None:
@@ -282,18 +333,18 @@ def queue_view(
         if items or topic_id is not None:
             topic_id = topic
             break
-    why: dict[str, Any] = {"reason": None, "reasons": []}
+    reasons: tuple[Reason, ...] = ()
     if not items:
         from labeler.workbench.nothing_left import nothing_left  # it reads the claims: imported when needed
 
-        why = nothing_left(store, assessor, topic=topic_id, pool=pool, now=now).to_json()
-    return {
-        "topic": topic_id,
-        "order": order,
-        "seed": seed if is_seeded(order) else None,
-        "model": model,
-        "remaining": len(items),
-        "held_by_others": held,
-        "next": [{"unit": i.unit_id, "position": i.position, "later": i.later} for i in items[:limit]],
-        **why,
-    }
+        reasons = nothing_left(store, assessor, topic=topic_id, pool=pool, now=now).reasons
+    return QueueView(
+        topic=topic_id,
+        order=order,
+        seed=seed if is_seeded(order) else None,
+        model=model,
+        remaining=len(items),
+        held_by_others=held,
+        next=tuple(QueuedUnit(i.unit_id, i.position, i.later) for i in items[:limit]),
+        reasons=reasons,
+    )

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import labeler
 from labeler.errors import BadArgumentError, LabelerError
+from labeler.json_form import JsonResult, json_field
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.corpus import chunk_corpus, import_corpus
@@ -62,7 +62,15 @@ class DemoStep:
     outcome: str
 
 
-def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class DemoBuilt(JsonResult):
+    """`build_demo`'s result: the demo workbench's file and the folder it was built in."""
+
+    db: Path = json_field(encode=str)
+    folder: Path = json_field(encode=str)
+
+
+def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> DemoBuilt:
     """Build the demo workbench in `folder`; `say(step)` reports each step as it is done."""
     sample = sample_corpus_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -118,4 +126,4 @@ def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> dict[str, Any]:
                 f"{pool.unjudged} to judge",
             )
         )
-    return {"db": str(db), "folder": str(folder)}
+    return DemoBuilt(db=db, folder=folder)

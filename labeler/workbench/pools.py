@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments import PairState, derive_pairs
 from labeler.models import PoolInfo, RunInfo, Unit, topic_sort_key
 from labeler.pace import Pace
@@ -30,7 +31,7 @@ RANKINGS_PER_BATCH = 500  # (run, topic) rankings read at a time while pooling: 
 
 
 @dataclass(frozen=True)
-class TopicAdded:
+class TopicAdded(JsonResult):
     """One topic of a new pool: its pairs, those new since the previous pool, and how many are judged."""
 
     pairs: int
@@ -38,23 +39,17 @@ class TopicAdded:
     unjudged: int
     added_judged: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"pairs": self.pairs, "added": self.added, "unjudged": self.unjudged, "added_judged": self.added_judged}
-
 
 @dataclass(frozen=True)
-class RunShare:
+class RunShare(JsonResult):
     """One run's share of a new pool: the pairs it contributes, and those no other run does."""
 
     pairs: int
     unique: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"pairs": self.pairs, "unique": self.unique}
-
 
 @dataclass(frozen=True)
-class RunLeftOut:
+class RunLeftOut(JsonResult):
     """A default run a pool did not take: its unit, and why (`other_unit`: it cannot be pooled at the
     pool's chunk unit; `retired`)."""
 
@@ -62,12 +57,14 @@ class RunLeftOut:
     unit: str
     why: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"run": self.run, "unit": self.unit, "why": self.why}
+
+def _hints_json(hints: tuple[Hint, ...]) -> list[dict[str, str | None]]:
+    """The hints as `pool build` documents them: the argument to give, its value and why (the action is implied)."""
+    return [{"argument": h.argument, "value": h.value, "why": h.why} for h in hints]
 
 
 @dataclass(frozen=True)
-class PoolBuilt:
+class PoolBuilt(JsonResult):
     """What `build_pool` made: the new version, what it adds per topic and per run, and the effort left.
 
     `unit_from` names the previous pool whose unit was taken (None when given or shared by the
@@ -97,38 +94,14 @@ class PoolBuilt:
     runs_left_out: tuple[str, ...]
     unit_source: str
     left_out: tuple[RunLeftOut, ...]
-    hints: tuple[Hint, ...]
+
+    hints: tuple[Hint, ...] = json_field(encode=_hints_json)
+
+    json_extra = {"judgments_per_hour": "unjudged"}
 
     @property
     def judgments_per_hour(self) -> float:
         return self.pace.per_hour
-
-    def to_json(self) -> dict[str, Any]:
-        """The documented `pool build --json` shape."""
-        return {
-            "pool": self.pool,
-            "previous": self.previous,
-            "strategy": self.strategy,
-            "depth": self.depth,
-            "unit": self.unit,
-            "runs": list(self.runs),
-            "params": self.params,
-            "pairs": self.pairs,
-            "added": self.added,
-            "added_judged": self.added_judged,
-            "unjudged": self.unjudged,
-            "judgments_per_hour": self.judgments_per_hour,
-            "effort_hours": self.effort_hours,
-            "pace": self.pace.to_json(),
-            "per_topic": {t: row.to_json() for t, row in self.per_topic.items()},
-            "per_run": {run: share.to_json() for run, share in self.per_run.items()},
-            "runs_retired": list(self.runs_retired),
-            "unit_from": self.unit_from,
-            "runs_left_out": list(self.runs_left_out),
-            "unit_source": self.unit_source,
-            "left_out": [row.to_json() for row in self.left_out],
-            "hints": [{"argument": h.argument, "value": h.value, "why": h.why} for h in self.hints],
-        }
 
 
 def build_pool(
@@ -437,17 +410,24 @@ class _Tally:
         )
 
 
-def list_pools(store: Store) -> list[dict[str, Any]]:
-    return [
-        {
-            "pool": p.name,
-            "strategy": p.strategy,
-            "depth": p.depth,
-            "unit": p.unit,
-            "runs": list(p.runs),
-            "pairs": p.pairs,
-            "params": p.params,
-            "created": p.created,
-        }
-        for p in store.pools()
-    ]
+@dataclass(frozen=True)
+class PoolListed(JsonResult):
+    """One pool version as `pool list` shows it: strategy, depth, unit, runs, pairs, parameters, when made."""
+
+    pool: str
+    strategy: str
+    depth: int
+    unit: str
+    runs: tuple[str, ...]
+    pairs: int
+    params: dict[str, Any]  # the strategy's parameters as stored
+    created: str
+
+    @classmethod
+    def of(cls, info: PoolInfo) -> PoolListed:
+        return cls(info.name, info.strategy, info.depth, info.unit, info.runs, info.pairs, info.params, info.created)
+
+
+def list_pools(store: Store) -> list[PoolListed]:
+    """Every pool version, oldest first."""
+    return [PoolListed.of(info) for info in store.pools()]

@@ -7,7 +7,6 @@ plain values, so the UI never touches the store directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from labeler.judgments import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
@@ -62,23 +61,51 @@ def recent_events(store: Store, assessor: str | None = None, *, limit: int = 20)
     return store.recent_events(assessor, limit=limit)
 
 
-def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[dict[str, Any]]:
+def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[Event]:
     """An assessor's latest decisions still in force (undone ones left out), newest first."""
-    from labeler.formats.judgment_log import DECISION_KEYS, shown_event  # not for `next`'s unit text
-
     events = store.recent_events(assessor, limit=limit * 4 + 20)
     retracted = {e.target for e in events if e.kind == RETRACT} | store.retracted_ids(e.event_id for e in events)
     decisions = []
     for event in events:
         if event.kind == RETRACT or event.unit_id is None or event.event_id in retracted:
             continue
-        decisions.append(shown_event(event, DECISION_KEYS))
+        decisions.append(event)
         if len(decisions) == limit:
             break
     return decisions
 
 
-def conflicts(store: Store, *, unit: str | None = None, topic_id: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ConflictGrade:
+    """One assessor's latest grade of a pair in conflict (`kind` grade), or the latest adjudication, with its note."""
+
+    assessor: str
+    grade: int | None
+    kind: str
+    note: str | None
+    time: str
+
+
+@dataclass(frozen=True)
+class ConflictNote:
+    """A note an assessor left on a pair in conflict."""
+
+    assessor: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A pair whose assessors disagree: its grades (by kind, then assessor) and its notes, for adjudication."""
+
+    topic: str
+    unit: str
+    unit_id: str
+    grades: tuple[ConflictGrade, ...]
+    notes: tuple[ConflictNote, ...]
+
+
+def conflicts(store: Store, *, unit: str | None = None, topic_id: str | None = None) -> list[Conflict]:
     """Pairs whose assessors disagree, with each assessor's latest grade and notes, for adjudication."""
     space = unit_space(store, unit)
     result = []
@@ -86,21 +113,13 @@ def conflicts(store: Store, *, unit: str | None = None, topic_id: str | None = N
         if not state.conflict or (topic_id is not None and topic != topic_id):
             continue
         events = store.pair_events(space, topic, unit_id)
-        latest = {}
+        latest: dict[tuple[str, str], Event] = {}
         for event in effective_events(events):
             if event.kind in (GRADE, ADJUDICATE):
                 latest[(event.kind, event.assessor)] = event
-        result.append(
-            {
-                "topic": topic,
-                "unit": space,
-                "unit_id": unit_id,
-                "grades": [
-                    {"assessor": a, "grade": g, "kind": k, "note": latest[(k, a)].note, "time": latest[(k, a)].time}
-                    for (k, a) in sorted(latest)
-                    for g in [latest[(k, a)].grade]
-                ],
-                "notes": [{"assessor": a, "note": n} for a, n in state.notes],
-            }
+        grades = tuple(
+            ConflictGrade(a, e.grade, k, e.note, e.time) for (k, a) in sorted(latest) for e in [latest[(k, a)]]
         )
-    return sorted(result, key=lambda c: (topic_sort_key(c["topic"]), c["unit_id"]))
+        notes = tuple(ConflictNote(a, n) for a, n in state.notes)
+        result.append(Conflict(topic, space, unit_id, grades, notes))
+    return sorted(result, key=lambda c: (topic_sort_key(c.topic), c.unit_id))

@@ -8,10 +8,11 @@ imports HTML or SVG code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.json_form import JsonResult, json_field
 from labeler.outputs import check_output, write_output
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
@@ -65,6 +66,31 @@ def history(store: Store, unit: str, depth: int) -> History:
     return History(snapshots=snapshots, judged=judged, recall=recall, judged_topics=judged_topics)
 
 
+@dataclass(frozen=True)
+class ModelSection(JsonResult):
+    """The model judge drawn in the page: its name and the pairs both it and a person labelled."""
+
+    model: str
+    pairs: int
+
+
+@dataclass(frozen=True)
+class ReportWritten(JsonResult):
+    """`write_report`'s result: the page written, its size, the snapshot it shows and what it draws.
+
+    `replay` (each judging order's share of the recall curve) and `model` are there when the page
+    has those sections; the front end that drew them adds them.
+    """
+
+    path: str
+    snapshot: str
+    bytes: int
+    snapshots_drawn: list[str]
+    runs: tuple[str, ...]
+    replay: dict[str, float | None] | None = json_field(default=None, omit_if_none=True)
+    model: ModelSection | None = json_field(default=None, omit_if_none=True)
+
+
 def write_report(
     store: Store,
     path: str | Path,
@@ -73,17 +99,17 @@ def write_report(
     snapshot: str | None = None,
     depth: int = 10,
     force: bool = False,
-) -> dict[str, Any]:
+) -> ReportWritten:
     """Render the page with `render` (given `report_data`) and write it under the output rule
     (labeler/outputs.py): a new file unless `force`."""
     check_output(path, workbench=store.path, force=force)
     data = report_data(store, snapshot=snapshot, depth=depth)
     text = render(data)
     written = write_output(path, text, workbench=store.path, force=force)
-    return {
-        "path": str(path),
-        "snapshot": data.coverage.snapshot,
-        "bytes": written.bytes,
-        "snapshots_drawn": data.history.snapshots,
-        "runs": list(data.coverage.runs),
-    }
+    return ReportWritten(
+        path=str(path),
+        snapshot=data.coverage.snapshot,
+        bytes=written.bytes,
+        snapshots_drawn=data.history.snapshots,
+        runs=tuple(data.coverage.runs),
+    )

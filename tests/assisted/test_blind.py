@@ -104,7 +104,7 @@ async def visit_every_screen(pilot, seen: dict[str, str]) -> None:
         await pilot.pause()
         seen[screen.__name__] = rendered(app)
         if screen is HistoryScreen:
-            seen["history events"] = "\n".join(d["event"] for d in app.screen.decisions)
+            seen["history events"] = "\n".join(d.event_id for d in app.screen.decisions)
         await back_to(pilot, "escape", JudgeScreen)
     await pilot.press("r")  # the runs that brought the pair (provenance)
     await pilot.pause()

@@ -26,7 +26,7 @@ GRADES = [0, 1, 2, 3]
 
 
 def _demo(folder: Path) -> bytes:
-    return Path(build_demo(folder, lambda *_: None)["db"]).read_bytes()
+    return build_demo(folder, lambda *_: None).db.read_bytes()
 
 
 @pytest.fixture

@@ -244,7 +244,7 @@ def demo(tmp_path, tmp_path_factory, monkeypatch):
     from labeler.workbench.demo import build_demo
 
     def _demo(folder: Path) -> bytes:
-        return Path(build_demo(folder, lambda *_: None)["db"]).read_bytes()
+        return build_demo(folder, lambda *_: None).db.read_bytes()
 
     temp = tmp_path / "tmp"
     temp.mkdir()

@@ -13,7 +13,7 @@ from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.topics import TopicsScreen
 from labeler.workbench.assignments import assign
 from labeler.workbench.labels import pair_state
-from labeler.workbench.reading import conflicts
+from labeler.workbench.reading import ConflictNote, conflicts
 
 SIZE = (160, 45)
 NOTE = "armyworm named"
@@ -60,8 +60,8 @@ async def test_the_second_judge_sees_nothing_until_both_judged_then_the_pair_is_
         await until(pilot, lambda: shown(bob) == ("1", "d1"), "bob went back")
         assert "conflict" in screen_text(bob.export_screenshot())  # both judged: no longer blind
     with Store(judging_db) as store:
-        waiting = {(c["topic"], c["unit_id"]): c for c in conflicts(store)}
+        waiting = {(c.topic, c.unit_id): c for c in conflicts(store)}
         assert list(waiting) == [("1", "d1")]
-        assert {(g["assessor"], g["grade"]) for g in waiting[("1", "d1")]["grades"]} == {("ann", 3), ("bob", 1)}
-        assert waiting[("1", "d1")]["notes"] == [{"assessor": "ann", "note": NOTE}]
+        assert {(g.assessor, g.grade) for g in waiting[("1", "d1")].grades} == {("ann", 3), ("bob", 1)}
+        assert waiting[("1", "d1")].notes == (ConflictNote("ann", NOTE),)
         assert pair_state(store, "doc", "1", "d2").grades == {"ann": 0}  # not bob's yet: still blind for him

@@ -132,15 +132,15 @@ def test_a_blind_judgment_records_that_nothing_was_shown_and_agreement_splits_by
         grade(store, "ann", scripted, 3)
         grade(store, "bob", scripted, 3)  # added as a script would: what was on screen is not known
         report = agreement_report(store)
-        assert report["conditions"] == {"blind": 1, "shown": 1, "unrecorded": 1}
-        assert {row["unit_id"]: row["condition"] for row in report["pair_conditions"]} == {
+        assert report.conditions == {"blind": 1, "shown": 1, "unrecorded": 1}
+        assert {row.unit_id: row.condition for row in report.pair_conditions} == {
             blind: "blind",
             shown: "shown",
             scripted: "unrecorded",
         }
-        assert report["by_condition"]["blind"]["overlap"]["value"] == 1.0
-        assert report["by_condition"]["shown"]["overlap"]["value"] == 0.0
-        assert report["overall"]["pairs"] == 3
+        assert report.by_condition["blind"]["overlap"]["value"] == 1.0
+        assert report.by_condition["shown"]["overlap"]["value"] == 0.0
+        assert report.overall["pairs"] == 3
 
 
 def test_next_and_queue_json_do_not_reveal_the_first_judgment(overlapping):

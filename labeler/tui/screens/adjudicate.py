@@ -5,6 +5,8 @@ A grade key settles the selected conflict.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -18,6 +20,9 @@ from labeler.tui.text import cell, shown, shown_lines, topic_terms
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.setup import grade_scale
+
+if TYPE_CHECKING:
+    from labeler.workbench.reading import Conflict
 
 
 class AdjudicationScreen(Screen[None]):
@@ -37,7 +42,7 @@ class AdjudicationScreen(Screen[None]):
         super().__init__()
         self.session = session  # whose unit space is settled, and who settles
         self.scale = grade_scale(session.store)
-        self.items: list[dict] = []
+        self.items: list[Conflict] = []
         self._bindings = BindingsMap.merge([self._bindings, BindingsMap(self.dynamic_bindings())])
 
     def dynamic_bindings(self) -> list[Binding]:
@@ -72,13 +77,13 @@ class AdjudicationScreen(Screen[None]):
         table.add_columns("topic", "unit", "grades")
         for item in self.items:
             table.add_row(
-                cell(item["topic"]),
-                cell(item["unit_id"]),
-                cell(", ".join(f"{g['assessor']}={g['grade']}" for g in item["grades"])),
+                cell(item.topic),
+                cell(item.unit_id),
+                cell(", ".join(f"{g.assessor}={g.grade}" for g in item.grades)),
             )
         self.show_detail()
 
-    def selected(self) -> dict | None:
+    def selected(self) -> Conflict | None:
         table = self.query_one(DataTable)
         return self.items[table.cursor_row] if self.items and 0 <= table.cursor_row < len(self.items) else None
 
@@ -94,33 +99,31 @@ class AdjudicationScreen(Screen[None]):
             return
         self.show_text(item)
         # a Rich Table reads str titles and cells as markup: user data goes in as Text
-        table = Table(
-            title=Text(f"Topic {shown(item['topic'])}, {shown(item['unit_id'])}", style="table.title"), expand=True
-        )
+        table = Table(title=Text(f"Topic {shown(item.topic)}, {shown(item.unit_id)}", style="table.title"), expand=True)
         table.add_column("assessor")
         table.add_column("grade")
         table.add_column("kind")
         table.add_column("time")
         table.add_column("note")
-        for g in item["grades"]:
-            label = self.scale.label(g["grade"]) if g["grade"] in self.scale.values else str(g["grade"])
+        for g in item.grades:
+            label = self.scale.label(g.grade) if g.grade in self.scale.values else str(g.grade)
             table.add_row(
-                Text(shown(g["assessor"])),
-                Text(f"{g['grade']} ({shown(label)})"),
-                Text(g["kind"]),
-                g["time"][:19],
-                Text(shown_lines(g["note"] or "")),
+                Text(shown(g.assessor)),
+                Text(f"{g.grade} ({shown(label)})"),
+                Text(g.kind),
+                g.time[:19],
+                Text(shown_lines(g.note or "")),
             )
-        notes = "\n".join(f"{shown(n['assessor'])}: {shown_lines(n['note'])}" for n in item["notes"])
+        notes = "\n".join(f"{shown(n.assessor)}: {shown_lines(n.note)}" for n in item.notes)
         detail.update(Group(table, Text("Notes:\n" + notes)) if notes else table)
 
-    def show_text(self, item: dict) -> None:
+    def show_text(self, item: Conflict) -> None:
         from labeler.workbench.reading import unit_text
         from labeler.workbench.topics import find_topic
 
         store = self.session.store
-        terms, language = topic_terms(find_topic(store, item["topic"]))
-        self.query_one(UnitView).show(unit_text(store, item["unit"], item["unit_id"]), terms, language=language)
+        terms, language = topic_terms(find_topic(store, item.topic))
+        self.query_one(UnitView).show(unit_text(store, item.unit, item.unit_id), terms, language=language)
 
     def action_raw_text(self) -> None:
         self.notify(self.query_one(UnitView).toggle_raw(), timeout=1.5, markup=False)
@@ -131,10 +134,8 @@ class AdjudicationScreen(Screen[None]):
         item = self.selected()
         if item is None:
             return
-        adjudicate(
-            self.session.store, item["topic"], item["unit_id"], grade, assessor=self.session.assessor, unit=item["unit"]
-        )
-        self.notify(f"Settled topic {item['topic']}, {item['unit_id']} as {grade}.", markup=False)
+        adjudicate(self.session.store, item.topic, item.unit_id, grade, assessor=self.session.assessor, unit=item.unit)
+        self.notify(f"Settled topic {item.topic}, {item.unit_id} as {grade}.", markup=False)
         self.reload()
 
     def action_close(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -9,6 +11,9 @@ from textual.widgets import Label
 
 from labeler.tui.screens.picking import PickScreen
 from labeler.tui.text import cell
+
+if TYPE_CHECKING:
+    from labeler.judgments import Event
 
 
 class HistoryScreen(PickScreen):
@@ -25,10 +30,10 @@ class HistoryScreen(PickScreen):
         Binding("enter", "reopen", "Reopen", id="history.reopen"),
     ]
 
-    def __init__(self, decisions: list[dict]) -> None:
+    def __init__(self, decisions: list[Event]) -> None:
         super().__init__()
         self.decisions = decisions
-        self.pairs = [(d["topic"], d["unit_id"]) for d in decisions]
+        self.pairs = [(d.topic_id, d.unit_id or "") for d in decisions]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -37,11 +42,11 @@ class HistoryScreen(PickScreen):
                 ("time", "topic", "unit", "decision", "reason / note"),
                 (
                     (
-                        d["time"][11:19],
-                        cell(d["topic"]),
-                        cell(d["unit_id"]),
-                        cell(f"grade {d['grade']}" if d["kind"] in ("grade", "adjudicate") else d["kind"]),
-                        cell(d["reason"] or d["note"] or "", wrap=True),
+                        d.time[11:19],
+                        cell(d.topic_id),
+                        cell(d.unit_id or ""),
+                        cell(f"grade {d.grade}" if d.kind in ("grade", "adjudicate") else d.kind),
+                        cell(d.reason or d.note or "", wrap=True),
                     )
                     for d in self.decisions
                 ),
