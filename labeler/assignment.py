@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from labeler.json_form import JsonResult
 from labeler.judgments import GRADE, Event, PairState, effective_events, event_order
 from labeler.models import topic_sort_key
 
@@ -224,15 +225,12 @@ def judged_condition(events: Iterable[Event]) -> str:
 
 
 @dataclass(frozen=True)
-class ShowModel:
+class ShowModel(JsonResult):
     """One change of the campaign's model setting: `model` None for blind (no model label shown), when, by whom."""
 
     model: str | None
     set: str
     by: str
-
-    def to_json(self) -> dict[str, str | None]:
-        return {"model": self.model, "set": self.set, "by": self.by}
 
 
 def shown_model(history: Sequence[ShowModel]) -> ShowModel | None:

@@ -3,9 +3,10 @@
 Every use case returns a frozen dataclass; its JSON form is built here from `dataclasses.fields`,
 so a result type says its shape once (the fields and their order) instead of repeating it in a
 hand-written method. Where the public shape differs from the attribute, the field says so in its
-metadata (`json_field`): a different key, a key left out, a key left out when its value is `None`, or an
-encoder for a value JSON has no type for. A computed key (a property) is added by naming it in the
-class's `json_extra`, with the field it follows.
+metadata (`json_field`): a different key, a key left out, a key left out when its value is `None`, an
+encoder for a value JSON has no type for, fixed keys written just before it (`preceded_by`), or a nested
+result whose keys join this document in its place (`flatten`). A computed key (a property) is added by
+naming it in the class's `json_extra`, with the field it follows; it is left out when that field is.
 
 Nested dataclasses, lists, tuples, sets (sorted) and dicts are converted recursively, so a result
 that holds other results needs nothing more. `JsonResult` gives a class the `to_json()` method the
@@ -23,12 +24,17 @@ JSON_KEY = "json"
 
 @dataclasses.dataclass(frozen=True)
 class JsonRule:
-    """How one field appears in JSON: under `name` (default: the attribute's), or not at all."""
+    """How one field appears in JSON: under `name` (default: the attribute's), or not at all (see `json_field`)."""
 
     name: str | None = None
     omit: bool = False
     omit_if_none: bool = False
     encode: Callable[[Any], Any] | None = None
+    preceded_by: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    flatten: bool = False
+
+    def left_out(self, item: Any) -> bool:
+        return self.omit or (self.omit_if_none and item is None)
 
 
 def json_field(
@@ -37,10 +43,20 @@ def json_field(
     omit: bool = False,
     omit_if_none: bool = False,
     encode: Callable[[Any], Any] | None = None,
+    preceded_by: Mapping[str, Any] | None = None,
+    flatten: bool = False,
     **field_args: Any,
 ) -> Any:
-    """A dataclass field with its JSON rule: `dataclasses.field(...)` plus the rule in the metadata."""
-    rule = JsonRule(name=name, omit=omit, omit_if_none=omit_if_none, encode=encode)
+    """A dataclass field with its JSON rule: `dataclasses.field(...)` plus the rule in the metadata.
+
+    `preceded_by`: fixed keys and values written just before this field's key (and left out with it),
+    such as what a mean is over. `flatten`: the field holds a result whose keys are written here, in
+    this document, rather than under one key; a key already written keeps its place and takes the
+    nested value, as in a dict update.
+    """
+    rule = JsonRule(
+        name=name, omit=omit, omit_if_none=omit_if_none, encode=encode, preceded_by=preceded_by or {}, flatten=flatten
+    )
     return dataclasses.field(metadata={JSON_KEY: rule}, **field_args)
 
 
@@ -64,8 +80,14 @@ def _dataclass_form(value: Any) -> dict[str, Any]:
     for field in dataclasses.fields(value):
         rule: JsonRule = field.metadata.get(JSON_KEY, _PLAIN)
         item = getattr(value, field.name)
-        if not (rule.omit or (rule.omit_if_none and item is None)):
-            out[rule.name or field.name] = rule.encode(item) if rule.encode else json_form(item)
+        if rule.left_out(item):
+            continue
+        out.update(rule.preceded_by)
+        shown = rule.encode(item) if rule.encode else json_form(item)
+        if rule.flatten:
+            out.update(shown)
+        else:
+            out[rule.name or field.name] = shown
         _add_extra(out, value, extra, after=field.name)
     return out
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from labeler.json_form import JsonResult
+
 WINDOW = "window"
 KNEE = "knee"
 DEFAULT_WINDOW = 10
@@ -37,7 +39,7 @@ KNEE_CAP = 150
 
 
 @dataclass(frozen=True)
-class StopDecision:
+class StopDecision(JsonResult):
     """What a rule says about one topic after `judgments` judgments, and why, in words."""
 
     rule: str
@@ -45,15 +47,6 @@ class StopDecision:
     judgments: int
     relevant: int
     reason: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "rule": self.rule,
-            "stop": self.stop,
-            "judgments": self.judgments,
-            "relevant": self.relevant,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from labeler.json_form import JsonResult
+
 
 @dataclass(frozen=True)
-class JudgePair:
+class JudgePair(JsonResult):
     """One pair for a judge: the topic's words and the unit's text."""
 
     topic: str
@@ -29,17 +31,6 @@ class JudgePair:
     description: str
     narrative: str
     text: str
-
-    def to_json(self) -> dict[str, str]:
-        return {
-            "topic": self.topic,
-            "unit": self.unit,
-            "unit_space": self.unit_space,
-            "title": self.title,
-            "description": self.description,
-            "narrative": self.narrative,
-            "text": self.text,
-        }
 
 
 class Judge(Protocol):

@@ -43,41 +43,32 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any
+
+from labeler.json_form import JsonResult, json_field
 
 LEVEL = 0.95
 MIN_HUMAN_LABELS = 50  # below this the normal approximation of the rectifier's mean is not trusted
 
 
 @dataclass(frozen=True)
-class PPIEstimate:
+class PPIEstimate(JsonResult):
     """theta_PP with its interval, and what it rests on."""
 
+    json_extra = {"ci": "mean"}
+
     mean: float
-    low: float
-    high: float
     level: float
     units: int  # N: the units the model labelled
     human_labels: int  # n: the random sample with a human value
     model_mean: float  # (1/N) sum f_i
     rectifier: float  # (1/n) sum (Y_j - f_j)
     std_error: float  # sqrt(sigma_f^2/N + sigma_rect^2/n)
+    low: float = json_field(omit=True)  # in JSON as `ci`, [low, high]
+    high: float = json_field(omit=True)
 
     @property
     def ci(self) -> tuple[float, float]:
         return (self.low, self.high)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mean": self.mean,
-            "ci": [self.low, self.high],
-            "level": self.level,
-            "units": self.units,
-            "human_labels": self.human_labels,
-            "model_mean": self.model_mean,
-            "rectifier": self.rectifier,
-            "std_error": self.std_error,
-        }
 
 
 def _variance(values: Sequence[float]) -> float:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from labeler.coverage.correlation import compare_rankings
+from labeler.json_form import JsonResult, json_field
 from labeler.metrics import evaluate, parse_measure
 from labeler.ordering import ModelJudgment
 from labeler.pooling import PoolEntry
@@ -45,7 +45,7 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
-class TopicFigures:
+class TopicFigures(JsonResult):
     """One topic under one order."""
 
     pool: int
@@ -56,20 +56,9 @@ class TopicFigures:
     to_relevant: dict[str, int | None]
     stops: dict[str, int]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "pool": self.pool,
-            "relevant": self.relevant,
-            "area": self.area,
-            "oracle_area": self.oracle_area,
-            "curve_share": self.curve_share,
-            "to_relevant": dict(self.to_relevant),
-            "stops": dict(self.stops),
-        }
-
 
 @dataclass(frozen=True)
-class StopFigures:
+class StopFigures(JsonResult):
     """One stopping rule under one order, over every topic."""
 
     rule: str
@@ -83,48 +72,21 @@ class StopFigures:
     tau_lost: float | None
     topics_stopped: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "judgments": self.judgments,
-            "pool": self.pool,
-            "effort_saved": self.effort_saved,
-            "relevant_found": self.relevant_found,
-            "relevant_lost": self.relevant_lost,
-            "tau": self.tau,
-            "tau_ap": self.tau_ap,
-            "tau_lost": self.tau_lost,
-            "topics_stopped": self.topics_stopped,
-        }
-
 
 @dataclass(frozen=True)
-class OrderFigures:
+class OrderFigures(JsonResult):
     """One order over every topic: the lockstep curve, the share of the oracle's area, targets, tau, stopping."""
 
-    name: str
-    curve: tuple[tuple[int, int], ...]
-    area: int
-    oracle_area: int
-    curve_share: float | None
-    to_relevant: dict[str, int | None]
-    tau: dict[str, float | None]
-    tau_ap: dict[str, float | None]
-    stopping: dict[str, StopFigures]
+    name: str = json_field(omit=True)
+    curve: tuple[tuple[int, int], ...] = json_field()
+    area: int = json_field()
+    oracle_area: int = json_field()
+    curve_share: float | None = json_field()
+    to_relevant: dict[str, int | None] = json_field()
+    tau: dict[str, float | None] = json_field()
+    tau_ap: dict[str, float | None] = json_field()
+    stopping: dict[str, StopFigures] = json_field()
     topics: dict[str, TopicFigures] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "curve": [[judged, found] for judged, found in self.curve],
-            "area": self.area,
-            "oracle_area": self.oracle_area,
-            "curve_share": self.curve_share,
-            "to_relevant": dict(self.to_relevant),
-            "tau": dict(self.tau),
-            "tau_ap": dict(self.tau_ap),
-            "stopping": {rule: figures.to_json() for rule, figures in self.stopping.items()},
-            "topics": {topic: figures.to_json() for topic, figures in self.topics.items()},
-        }
 
 
 class SystemScorer:

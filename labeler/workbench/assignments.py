@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from labeler.assignment import Plan, ShowModel, TopicAssignment, deal, shown_model, waiting_for
 from labeler.errors import BadArgumentError, Hint, argument_hint
 from labeler.ids import check_name
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments import PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
@@ -49,7 +49,7 @@ NO_MODEL = "none"  # what turns the model setting off (`assign --show-model none
 
 
 @dataclass(frozen=True)
-class AssessorProgress:
+class AssessorProgress(JsonResult):
     """One assessor's share of the plan: their topics, those they are second judge on, and their pool pairs."""
 
     topics: tuple[str, ...]
@@ -59,19 +59,9 @@ class AssessorProgress:
     remaining: int
     overlap: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "topics": list(self.topics),
-            "second_on": list(self.second_on),
-            "to_judge": self.to_judge,
-            "judged": self.judged,
-            "remaining": self.remaining,
-            "overlap": self.overlap,
-        }
-
 
 @dataclass(frozen=True)
-class AssignedTopic:
+class AssignedTopic(JsonResult):
     """One topic of the plan: its judges, the overlap share and seed, and its pairs in the pool."""
 
     assessor: str
@@ -92,54 +82,25 @@ class AssignedTopic:
             return "-"
         return "shown" if self.show_others else "blind"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "assessor": self.assessor,
-            "second": self.second,
-            "assessors": list(self.assessors),
-            "overlap": self.overlap,
-            "seed": self.seed,
-            "pairs": self.pairs,
-            "overlap_pairs": self.overlap_pairs,
-            "assigned": self.assigned,
-            "assigned_by": self.assigned_by,
-            "show_others": self.show_others,
-        }
-
 
 @dataclass(frozen=True)
-class AssignmentPlan:
+class AssignmentPlan(JsonResult):
     """The plan on the space's latest pool: per topic and per assessor; `assigned` the topics just dealt."""
 
     pool: str | None
     unit: str | None
     topics: dict[str, AssignedTopic]
     assessors: dict[str, AssessorProgress]
-    assigned: tuple[str, ...] | None = None
-    show_model: ShowModel | None = None  # the model setting in force (None: never set, blind)
-
-    def to_json(self) -> dict[str, Any]:
-        shown: dict[str, Any] = {
-            "pool": self.pool,
-            "unit": self.unit,
-            "topics": {t: row.to_json() for t, row in self.topics.items()},
-            "assessors": {name: row.to_json() for name, row in self.assessors.items()},
-        }
-        if self.show_model is not None:  # the key appears once the campaign's model setting was ever set
-            shown["show_model"] = self.show_model.to_json()
-        if self.assigned is not None:
-            shown["assigned"] = list(self.assigned)
-        return shown
+    # the model setting in force (None: never set, blind; the key appears once it was ever set)
+    show_model: ShowModel | None = json_field(omit_if_none=True, default=None)
+    assigned: tuple[str, ...] | None = json_field(omit_if_none=True, default=None)
 
 
 @dataclass(frozen=True)
-class AssignmentsCleared:
+class AssignmentsCleared(JsonResult):
     """The topics taken out of the plan."""
 
     cleared: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"cleared": list(self.cleared)}
 
 
 def current_plan(store: Store) -> Plan:

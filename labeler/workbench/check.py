@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.json_form import JsonResult, json_field
 from labeler.store import Store
 from labeler.store.check_rows import APPEND_ONLY_TABLES, reference_triggers
 from labeler.store.connection import CONTENT_ERRORS, damage_reason
@@ -31,27 +31,25 @@ SHOWN_IN_DETAIL = 20  # findings a failed check's `detail` repeats in the JSON s
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(JsonResult):
     """One check: whether it passed, what it verified (`fine`, when it did), and what it found wrong."""
+
+    json_extra = {"detail": "ok"}
 
     check: str
     ok: bool
-    fine: str
     problems: int
     findings: tuple[str, ...]
+    fine: str = json_field(omit=True)  # in JSON only as the `detail` of a check that passed
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "ok": self.ok,
-            "detail": self.fine if self.ok else list(self.findings[:SHOWN_IN_DETAIL]),
-            "problems": self.problems,
-            "findings": list(self.findings),
-        }
+    @property
+    def detail(self) -> str | list[str]:
+        """What it verified when it passed, else its first findings."""
+        return self.fine if self.ok else list(self.findings[:SHOWN_IN_DETAIL])
 
 
 @dataclass(frozen=True)
-class Head:
+class Head(JsonResult):
     """Where the file ends: its log's length and last chain link, its latest snapshot and that one's seal.
 
     One file cannot prove that nothing was cut from its end (events after the latest
@@ -64,13 +62,12 @@ class Head:
     snapshot: str | None
     seal: str | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"events": self.events, "link": self.link, "snapshot": self.snapshot, "seal": self.seal}
-
 
 @dataclass(frozen=True)
-class CheckReport:
+class CheckReport(JsonResult):
     """`check_workbench`'s result: every check of one file, `ok` when all pass; `head` when it could be read."""
+
+    json_extra = {"ok": "path", "findings": "checks"}
 
     path: str
     checks: tuple[CheckResult, ...]
@@ -84,15 +81,6 @@ class CheckReport:
     def findings(self) -> tuple[str, ...]:
         """Every finding of every check, each after its check's name."""
         return tuple(f"{c.check}: {finding}" for c in self.checks for finding in c.findings)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "ok": self.ok,
-            "checks": [c.to_json() for c in self.checks],
-            "findings": list(self.findings),
-            "head": self.head.to_json() if self.head else None,
-        }
 
 
 CHECK_ERRORS = (*CONTENT_ERRORS, LabelerError, OverflowError, UnicodeError)

@@ -1,8 +1,7 @@
-"""What `eval` and `eval --compare` return: typed results whose `to_json()` is the documented `--json`.
+"""What `eval` and `eval --compare` return: typed results whose JSON form is the documented `--json`.
 
 The front ends read the attributes (`run.topics.scored`, `report.stages.rows`); only `--json`
-calls `to_json()`, which gives exactly the dict the services returned before they were typed
-(key order included), so the printed JSON never changes shape.
+calls `to_json()` (`labeler.json_form`: the fields in order, with their rules).
 """
 
 from __future__ import annotations
@@ -10,9 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from labeler.json_form import JsonResult, json_field
+
+
+def judged_over(topics: str, **field_args: Any) -> Any:
+    """A field counting the topics a Judged@k mean is over; `judged_over` (`topics`: which ones) precedes its key."""
+    return json_field(preceded_by={"judged_over": topics}, **field_args)
+
 
 @dataclass(frozen=True)
-class RunTopics:
+class RunTopics(JsonResult):
     """The topics one run's figures rest on: scored, excluded and why, missed by the run, reopened."""
 
     scored: int
@@ -30,22 +36,9 @@ class RunTopics:
         """The reopened topics that were not scored (the others are lower bounds)."""
         return {t: r for t, r in self.reopened.items() if t not in self.lower_bound}
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "scored": self.scored,
-            "excluded": dict(self.excluded),
-            "excluded_topics": dict(self.excluded_topics),
-            "not_in_run": self.not_in_run,
-            "not_in_run_topics": list(self.not_in_run_topics),
-            "not_in_snapshot": self.not_in_snapshot,
-            "reopened": dict(self.reopened),
-            "lower_bound": list(self.lower_bound),
-            "since": self.since,
-        }
-
 
 @dataclass(frozen=True)
-class RunScore:
+class RunScore(JsonResult):
     """One run's scores on a snapshot, with its denominators and how its unit was reconciled."""
 
     run: str
@@ -59,39 +52,18 @@ class RunScore:
     recall: dict[str, dict[str, Any]]  # "k" -> recall_report (macro, micro, ceiling, ...)
     status: str
     units: dict[str, Any]  # the unit notes: unit, labels_lifted_to_documents, chunks_collapsed, ...
-    judged_topics: int | None = None  # set when a Judged@k was asked for: the topics it is a mean over
-    per_query: dict[str, dict[str, float | None]] | None = None
+    # set when a Judged@k was asked for: the topics it is a mean over
+    judged_topics: int | None = judged_over("scored", omit_if_none=True, default=None)
+    per_query: dict[str, dict[str, float | None]] | None = json_field(omit_if_none=True, default=None)
     # `--labels combined`: measure -> [low, high] of its prediction-powered interval (None: no interval for it),
     # the human labels of the random sample the intervals rest on, and each estimate's parts
-    ci: dict[str, list[float] | None] | None = None
-    human_labels: int | None = None
-    ppi: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        result: dict[str, Any] = {
-            "run": self.run,
-            "unit": self.unit,
-            "run_unit": self.run_unit,
-            "stage": self.stage,
-            "topics": self.topics.to_json(),
-            "aggregate": self.aggregate,
-            "counts": self.counts,
-            "residuals": self.residuals,
-            "recall": self.recall,
-            "status": self.status,
-            "units": self.units,
-        }
-        if self.judged_topics is not None:
-            result["judged_over"], result["judged_topics"] = "scored", self.judged_topics
-        if self.per_query is not None:
-            result["per_query"] = self.per_query
-        if self.ci is not None:
-            result["ci"], result["human_labels"], result["ppi"] = self.ci, self.human_labels, self.ppi
-        return result
+    ci: dict[str, list[float] | None] | None = json_field(omit_if_none=True, default=None)
+    human_labels: int | None = json_field(omit_if_none=True, default=None)
+    ppi: dict[str, Any] | None = json_field(omit_if_none=True, default=None)
 
 
 @dataclass(frozen=True)
-class StageRow:
+class StageRow(JsonResult):
     """One pipeline stage: its recall at each k and what it lost against the stage before."""
 
     run: str
@@ -99,48 +71,35 @@ class StageRow:
     recall: dict[int, float | None]
     lost: dict[int, float | None]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"run": self.run, "stage": self.stage, "recall": dict(self.recall), "lost": dict(self.lost)}
-
 
 @dataclass(frozen=True)
-class StageTable:
+class StageTable(JsonResult):
     """Recall at each stage of one system, in pipeline order (`--stages`)."""
 
     k: list[int]
     rows: list[StageRow]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"k": list(self.k), "rows": [row.to_json() for row in self.rows]}
-
 
 @dataclass(frozen=True)
-class BaselineReport:
-    """Every other run against a declared baseline, per measure, with one correction over the family (`--baseline`)."""
+class BaselineReport(JsonResult):
+    """Every other run against a declared baseline, per measure, with one correction over the family (`--baseline`).
+
+    Its JSON form is the keys `eval --json` and `compare --json` add with `--baseline` (none of the others change).
+    """
 
     baseline: str
-    runs: list[str]  # the runs compared with it, in report order
-    measures: list[str]
-    correction: dict[str, Any]  # method, family_size, runs, measures
-    bootstrap: dict[str, Any]  # method, resamples, seed, level
+    runs: list[str] = json_field(omit=True)  # the runs compared with it, in report order
+    measures: list[str] = json_field(omit=True)
+    correction: dict[str, Any] = json_field()  # method, family_size, runs, measures
+    bootstrap: dict[str, Any] = json_field()  # method, resamples, seed, level
     # run -> measure -> baseline_comparison (improved/degraded/tied, tests with raw and adjusted p, ci, ...)
-    comparisons: dict[str, dict[str, dict[str, Any]]]
+    comparisons: dict[str, dict[str, dict[str, Any]]] = json_field()
     # run -> {"first_only": baseline's topics it lacks, "second_only": its topics the baseline lacks}; differing only
     topic_sets: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        """The keys `eval --json` and `compare --json` add with `--baseline` (none of the others change)."""
-        return {
-            "baseline": self.baseline,
-            "correction": dict(self.correction),
-            "bootstrap": dict(self.bootstrap),
-            "comparisons": self.comparisons,
-            "topic_sets": dict(self.topic_sets),
-        }
-
 
 @dataclass(frozen=True)
-class EvalReport:
+class EvalReport(JsonResult):
     """Scores of runs on one snapshot (`evaluate_runs`)."""
 
     snapshot: str
@@ -153,44 +112,25 @@ class EvalReport:
     runs: list[RunScore]
     runs_not_scored: list[str]
     runs_retired: list[str]
-    stages: StageTable | None = None
-    baseline: BaselineReport | None = None
-    labels: dict[str, Any] | None = None  # `--labels model|combined`: labels, model, calibration method/examples
     judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
-
-    def to_json(self) -> dict[str, Any]:
-        result: dict[str, Any] = {
-            "snapshot": self.snapshot,
-            "snapshot_sha256": self.snapshot_sha256,
-            "unit": self.unit,
-            "measures": list(self.measures),
-            "average": self.average,
-            "depth": self.depth,
-            "threshold": self.threshold,
-            "runs": [run.to_json() for run in self.runs],
-            "runs_not_scored": list(self.runs_not_scored),
-            "runs_retired": list(self.runs_retired),
-            "judged_only": self.judged_only,
-        }
-        if self.stages is not None:
-            result["stages"] = self.stages.to_json()
-        if self.baseline is not None:
-            result.update(self.baseline.to_json())
-        if self.labels is not None:
-            result["labels"] = dict(self.labels)
-        return result
+    stages: StageTable | None = json_field(omit_if_none=True, default=None)
+    baseline: BaselineReport | None = json_field(flatten=True, omit_if_none=True, default=None)  # its keys join these
+    # `--labels model|combined`: labels, model, calibration method/examples
+    labels: dict[str, Any] | None = json_field(omit_if_none=True, default=None)
 
 
 @dataclass(frozen=True)
-class RunComparison:
-    """A paired comparison of two runs per measure (`compare_runs`, `eval --compare`)."""
+class RunComparison(JsonResult):
+    """A paired comparison of two runs per measure (`compare_runs`, `eval --compare`); `a` is the baseline."""
+
+    json_extra = {"topics": "unit", "baseline": "average"}
 
     snapshot: str
     a: str
     b: str
     unit: str
-    topics_a: RunTopics
-    topics_b: RunTopics
+    topics_a: RunTopics = json_field(omit=True)
+    topics_b: RunTopics = json_field(omit=True)
     # measure -> paired_comparison (n, mean_a, mean_b, mean_delta, wins, ties, losses, p-values, ...)
     measures: dict[str, dict[str, Any]] = field(default_factory=dict)
     average: str = "reviewed"
@@ -199,18 +139,10 @@ class RunComparison:
     judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
     topic_sets: dict[str, list[str]] | None = None  # {"first_only", "second_only"} when a and b score other topics
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "snapshot": self.snapshot,
-            "a": self.a,
-            "b": self.b,
-            "unit": self.unit,
-            "topics": {"a": self.topics_a.to_json(), "b": self.topics_b.to_json()},
-            "measures": self.measures,
-            "average": self.average,
-            "baseline": self.a,
-            "correction": dict(self.correction),
-            "bootstrap": dict(self.bootstrap),
-            "judged_only": self.judged_only,
-            "topic_sets": self.topic_sets,
-        }
+    @property
+    def topics(self) -> dict[str, RunTopics]:
+        return {"a": self.topics_a, "b": self.topics_b}
+
+    @property
+    def baseline(self) -> str:
+        return self.a

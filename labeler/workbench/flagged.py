@@ -8,12 +8,12 @@ shared by `labeler judgments flagged` and the UI's flagged screen.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from labeler.assignment import TopicAssignment, blind_for, seen_state
 from labeler.errors import UnknownIdError
 from labeler.ids import check_id
+from labeler.json_form import JsonResult
 from labeler.judgments import FLAG, Event, PairState, event_order
 from labeler.models import topic_sort_key
 from labeler.store import Store
@@ -22,7 +22,7 @@ from labeler.workbench.labels import topic_labels, unit_space
 
 
 @dataclass(frozen=True)
-class FlaggedPair:
+class FlaggedPair(JsonResult):
     """One flag event that stands, and the flagged pair's current state.
 
     `state` is `judged` (then `label` is its grade), `conflict`, `stale` (judged
@@ -42,9 +42,6 @@ class FlaggedPair:
     grades: dict[str, int]
     open: bool
     event: str
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def flagged_pairs(

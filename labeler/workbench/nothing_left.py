@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from labeler.assignment import Plan, waiting_for
 from labeler.errors import Hint, argument_hint
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments import NO_ANSWER, REVIEWED, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
@@ -41,7 +41,7 @@ REASONS = (NOT_IN_POOL, ASSIGNED, HELD, ADJUDICATION, TOPIC_DONE, ALL_JUDGED)
 
 
 @dataclass(frozen=True)
-class Reason:
+class Reason(JsonResult):
     """One reason there is nothing to judge, with its counts and what would help.
 
     `pairs`: the pairs it is about (waiting for others, held, in conflict, judged); `assessors`:
@@ -51,51 +51,34 @@ class Reason:
     """
 
     reason: str
+    words: str = ""
     pairs: int = 0
     topics: tuple[str, ...] = ()
     assessors: dict[str, int] = field(default_factory=dict)
     lease_ends: str | None = None
     status: str | None = None
     hints: tuple[Hint, ...] = ()
-    words: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "reason": self.reason,
-            "words": self.words,
-            "pairs": self.pairs,
-            "topics": list(self.topics),
-            "assessors": dict(self.assessors),
-            "lease_ends": self.lease_ends,
-            "status": self.status,
-            "hints": [_hint_json(h) for h in self.hints],
-        }
-
-
-def _hint_json(hint: Hint) -> dict[str, Any]:
-    return {"action": hint.action, "argument": hint.argument, "value": hint.value, "why": hint.why}
 
 
 @dataclass(frozen=True)
-class NothingLeft:
+class NothingLeft(JsonResult):
     """Why `assessor` has nothing to judge in `pool` (or in `topic` of it): `reasons`, most useful first.
 
     No reason means there is work after all (a lease ended since the queue was read).
     """
 
-    assessor: str
-    pool: str
-    unit: str
-    topic: str | None
-    reasons: tuple[Reason, ...]
+    json_extra = {"reason": None}
+
+    assessor: str = json_field(omit=True)
+    pool: str = json_field(omit=True)
+    unit: str = json_field(omit=True)
+    topic: str | None = json_field(omit=True)
+    reasons: tuple[Reason, ...] = json_field()
 
     @property
     def reason(self) -> str | None:
         """The first reason's code (None when there is work after all)."""
         return self.reasons[0].reason if self.reasons else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"reason": self.reason, "reasons": [r.to_json() for r in self.reasons]}
 
 
 def headline(assessor: str, topic: str | None) -> str:

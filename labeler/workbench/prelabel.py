@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import BadArgumentError, FormatError, Hint, LabelerError, UnknownIdError
 from labeler.formats.fields import json_object
 from labeler.formats.model_jsonl import model_answer
 from labeler.ids import check_id
+from labeler.json_form import JsonResult
 from labeler.judges.base import JudgePair
 from labeler.judges.command import CommandJudge
 from labeler.judges.registry import ChosenJudge, make_judge
@@ -38,7 +39,7 @@ class JudgeAnswerError(FormatError):
 
 
 @dataclass(frozen=True)
-class PrelabelResult:
+class PrelabelResult(JsonResult):
     judge: str
     model: str
     pool: str
@@ -50,9 +51,6 @@ class PrelabelResult:
     human_labelled: int  # pool pairs people have labelled: never asked
     batches: int
     fitted_on: int  # people's labels the judge was fitted on (0: it was not)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _space_pool(store: Store) -> PoolInfo | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
+from labeler.json_form import JsonResult, json_field
 from labeler.metrics import parse_measure
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.ordering import ORDERS, needs_model
@@ -32,48 +33,37 @@ DEFAULT_STOP = "window:10,knee"
 
 
 @dataclass(frozen=True)
-class ReplayResult:
-    """What `replay` found: the pool replayed, what it left out, and each order's figures (oracle first)."""
+class ReplayResult(JsonResult):
+    """What `replay` found: the pool replayed, what it left out, and each order's figures (oracle first).
+
+    In its JSON form the pool's depth, strategy, runs and pairs are one `pool` object, and `topics` is a count.
+    """
+
+    json_extra = {"pool": "unit"}
 
     snapshot: str
     unit: str
-    depth: int
-    strategy: str
-    runs: tuple[str, ...]
-    pairs: int
-    topics: tuple[str, ...]
-    relevant: int
-    unjudged: int
-    unjudged_units: dict[str, list[str]]
-    unjudged_as_nonrelevant: bool
-    topics_without_labels: tuple[str, ...]
-    measure: str
-    seed: int
-    systems: tuple[str, ...]
-    runs_not_scored: tuple[str, ...]
-    rules: tuple[str, ...]
-    orders: dict[str, OrderFigures] = field(default_factory=dict)
+    depth: int = json_field(omit=True)
+    strategy: str = json_field(omit=True)
+    runs: tuple[str, ...] = json_field(omit=True)
+    pairs: int = json_field(omit=True)
+    topics: tuple[str, ...] = json_field(encode=len)
+    relevant: int = json_field()
+    unjudged: int = json_field()
+    unjudged_as_nonrelevant: bool = json_field()
+    unjudged_units: dict[str, list[str]] = json_field()
+    topics_without_labels: tuple[str, ...] = json_field()
+    measure: str = json_field()
+    seed: int = json_field()
+    systems: tuple[str, ...] = json_field()
+    runs_not_scored: tuple[str, ...] = json_field()
+    rules: tuple[str, ...] = json_field(name="stop_rules")
     model: str | None = None
+    orders: dict[str, OrderFigures] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "snapshot": self.snapshot,
-            "unit": self.unit,
-            "pool": {"depth": self.depth, "strategy": self.strategy, "runs": list(self.runs), "pairs": self.pairs},
-            "topics": len(self.topics),
-            "relevant": self.relevant,
-            "unjudged": self.unjudged,
-            "unjudged_as_nonrelevant": self.unjudged_as_nonrelevant,
-            "unjudged_units": {topic: list(units) for topic, units in self.unjudged_units.items()},
-            "topics_without_labels": list(self.topics_without_labels),
-            "measure": self.measure,
-            "seed": self.seed,
-            "systems": list(self.systems),
-            "runs_not_scored": list(self.runs_not_scored),
-            "stop_rules": list(self.rules),
-            "model": self.model,
-            "orders": {name: figures.to_json() for name, figures in self.orders.items()},
-        }
+    @property
+    def pool(self) -> dict[str, Any]:
+        return {"depth": self.depth, "strategy": self.strategy, "runs": self.runs, "pairs": self.pairs}
 
 
 def replay_orders(orders: list[str] | None, model: str | None = None) -> list[str]:

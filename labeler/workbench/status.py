@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.assignment import seen_labels
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments import SKIP, UNSURE, Event, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
@@ -39,7 +40,7 @@ TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "co
 
 
 @dataclass(frozen=True)
-class TopicCounts:
+class TopicCounts(JsonResult):
     """A topic's pool pairs (judged + unjudged = pool, relevant among the judged), its labels outside the pool,
     and its conflicts; summed over the topics, the totals."""
 
@@ -53,32 +54,27 @@ class TopicCounts:
     outside: int
     outside_relevant: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in TOPIC_KEYS}
-
 
 @dataclass(frozen=True, kw_only=True)
 class TopicProgress(TopicCounts):
     """One topic's counts, its review state in the space shown, and what the stopping rule says about it."""
 
-    review: ReviewState
-    stopping: TopicStop
+    json_extra = {"review_status": "outside_relevant", "reopened": "outside_relevant"}
+
+    review: ReviewState = json_field(omit=True)
+    stopping: TopicStop = json_field()
 
     @property
     def review_status(self) -> str:
         return self.review.status
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **super().to_json(),
-            "review_status": self.review.status,
-            "reopened": self.review.reopened,
-            "stopping": self.stopping.to_json(),
-        }
+    @property
+    def reopened(self) -> dict[str, object] | None:
+        return self.review.reopened
 
 
 @dataclass(frozen=True)
-class ChunkingCount:
+class ChunkingCount(JsonResult):
     """A chunking of the corpus: its name, kind, and how many documents and chunks it covers."""
 
     name: str
@@ -86,12 +82,9 @@ class ChunkingCount:
     documents: int
     chunks: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "documents": self.documents, "chunks": self.chunks}
-
 
 @dataclass(frozen=True)
-class RunCount:
+class RunCount(JsonResult):
     """A run: its unit, stage, and how many topics and entries it ranks."""
 
     name: str
@@ -100,24 +93,17 @@ class RunCount:
     topics: int
     entries: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "unit": self.unit,
-            "stage": self.stage,
-            "topics": self.topics,
-            "entries": self.entries,
-        }
-
 
 @dataclass(frozen=True)
-class Status:
+class Status(JsonResult):
     """`status`'s result: what the workbench holds, and per topic the judging progress on one pool.
 
     `assessors` is each assessor's progress when there is an assignment plan (None without one:
     the `--json` shape then has no `assessors` key). `stop_rule` is the stopping rule each topic's
     `stopping` was decided by (`labeler.workbench.stopping`).
     """
+
+    json_extra = {"stopping": "totals"}
 
     path: str
     scale: str
@@ -129,35 +115,20 @@ class Status:
     runs: tuple[RunCount, ...]
     topics: dict[str, TopicProgress]
     totals: TopicCounts
-    assessors: dict[str, AssessorProgress] | None
-    stop_rule: StoppingRule
-    show_model: ShowModel | None = None  # the campaign's model setting; None never set (no `show_model` key)
+    assessors: dict[str, AssessorProgress] | None = json_field(omit_if_none=True)
+    stop_rule: StoppingRule = json_field(omit=True)
+    # the campaign's model setting; None never set (no `show_model` key)
+    show_model: ShowModel | None = json_field(omit_if_none=True, default=None)
 
     @property
     def stopping_topics(self) -> int:
         """How many topics the stopping rule says stop on."""
         return sum(row.stopping.decision.stop for row in self.topics.values())
 
-    def to_json(self) -> dict[str, Any]:
-        """The documented `status --json` shape."""
-        shown: dict[str, Any] = {
-            "path": self.path,
-            "scale": self.scale,
-            "pool": self.pool,
-            "unit": self.unit,
-            "documents": self.documents,
-            "document_changes": self.document_changes,
-            "chunkings": [c.to_json() for c in self.chunkings],
-            "runs": [r.to_json() for r in self.runs],
-            "topics": {t: row.to_json() for t, row in self.topics.items()},
-            "totals": self.totals.to_json(),
-            "stopping": {"rule": self.stop_rule.spec, "stop": self.stopping_topics},
-        }
-        if self.assessors is not None:
-            shown["assessors"] = {name: row.to_json() for name, row in self.assessors.items()}
-        if self.show_model is not None:
-            shown["show_model"] = self.show_model.to_json()
-        return shown
+    @property
+    def stopping(self) -> dict[str, Any]:
+        """The rule as the user wrote it, and on how many topics it says stop."""
+        return {"rule": self.stop_rule.spec, "stop": self.stopping_topics}
 
 
 def all_topic_ids(store: Store) -> list[str]:
@@ -214,10 +185,12 @@ def _topic_rows(
         row = _pool_counts(topic_id, units, labels, threshold, judged)
         _count_outside(row, by_topic.pop(topic_id, ()), units, threshold)
         topics[topic_id] = row
-        stops[topic_id] = TopicStop(rule, rule.decide(found_sequence(topic_id, judged, labels, firsts, threshold)))
+        stops[topic_id] = TopicStop(
+            rule=rule, decision=rule.decide(found_sequence(topic_id, judged, labels, firsts, threshold))
+        )
     for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
         _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
-        stops.setdefault(topic_id, TopicStop(rule, rule.decide([])))
+        stops.setdefault(topic_id, TopicStop(rule=rule, decision=rule.decide([])))
     return topics, stops
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from labeler.assignment import TopicAssignment, blind_for
 from labeler.errors import BadArgumentError
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments import ADJUDICATE, GRADE, REVIEW, Event, PairState, derive_pair, effective_events, event_order
 from labeler.stopping import DEFAULT_WINDOW, WINDOW, StopDecision, StoppingRule, parse_rule
 from labeler.store import Store
@@ -117,14 +118,11 @@ def found_sequence(
 
 
 @dataclass(frozen=True)
-class TopicStop:
+class TopicStop(JsonResult):
     """What the rule says about one topic: the decision, with the rule written as the user wrote it."""
 
-    rule: StoppingRule
-    decision: StopDecision
-
-    def to_json(self) -> dict[str, object]:
-        return {**self.decision.to_json(), "rule": self.rule.spec}
+    decision: StopDecision = json_field(flatten=True)  # its `rule` key is the rule's name ...
+    rule: StoppingRule = json_field(encode=lambda rule: rule.spec)  # ... replaced by the rule as written
 
 
 def stopping(
@@ -144,8 +142,8 @@ def stopping(
         threshold = store.scale().threshold
         return {
             topic_id: TopicStop(
-                chosen,
-                chosen.decide(
+                rule=chosen,
+                decision=chosen.decide(
                     found_sequence(topic_id, store.pool_topic_units(info.name, topic_id), labels, firsts, threshold)
                 ),
             )

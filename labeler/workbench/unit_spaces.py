@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import Hint, LabelerError, UnknownIdError, argument_hint
+from labeler.json_form import JsonResult
 from labeler.models import Unit
 from labeler.store import Store
 from labeler.wording import plural
@@ -42,7 +43,7 @@ DOC = "doc"
 
 
 @dataclass(frozen=True)
-class SpaceHeld:
+class SpaceHeld(JsonResult):
     """One unit space of the workbench and what it holds: runs that rank it, pools at it, labels in it."""
 
     space: str
@@ -54,9 +55,6 @@ class SpaceHeld:
         """`doc (3 runs, 1 pool, 138 labels)`."""
         parts = [plural(self.runs, "run"), plural(self.pools, "pool"), plural(self.labels, "label")]
         return f"{self.space} ({', '.join(parts)})"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"space": self.space, "runs": self.runs, "pools": self.pools, "labels": self.labels}
 
 
 def all_spaces(store: Store) -> list[str]:

@@ -56,3 +56,39 @@ def test_a_none_is_kept_unless_the_field_says_to_leave_it_out():
     assert "maybe" not in Outer(old="v").to_json()
     assert Outer(old="v", maybe=0).to_json()["maybe"] == 0
     assert json_form([Inner("d", 1), None, (1, 2)]) == [{"unit": "d", "grade": 1}, None, [1, 2]]
+
+
+@dataclass(frozen=True)
+class Decision(JsonResult):
+    rule: str
+    stop: bool
+
+
+@dataclass(frozen=True)
+class Flattened(JsonResult):
+    json_extra = {"note": "decision"}
+
+    decision: Decision | None = json_field(flatten=True, omit_if_none=True)
+    rule: str = json_field(encode=str.upper)
+    count: int | None = json_field(preceded_by={"count_over": "all"}, omit_if_none=True, default=None)
+
+    @property
+    def note(self) -> str:
+        return "after the decision"
+
+
+def test_a_flattened_result_joins_the_document_and_a_later_key_of_the_same_name_keeps_its_place():
+    shown = Flattened(Decision("name", True), "window:3").to_json()
+    assert json.dumps(shown) == json.dumps({"rule": "WINDOW:3", "stop": True, "note": "after the decision"})
+
+
+def test_fixed_keys_precede_their_field_and_are_left_out_with_it():
+    assert list(Flattened(Decision("n", False), "r", count=4).to_json().items())[-2:] == [
+        ("count_over", "all"),
+        ("count", 4),
+    ]
+    assert "count_over" not in Flattened(Decision("n", False), "r").to_json()
+
+
+def test_a_computed_key_is_left_out_with_the_field_it_follows():
+    assert Flattened(None, "r").to_json() == {"rule": "R"}
