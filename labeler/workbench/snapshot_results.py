@@ -143,3 +143,19 @@ class SnapshotDiff(JsonResult):
     @property
     def removed(self) -> int:
         return sum(len(t.removed) for t in self.topics.values())
+
+
+@dataclass(frozen=True)
+class QrelsExport(JsonResult):
+    """`export_qrels`'s result: the snapshot's labels as file text, in the unit space asked for.
+
+    `partial_documents`: (topic, document) pairs lifted from chunk labels while some of the
+    document's chunks are unjudged (the grade is a lower bound).
+    """
+
+    snapshot: str
+    unit: str
+    text: str
+    labels: int
+    partial_documents: tuple[tuple[str, str], ...]
+    sha256: str

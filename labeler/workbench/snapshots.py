@@ -19,6 +19,7 @@ from labeler.workbench.setup import now
 from labeler.workbench.snapshot_results import (
     LabelAdded,
     LabelChanged,
+    QrelsExport,
     SnapshotCreated,
     SnapshotDiff,
     SnapshotShown,
@@ -293,7 +294,7 @@ def diff_snapshots(store: Store, old: str, new: str) -> SnapshotDiff:
 
 def export_qrels(
     store: Store, *, snapshot: str | None = None, unit: str | None = None, fmt: str = "trec"
-) -> dict[str, Any]:
+) -> QrelsExport:
     """A snapshot as TREC qrels (or JSONL with provenance); chunk labels can be lifted to documents.
 
     At document level a document's grade is the maximum over its judged
@@ -303,7 +304,7 @@ def export_qrels(
         raise LabelerError(f"format must be trec or jsonl, not {fmt!r}")
     info = resolve_snapshot(store, snapshot)
     rows = snapshot_rows(store, info)
-    partial: list[list[str]] = []
+    partial: list[tuple[str, str]] = []
     if unit is not None and unit != info.unit:
         if unit != "doc" or not info.unit.startswith("chunk:"):
             raise LabelerError(
@@ -314,14 +315,14 @@ def export_qrels(
         text = format_qrels((t, u, g) for t, u, g, _ in rows)
     else:
         text = _jsonl(store, info, rows)
-    return {
-        "snapshot": info.name,
-        "unit": unit or info.unit,
-        "text": text,
-        "labels": len(rows),
-        "partial_documents": partial,
-        "sha256": info.sha256,
-    }
+    return QrelsExport(
+        snapshot=info.name,
+        unit=unit or info.unit,
+        text=text,
+        labels=len(rows),
+        partial_documents=tuple(partial),
+        sha256=info.sha256,
+    )
 
 
 def _lift_to_documents(store: Store, chunking: str, rows):
@@ -338,7 +339,7 @@ def _lift_to_documents(store: Store, chunking: str, rows):
         if key not in grades or grade > grades[key][0]:
             grades[key] = (grade, event_id)
     totals = store.chunk_counts(chunking, {d for _, d in grades})
-    partial = sorted(([t, d] for (t, d), n in judged.items() if n < totals.get(d, 0)), key=lambda p: qrels_sort_key(*p))
+    partial = sorted(((t, d) for (t, d), n in judged.items() if n < totals.get(d, 0)), key=lambda p: qrels_sort_key(*p))
     lifted = [(t, d, g, e) for (t, d), (g, e) in grades.items()]
     return lifted, partial
 
