@@ -341,7 +341,7 @@ def task_topics(args: dict) -> dict:
     init_workbench(args["db"])  # not timed
     with Store(args["db"]) as store:
         result, seconds = timed(args, "topics", lambda: import_topics(store, Path(args["data"]) / "topics.tsv"))
-    return {"seconds": seconds, "items": result.added, "peak_rss_mb": peak_rss_mb()}
+    return {"seconds": seconds, "items": result["added"], "peak_rss_mb": peak_rss_mb()}
 
 
 def task_corpus(args: dict) -> dict:
@@ -350,7 +350,7 @@ def task_corpus(args: dict) -> dict:
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "corpus", lambda: import_corpus(store, Path(args["data"]) / "corpus.jsonl"))
-    return {"seconds": seconds, "items": result.added, "peak_rss_mb": peak_rss_mb()}
+    return {"seconds": seconds, "items": result["added"], "peak_rss_mb": peak_rss_mb()}
 
 
 def task_chunk(args: dict) -> dict:
@@ -361,8 +361,8 @@ def task_chunk(args: dict) -> dict:
         result, seconds = timed(args, "chunk", lambda: chunk_corpus(store, CHUNKING, size=CHUNK_WORDS, overlap=0))
     return {
         "seconds": seconds,
-        "items": result.chunks,
-        "documents": result.documents,
+        "items": result["chunks"],
+        "documents": result["documents"],
         "peak_rss_mb": peak_rss_mb(),
     }
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.checks import choice_problem
 from labeler.chunking import WINDOW_KINDS, ChunkHasher, chunk_document, validate_window
@@ -167,7 +166,7 @@ def chunk_corpus(
     total = store.document_count()
     if total == 0:
         raise LabelerError("the workbench has no documents", hints=Hint("import_corpus"))
-    params = {"by": by, "size": size, "overlap": overlap}
+    params: dict[str, str | int] = {"by": by, "size": size, "overlap": overlap}
 
     def chunks() -> Iterable[tuple[int, Chunk]]:
         for done, document in enumerate(store.iter_documents(), 1):
@@ -183,7 +182,7 @@ def chunk_corpus(
 
 def import_mapping(store: Store, path: str | Path, name: str, *, allow_unknown: bool = False) -> ChunkingInfo:
     """A chunking from an external chunker's mapping file (chunk id, doc id, offsets when known)."""
-    params = {"source": Path(path).name}
+    params: dict[str, str | int] = {"source": Path(path).name}
     chunking = _store_chunking(
         store,
         name,
@@ -200,7 +199,7 @@ def derive_chunking(
     store: Store, path: str | Path, name: str, *, separator: str = "#", allow_unknown: bool = False
 ) -> ChunkingInfo:
     """A chunking from chunk ids that name their parent (`PARENT#...`), read from a run, qrels or id list."""
-    params = {"source": Path(path).name, "separator": separator}
+    params: dict[str, str | int] = {"source": Path(path).name, "separator": separator}
     chunking = _store_chunking(
         store,
         name,
@@ -270,7 +269,7 @@ def _store_chunking(
     store: Store,
     name: str,
     kind: str,
-    params: dict[str, Any],
+    params: dict[str, str | int],
     rows: Iterable,
     *,
     path: str | Path | None = None,
