@@ -290,12 +290,12 @@ def task_build(args: dict) -> dict:
         def import_runs():
             nonlocal lines
             for path in sorted((DATA / "big").glob("run*.trec")):
-                lines += import_run(store, path, path.stem)["lines"]
+                lines += import_run(store, path, path.stem).lines
 
         timed("import 10 runs (import_run)", import_runs)
         steps["import 10 runs (import_run)"]["items"] = lines
         corpus = timed("import corpus", lambda: import_corpus(store, DATA / "big" / "corpus.jsonl"))
-        steps["import corpus"]["items"] = corpus["documents"]
+        steps["import corpus"]["items"] = corpus.documents
         pool = timed("build_pool(depth 20)", lambda: build_pool(store, POOL_DEPTH))
         steps["build_pool(depth 20)"]["items"] = pool["pairs"]
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -9,12 +9,12 @@ import click
 from labeler import workbench
 from labeler.chunking import WINDOW_KINDS
 from labeler.cli.context import Env, checked_id, json_option, pass_env
-from labeler.cli.output import emit_json, info, listing, progress_bar
+from labeler.cli.output import emit_json, info, listing, print_result, progress_bar
 from labeler.cli.ranges import MAX_WINDOW, Whole
 from labeler.cli.reading import reading_options
 from labeler.inert import inert_json, visible_line
 from labeler.wording import plural
-from labeler.workbench.corpus import check_chunking_name
+from labeler.workbench.corpus import ChunkingInfo, CorpusImport, check_chunking_name
 
 chunking_name = checked_id("chunking name", check_chunking_name)
 
@@ -34,14 +34,15 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
     """Import documents from JSONL (id/_id, title, text), a BEIR folder, or TSV (id, [title,] text)."""
     with env.store() as store, progress_bar("importing documents") as progress:
         result = workbench.import_corpus(store, path, update=update, progress=progress)
-    if as_json:
-        emit_json(result)
-        return
+    print_result(result, as_json, _say_corpus_import)
+
+
+def _say_corpus_import(result: CorpusImport) -> None:
     info(
-        f"{result['path']} ({result['format']}): {result['added']} added, {result['unchanged']} unchanged, "
-        f"{result['updated']} updated; {plural(result['documents'], 'document')} in the workbench."
+        f"{result.path} ({result.format}): {result.added} added, {result.unchanged} unchanged, "
+        f"{result.updated} updated; {plural(result.documents, 'document')} in the workbench."
     )
-    for name in result["stale_chunkings"]:
+    for name in result.stale_chunkings:
         info(f"Chunking {name!r} was cut from text that has since changed: make a new chunking.")
 
 
@@ -80,15 +81,8 @@ def chunkings(env: Env, as_json: bool) -> None:
         result,
         as_json,
         ["name", "kind", "parameters", "documents", "chunks", "hash", "created"],
-        lambda c: [
-            c["name"],
-            c["kind"],
-            " ".join(f"{k}={v}" for k, v in sorted(c["params"].items())),
-            c["documents"],
-            c["chunks"],
-            c["hash"][:12],
-            c["created"][:19],
-        ],
+        lambda c: [c.name, c.kind, _params(c), c.documents, c.chunks, c.hash[:12], c.created[:19]],
+        to_json=ChunkingInfo.to_json,
     )
 
 
@@ -106,9 +100,11 @@ def chunks(env: Env, name: str, as_json: bool) -> None:
     with env.store() as store:
         for row in workbench.chunk_rows(store, name):
             if as_json:
-                click.echo(inert_json(json.dumps(row, ensure_ascii=False)))
+                # vars(row) is row.to_json() for this plain row (tested), at a hundredth of the cost a row
+                click.echo(inert_json(json.dumps(vars(row), ensure_ascii=False)))
             else:
-                click.echo("\t".join(visible_line("-" if v is None else str(v)) for v in row.values()))
+                values = (row.chunk_id, row.doc_id, row.start, row.end, row.text)
+                click.echo("\t".join(visible_line("-" if v is None else str(v)) for v in values))
 
 
 @corpus.group()
@@ -145,15 +141,18 @@ def mapping_derive(env: Env, path: str, name: str, separator: str, allow_unknown
     _print_chunking(result, as_json)
 
 
-def _print_chunking(result: dict, as_json: bool) -> None:
+def _print_chunking(result: ChunkingInfo, as_json: bool) -> None:
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    params = " ".join(f"{k}={v}" for k, v in sorted(result["params"].items()))
     info(
-        f"Chunking {result['name']!r} ({result['kind']}, {params}): {plural(result['chunks'], 'chunk')} "
-        f"of {plural(result['documents'], 'document')}; hash {result['hash'][:12]}."
+        f"Chunking {result.name!r} ({result.kind}, {_params(result)}): {plural(result.chunks, 'chunk')} "
+        f"of {plural(result.documents, 'document')}; hash {result.hash[:12]}."
     )
+
+
+def _params(chunking: ChunkingInfo) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(chunking.params.items()))
 
 
 COMMANDS = [corpus]

@@ -159,17 +159,17 @@ def retrieve(
             progress=progress,
         )
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
     info(
-        f"Run {result['name']!r} ({result['unit']}, {result['stage']}) by {result['retriever']}: "
-        f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}, depth up to {result['depth']}"
-        f"{' (replaced)' if result['replaced'] else ''}."
+        f"Run {result.name!r} ({result.unit}, {result.stage}) by {result.retriever}: "
+        f"{plural(result.entries, 'result')} for {plural(result.topics, 'topic')}, depth up to {result.depth}"
+        f"{' (replaced)' if result.replaced else ''}."
     )
-    if result["topics_without_results"]:
+    if result.topics_without_results:
         info(
-            f"No results for {'topic' if len(result['topics_without_results']) == 1 else 'topics'} "
-            f"{', '.join(result['topics_without_results'])}."
+            f"No results for {'topic' if len(result.topics_without_results) == 1 else 'topics'} "
+            f"{', '.join(result.topics_without_results)}."
         )
 
 
@@ -201,16 +201,17 @@ def list_(env: Env, as_json: bool) -> None:
         as_json,
         ["run", "unit", "stage", "topics", "results", "depth", "policies", "digest", "retired"],
         lambda r: [
-            r["name"],
-            r["unit"],
-            r["stage"],
-            r["topics"],
-            r["entries"],
-            r["depth"],
-            ", ".join(f"{k}={v}" for k, v in sorted(r["policies"].items()) if k != "order"),
-            (r["rankings_sha256"] or "-")[:DIGEST_SHOWN],
-            r["retired"]["time"][:19] if r["retired"] else "",
+            r.name,
+            r.unit,
+            r.stage,
+            r.topics,
+            r.entries,
+            r.depth,
+            ", ".join(f"{k}={v}" for k, v in sorted(r.policies.items()) if k != "order"),
+            (r.rankings_sha256 or "-")[:DIGEST_SHOWN],
+            r.retired.time[:19] if r.retired else "",
         ],
+        to_json=lambda r: r.to_json(),
     )
 
 
@@ -224,10 +225,10 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
     with env.store() as store:
         result = workbench.retire_run(store, name, reason=reason)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    if result["already_retired"]:
-        info(f"Run {name!r} was retired already ({result['retired'][:19]}).")
+    if result.already_retired:
+        info(f"Run {name!r} was retired already ({result.retired[:19]}).")
     else:
         info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
 

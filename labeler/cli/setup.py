@@ -7,8 +7,9 @@ import click
 from labeler import workbench
 from labeler.cli.assign import assessor_table
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_json, info, print_result, table
 from labeler.cli.reading import reading_options
+from labeler.workbench.setup import WorkbenchInit
 from labeler.workbench.status import TopicCounts
 
 
@@ -24,15 +25,14 @@ from labeler.workbench.status import TopicCounts
 @pass_env
 def init(env: Env, scale: str | None, as_json: bool) -> None:
     """Create the workbench (or upgrade an existing one) and set its grade scale."""
-    result = workbench.init_workbench(env.db_path, scale)
-    if as_json:
-        emit_json(result)
-        return
-    verb = "Created" if result["created"] else "Opened"
-    scale_info = result["scale"]
-    grades = ", ".join(f"{g['grade']}={g['label']}" for g in scale_info["grades"])
-    info(f"{verb} workbench {result['path']} (schema {result['schema_version']}).")
-    info(f"Scale {scale_info['name']}: {grades}; relevant from grade {scale_info['threshold']}.")
+    print_result(workbench.init_workbench(env.db_path, scale), as_json, _say_init)
+
+
+def _say_init(result: WorkbenchInit) -> None:
+    verb = "Created" if result.created else "Opened"
+    grades = ", ".join(f"{g.value}={g.label}" for g in result.scale.grades)
+    info(f"{verb} workbench {result.path} (schema {result.schema_version}).")
+    info(f"Scale {result.scale.name}: {grades}; relevant from grade {result.scale.threshold}.")
 
 
 @click.command()

@@ -199,11 +199,11 @@ def export_qrels(
     with env.store() as store:
         result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
     if output:
-        write_output(output, result["text"], workbench=env.db_path, force=force)
-        info(f"Wrote {plural(result['labels'], 'label')} of snapshot {result['snapshot']} to {output}.")
+        write_output(output, result.text, workbench=env.db_path, force=force)
+        info(f"Wrote {plural(result.labels, 'label')} of snapshot {result.snapshot} to {output}.")
     else:
-        click.echo(result["text"], nl=False)
-    partial = result["partial_documents"]
+        click.echo(result.text, nl=False)
+    partial = result.partial_documents
     if partial:
         info(
             f"{plural(len(partial), 'document')} {agrees(len(partial), 'has', 'have')} unjudged chunks: "

@@ -176,13 +176,13 @@ def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     with env.store() as store:
         result = backup_workbench(store, destination, force=force)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         info(
-            f"Backed up to {result['path']} ({plural(result['bytes'], 'byte')}, {plural(result['events'], 'event')}, "
-            f"{plural(result['snapshots'], 'snapshot')}); check {'ok' if result['ok'] else 'FAILED'}."
+            f"Backed up to {result.path} ({plural(result.bytes, 'byte')}, {plural(result.events, 'event')}, "
+            f"{plural(result.snapshots, 'snapshot')}); check {'ok' if result.ok else 'FAILED'}."
         )
-    if not result["ok"]:
+    if not result.ok:
         sys.exit(1)
 
 

@@ -6,9 +6,10 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, listing
+from labeler.cli.output import info, listing, print_result
 from labeler.cli.reading import reading_options
 from labeler.wording import plural
+from labeler.workbench.topics import TopicListed, TopicsImport
 
 
 @click.group()
@@ -26,12 +27,13 @@ def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
     """Import topics from JSONL, a BEIR folder (queries.jsonl), a TREC topic file, or TSV."""
     with env.store() as store:
         result = workbench.import_topics(store, path, update=update)
-    if as_json:
-        emit_json(result)
-        return
+    print_result(result, as_json, _say_import)
+
+
+def _say_import(result: TopicsImport) -> None:
     info(
-        f"{result['path']}: {result['added']} added, {result['unchanged']} unchanged, {result['updated']} updated; "
-        f"{plural(result['topics'], 'topic')} in the workbench."
+        f"{result.path}: {result.added} added, {result.unchanged} unchanged, {result.updated} updated; "
+        f"{plural(result.topics, 'topic')} in the workbench."
     )
 
 
@@ -46,11 +48,8 @@ def list_(env: Env, as_json: bool) -> None:
         result,
         as_json,
         ["topic", "title", "description"],
-        lambda t: [
-            t["topic"],
-            t["title"],
-            (t["description"][:60] + "...") if len(t["description"]) > 60 else t["description"],
-        ],
+        lambda t: [t.topic_id, t.title, (t.description[:60] + "...") if len(t.description) > 60 else t.description],
+        to_json=TopicListed.to_json,
     )
 
 

@@ -26,7 +26,7 @@ from labeler.tui.text import error_message, shown_lines
 from labeler.wording import plural
 from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
-from labeler.workbench.snapshot_results import SnapshotCreated
+from labeler.workbench.snapshot_results import QrelsExport, SnapshotCreated
 
 if TYPE_CHECKING:
     from labeler.judgments import Event
@@ -341,7 +341,7 @@ class LabelerApp(SavingApp):
         return result
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def export_qrels(self, path: str, force: bool = False) -> dict:
+    def export_qrels(self, path: str, force: bool = False) -> QrelsExport:
         from labeler.outputs import write_output
         from labeler.workbench import export_qrels
 
@@ -349,23 +349,23 @@ class LabelerApp(SavingApp):
             raise LabelerError("a browser session writes no file on the server: the export is a download")
         with open_workbench(self.db_path) as store:
             result = export_qrels(store)
-        write_output(path, result["text"], workbench=self.db_path, force=force)
+        write_output(path, result.text, workbench=self.db_path, force=force)
         self.call_from_thread(
-            self.notify, f"Wrote {plural(result['labels'], 'label')} of {result['snapshot']} to {path}.", markup=False
+            self.notify, f"Wrote {plural(result.labels, 'label')} of {result.snapshot} to {path}.", markup=False
         )
         return result
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def download_qrels(self) -> dict:
+    def download_qrels(self) -> QrelsExport:
         from labeler.workbench import export_qrels
 
         with open_workbench(self.db_path) as store:
             result = export_qrels(store)
-        filename = f"qrels-{result['snapshot']}.txt"
-        if self.call_from_thread(self.offer_download, result["text"], filename, "text/plain", "qrels"):
+        filename = f"qrels-{result.snapshot}.txt"
+        if self.call_from_thread(self.offer_download, result.text, filename, "text/plain", "qrels"):
             self.call_from_thread(
                 self.notify,
-                f"Downloading {plural(result['labels'], 'label')} of {result['snapshot']} as {filename}.",
+                f"Downloading {plural(result.labels, 'label')} of {result.snapshot} as {filename}.",
                 markup=False,
             )
         return result

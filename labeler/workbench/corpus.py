@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.checks import choice_problem
 from labeler.chunking import WINDOW_KINDS, ChunkHasher, chunk_document, validate_window
@@ -20,6 +20,7 @@ from labeler.errors import (
 from labeler.formats.corpus import detect_corpus_format, read_corpus
 from labeler.formats.mappings import derive_mapping, read_mapping
 from labeler.ids import InvalidIdError, check_id
+from labeler.json_form import JsonResult
 from labeler.models import Chunk, Chunking, Document, content_hash
 from labeler.store import Store
 from labeler.wording import plural
@@ -28,9 +29,65 @@ from labeler.workbench.setup import Progress, now
 BATCH = 1000
 
 
+@dataclass(frozen=True)
+class CorpusImport(JsonResult):
+    """`import_corpus`'s result: the file read, what it added, left and replaced, and what the change left stale.
+
+    `stale_chunkings`: chunkings cut from a document text that has since changed (a new one is needed).
+    """
+
+    path: str
+    format: str
+    added: int
+    unchanged: int
+    updated: int
+    documents: int
+    stale_chunkings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChunkingInfo(JsonResult):
+    """A chunking as the workbench holds it: its kind and parameters, what it covers, and its hash."""
+
+    name: str
+    kind: str
+    params: dict[str, str | int]
+    documents: int
+    chunks: int
+    hash: str
+    created: str
+
+    @classmethod
+    def of(cls, chunking: Chunking) -> ChunkingInfo:
+        return cls(
+            name=chunking.name,
+            kind=chunking.kind,
+            params=chunking.params,
+            documents=chunking.documents,
+            chunks=chunking.chunks,
+            hash=chunking.hash,
+            created=chunking.created,
+        )
+
+
+@dataclass(frozen=True)
+class ChunkRow(JsonResult):
+    """One chunk of a chunking with its text; offsets are None where the chunker did not give them.
+
+    Its JSON form is its fields as they are (no renames, no nested values), so a stream of
+    rows can be written from `vars(row)`, which is `to_json()` without its per-field rules.
+    """
+
+    chunk_id: str
+    doc_id: str
+    start: int | None
+    end: int | None
+    text: str | None
+
+
 def import_corpus(
     store: Store, path: str | Path, *, update: bool = False, progress: Progress | None = None
-) -> dict[str, Any]:
+) -> CorpusImport:
     """Stream documents into the workbench, all or nothing.
 
     The same content again is a no-op; changed content is refused unless
@@ -80,7 +137,15 @@ def import_corpus(
         if batch:
             flush()
     stale = _chunkings_with_changed_documents(store) if counts["updated"] else []
-    return {"path": str(path), "format": fmt, **counts, "documents": store.document_count(), "stale_chunkings": stale}
+    return CorpusImport(
+        path=str(path),
+        format=fmt,
+        added=counts["added"],
+        unchanged=counts["unchanged"],
+        updated=counts["updated"],
+        documents=store.document_count(),
+        stale_chunkings=tuple(stale),
+    )
 
 
 def _chunkings_with_changed_documents(store: Store) -> list[str]:
@@ -92,7 +157,7 @@ def _chunkings_with_changed_documents(store: Store) -> list[str]:
 
 def chunk_corpus(
     store: Store, name: str, *, size: int, overlap: int, by: str = "words", progress: Progress | None = None
-) -> dict[str, Any]:
+) -> ChunkingInfo:
     """A new, immutable chunking of every document into word or sentence windows."""
     validate_window(size, overlap)
     problem = choice_problem(by, WINDOW_KINDS, "window kind")
@@ -101,7 +166,7 @@ def chunk_corpus(
     total = store.document_count()
     if total == 0:
         raise LabelerError("the workbench has no documents", hints=Hint("import_corpus"))
-    params = {"by": by, "size": size, "overlap": overlap}
+    params: dict[str, str | int] = {"by": by, "size": size, "overlap": overlap}
 
     def chunks() -> Iterable[tuple[int, Chunk]]:
         for done, document in enumerate(store.iter_documents(), 1):
@@ -112,12 +177,12 @@ def chunk_corpus(
     chunking = _store_chunking(store, name, "words" if by == "words" else "sentences", params, chunks())
     if progress:
         progress(total, total)
-    return _chunking_result(chunking)
+    return ChunkingInfo.of(chunking)
 
 
-def import_mapping(store: Store, path: str | Path, name: str, *, allow_unknown: bool = False) -> dict[str, Any]:
+def import_mapping(store: Store, path: str | Path, name: str, *, allow_unknown: bool = False) -> ChunkingInfo:
     """A chunking from an external chunker's mapping file (chunk id, doc id, offsets when known)."""
-    params = {"source": Path(path).name}
+    params: dict[str, str | int] = {"source": Path(path).name}
     chunking = _store_chunking(
         store,
         name,
@@ -127,14 +192,14 @@ def import_mapping(store: Store, path: str | Path, name: str, *, allow_unknown: 
         path=path,
         allow_unknown=allow_unknown,
     )
-    return _chunking_result(chunking)
+    return ChunkingInfo.of(chunking)
 
 
 def derive_chunking(
     store: Store, path: str | Path, name: str, *, separator: str = "#", allow_unknown: bool = False
-) -> dict[str, Any]:
+) -> ChunkingInfo:
     """A chunking from chunk ids that name their parent (`PARENT#...`), read from a run, qrels or id list."""
-    params = {"source": Path(path).name, "separator": separator}
+    params: dict[str, str | int] = {"source": Path(path).name, "separator": separator}
     chunking = _store_chunking(
         store,
         name,
@@ -144,11 +209,11 @@ def derive_chunking(
         path=path,
         allow_unknown=allow_unknown,
     )
-    return _chunking_result(chunking)
+    return ChunkingInfo.of(chunking)
 
 
-def chunk_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:
-    """`{"chunk_id", "doc_id", "start", "end", "text"}` for every chunk of a chunking, streamed.
+def chunk_rows(store: Store, name: str) -> Iterator[ChunkRow]:
+    """Every chunk of a chunking with its offsets and text, streamed.
 
     For an outside chunk retriever: it indexes these texts and returns chunk ids that
     `runs import --unit chunk:NAME` accepts. Raises `NotFoundError` before the first row
@@ -157,11 +222,12 @@ def chunk_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:
     if store.chunking(name) is None:
         raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
     rows = store.iter_chunk_texts(name)
-    return ({"chunk_id": c, "doc_id": d, "start": s, "end": e, "text": t} for c, d, s, e, t in rows)
+    return (ChunkRow(*row) for row in rows)
 
 
-def list_chunkings(store: Store) -> list[dict[str, Any]]:
-    return [_chunking_result(c) for c in store.chunkings()]
+def list_chunkings(store: Store) -> list[ChunkingInfo]:
+    """The workbench's chunkings, in the order they were made."""
+    return [ChunkingInfo.of(c) for c in store.chunkings()]
 
 
 def _with_hashes(store: Store, path: str | Path, rows: Iterable[tuple[int, Chunk]]) -> Iterable[tuple[int, Chunk, int]]:
@@ -203,7 +269,7 @@ def _store_chunking(
     store: Store,
     name: str,
     kind: str,
-    params: dict[str, Any],
+    params: dict[str, str | int],
     rows: Iterable,
     *,
     path: str | Path | None = None,
@@ -251,15 +317,3 @@ def _store_chunking(
         chunking = Chunking(name, kind, params, hasher.hexdigest(), now(), documents, count)
         store.insert_chunking(chunking, chunking_id=chunking_id)
     return chunking
-
-
-def _chunking_result(chunking: Chunking) -> dict[str, Any]:
-    return {
-        "name": chunking.name,
-        "kind": chunking.kind,
-        "params": chunking.params,
-        "documents": chunking.documents,
-        "chunks": chunking.chunks,
-        "hash": chunking.hash,
-        "created": chunking.created,
-    }

@@ -80,25 +80,25 @@ def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> DemoBuilt:
     init_workbench(db)
     say(DemoStep("init", (), "a new workbench with the default 0-3 scale (relevant from 1)"))
     with Store(db) as store:
-        result = import_corpus(store, sample / "corpus.jsonl")
-        say(DemoStep("import_corpus", (("path", str(sample / "corpus.jsonl")),), plural(result['added'], 'document')))
-        result = import_topics(store, sample / "topics.jsonl")
-        say(DemoStep("import_topics", (("path", str(sample / "topics.jsonl")),), plural(result['added'], 'topic')))
-        result = chunk_corpus(store, "w100", size=100, overlap=20)
+        documents = import_corpus(store, sample / "corpus.jsonl")
+        say(DemoStep("import_corpus", (("path", str(sample / "corpus.jsonl")),), plural(documents.added, "document")))
+        topics = import_topics(store, sample / "topics.jsonl")
+        say(DemoStep("import_topics", (("path", str(sample / "topics.jsonl")),), plural(topics.added, "topic")))
+        chunking = chunk_corpus(store, "w100", size=100, overlap=20)
         say(
             DemoStep(
                 "chunk_corpus",
                 (("name", "w100"), ("size", "100"), ("overlap", "20")),
-                f"{plural(result['chunks'], 'chunk')} of {plural(result['documents'], 'document')}",
+                f"{plural(chunking.chunks, 'chunk')} of {plural(chunking.documents, 'document')}",
             )
         )
         for name, retriever, unit, depth, stage in DEMO_RUNS:
-            result = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
+            run = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
             say(
                 DemoStep(
                     "retrieve_run",
                     (("retriever", retriever), ("name", name), ("unit", unit), ("depth", str(depth)), ("stage", stage)),
-                    f"{plural(result['entries'], 'result')} for {plural(result['topics'], 'topic')}",
+                    f"{plural(run.entries, 'result')} for {plural(run.topics, 'topic')}",
                 )
             )
         imported = import_judgments(store, sample / "prior.qrels", assessor="prior", reviewed=True, unit="doc")

@@ -30,7 +30,7 @@ from labeler.models import STAGES, RunInfo, Topic, Unit, topic_sort_key
 from labeler.retrievers.registry import ChosenRetriever, make_retriever
 from labeler.store import Store
 from labeler.wording import plural
-from labeler.workbench.runs import parse_unit, run_result
+from labeler.workbench.runs import RunRetrieved, parse_unit
 from labeler.workbench.setup import Progress, now
 
 QUERY_FIELDS = ("title", "title+description")
@@ -59,7 +59,7 @@ def retrieve_run(
     params: dict[str, Any] | None = None,
     replace: bool = False,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> RunRetrieved:
     """Run `retriever` for the workbench's topics (or `topics`) and store its top `depth` as run `name`."""
     request = _check_request(store, name, unit, depth, topics, stage, query, replace)
     chosen = make_retriever(retriever, params, full_text=store)
@@ -67,7 +67,9 @@ def retrieve_run(
     _record_run(store, name, stage, request, chosen, rankings, _policies(chosen, depth, query))
     stored = {ranking.topic_id for ranking in rankings}
     without = [t.topic_id for t in request.topics if t.topic_id not in stored]
-    return run_result(store.run(name), replaced=request.replaces, retriever=chosen.name, topics_without_results=without)
+    return RunRetrieved.of(
+        store.run(name), replaced=request.replaces, retriever=chosen.name, topics_without_results=tuple(without)
+    )
 
 
 def _check_request(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from labeler.checks import ID_NAMES, choice_problem, parsed_unit, unit_problem
 from labeler.errors import (
@@ -27,6 +27,7 @@ from labeler.formats.runs import (
     merge_blocks,
 )
 from labeler.ids import check_id, normal_id
+from labeler.json_form import JsonResult
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
 from labeler.wording import plural
@@ -38,8 +39,8 @@ ID_CHECK_BATCH = 100_000
 
 
 @dataclass(frozen=True)
-class RunImport:
-    """A run as imported: what the workbench now holds under its name, and how the file read."""
+class RunSummary(JsonResult):
+    """A stored run: its unit space, stage, size, tags, policies and the file it came from."""
 
     name: str
     unit: str
@@ -48,10 +49,37 @@ class RunImport:
     entries: int
     depth: int
     tags: tuple[str, ...]
-    policies: dict[str, Any]  # dedupe and order, and what the import dropped or accepted
+    policies: dict[str, Any]  # dedupe and order, what the import dropped or accepted, a retriever's settings
     source: str
     source_sha256: str
     imported: str
+
+    @classmethod
+    def of(cls: type[Run], info: RunInfo, **more: Any) -> Run:
+        """The summary of a stored run; `more` fills the fields a subclass adds."""
+        return cls(
+            name=info.name,
+            unit=str(info.unit),
+            stage=info.stage,
+            topics=info.topics,
+            entries=info.entries,
+            depth=info.max_depth,
+            tags=tuple(info.tags),
+            policies=info.policies,
+            source=info.source,
+            source_sha256=info.source_sha256,
+            imported=info.imported,
+            **more,
+        )
+
+
+Run = TypeVar("Run", bound=RunSummary)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunImport(RunSummary):
+    """`import_run`'s result: the run as stored, the lines the file held, and whether it replaced a run."""
+
     lines: int
     replaced: bool
 
@@ -60,8 +88,40 @@ class RunImport:
         """Repeated ids dropped from rankings (kept the first occurrence), 0 when none was."""
         return int(self.policies.get("duplicates_dropped", 0))
 
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "tags": list(self.tags)}
+
+@dataclass(frozen=True)
+class Retirement(JsonResult):
+    """When a run was retired, and why."""
+
+    time: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunListed(RunSummary):
+    """One run as `list_runs` gives it: the summary, the digest of its rankings, and its retirement if any."""
+
+    rankings_sha256: str | None
+    retired: Retirement | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRetrieved(RunSummary):
+    """A run a retriever made: the summary, whether it replaced one, the retriever, and topics it found nothing for."""
+
+    replaced: bool
+    retriever: str
+    topics_without_results: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RunRetired(JsonResult):
+    """`retire_run`'s result: the run, when and why it was retired, and whether it was retired before."""
+
+    name: str
+    retired: str
+    reason: str
+    already_retired: bool
 
 
 class _IdCheck:
@@ -136,22 +196,7 @@ def import_run(
         _finish_run(store, reader, run_id, stored, dedupe=dedupe, allow_unknown=allow_unknown)
     if progress:
         progress(reader.lines.size, reader.lines.size)
-    info = store.run(name)
-    return RunImport(
-        name=info.name,
-        unit=str(info.unit),
-        stage=info.stage,
-        topics=info.topics,
-        entries=info.entries,
-        depth=info.max_depth,
-        tags=tuple(info.tags),
-        policies=info.policies,
-        source=info.source,
-        source_sha256=info.source_sha256,
-        imported=info.imported,
-        lines=reader.line_count,
-        replaced=exists,
-    )
+    return RunImport.of(store.run(name), lines=reader.line_count, replaced=exists)
 
 
 def _check_import_request(
@@ -300,7 +345,7 @@ def _trec_lines(store: Store, name: str, topics: list[str]) -> Iterator[str]:
             yield f"{ranking.topic_id} Q0 {unit} {rank} {float(score)!r} {name}\n"
 
 
-def retire_run(store: Store, name: str, *, reason: str = "") -> dict[str, Any]:
+def retire_run(store: Store, name: str, *, reason: str = "") -> RunRetired:
     """Take a run out of the default run sets of pool build, eval, coverage and compare.
 
     The run is kept whole (its rankings, the pools it joined) and still used when named
@@ -309,19 +354,20 @@ def retire_run(store: Store, name: str, *, reason: str = "") -> dict[str, Any]:
     with store.transaction():
         newly = store.retire_run(name, retired=now(), reason=reason)
     retired, why = store.retirements()[name]
-    return {"name": name, "retired": retired, "reason": why, "already_retired": not newly}
+    return RunRetired(name=name, retired=retired, reason=why, already_retired=not newly)
 
 
-def list_runs(store: Store) -> list[dict[str, Any]]:
+def list_runs(store: Store) -> list[RunListed]:
+    """Every run with the digest of its rankings and its retirement (None: in the defaults)."""
     retirements = store.retirements()
     return [
-        run_result(info, rankings_sha256=info.rankings_sha256, retired=_retired(retirements.get(info.name)))
+        RunListed.of(info, rankings_sha256=info.rankings_sha256, retired=_retired(retirements.get(info.name)))
         for info in store.runs()
     ]
 
 
-def _retired(retirement: tuple[str, str] | None) -> dict[str, str] | None:
-    return {"time": retirement[0], "reason": retirement[1]} if retirement else None
+def _retired(retirement: tuple[str, str] | None) -> Retirement | None:
+    return Retirement(*retirement) if retirement else None
 
 
 def parse_unit(text: str) -> Unit:
@@ -335,20 +381,3 @@ def parse_unit(text: str) -> Unit:
 def _as_block(ranking: Ranking, first_line: int) -> RunBlock:
     """A stored ranking back as a block, to merge a topic whose lines stood apart in the file."""
     return RunBlock(ranking.topic_id, first_line, list(ranking.units), list(ranking.scores), list(ranking.ranks))
-
-
-def run_result(info: RunInfo, **extra: Any) -> dict[str, Any]:
-    return {
-        "name": info.name,
-        "unit": str(info.unit),
-        "stage": info.stage,
-        "topics": info.topics,
-        "entries": info.entries,
-        "depth": info.max_depth,
-        "tags": list(info.tags),
-        "policies": info.policies,
-        "source": info.source,
-        "source_sha256": info.source_sha256,
-        "imported": info.imported,
-        **extra,
-    }

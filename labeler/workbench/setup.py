@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from labeler import installed_version
 from labeler.errors import ConflictError
+from labeler.json_form import JsonResult, json_field
 from labeler.scales import GradeScale, load_scale
 from labeler.store import Store
 from labeler.store.connection import environment_error  # noqa: F401 - for the front ends' error lines
@@ -33,7 +34,17 @@ def grade_scale(store: Store) -> GradeScale:
     return store.scale()
 
 
-def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class WorkbenchInit(JsonResult):
+    """`init_workbench`'s result: the workbench file, whether this made it, its schema version and grade scale."""
+
+    path: str
+    created: bool
+    schema_version: int
+    scale: GradeScale = json_field(encode=GradeScale.to_dict)
+
+
+def init_workbench(path: str | Path, scale: str | None = None) -> WorkbenchInit:
     """Create the workbench (or upgrade an existing one) and set its grade scale."""
     path = Path(path)
     # Read the scale before opening the workbench: a bad scale file must leave it untouched (not created).
@@ -53,9 +64,4 @@ def init_workbench(path: str | Path, scale: str | None = None) -> dict[str, Any]
                 if store.get_meta("created") is None:
                     store.set_meta("created", now())
                 store.set_meta("labeler_version", installed_version())
-        return {
-            "path": str(path),
-            "created": not existed,
-            "schema_version": SCHEMA_VERSION,
-            "scale": store.scale().to_dict(),
-        }
+        return WorkbenchInit(path=str(path), created=not existed, schema_version=SCHEMA_VERSION, scale=store.scale())

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from labeler.json_form import JsonResult, json_field
 from labeler.models import SnapshotInfo
+from labeler.scales import GradeScale
 
 
 @dataclass(frozen=True)
@@ -143,3 +144,68 @@ class SnapshotDiff(JsonResult):
     @property
     def removed(self) -> int:
         return sum(len(t.removed) for t in self.topics.values())
+
+
+@dataclass(frozen=True)
+class QrelsExport(JsonResult):
+    """`export_qrels`'s result: the snapshot's labels as file text, in the unit space asked for.
+
+    `partial_documents`: (topic, document) pairs lifted from chunk labels while some of the
+    document's chunks are unjudged (the grade is a lower bound).
+    """
+
+    snapshot: str
+    unit: str
+    text: str
+    labels: int
+    partial_documents: tuple[tuple[str, str], ...]
+    sha256: str
+
+
+@dataclass(frozen=True)
+class TopicLabelCounts(JsonResult):
+    """One topic's row in a snapshot manifest: its labels by kind and its review status in the snapshot's space.
+
+    `pooled_unjudged`: labels of pooled units left unjudged (a negative grade); `reopened`: what reopened the
+    topic (`{"pool", "unjudged"}`), None when it is not reopened.
+    """
+
+    labels: int
+    relevant: int
+    nonrelevant: int
+    pooled_unjudged: int
+    review_status: str
+    reopened: dict[str, object] | None
+
+
+@dataclass(frozen=True)
+class ChunkingRef(JsonResult):
+    """The chunking a chunk snapshot's labels are in: its name, hash, kind and parameters."""
+
+    name: str
+    hash: str
+    kind: str
+    params: dict[str, str | int]
+
+
+@dataclass(frozen=True)
+class FrozenManifest(JsonResult):
+    """What a snapshot's manifest says of the labels it freezes, before the write names and seals it.
+
+    Its JSON form is the manifest as stored (then sealed, `labeler.workbench.snapshot_seals`).
+    """
+
+    snapshot: str
+    created: str
+    message: str
+    parent: str | None
+    pools: tuple[str, ...]
+    unit: str
+    chunking: ChunkingRef | None
+    scale: GradeScale = json_field(encode=GradeScale.to_dict)
+    labels: int = json_field()
+    topics: dict[str, TopicLabelCounts] = json_field()
+    conflicts_left_out: tuple[tuple[str, str], ...] = json_field()
+    stale_left_out: int = json_field()
+    sha256: str = json_field()
+    labeler_version: str = json_field()

@@ -9,7 +9,7 @@ from typing import Any
 from labeler import installed_version
 from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
-from labeler.judgments import UNREVIEWED
+from labeler.judgments import UNREVIEWED, PairState
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
@@ -17,8 +17,11 @@ from labeler.workbench.labels import current_labels, unit_space
 from labeler.workbench.review import topic_review_states
 from labeler.workbench.setup import now
 from labeler.workbench.snapshot_results import (
+    ChunkingRef,
+    FrozenManifest,
     LabelAdded,
     LabelChanged,
+    QrelsExport,
     SnapshotCreated,
     SnapshotDiff,
     SnapshotShown,
@@ -26,6 +29,7 @@ from labeler.workbench.snapshot_results import (
     SnapshotsVerified,
     SnapshotVerified,
     TopicDiff,
+    TopicLabelCounts,
 )
 from labeler.workbench.snapshot_seals import numbering_findings, seal_findings, seal_manifest, sealed
 from labeler.workbench.status import all_topic_ids
@@ -36,26 +40,33 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+Labels = dict[tuple[str, str], PairState]
+"""A unit space's pairs and what the log says of each (`current_labels`)."""
+
 CURRENT = "current"
 """The name that means "the labels as they are now", wherever a snapshot name is taken for reading."""
 
 
+LabelRow = tuple[str, str, int, str | None]
+"""(topic, unit, grade, deciding event) of one label in a snapshot."""
+
+
 def _freeze(
-    store: Store, space: str, message: str, name: str, current: dict | None = None
-) -> tuple[list[tuple], dict[str, Any]]:
+    store: Store, space: str, message: str, name: str, current: Labels | None = None
+) -> tuple[list[LabelRow], FrozenManifest]:
     """The current labels of a unit space and the manifest that describes them.
 
     Pairs in conflict have no label: they are left out and listed. Stale
     judgments (text changed since) no longer count and are counted.
     """
-    labels = []
-    conflicts = []
+    labels: list[LabelRow] = []
+    conflicts: list[tuple[str, str]] = []
     stale = 0
     if current is None:
         current = current_labels(store, space)
     for (topic_id, unit_id), state in current.items():
         if state.conflict:
-            conflicts.append([topic_id, unit_id])
+            conflicts.append((topic_id, unit_id))
         elif state.label is not None:
             deciding = state.deciding_event
             labels.append((topic_id, unit_id, state.label, deciding.event_id if deciding else None))
@@ -63,47 +74,52 @@ def _freeze(
             stale += 1
     conflicts.sort(key=lambda p: qrels_sort_key(*p))
     scale = store.scale()
-    states = topic_review_states(store, space, labels=current, topics=all_topic_ids(store))
-    per_topic: dict[str, dict[str, Any]] = {}
-    for topic_id, _, grade, _ in labels:
-        row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
-        row["labels"] += 1
-        if grade < 0:
-            row["pooled_unjudged"] += 1
-        elif grade >= scale.threshold:
-            row["relevant"] += 1
-        else:
-            row["nonrelevant"] += 1
-    for topic_id in set(states) | set(per_topic):
-        row = per_topic.setdefault(topic_id, {"labels": 0, "relevant": 0, "nonrelevant": 0, "pooled_unjudged": 0})
-        state = states.get(topic_id, ReviewState(UNREVIEWED))
-        row["review_status"] = state.status  # in the snapshot's space, with what reopened it
-        row["reopened"] = state.reopened
     parent = latest_snapshot_of(store, space)
-    chunking = None
-    if space.startswith("chunk:"):
-        name = space.split(":", 1)[1]
-        info = store.chunking(name)
-        if info is None:
-            raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
-        chunking = {"name": info.name, "hash": info.hash, "kind": info.kind, "params": info.params}
-    manifest = {
-        "snapshot": name,
-        "created": now(),
-        "message": message,
-        "parent": parent.name if parent else None,
-        "pools": [p.name for p in store.pools() if p.unit == space],
-        "unit": space,
-        "chunking": chunking,
-        "scale": scale.to_dict(),
-        "labels": len(labels),
-        "topics": {t: per_topic[t] for t in sorted(per_topic, key=topic_sort_key)},
-        "conflicts_left_out": conflicts,
-        "stale_left_out": stale,
-        "sha256": sha256_text(format_qrels((t, u, g) for t, u, g, _ in labels)),
-        "labeler_version": installed_version(),
-    }
-    return labels, manifest
+    return labels, FrozenManifest(
+        snapshot=name,
+        created=now(),
+        message=message,
+        parent=parent.name if parent else None,
+        pools=tuple(p.name for p in store.pools() if p.unit == space),
+        unit=space,
+        chunking=_chunking_ref(store, space),
+        scale=scale,
+        labels=len(labels),
+        topics=_topic_counts(store, space, current, labels, scale.threshold),
+        conflicts_left_out=tuple(conflicts),
+        stale_left_out=stale,
+        sha256=sha256_text(format_qrels((t, u, g) for t, u, g, _ in labels)),
+        labeler_version=installed_version(),
+    )
+
+
+def _topic_counts(
+    store: Store, space: str, current: Labels, labels: list[LabelRow], threshold: int
+) -> dict[str, TopicLabelCounts]:
+    """Each topic's labels by kind and its review status in `space` (with what reopened it), in natural order."""
+    states = topic_review_states(store, space, labels=current, topics=all_topic_ids(store))
+    counts: dict[str, list[int]] = {}  # topic -> [labels, relevant, nonrelevant, pooled_unjudged]
+    for topic_id, _, grade, _ in labels:
+        row = counts.setdefault(topic_id, [0, 0, 0, 0])
+        row[0] += 1
+        row[3 if grade < 0 else 1 if grade >= threshold else 2] += 1
+    rows = {}
+    for topic_id in sorted(set(states) | set(counts), key=topic_sort_key):
+        state = states.get(topic_id, ReviewState(UNREVIEWED))
+        labelled, relevant, nonrelevant, unjudged = counts.get(topic_id, [0, 0, 0, 0])
+        rows[topic_id] = TopicLabelCounts(labelled, relevant, nonrelevant, unjudged, state.status, state.reopened)
+    return rows
+
+
+def _chunking_ref(store: Store, space: str) -> ChunkingRef | None:
+    """The chunking of a chunk space (None for documents); an unknown one is refused."""
+    if not space.startswith("chunk:"):
+        return None
+    name = space.split(":", 1)[1]
+    info = store.chunking(name)
+    if info is None:
+        raise NotFoundError(f"no chunking named {name!r}", hints=Hint("list_chunkings"))
+    return ChunkingRef(info.name, info.hash, info.kind, info.params)
 
 
 def latest_snapshot_of(store: Store, space: str) -> SnapshotInfo | None:
@@ -111,7 +127,7 @@ def latest_snapshot_of(store: Store, space: str) -> SnapshotInfo | None:
     return next((s for s in reversed(store.snapshots()) if s.unit == space), None)
 
 
-def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> tuple[str, dict]:
+def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> tuple[str, Labels]:
     """The unit space a new snapshot freezes, and its current labels.
 
     Asked for: that one. Otherwise the one space that has labels (so a chunk
@@ -162,7 +178,8 @@ def create_snapshot(
         raise LabelerError("a snapshot needs a message (-m)")
     space, current = snapshot_space(store, unit, default=default_unit)
     # read the log before taking the write lock, so annotators are not kept waiting while labels are derived
-    labels, manifest = _freeze(store, space, message, "", current)
+    labels, frozen = _freeze(store, space, message, "", current)
+    manifest: dict[str, Any] = frozen.to_json()  # the document stored and sealed
     parent = latest_snapshot_of(store, space)
     if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
         return SnapshotCreated.of(parent, new=False, unchanged_since=parent.name)
@@ -201,11 +218,11 @@ def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
     space = unit_space(store, unit)
     _, manifest = _freeze(store, space, "the labels now, not a snapshot", CURRENT)
     return SnapshotInfo(
-        CURRENT, manifest["parent"], manifest["message"], manifest["created"], space, manifest, manifest["sha256"]
+        CURRENT, manifest.parent, manifest.message, manifest.created, space, manifest.to_json(), manifest.sha256
     )
 
 
-def snapshot_rows(store: Store, info: SnapshotInfo) -> list[tuple[str, str, int, str | None]]:
+def snapshot_rows(store: Store, info: SnapshotInfo) -> list[LabelRow]:
     """(topic, unit, grade, deciding event) of a snapshot, or of the current labels."""
     if info.name == CURRENT:
         return _freeze(store, info.unit, info.message, CURRENT)[0]
@@ -293,7 +310,7 @@ def diff_snapshots(store: Store, old: str, new: str) -> SnapshotDiff:
 
 def export_qrels(
     store: Store, *, snapshot: str | None = None, unit: str | None = None, fmt: str = "trec"
-) -> dict[str, Any]:
+) -> QrelsExport:
     """A snapshot as TREC qrels (or JSONL with provenance); chunk labels can be lifted to documents.
 
     At document level a document's grade is the maximum over its judged
@@ -303,7 +320,7 @@ def export_qrels(
         raise LabelerError(f"format must be trec or jsonl, not {fmt!r}")
     info = resolve_snapshot(store, snapshot)
     rows = snapshot_rows(store, info)
-    partial: list[list[str]] = []
+    partial: list[tuple[str, str]] = []
     if unit is not None and unit != info.unit:
         if unit != "doc" or not info.unit.startswith("chunk:"):
             raise LabelerError(
@@ -314,14 +331,14 @@ def export_qrels(
         text = format_qrels((t, u, g) for t, u, g, _ in rows)
     else:
         text = _jsonl(store, info, rows)
-    return {
-        "snapshot": info.name,
-        "unit": unit or info.unit,
-        "text": text,
-        "labels": len(rows),
-        "partial_documents": partial,
-        "sha256": info.sha256,
-    }
+    return QrelsExport(
+        snapshot=info.name,
+        unit=unit or info.unit,
+        text=text,
+        labels=len(rows),
+        partial_documents=tuple(partial),
+        sha256=info.sha256,
+    )
 
 
 def _lift_to_documents(store: Store, chunking: str, rows):
@@ -338,7 +355,7 @@ def _lift_to_documents(store: Store, chunking: str, rows):
         if key not in grades or grade > grades[key][0]:
             grades[key] = (grade, event_id)
     totals = store.chunk_counts(chunking, {d for _, d in grades})
-    partial = sorted(([t, d] for (t, d), n in judged.items() if n < totals.get(d, 0)), key=lambda p: qrels_sort_key(*p))
+    partial = sorted(((t, d) for (t, d), n in judged.items() if n < totals.get(d, 0)), key=lambda p: qrels_sort_key(*p))
     lifted = [(t, d, g, e) for (t, d), (g, e) in grades.items()]
     return lifted, partial
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -34,6 +34,7 @@ from labeler.formats.judgment_log import (
     read_log,
 )
 from labeler.ids import shown_id
+from labeler.json_form import JsonResult
 from labeler.judgments import RETRACT, Event, PairState, clock_from_time, event_order, parse_time
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
@@ -47,7 +48,7 @@ from labeler.workbench.unit_spaces import foreign_ids, missing_units, space_name
 SQLITE_MAGIC = b"SQLite format 3\x00"
 Labels = dict[tuple[str, str], PairState]
 """A unit space's pairs and what the log says of each (`current_labels`)."""
-__all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "MergeResult", "backup", "export_log", "merge"]
+__all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "BackupResult", "MergeResult", "backup", "export_log", "merge"]
 
 
 def export_log(store: Store) -> Iterator[str]:
@@ -92,7 +93,7 @@ class FutureEvent:
 
 
 @dataclass(frozen=True)
-class MergeResult:
+class MergeResult(JsonResult):
     """What a merge took: how many events, which assessors, and what now needs a look."""
 
     source: str
@@ -106,19 +107,16 @@ class MergeResult:
     future: tuple[FutureEvent, ...]
     changes: tuple[LabelChange, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "format": self.format,
-            "events": self.events,
-            "added": self.added,
-            "already_present": self.already_present,
-            "assessors": list(self.assessors),
-            "new_conflicts": [asdict(c) for c in self.new_conflicts],
-            "unknown_topics": list(self.unknown_topics),
-            "future": [asdict(f) for f in self.future],
-            "changes": [{**asdict(c), "assessors": list(c.assessors)} for c in self.changes],
-        }
+
+@dataclass(frozen=True)
+class BackupResult(JsonResult):
+    """`backup`'s result: the copy, whether its check found it whole, and what it holds."""
+
+    path: str
+    ok: bool
+    events: int
+    snapshots: int
+    bytes: int
 
 
 def merge(
@@ -416,7 +414,7 @@ def _conflicts(labels: Labels) -> set[tuple[str, str]]:
     return {pair for pair, state in labels.items() if state.conflict}
 
 
-def backup(store: Store, destination: str | Path, *, force: bool = False) -> dict[str, Any]:
+def backup(store: Store, destination: str | Path, *, force: bool = False) -> BackupResult:
     """Copy the workbench with SQLite's online backup, then check the copy.
 
     The copy is made in a temporary file and renamed into place (the output rule,
@@ -432,10 +430,4 @@ def backup(store: Store, destination: str | Path, *, force: bool = False) -> dic
         checked = check_workbench(copy)
         events = copy.event_count()
         snapshots = len(copy.snapshots())
-    return {
-        "path": str(path),
-        "ok": checked.ok,
-        "events": events,
-        "snapshots": snapshots,
-        "bytes": path.stat().st_size,
-    }
+    return BackupResult(path=str(path), ok=checked.ok, events=events, snapshots=snapshots, bytes=path.stat().st_size)

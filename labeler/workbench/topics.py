@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.errors import ConflictError, Hint, UnknownIdError, argument_hint
+from labeler.json_form import JsonResult, json_field
 from labeler.models import Topic
 from labeler.store import Store
 from labeler.workbench.setup import now
 
 
-def import_topics(store: Store, path: str | Path, *, update: bool = False) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TopicsImport(JsonResult):
+    """`import_topics`'s result: the file read, the topics it added, left and replaced, and the workbench's count."""
+
+    path: str
+    added: int
+    unchanged: int
+    updated: int
+    topics: int
+
+
+@dataclass(frozen=True)
+class TopicListed(JsonResult):
+    """One topic as `topics list` shows it: its id and texts."""
+
+    topic_id: str = json_field(name="topic")
+    title: str = json_field()
+    description: str = json_field()
+    narrative: str = json_field()
+
+
+def import_topics(store: Store, path: str | Path, *, update: bool = False) -> TopicsImport:
     """Topics from JSONL, BEIR, TREC topic files or TSV; all or nothing.
 
     A topic already present with the same texts is left alone; with other
@@ -43,20 +65,12 @@ def import_topics(store: Store, path: str | Path, *, update: bool = False) -> di
         to_write.append(topic)
     with store.transaction():
         store.put_topics(to_write, now())
-    return {
-        "path": str(path),
-        "added": added,
-        "unchanged": unchanged,
-        "updated": updated,
-        "topics": store.topic_count(),
-    }
+    return TopicsImport(path=str(path), added=added, unchanged=unchanged, updated=updated, topics=store.topic_count())
 
 
-def list_topics(store: Store) -> list[dict[str, Any]]:
-    return [
-        {"topic": t.topic_id, "title": t.title, "description": t.description, "narrative": t.narrative}
-        for t in store.topics()
-    ]
+def list_topics(store: Store) -> list[TopicListed]:
+    """Every topic with its texts, in id order."""
+    return [TopicListed(t.topic_id, t.title, t.description, t.narrative) for t in store.topics()]
 
 
 def topic_titles(store: Store) -> dict[str, str]:

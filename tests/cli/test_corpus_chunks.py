@@ -58,3 +58,17 @@ def test_an_unknown_chunking_is_one_line_and_nothing_on_stdout(run_cli):
         assert result.stderr.strip().splitlines() == [
             "Error: no chunking named 'nope' (run 'labeler corpus chunkings')"
         ]
+
+
+def test_each_streamed_line_is_the_rows_json_form(run_cli, write, db_path):
+    """The stream writes `vars(row)` for speed: it must stay what `to_json()` gives, key order included."""
+    from labeler.workbench.corpus import chunk_rows
+
+    run_cli("corpus", "import", write("c.jsonl", CORPUS))
+    run_cli("corpus", "chunk", "--name", "w2", "--size", "2")
+    lines = run_cli("corpus", "chunks", "--name", "w2", "--json").stdout.splitlines()
+    with Store(db_path) as store:
+        rows = list(chunk_rows(store, "w2"))
+    assert [list(json.loads(line)) for line in lines] == [["chunk_id", "doc_id", "start", "end", "text"]] * 6
+    assert [json.loads(line) for line in lines] == [row.to_json() for row in rows]
+    assert all(vars(row) == row.to_json() and list(vars(row)) == list(row.to_json()) for row in rows)

@@ -45,7 +45,7 @@ def test_a_backup_holds_no_claims(db_path, tmp_path):
     _claimed(db_path)
     with Store(db_path) as store:
         result = backup(store, tmp_path / "copy.db")
-    assert result["ok"]
+    assert result.ok
     assert _rows(tmp_path / "copy.db") == []
     assert len(_rows(db_path)) == 2  # the workbench keeps its own
 
