@@ -9,6 +9,7 @@ import click
 
 from labeler import workbench
 from labeler.cli.context import Env, checked_id, comma_list, force_option, json_option, output_option, pass_env
+from labeler.cli.deprecation import deprecated_command
 from labeler.cli.output import emit_json, info, listing, progress_bar
 from labeler.cli.program_options import program_options
 from labeler.cli.ranges import DEPTH, Real
@@ -232,7 +233,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
         info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
 
 
-@runs.command("export")
+@click.command("run")
 @click.argument("name")
 @output_option
 @force_option
@@ -274,5 +275,7 @@ def _export_parquet(env: Env, name: str, output: str | None, force: bool) -> Non
         written = export_run_parquet(store, name, output, force=force)
     info(f"Wrote run {name!r} to {output} as Parquet ({plural(written.bytes, 'byte')}).")
 
+
+runs.add_command(deprecated_command(export, old="runs export", new="export run"))
 
 COMMANDS = [runs]

@@ -1,4 +1,4 @@
-"""`labeler snapshot ...` and `labeler export qrels`."""
+"""`labeler snapshot ...` and `labeler export qrels` (registered in `labeler.cli.export`)."""
 
 from __future__ import annotations
 
@@ -167,12 +167,7 @@ def verify(env: Env, name: str | None, as_json: bool) -> None:
         sys.exit(1)
 
 
-@click.group()
-def export() -> None:
-    """Export labels for other tools."""
-
-
-@export.command("qrels")
+@click.command("qrels")
 @click.option("--snapshot", "snapshot_name", default=None, help="Snapshot to export (default: the latest).")
 @click.option(
     "--unit", default=None, metavar="doc", help="Lift chunk labels to documents (max grade over judged chunks)."
@@ -212,4 +207,4 @@ def export_qrels(
         )
 
 
-COMMANDS = [snapshot, export]
+COMMANDS = [snapshot]

@@ -1,4 +1,4 @@
-"""`labeler merge`, `labeler check` and `labeler judgments export-log`: working as a team."""
+"""`labeler merge`, `labeler check`, `labeler backup` and `labeler export log`: working as a team."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.deprecation import deprecated_command
 from labeler.cli.judgments import judgments
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.reading import reading_options
@@ -141,7 +142,7 @@ def _print_head(head: Head | None) -> None:
     info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
 
 
-@judgments.command("export-log")
+@click.command("log")
 @output_option
 @force_option
 @pass_env
@@ -185,5 +186,7 @@ def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     if not result["ok"]:
         sys.exit(1)
 
+
+judgments.add_command(deprecated_command(export_log, old="judgments export-log", new="export log"))
 
 COMMANDS = [merge, check, backup]

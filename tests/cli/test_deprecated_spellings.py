@@ -1,0 +1,79 @@
+"""Old spellings keep working for a release: the same stdout as the new spelling, one notice on stderr.
+
+Each old spelling is checked the same way: it succeeds, prints exactly one line on stderr naming
+itself and its replacement, prints byte for byte what the new spelling prints, and is not in `--help`.
+Each spelling runs on its own copy of one prepared workbench, so writing commands compare alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from full_workbench import copy_to
+
+from labeler.cli import cli
+
+NOTICE = "labeler: '{old}' is deprecated and will be removed in a later release; use '{new}'."
+
+MODEL_SOURCE = ["--source", "model", "--allow-unknown", "--json"]
+MODEL_LABEL = '{"topic": "1", "unit": "agri-001", "grade": 1, "probs": {"0": 0.1, "1": 0.6, "2": 0.2, "3": 0.1}}\n'
+
+# (old spelling, new spelling, old argv, new argv, argv of the --help that must not show the old spelling)
+CASES = [
+    ("runs export", "export run", ["runs", "export", "fts5"], ["export", "run", "fts5"], ["runs"]),
+    ("judgments export-log", "export log", ["judgments", "export-log"], ["export", "log"], ["judgments"]),
+    (
+        "prelabel --model-name",
+        "prelabel --model",
+        ["prelabel", "--judge", "lexical", "--model-name", "lex2", "--json"],
+        ["prelabel", "--judge", "lexical", "--model", "lex2", "--json"],
+        ["prelabel"],
+    ),
+    (
+        "judgments import --model-name",
+        "judgments import --model",
+        ["judgments", "import", "{model_labels}", *MODEL_SOURCE, "--model-name", "m2"],
+        ["judgments", "import", "{model_labels}", *MODEL_SOURCE, "--model", "m2"],
+        ["judgments", "import"],
+    ),
+]
+
+
+def _invoke(db: Path, argv: list[str]):
+    return CliRunner().invoke(cli, ["--db", str(db), *argv])
+
+
+@pytest.fixture(scope="module")
+def prepared(full_bytes, tmp_path_factory) -> bytes:
+    """The full demo workbench with a second snapshot (v2) and a model's labels (`lex`)."""
+    db = copy_to(full_bytes, tmp_path_factory.mktemp("prepared"))
+    for argv in (["snapshot", "create", "-m", "second"], ["prelabel", "--judge", "lexical", "--model", "lex"]):
+        result = _invoke(db, argv)
+        assert result.exit_code == 0, result.output
+    return db.read_bytes()
+
+
+@pytest.mark.parametrize(("old", "new", "old_argv", "new_argv", "help_argv"), CASES, ids=[c[0] for c in CASES])
+def test_an_old_spelling_does_what_the_new_one_does(prepared, tmp_path, old, new, old_argv, new_argv, help_argv):
+    labels = tmp_path / "model.jsonl"
+    labels.write_text(MODEL_LABEL)
+    fill = {"model_labels": str(labels)}
+    before = _invoke(copy_to(prepared, tmp_path / "old"), [arg.format(**fill) for arg in old_argv])
+    after = _invoke(copy_to(prepared, tmp_path / "new"), [arg.format(**fill) for arg in new_argv])
+    assert before.exit_code == after.exit_code == 0, (before.output, after.output)
+    assert before.stdout.replace(str(tmp_path / "old"), "X") == after.stdout.replace(str(tmp_path / "new"), "X")
+    assert before.stdout.strip()
+    assert NOTICE.format(old=old, new=new) not in after.stderr
+    notices = [line for line in before.stderr.splitlines() if "deprecated" in line]
+    assert notices == [NOTICE.format(old=old, new=new)]
+    assert before.stderr.replace(notices[0] + "\n", "", 1) == after.stderr
+
+
+@pytest.mark.parametrize(("old", "help_argv"), [(c[0], c[4]) for c in CASES], ids=[c[0] for c in CASES])
+def test_an_old_spelling_is_not_in_help(old, help_argv):
+    shown = CliRunner().invoke(cli, [*help_argv, "--help"])
+    assert shown.exit_code == 0
+    last = old.split()[-1]
+    assert last not in shown.stdout.replace(f"{help_argv[-1]} ", ""), shown.stdout
