@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from labeler import workbench
 from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.deprecation import deprecated_command
 from labeler.cli.output import emit_json, info, listing, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
-from labeler.workbench.snapshot_results import SnapshotSummary
+from labeler.workbench.snapshot_results import SnapshotDiff, SnapshotSummary
+
+if TYPE_CHECKING:
+    from labeler.workbench.coverage_results import SnapshotComparison
 
 
 @click.group()
@@ -123,7 +129,7 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
     )
 
 
-@snapshot.command()
+@click.command("diff")
 @click.argument("old")
 @click.argument("new")
 @json_option
@@ -135,6 +141,11 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
     if as_json:
         emit_json(result.to_json())
         return
+    say_label_changes(old, new, result)
+
+
+def say_label_changes(old: str, new: str, result: SnapshotDiff) -> None:
+    """The labels added, changed and removed from snapshot `old` to `new`: a count line, then one row per label."""
     info(f"{old} -> {new}: {result.added} added, {result.changed} changed, {result.removed} removed.")
     rows: list[list[object]] = []
     for topic, changes in result.topics.items():
@@ -143,6 +154,20 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
         rows += [[topic, "removed", r.unit, r.grade, ""] for r in changes.removed]
     if rows:
         table(None, ["topic", "change", "unit", "before", "after"], rows)
+
+
+def print_with_label_changes(
+    comparison: SnapshotComparison, changes: SnapshotDiff, as_json: bool, say: Callable[[SnapshotComparison], None]
+) -> None:
+    """`compare --changes`: the comparison, then the label changes (JSON: the comparison's keys, then label_changes)."""
+    if as_json:
+        emit_json({**comparison.to_json(), "label_changes": changes.to_json()})
+        return
+    say(comparison)
+    say_label_changes(comparison.old, comparison.new, changes)
+
+
+snapshot.add_command(deprecated_command(diff, old="snapshot diff", new="compare OLD NEW --changes"))
 
 
 @snapshot.command()

@@ -7,6 +7,7 @@ Each spelling runs on its own copy of one prepared workbench, so writing command
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from click.testing import CliRunner
 from full_workbench import copy_to
 
 from labeler.cli import cli
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 NOTICE = "labeler: '{old}' is deprecated and will be removed in a later release; use '{new}'."
 
@@ -47,9 +50,13 @@ def _invoke(db: Path, argv: list[str]):
 
 @pytest.fixture(scope="module")
 def prepared(full_bytes, tmp_path_factory) -> bytes:
-    """The full demo workbench with a second snapshot (v2) and a model's labels (`lex`)."""
+    """The full demo workbench with a reviewed second snapshot (v2) and a model's labels (`lex`)."""
     db = copy_to(full_bytes, tmp_path_factory.mktemp("prepared"))
-    for argv in (["snapshot", "create", "-m", "second"], ["prelabel", "--judge", "lexical", "--model", "lex"]):
+    for argv in (
+        ["judgments", "import", str(SAMPLE / "truth.qrels"), "--assessor", "truth", "--reviewed"],
+        ["snapshot", "create", "-m", "truth"],
+        ["prelabel", "--judge", "lexical", "--model", "lex"],
+    ):
         result = _invoke(db, argv)
         assert result.exit_code == 0, result.output
     return db.read_bytes()
@@ -77,3 +84,28 @@ def test_an_old_spelling_is_not_in_help(old, help_argv):
     assert shown.exit_code == 0
     last = old.split()[-1]
     assert last not in shown.stdout.replace(f"{help_argv[-1]} ", ""), shown.stdout
+
+
+def test_snapshot_diff_prints_what_compare_changes_ends_with(prepared, tmp_path):
+    """`snapshot diff` keeps its own output; `compare --changes` ends with the same table, its JSON holds the same doc."""
+    db = copy_to(prepared, tmp_path)
+    old = _invoke(db, ["snapshot", "diff", "v1", "v2"])
+    assert old.exit_code == 0, old.output
+    assert old.stderr.splitlines()[0] == NOTICE.format(old="snapshot diff", new="compare OLD NEW --changes")
+    assert "removed" in old.stdout or "added" in old.stdout
+    new = _invoke(db, ["compare", "v1", "v2", "--changes"])
+    assert new.exit_code == 0, new.output
+    assert new.stdout.endswith(old.stdout)
+    assert "deprecated" not in new.stderr
+    plain = json.loads(_invoke(db, ["compare", "v1", "v2", "--json"]).stdout)
+    both = json.loads(_invoke(db, ["compare", "v1", "v2", "--changes", "--json"]).stdout)
+    assert list(both) == [*plain, "label_changes"]
+    assert {key: both[key] for key in plain} == plain
+    assert both["label_changes"] == json.loads(_invoke(db, ["snapshot", "diff", "v1", "v2", "--json"]).stdout)
+    assert both["label_changes"]["removed"] + both["label_changes"]["added"] + both["label_changes"]["changed"] > 0
+
+
+def test_snapshot_diff_is_not_in_help():
+    shown = CliRunner().invoke(cli, ["snapshot", "--help"])
+    assert " diff " not in shown.stdout
+    assert "--changes" in CliRunner().invoke(cli, ["compare", "--help"]).stdout
