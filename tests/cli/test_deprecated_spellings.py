@@ -41,6 +41,13 @@ CASES = [
         ["judgments", "import", "{model_labels}", *MODEL_SOURCE, "--model", "m2"],
         ["judgments", "import"],
     ),
+    (
+        "agreement --model NAME",
+        "agreement model NAME",
+        ["agreement", "--model", "lex", "--all-pairs", "--measure", "AP", "--bins", "4", "--json"],
+        ["agreement", "model", "lex", "--all-pairs", "--measure", "AP", "--bins", "4", "--json"],
+        ["agreement"],
+    ),
 ]
 
 
@@ -82,12 +89,13 @@ def test_an_old_spelling_does_what_the_new_one_does(prepared, tmp_path, old, new
 def test_an_old_spelling_is_not_in_help(old, help_argv):
     shown = CliRunner().invoke(cli, [*help_argv, "--help"])
     assert shown.exit_code == 0
-    last = old.split()[-1]
+    words = old.split()
+    last = next((word for word in words if word.startswith("--")), words[-1])
     assert last not in shown.stdout.replace(f"{help_argv[-1]} ", ""), shown.stdout
 
 
 def test_snapshot_diff_prints_what_compare_changes_ends_with(prepared, tmp_path):
-    """`snapshot diff` keeps its own output; `compare --changes` ends with the same table, its JSON holds the same doc."""
+    """`snapshot diff` prints what it did; `compare --changes` ends with that table and holds its JSON document."""
     db = copy_to(prepared, tmp_path)
     old = _invoke(db, ["snapshot", "diff", "v1", "v2"])
     assert old.exit_code == 0, old.output
