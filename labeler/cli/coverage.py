@@ -384,7 +384,12 @@ COMMANDS = [coverage, compare]
 @click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
 @click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
 @click.option("--replay-seed", default=0, show_default=True, type=SEED, help="Seed of the replay's seeded orders.")
-@click.option("--model", default=None, metavar="NAME", help="Add this model's agreement with the human labels.")
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME",
+    help="The model whose recorded labels a section sets against the human ones.",
+)
 @force_option
 @json_option
 @pass_env
