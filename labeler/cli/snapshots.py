@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.context import Env, export_json_option, force_option, json_option, output_option, pass_env
 from labeler.cli.deprecation import deprecated_command
-from labeler.cli.output import emit_json, info, listing, table
+from labeler.cli.output import emit_export, emit_json, info, listing, refuse_json_without_output, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
@@ -207,20 +207,25 @@ def verify(env: Env, name: str | None, as_json: bool) -> None:
 )
 @output_option
 @force_option
+@export_json_option
 @pass_env
 def export_qrels(
-    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool
+    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool, as_json: bool
 ) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
     from labeler.outputs import check_output, write_output
 
+    refuse_json_without_output(as_json, output)
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
     with env.store() as store:
         result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
     if output:
         write_output(output, result["text"], workbench=env.db_path, force=force)
-        info(f"Wrote {plural(result['labels'], 'label')} of snapshot {result['snapshot']} to {output}.")
+        if as_json:
+            emit_export("qrels", result["snapshot"], fmt, output)
+        else:
+            info(f"Wrote {plural(result['labels'], 'label')} of snapshot {result['snapshot']} to {output}.")
     else:
         click.echo(result["text"], nl=False)
     partial = result["partial_documents"]

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.context import Env, export_json_option, force_option, json_option, output_option, pass_env
 from labeler.cli.deprecation import deprecated_command
 from labeler.cli.judgments import judgments
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_export, emit_json, info, refuse_json_without_output, table
 from labeler.cli.reading import reading_options
 from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 from labeler.wording import agrees, plural
@@ -145,19 +145,24 @@ def _print_head(head: Head | None) -> None:
 @click.command("log")
 @output_option
 @force_option
+@export_json_option
 @pass_env
-def export_log(env: Env, output: str | None, force: bool) -> None:
+def export_log(env: Env, output: str | None, force: bool, as_json: bool) -> None:
     """The whole judgment log as JSON lines (for 'labeler merge LOG.jsonl' on another workbench)."""
     from labeler.outputs import check_output, open_output
     from labeler.workbench.team import export_log as lines
 
+    refuse_json_without_output(as_json, output)
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before the workbench is opened
     with env.store() as store:
         if output:
             with open_output(output, workbench=env.db_path, force=force) as handle:
                 count = sum(1 for line in lines(store) if handle.write(line))
-            info(f"Wrote {plural(count, 'event')} to {output}.")
+            if as_json:
+                emit_export("log", None, "jsonl", output)
+            else:
+                info(f"Wrote {plural(count, 'event')} to {output}.")
         else:
             for line in lines(store):
                 sys.stdout.write(line)
