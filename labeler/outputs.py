@@ -21,6 +21,7 @@ textual here: the CLI, the TUI and the services all use it.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import signal
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from labeler.errors import LabelerError, argument_hint
+from labeler.json_form import JsonResult
 
 WORKBENCH_SUFFIXES = ("", "-wal", "-shm", "-journal")
 # what to do about a file that exists: ask for it to be replaced
@@ -55,6 +57,36 @@ class Written:
     path: Path
     bytes: int
     replaced: bool  # an existing file was replaced (only ever with force)
+
+
+@dataclass(frozen=True)
+class ExportSummary(JsonResult):
+    """What an export wrote, read back from the file: what it holds, its size, lines and SHA-256."""
+
+    exported: str  # qrels, run, log
+    name: str | None  # the snapshot or run exported; None for the judgment log
+    format: str
+    path: str
+    bytes: int
+    lines: int | None  # one label, ranked result or event a line; None for a binary format (Parquet)
+    sha256: str
+
+
+def summarize_export(
+    exported: str, name: str | None, fmt: str, path: str | Path, *, text: bool = True
+) -> ExportSummary:
+    """The summary of the export `exported` just wrote to `path` (one pass over the file)."""
+    digest = hashlib.sha256()
+    size = lines = 0
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+                size += len(block)
+                lines += block.count(b"\n")
+    except OSError as exc:
+        raise _os_error(exc, path) from None
+    return ExportSummary(exported, name, fmt, str(path), size, lines if text else None, digest.hexdigest())
 
 
 def check_output(path: str | Path, *, workbench: str | Path | None = None, force: bool = False) -> bool:

@@ -158,7 +158,7 @@ class Campaign:
         return sorted((t for t, row in topics.items() if row["review_status"] == "reopened"), key=int)
 
     def top(self, run: str, topic: str, k: int = 10) -> list[str]:
-        rows = [line.split() for line in self.shell.labeler("runs", "export", run).splitlines()]
+        rows = [line.split() for line in self.shell.labeler("export", "run", run).splitlines()]
         return [unit for t, _, unit, rank, *_ in rows if t == topic and int(rank) <= k]
 
 

@@ -61,7 +61,7 @@ LISTED: dict[str, Listed] = {
         "Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name.",
     ),
     "snapshot": Listed(("snapshots",), "Immutable, hashed versions of the labels."),
-    "export": Listed(("snapshots",), "Export labels for other tools."),
+    "export": Listed(("export",), "Export labels, runs and the judgment log for other tools."),
     "eval": Listed(
         ("evaluation",),
         "Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot.",

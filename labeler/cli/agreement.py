@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from labeler.agreement import METRICS
 from labeler.cli import model_view
 from labeler.cli.context import Env, json_option, pass_env
+from labeler.cli.deprecation import notice
 from labeler.cli.output import emit_json, info, table
 from labeler.cli.ranges import Whole
 from labeler.errors import BadArgumentError
 
 if TYPE_CHECKING:
     from labeler.workbench.agreement import AgreementReport
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 HOW_TO_READ = (
     "How to read: overlap is the share of pairs graded alike. Kappa and alpha correct it for chance: 1 is perfect "
@@ -71,11 +75,56 @@ def _say_conditions(result: AgreementReport) -> None:
         )
 
 
-@click.command()
+def model_options(*, hidden: bool) -> Callable[[F], F]:
+    """The options of the model report: `agreement model`'s, and hidden on `agreement` for its old spelling."""
+
+    def decorate(function: F) -> F:
+        for option in reversed(
+            [
+                click.option(
+                    "--measure",
+                    default="nDCG@10",
+                    show_default=True,
+                    hidden=hidden,
+                    help="The measure the runs are ranked by for the Kendall tau.",
+                ),
+                click.option(
+                    "--weights",
+                    type=click.Choice(["linear", "quadratic"]),
+                    default="quadratic",
+                    show_default=True,
+                    hidden=hidden,
+                    help="The weighted kappa's disagreement weights.",
+                ),
+                click.option(
+                    "--bins",
+                    type=Whole(1, 1000),
+                    default=10,
+                    show_default=True,
+                    hidden=hidden,
+                    help="Reliability diagram bins.",
+                ),
+            ]
+        ):
+            function = option(function)
+        return function
+
+    return decorate
+
+
+UNIT = click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+ALL_PAIRS = click.option(
+    "--all-pairs",
+    is_flag=True,
+    help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).",
+)
+
+
+@click.group(invoke_without_command=True)
 @click.option(
     "--snapshot", default=None, help="Only the unit space and topics of this snapshot (grades still come from the log)."
 )
-@click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+@UNIT
 @click.option(
     "--metric",
     type=click.Choice(METRICS),
@@ -83,33 +132,9 @@ def _say_conditions(result: AgreementReport) -> None:
     show_default=True,
     help="Krippendorff's alpha distance between grades.",
 )
-@click.option(
-    "--all-pairs",
-    is_flag=True,
-    help="Every pair graded by two or more, not only the planned overlap pairs (see labeler assign).",
-)
-@click.option(
-    "--model",
-    default=None,
-    metavar="NAME",
-    help="Compare this model's labels with the human labels of the pairs both labelled, instead of assessors.",
-)
-@click.option(
-    "--measure",
-    default="nDCG@10",
-    show_default=True,
-    help="With --model: the measure the runs are ranked by for the Kendall tau.",
-)
-@click.option(
-    "--weights",
-    type=click.Choice(["linear", "quadratic"]),
-    default="quadratic",
-    show_default=True,
-    help="With --model: the weighted kappa's disagreement weights.",
-)
-@click.option(
-    "--bins", type=Whole(1, 1000), default=10, show_default=True, help="With --model: reliability diagram bins."
-)
+@ALL_PAIRS
+@click.option("--model", default=None, metavar="NAME", hidden=True, help="Deprecated: agreement model NAME.")
+@model_options(hidden=True)
 @json_option
 @pass_env
 def agreement(
@@ -126,25 +151,20 @@ def agreement(
 ) -> None:
     """How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.
 
-    With --model NAME: how far a model's labels agree with the human labels (confusion, kappa,
-    per-grade precision and recall, a reliability diagram, the runs' Kendall tau), blind and shown apart.
+    `agreement model NAME`: how far a model's labels agree with the human labels instead.
     """
-    from labeler.workbench.agreement import agreement_report, model_agreement_report
+    from labeler.workbench.agreement import agreement_report
 
+    if click.get_current_context().invoked_subcommand is not None:
+        return
     if model is not None:
+        notice("agreement --model NAME", "agreement model NAME")
         if snapshot is not None:
             raise BadArgumentError(
                 "--model compares the log's current human labels with the model's: leave out --snapshot",
                 argument="model",
             )
-        with env.store() as store:
-            report = model_agreement_report(
-                store, model, unit=unit, measure=measure, weights=weights, bins=bins, all_pairs=all_pairs
-            )
-        if as_json:
-            emit_json(report.to_json())
-        else:
-            model_view.say(report)
+        _model_report(env, model, unit, all_pairs, measure, weights, bins, as_json)
         return
     with env.store() as store:
         result = agreement_report(store, snapshot=snapshot, unit=unit, metric=metric, all_pairs=all_pairs)
@@ -220,6 +240,39 @@ def agreement(
     for line in _reasons("all topics", overall):
         info(line)
     info(HOW_TO_READ)
+
+
+@agreement.command("model")
+@click.argument("name")
+@UNIT
+@ALL_PAIRS
+@model_options(hidden=False)
+@json_option
+@pass_env
+def model(
+    env: Env, name: str, unit: str | None, all_pairs: bool, measure: str, weights: str, bins: int, as_json: bool
+) -> None:
+    """How far model NAME's labels agree with the human labels, on the pairs both labelled.
+
+    Confusion, kappa, per-grade precision and recall, a reliability diagram and the runs' Kendall tau,
+    blind and shown second judgments apart.
+    """
+    _model_report(env, name, unit, all_pairs, measure, weights, bins, as_json)
+
+
+def _model_report(
+    env: Env, name: str, unit: str | None, all_pairs: bool, measure: str, weights: str, bins: int, as_json: bool
+) -> None:
+    from labeler.workbench.agreement import model_agreement_report
+
+    with env.store() as store:
+        report = model_agreement_report(
+            store, name, unit=unit, measure=measure, weights=weights, bins=bins, all_pairs=all_pairs
+        )
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        model_view.say(report)
 
 
 COMMANDS = [agreement]

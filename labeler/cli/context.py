@@ -49,6 +49,12 @@ scored_runs_option = click.option(
 )
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a JSON document (a stable shape).")
+export_json_option = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="With -o: print a JSON summary of the file written (path, bytes, lines, sha256); the export goes to the file.",
+)
 
 
 def comma_list(text: str | None, argument: str, what: str) -> list[str] | None:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from labeler import workbench
 from labeler.cli.context import Env, comma_list, force_option, json_option, measure_list, pass_env, scored_runs_option
 from labeler.cli.evaluation import (
     JUDGED_ONLY,
@@ -16,6 +17,7 @@ from labeler.cli.evaluation import (
 )
 from labeler.cli.output import emit_json, info, print_result, progress_bar, retired_note, table
 from labeler.cli.ranges import DEPTH, SEED
+from labeler.cli.snapshots import print_with_label_changes
 from labeler.wording import agrees, plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -212,6 +214,11 @@ def _print_repool(pool: RepoolStatus) -> None:
 )
 @statistics_options
 @judged_only_option
+@click.option(
+    "--changes",
+    is_flag=True,
+    help="Also list each label added, changed and removed, per topic (JSON: under label_changes).",
+)
 @json_option
 @pass_env
 def compare(
@@ -226,9 +233,13 @@ def compare(
     bootstrap: int,
     seed: int,
     judged_only: bool,
+    changes: bool,
     as_json: bool,
 ) -> None:
-    """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
+    """What changed between two snapshots: labels, relevant sets, scores, and the system ranking.
+
+    With --changes, also each label added, changed and removed, per topic.
+    """
     from labeler.workbench.coverage import compare_report
 
     names = comma_list(runs, "runs", "run name")
@@ -247,7 +258,11 @@ def compare(
             seed=seed,
             judged_only=judged_only,
         )
-    print_result(result, as_json, _print_comparison)
+        label_changes = workbench.diff_snapshots(store, old, new) if changes else None
+    if label_changes is None:
+        print_result(result, as_json, _print_comparison)
+    else:
+        print_with_label_changes(result, label_changes, as_json, _print_comparison)
 
 
 def _print_comparison(result: SnapshotComparison) -> None:
@@ -369,7 +384,12 @@ COMMANDS = [coverage, compare]
 @click.option("--replay-runs", default=None, help="Comma-separated runs the replay pools (with --replay-depth).")
 @click.option("--replay-orders", default=None, help="Orders the replay compares (default: every registered order).")
 @click.option("--replay-seed", default=0, show_default=True, type=SEED, help="Seed of the replay's seeded orders.")
-@click.option("--model", default=None, metavar="NAME", help="Add this model's agreement with the human labels.")
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME",
+    help="The model whose recorded labels a section sets against the human ones.",
+)
 @force_option
 @json_option
 @pass_env

@@ -160,7 +160,9 @@ def _denominators(run: RunScore) -> str:
     help="Labels to score with: the snapshot's human labels, a model judge's (--model), or combined: human where "
     "judged, the model's calibrated label elsewhere, each P@k mean with its prediction-powered 95% interval.",
 )
-@click.option("--model", default=None, metavar="NAME", help="The model judge of --labels model|combined.")
+@click.option(
+    "--model", default=None, metavar="NAME", help="The model whose recorded labels --labels model|combined reads."
+)
 @statistics_options
 @judged_only_option
 @click.option(

@@ -7,6 +7,7 @@ import click
 from labeler import workbench
 from labeler.checks import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
+from labeler.cli.deprecation import deprecated_option
 from labeler.cli.output import emit_json, info, listing
 from labeler.cli.ranges import LIMIT, SEED
 from labeler.cli.reading import reading_options
@@ -44,7 +45,7 @@ def judgments() -> None:
     show_default=True,
     help="Who made the judgment.",
 )
-@click.option("--model", default=None, help="The model's name, with --source model.")
+@click.option("--model", default=None, metavar="NAME", help="The model whose label it records, with --source model.")
 @click.option(
     "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the id's own, else the one held)."
 )
@@ -108,7 +109,8 @@ def add(
     show_default=True,
     help="Where the labels come from.",
 )
-@click.option("--model", "--model-name", "model", default=None, help="The model's name, with --source model.")
+@click.option("--model", default=None, metavar="NAME", help="The model whose labels it records, with --source model.")
+@deprecated_option("--model-name", "--model", command="judgments import", metavar="NAME")
 @click.option("--reviewed", is_flag=True, help="Mark the imported topics reviewed (no_answer where none is relevant).")
 @click.option(
     "--unit",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
+from labeler.errors import BadArgumentError
 from labeler.inert import inert_json, visible, visible_line
 
 if TYPE_CHECKING:
@@ -210,3 +211,19 @@ def progress_bar(label: str) -> Iterator[ProgressCallback | None]:
             bar.update(task, completed=done, total=total or None)
 
         yield update
+
+
+def refuse_json_without_output(as_json: bool, output: str | None) -> None:
+    """An export's `--json` summarizes the file it wrote; without `-o` the export itself is stdout."""
+    if as_json and not output:
+        raise BadArgumentError(
+            "it prints a summary of the file written with -o FILE; without -o the export itself goes to stdout",
+            argument="json",
+        )
+
+
+def emit_export(exported: str, name: str | None, fmt: str, path: str, *, text: bool = True) -> None:
+    """`export ... -o FILE --json`: what was written, as `labeler.outputs.ExportSummary` says it."""
+    from labeler.outputs import summarize_export
+
+    emit_json(summarize_export(exported, name, fmt, path, text=text).to_json())

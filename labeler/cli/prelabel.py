@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from labeler.cli.context import Env, comma_list, json_option, pass_env
+from labeler.cli.deprecation import deprecated_option
 from labeler.cli.output import emit_json, info, progress_bar
 from labeler.cli.program_options import program_options
 from labeler.cli.ranges import Whole
@@ -26,7 +27,14 @@ from labeler.wording import plural
     help="Pool version whose pairs are labelled (default: the latest of the one unit space held).",
 )
 @click.option("--topics", default=None, metavar="T1,T2,...", help="Only these topics (default: the pool's).")
-@click.option("--model-name", default=None, help="The name its labels are recorded under (default: the judge's).")
+@click.option(
+    "--model",
+    "model_name",
+    default=None,
+    metavar="NAME",
+    help="The model whose labels it records: the name they are recorded under (default: the judge's).",
+)
+@deprecated_option("--model-name", "--model", command="prelabel", param="model_name", metavar="NAME")
 @click.option(
     "--batch", default=50, show_default=True, type=Whole(1, 10_000), help="Pairs sent to the judge at a time."
 )

@@ -19,7 +19,7 @@ from labeler.wording import plural
 @click.option(
     "--model",
     default=None,
-    help="Model whose labels --order uncertainty ranks by (a --model-name of judgments import; required with it).",
+    help="The model whose recorded labels --order uncertainty ranks by (required with it).",
 )
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the random order.")
 @click.option("--pool", default=None, help="Pool version (default: the latest).")

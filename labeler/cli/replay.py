@@ -43,7 +43,7 @@ def _n(value: int | None) -> str:
 @click.option(
     "--model",
     default=None,
-    help="Model whose labels the uncertainty order calibrates as the snapshot's labels are revealed (needed for it).",
+    help="The model whose recorded labels the uncertainty order calibrates as the labels are revealed (needed for it).",
 )
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Seed of the seeded orders (random).")
 @click.option(

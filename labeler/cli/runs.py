@@ -8,8 +8,18 @@ from typing import Any
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, checked_id, comma_list, force_option, json_option, output_option, pass_env
-from labeler.cli.output import emit_json, info, listing, progress_bar
+from labeler.cli.context import (
+    Env,
+    checked_id,
+    comma_list,
+    export_json_option,
+    force_option,
+    json_option,
+    output_option,
+    pass_env,
+)
+from labeler.cli.deprecation import deprecated_command
+from labeler.cli.output import emit_export, emit_json, info, listing, progress_bar, refuse_json_without_output
 from labeler.cli.program_options import program_options
 from labeler.cli.ranges import DEPTH, Real
 from labeler.cli.reading import reading_options
@@ -233,7 +243,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
         info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
 
 
-@runs.command("export")
+@click.command("run")
 @click.argument("name")
 @output_option
 @force_option
@@ -246,13 +256,15 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
     help="trec: 6 columns, re-imports to the same rankings; parquet: one file for DuckDB "
     "(`eval --runs-parquet`, needs relevance-labeler[parquet] and -o).",
 )
+@export_json_option
 @pass_env
-def export(env: Env, name: str, output: str | None, force: bool, format_: str) -> None:
+def export(env: Env, name: str, output: str | None, force: bool, format_: str, as_json: bool) -> None:
     """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
     from labeler.outputs import check_output, write_output
 
+    refuse_json_without_output(as_json, output)
     if format_ == "parquet":
-        _export_parquet(env, name, output, force)
+        _export_parquet(env, name, output, force, as_json)
         return
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
@@ -260,20 +272,28 @@ def export(env: Env, name: str, output: str | None, force: bool, format_: str) -
         lines = workbench.export_run(store, name)
         if output:
             written = write_output(output, lines, workbench=env.db_path, force=force)
-            info(f"Wrote run {name!r} to {output} ({plural(written.bytes, 'byte')}).")
+            if as_json:
+                emit_export("run", name, format_, output)
+            else:
+                info(f"Wrote run {name!r} to {output} ({plural(written.bytes, 'byte')}).")
             return
         for line in lines:
             click.echo(line, nl=False)
 
 
-def _export_parquet(env: Env, name: str, output: str | None, force: bool) -> None:
+def _export_parquet(env: Env, name: str, output: str | None, force: bool, as_json: bool) -> None:
     from labeler.workbench.parquet_runs import export_run_parquet
 
     if not output:
         raise click.UsageError("--format parquet writes a file: give it with -o DIR/NAME.parquet")
     with env.store() as store:
         written = export_run_parquet(store, name, output, force=force)
+    if as_json:
+        emit_export("run", name, "parquet", output, text=False)
+        return
     info(f"Wrote run {name!r} to {output} as Parquet ({plural(written.bytes, 'byte')}).")
 
+
+runs.add_command(deprecated_command(export, old="runs export", new="export run"))
 
 COMMANDS = [runs]

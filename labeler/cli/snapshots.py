@@ -1,18 +1,24 @@
-"""`labeler snapshot ...` and `labeler export qrels`."""
+"""`labeler snapshot ...` and `labeler export qrels` (registered in `labeler.cli.export`)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from labeler import workbench
-from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
-from labeler.cli.output import emit_json, info, listing, table
+from labeler.cli.context import Env, export_json_option, force_option, json_option, output_option, pass_env
+from labeler.cli.deprecation import deprecated_command
+from labeler.cli.output import emit_export, emit_json, info, listing, refuse_json_without_output, table
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
-from labeler.workbench.snapshot_results import SnapshotSummary
+from labeler.workbench.snapshot_results import SnapshotDiff, SnapshotSummary
+
+if TYPE_CHECKING:
+    from labeler.workbench.coverage_results import SnapshotComparison
 
 
 @click.group()
@@ -123,7 +129,7 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
     )
 
 
-@snapshot.command()
+@click.command("diff")
 @click.argument("old")
 @click.argument("new")
 @json_option
@@ -135,6 +141,11 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
     if as_json:
         emit_json(result.to_json())
         return
+    say_label_changes(old, new, result)
+
+
+def say_label_changes(old: str, new: str, result: SnapshotDiff) -> None:
+    """The labels added, changed and removed from snapshot `old` to `new`: a count line, then one row per label."""
     info(f"{old} -> {new}: {result.added} added, {result.changed} changed, {result.removed} removed.")
     rows: list[list[object]] = []
     for topic, changes in result.topics.items():
@@ -143,6 +154,20 @@ def diff(env: Env, old: str, new: str, as_json: bool) -> None:
         rows += [[topic, "removed", r.unit, r.grade, ""] for r in changes.removed]
     if rows:
         table(None, ["topic", "change", "unit", "before", "after"], rows)
+
+
+def print_with_label_changes(
+    comparison: SnapshotComparison, changes: SnapshotDiff, as_json: bool, say: Callable[[SnapshotComparison], None]
+) -> None:
+    """`compare --changes`: the comparison, then the label changes (JSON: the comparison's keys, then label_changes)."""
+    if as_json:
+        emit_json({**comparison.to_json(), "label_changes": changes.to_json()})
+        return
+    say(comparison)
+    say_label_changes(comparison.old, comparison.new, changes)
+
+
+snapshot.add_command(deprecated_command(diff, old="snapshot diff", new="compare OLD NEW --changes"))
 
 
 @snapshot.command()
@@ -167,12 +192,7 @@ def verify(env: Env, name: str | None, as_json: bool) -> None:
         sys.exit(1)
 
 
-@click.group()
-def export() -> None:
-    """Export labels for other tools."""
-
-
-@export.command("qrels")
+@click.command("qrels")
 @click.option("--snapshot", "snapshot_name", default=None, help="Snapshot to export (default: the latest).")
 @click.option(
     "--unit", default=None, metavar="doc", help="Lift chunk labels to documents (max grade over judged chunks)."
@@ -187,20 +207,25 @@ def export() -> None:
 )
 @output_option
 @force_option
+@export_json_option
 @pass_env
 def export_qrels(
-    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool
+    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool, as_json: bool
 ) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
     from labeler.outputs import check_output, write_output
 
+    refuse_json_without_output(as_json, output)
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
     with env.store() as store:
         result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
     if output:
         write_output(output, result.text, workbench=env.db_path, force=force)
-        info(f"Wrote {plural(result.labels, 'label')} of snapshot {result.snapshot} to {output}.")
+        if as_json:
+            emit_export("qrels", result.snapshot, fmt, output)
+        else:
+            info(f"Wrote {plural(result.labels, 'label')} of snapshot {result.snapshot} to {output}.")
     else:
         click.echo(result.text, nl=False)
     partial = result.partial_documents
@@ -212,4 +237,4 @@ def export_qrels(
         )
 
 
-COMMANDS = [snapshot, export]
+COMMANDS = [snapshot]

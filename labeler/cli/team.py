@@ -1,4 +1,4 @@
-"""`labeler merge`, `labeler check` and `labeler judgments export-log`: working as a team."""
+"""`labeler merge`, `labeler check`, `labeler backup` and `labeler export log`: working as a team."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, force_option, json_option, output_option, pass_env
+from labeler.cli.context import Env, export_json_option, force_option, json_option, output_option, pass_env
+from labeler.cli.deprecation import deprecated_command
 from labeler.cli.judgments import judgments
-from labeler.cli.output import emit_json, info, table
+from labeler.cli.output import emit_export, emit_json, info, refuse_json_without_output, table
 from labeler.cli.reading import reading_options
 from labeler.formats.judgment_log import DEFAULT_CLOCK_TOLERANCE
 from labeler.wording import agrees, plural
@@ -141,22 +142,27 @@ def _print_head(head: Head | None) -> None:
     info(f"Head: {plural(head.events, 'event')}, last link {head.link or '-'}{latest}.")
 
 
-@judgments.command("export-log")
+@click.command("log")
 @output_option
 @force_option
+@export_json_option
 @pass_env
-def export_log(env: Env, output: str | None, force: bool) -> None:
+def export_log(env: Env, output: str | None, force: bool, as_json: bool) -> None:
     """The whole judgment log as JSON lines (for 'labeler merge LOG.jsonl' on another workbench)."""
     from labeler.outputs import check_output, open_output
     from labeler.workbench.team import export_log as lines
 
+    refuse_json_without_output(as_json, output)
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before the workbench is opened
     with env.store() as store:
         if output:
             with open_output(output, workbench=env.db_path, force=force) as handle:
                 count = sum(1 for line in lines(store) if handle.write(line))
-            info(f"Wrote {plural(count, 'event')} to {output}.")
+            if as_json:
+                emit_export("log", None, "jsonl", output)
+            else:
+                info(f"Wrote {plural(count, 'event')} to {output}.")
         else:
             for line in lines(store):
                 sys.stdout.write(line)
@@ -185,5 +191,7 @@ def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     if not result.ok:
         sys.exit(1)
 
+
+judgments.add_command(deprecated_command(export_log, old="judgments export-log", new="export log"))
 
 COMMANDS = [merge, check, backup]

@@ -1,7 +1,7 @@
 """The report's model section: a model's confusion with the people and its reliability diagram (SVG).
 
 Drawn from `labeler.workbench.agreement.model_agreement_report` (the `--json` shape of
-`labeler agreement --model`), handed over by the front end like the replay.
+`labeler agreement model`), handed over by the front end like the replay.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`labeler agreement --model NAME` and `labeler report --model NAME` on a small hand-worked workbench.
+"""`labeler agreement model NAME` and `labeler report --model NAME` on a small hand-worked workbench.
 
 Six pairs of topic 1 (default scale 0..3, relevant from 1), humans and model:
 
@@ -49,7 +49,7 @@ def workbench(run_cli, write):
 
 
 def test_the_hand_worked_figures(workbench):
-    out = workbench.json("agreement", "--model", "m", "--measure", "P@2")
+    out = workbench.json("agreement", "model", "m", "--measure", "P@2")
     for key in ("model", "pairs", "kappa", "weighted_kappa", "confusion", "per_grade", "calibration", "tau"):
         assert key in out
     assert out["model"] == "m" and out["pairs"] == 6
@@ -79,7 +79,7 @@ def test_the_hand_worked_figures(workbench):
 
 def test_kappas_agree_with_scikit_learn(workbench):
     sklearn = pytest.importorskip("sklearn.metrics")
-    out = workbench.json("agreement", "--model", "m", "--weights", "linear")
+    out = workbench.json("agreement", "model", "m", "--weights", "linear")
     human = list(HUMAN.values())
     model = [g for g, _ in MODEL.values()]
     labels = [0, 1, 2, 3]
@@ -96,7 +96,7 @@ def test_shown_and_blind_are_reported_apart(workbench, db_path):
 
     with open_workbench(db_path) as store:  # ann judges d2 again, the model's label on screen
         record_judgment(store, "1", "d2", assessor="ann", grade=1, shown_model="m")
-    out = workbench.json("agreement", "--model", "m")
+    out = workbench.json("agreement", "model", "m")
     assert out["conditions"]["shown"]["pairs"] == 1
     assert out["conditions"]["shown"]["exact_match"]["value"] == 1.0
     assert out["conditions"]["blind"]["pairs"] == 5
@@ -104,7 +104,7 @@ def test_shown_and_blind_are_reported_apart(workbench, db_path):
 
 
 def test_terminal_output_has_the_confusion_and_the_diagram(workbench):
-    result = workbench("agreement", "--model", "m")
+    result = workbench("agreement", "model", "m")
     text = result.stdout
     assert "confusion" in text and "reliability" in text and "Kendall tau" in result.stderr
     assert "#" in text and "|" in text
@@ -115,11 +115,11 @@ def test_refusals_change_nothing(workbench, db_path, tmp_path):
     page = tmp_path / "never.html"
     assert "nobody" in workbench("report", "--html", page, "--model", "nobody", expect=1).stderr
     assert not page.exists()
-    missing = workbench("agreement", "--model", "nobody", expect=1)
+    missing = workbench("agreement", "model", "nobody", expect=1)
     assert "no labels from model 'nobody'" in missing.stderr and "Traceback" not in missing.stderr
-    assert "--measure" in workbench("agreement", "--model", "m", "--measure", "nope@x", expect=2).stderr
-    assert "--snapshot" in workbench("agreement", "--model", "m", "--snapshot", "v1", expect=2).stderr
-    assert "--bins" in workbench("agreement", "--model", "m", "--bins", "0", expect=2).stderr
+    assert "--measure" in workbench("agreement", "model", "m", "--measure", "nope@x", expect=2).stderr
+    assert "--snapshot" in workbench("agreement", "model", "m", "--snapshot", "v1", expect=2).stderr
+    assert "--bins" in workbench("agreement", "model", "m", "--bins", "0", expect=2).stderr
     assert dump(db_path) == before
 
 
@@ -148,7 +148,7 @@ def test_a_hostile_model_name_is_text(run_cli, write, tmp_path):
     labels = {"d1": MODEL["d1"]}
     run_cli("judgments", "import", model_file(write, labels=labels), "--source", "model", "--model-name", name,
             "--allow-unknown")  # fmt: skip
-    result = run_cli("agreement", "--model", name)  # no runs yet: no tau, no error
+    result = run_cli("agreement", "model", name)  # no runs yet: no tau, no error
     assert name in result.stderr and "Kendall tau -" in result.stderr
     run_cli("runs", "import", write("a.run", trec_run("a", {"1": ["d1"]})), "--name", "a")
     run_cli("snapshot", "create", "-m", "s")
@@ -161,13 +161,13 @@ def test_a_hostile_model_name_is_text(run_cli, write, tmp_path):
 def test_a_planned_overlap_is_the_sample_read_unless_all_pairs(workbench):
     """With `assign --overlap`, only the seeded overlap pairs are compared: the pairs people chose to judge are
     not a sample. `--all-pairs` reads every pair both labelled, as it does without a plan."""
-    assert workbench.json("agreement", "--model", "m")["pairs_read"] == "human and model labelled"
+    assert workbench.json("agreement", "model", "m")["pairs_read"] == "human and model labelled"
     workbench("pool", "build", "--depth", "2")
     workbench("assign", "--assessors", "ann,bob", "--overlap", "0.5", "--seed", "3")
-    out = workbench.json("agreement", "--model", "m")
+    out = workbench.json("agreement", "model", "m")
     assert out["pairs_read"] == "overlap"
     pooled = {u for ranking in RUNS.values() for u in ranking}  # d1..d4, all labelled by both
     assert 0 < out["planned_overlap"] < len(pooled)
     assert out["pairs"] == out["planned_overlap"]
-    everything = workbench.json("agreement", "--model", "m", "--all-pairs")
+    everything = workbench.json("agreement", "model", "m", "--all-pairs")
     assert everything["pairs_read"] == "human and model labelled" and everything["pairs"] == 6

@@ -1,4 +1,4 @@
-"""Issue 17's "done when": on TREC DL 2020, `agreement --model` recovers the simulated model's confusion.
+"""Issue 17's "done when": on TREC DL 2020, `agreement model` recovers the simulated model's confusion.
 
 NIST's qrels are imported as the human labels; the simulated model (tests/assisted/noisy_model.py:
 30% of grades moved by one, 0.8 stated on the reported grade) is imported as model labels with
@@ -56,7 +56,7 @@ def test_calibration_recovers_the_confusion(tmp_path: Path):
     path = write_jsonl(tmp_path / "noisy.jsonl", model)  # type: ignore[arg-type]
     cli("judgments", "import", path, "--source", "model", "--model-name", "noisy", "--allow-unknown")
 
-    out = cli.json("agreement", "--model", "noisy")
+    out = cli.json("agreement", "model", "noisy")
     assert out["pairs"] == len(labels)
     assert out["conditions"]["blind"]["pairs"] == len(labels)  # NIST judged without the model's label
     truth = true_confusion(GRADES)

@@ -170,7 +170,7 @@ def test_export_and_merge_carry_probs_and_shown_model(tmp_path: Path, db_path: P
         model_grade(store, "t1", "d1", 1)
         human_grade(store, "t1", "d1", 2, shown_model="m1")
     log = tmp_path / "log.jsonl"
-    Cli(db_path)("judgments", "export-log", "--output", str(log))
+    Cli(db_path)("export", "log", "--output", str(log))
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["probs"] == {"0": 0.1, "1": 0.2, "2": 0.3, "3": 0.4} and "shown_model" not in lines[0]
     assert lines[1]["shown_model"] == "m1" and "probs" not in lines[1]
@@ -188,7 +188,7 @@ def test_a_merged_log_with_unsound_probs_is_refused_at_its_line(tmp_path: Path, 
     with Store(db_path) as store:
         model_grade(store, "t1", "d1", 1)
     log = tmp_path / "log.jsonl"
-    Cli(db_path)("judgments", "export-log", "--output", str(log))
+    Cli(db_path)("export", "log", "--output", str(log))
     row = json.loads(log.read_text())
     row["probs"] = {"0": 0.5, "1": 0.6, "2": 0.0, "3": 0.0}
     log.write_text(json.dumps(row) + "\n")

@@ -158,7 +158,7 @@ def test_the_parquet_runs_give_the_same_intervals(campaign, tmp_path):
     pytest.importorskip("duckdb")
     pytest.importorskip("pyarrow")
     (tmp_path / "pq").mkdir()
-    campaign("runs", "export", "A", "--format", "parquet", "-o", tmp_path / "pq" / "A.parquet")
+    campaign("export", "run", "A", "--format", "parquet", "-o", tmp_path / "pq" / "A.parquet")
     args = ("eval", "--labels", "combined", "--measures", "P@10 nDCG@10")
     assert campaign.json(*args, "--runs-parquet", tmp_path / "pq")["runs"] == campaign.json(*args)["runs"]
 

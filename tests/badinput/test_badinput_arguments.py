@@ -151,7 +151,7 @@ def test_an_unknown_topic_is_an_error_with_the_hint_to_list_them(workbench, comm
         ["eval", "--runs", "nope"],
         ["coverage", "--runs", "nope"],
         ["replay", "--depth", "5", "--runs", "nope"],
-        ["runs", "export", "nope"],
+        ["export", "run", "nope"],
         ["runs", "retire", "nope"],
     ],
 )

@@ -1,7 +1,7 @@
 """Output paths that must be refused: every command that writes a file, every way a path can hurt.
 
 `export qrels -o wb.db` and `report --html wb.db` on the open workbench exited 0 and destroyed it;
-`judgments export-log -o wb.db` truncated it, then failed. Each case here gives a writing command a
+`export log -o wb.db` truncated it, then failed. Each case here gives a writing command a
 bad destination and asserts exit 1, one `Error: path: reason` line, no traceback, a byte-identical
 workbench, an untouched destination and no temporary file left behind.
 """
@@ -24,7 +24,7 @@ from labeler.store import Store
 WRITERS = {
     "export qrels": ["export", "qrels", "-o", "{out}"],
     "report": ["report", "--html", "{out}"],
-    "export-log": ["judgments", "export-log", "-o", "{out}"],
+    "export-log": ["export", "log", "-o", "{out}"],
     "backup": ["backup", "{out}"],
 }
 
@@ -282,7 +282,7 @@ def test_backup_force_replaces_an_older_backup_with_a_checked_copy(labelled, tmp
 
 def test_export_log_to_a_new_file(labelled, tmp_path):
     target = tmp_path / "log.jsonl"
-    result = invoke(labelled, ["judgments", "export-log", "-o", target])
+    result = invoke(labelled, ["export", "log", "-o", target])
     assert result.exit_code == 0, result.stderr
     assert target.read_text().count("\n") == 1
     assert oct(target.stat().st_mode & 0o777) == oct(0o666 & ~_umask())

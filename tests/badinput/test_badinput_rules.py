@@ -66,7 +66,7 @@ def test_nfc_and_nfd_ids_are_one_id_across_import_and_add(workbench):
     assert result.exit_code == 0, result.stderr
     result = invoke(workbench, ["judgments", "add", NFC, f"d{NFC}", "2", "--assessor", NFC, "--allow-unknown"])
     assert result.exit_code == 0, result.stderr
-    log = invoke(workbench, ["judgments", "export-log"]).stdout
+    log = invoke(workbench, ["export", "log"]).stdout
     events = [json.loads(line) for line in log.splitlines()]
     assert {(e["topic_id"], e["unit_id"], e["assessor"]) for e in events} == {(NFC, f"d{NFC}", NFC)}
     with Store(workbench) as store:

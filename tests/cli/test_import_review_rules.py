@@ -49,7 +49,7 @@ def test_the_second_half_marked_again_is_what_topics_mark_allows(run_cli, write)
     imported_in_halves(run_cli, write)
     refused = run_cli("topics", "mark", "T", "no_answer", "--assessor", "nist", expect=1)
     assert "cannot be marked no_answer" in refused.stderr
-    log = map(json.loads, run_cli("judgments", "export-log").stdout.splitlines())
+    log = map(json.loads, run_cli("export", "log").stdout.splitlines())
     marks = [e for e in log if e["kind"] == "review"]
     assert [(e["topic_id"], e["reason"]) for e in marks] == [("T", "reviewed"), ("U", "no_answer"), ("T", "reviewed")]
 
@@ -82,6 +82,6 @@ def test_a_merged_no_answer_mark_is_kept_and_overruled_by_a_relevant_label(tmp_p
         for bench in (a, b):
             topics = bench.json("status")["topics"]
             results.append(topics["T"]["review_status"])
-            log = [json.loads(line) for line in bench("judgments", "export-log").stdout.splitlines()]
+            log = [json.loads(line) for line in bench("export", "log").stdout.splitlines()]
             assert [e["reason"] for e in log if e["kind"] == "review"] == ["no_answer"]  # kept: the log is a union
     assert results == ["in_progress"] * 4  # a relevant label overrules no_answer: T needs a new review

@@ -222,7 +222,7 @@ def test_a_progress_bar_label_is_plain_text(monkeypatch):
 
 def test_the_exported_log_holds_no_raw_control_character_and_merges_back_the_same(hostile, tmp_path):
     """A note holding OSC, CSI, C1 and bidi text: the log is safe to `cat` and still the same events."""
-    result = run(hostile, "judgments", "export-log")
+    result = run(hostile, "export", "log")
     assert_inert(result)
     notes = [json.loads(line)["note"] for line in result.stdout.splitlines()]
     assert HOSTILE in notes

@@ -72,6 +72,10 @@ STEPS: list[tuple[str, list[str]]] = [
     ("next assigned to others", ["next", "--assessor", "carol"]),
     ("report", ["report", "--html", "{folder}/report.html"]),
     ("backup", ["backup", "{folder}/backup.db"]),
+    ("compare changes", ["compare", "v1", "v2", "--changes"]),
+    ("agreement model NAME", ["agreement", "model", "lex", "--all-pairs"]),
+    ("export qrels file", ["export", "qrels", "--snapshot", "v2", "-o", "{folder}/v2.qrels"]),
+    ("export run file", ["export", "run", "fts5", "-o", "{folder}/fts5.run"]),
 ]
 
 # Values that differ between two runs of the same steps, replaced before comparing.

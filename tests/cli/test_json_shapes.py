@@ -57,6 +57,11 @@ STEPS: list[tuple[str, list[str]]] = [
     ("agreement", ["agreement"]),
     ("assign", ["assign", "--assessors", "ann,bob"]),
     ("next assigned to others", ["next", "--assessor", "carol"]),
+    ("compare changes", ["compare", "v1", "v2", "--changes"]),
+    ("agreement model NAME", ["agreement", "model", "lex", "--all-pairs"]),
+    ("export qrels file", ["export", "qrels", "--snapshot", "v2", "-o", "{folder}/v2.qrels"]),
+    ("export run file", ["export", "run", "fts5", "-o", "{folder}/fts5.run"]),
+    ("export log file", ["export", "log", "-o", "{folder}/log.jsonl"]),
 ]
 
 
@@ -83,7 +88,7 @@ def shapes(full_bytes, tmp_path_factory) -> dict[str, list[str]]:
     assert added.exit_code == 0, added.output
     run = folder / "extra.run"
     run.write_text("1 Q0 agri-001 1 2.0 extra\n1 Q0 agri-002 2 1.0 extra\n")
-    fill = {"truth": str(SAMPLE / "truth.qrels"), "run": str(run), "other": str(other)}
+    fill = {"truth": str(SAMPLE / "truth.qrels"), "run": str(run), "other": str(other), "folder": str(folder)}
     found = {}
     for name, args in STEPS:
         argv = ["--db", str(db), *[a.format(**fill) for a in args], "--json"]

@@ -1,4 +1,4 @@
-"""`runs export --format parquet` and `eval --runs-parquet`: DuckDB scores the same runs to the same JSON."""
+"""`export run --format parquet` and `eval --runs-parquet`: DuckDB scores the same runs to the same JSON."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def exported(run_cli: Cli, tmp_path):
     folder = tmp_path / "runs"
     folder.mkdir()
     for name in ("a", "b"):
-        run_cli("runs", "export", name, "--format", "parquet", "-o", folder / f"{name}.parquet")
+        run_cli("export", "run", name, "--format", "parquet", "-o", folder / f"{name}.parquet")
     run_cli("runs", "import", CONFORMANCE / "results.trunc", "--name", "a", "--replace")
     run_cli("runs", "import", CONFORMANCE / "results.test", "--name", "b", "--stage", "rerank", "--replace")
     assert run_cli("eval", *CASES[0], "--json").stdout != want[0]
@@ -54,7 +54,7 @@ def test_the_layout_columns_types_order_and_metadata(run_cli: Cli, write, tmp_pa
     run = "1 Q0 d1 7 0.30000000000000004 s\n1 Q0 d2 3 0.30000000000000004 s\n10 Q0 d1 1 12 s\n2 Q0 d2 1 1e-17 s\n"
     run_cli("runs", "import", write("r.txt", run), "--name", "r", "--stage", "rerank")
     out = tmp_path / "r.parquet"
-    result = run_cli("runs", "export", "r", "--format", "parquet", "-o", out)
+    result = run_cli("export", "run", "r", "--format", "parquet", "-o", out)
     assert "as Parquet" in result.stderr + result.stdout
     table = pq.read_table(out)
     assert [(f.name, str(f.type)) for f in table.schema] == [
@@ -78,16 +78,16 @@ def test_the_layout_columns_types_order_and_metadata(run_cli: Cli, write, tmp_pa
 def test_export_follows_the_output_rule(run_cli: Cli, write, tmp_path):
     run_cli("runs", "import", write("r.txt", "1 Q0 d1 1 2 s\n"), "--name", "r")
     kept = write("r.parquet", "keep me\n")
-    result = run_cli("runs", "export", "r", "--format", "parquet", "-o", kept, expect=1)
+    result = run_cli("export", "run", "r", "--format", "parquet", "-o", kept, expect=1)
     assert "exists" in result.stderr and kept.read_text() == "keep me\n"
-    run_cli("runs", "export", "r", "--format", "parquet", "-o", kept, "--force")
+    run_cli("export", "run", "r", "--format", "parquet", "-o", kept, "--force")
     assert pq.read_table(kept).num_rows == 1
     assert (
         "workbench"
-        in run_cli("runs", "export", "r", "--format", "parquet", "-o", run_cli.db, "--force", expect=1).stderr
+        in run_cli("export", "run", "r", "--format", "parquet", "-o", run_cli.db, "--force", expect=1).stderr
     )
-    assert "-o" in run_cli("runs", "export", "r", "--format", "parquet", expect=2).stderr
-    missing = run_cli("runs", "export", "nope", "--format", "parquet", "-o", tmp_path / "n.parquet", expect=1)
+    assert "-o" in run_cli("export", "run", "r", "--format", "parquet", expect=2).stderr
+    missing = run_cli("export", "run", "nope", "--format", "parquet", "-o", tmp_path / "n.parquet", expect=1)
     assert "nope" in missing.stderr
     assert not (tmp_path / "n.parquet").exists()
 
@@ -105,7 +105,7 @@ def test_without_the_extra_the_error_says_what_to_install(run_cli: Cli, write, t
     run_cli("runs", "import", write("r.txt", "1 Q0 d1 1 2 s\n"), "--name", "r")
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # `import pyarrow` now raises ImportError
     monkeypatch.setitem(sys.modules, "duckdb", None)
-    result = run_cli("runs", "export", "r", "--format", "parquet", "-o", tmp_path / "r.parquet", expect=1)
+    result = run_cli("export", "run", "r", "--format", "parquet", "-o", tmp_path / "r.parquet", expect=1)
     assert "pip install 'relevance-labeler[parquet]'" in result.stderr and result.stderr.startswith("Error:")
     assert not (tmp_path / "r.parquet").exists()
     result = run_cli("eval", "--runs-parquet", tmp_path, expect=1)
@@ -138,7 +138,7 @@ def test_a_chunk_run_collapsed_to_document_labels_scores_the_same(run_cli: Cli, 
     run_cli("snapshot", "create", "-m", "docs")
     folder = tmp_path / "runs"
     folder.mkdir()
-    run_cli("runs", "export", "cr", "--format", "parquet", "-o", folder / "cr.parquet")
+    run_cli("export", "run", "cr", "--format", "parquet", "-o", folder / "cr.parquet")
     for depth in ([], ["--depth", "1"]):  # the cut comes after the collapse, on both paths
         want = run_cli.json("eval", "--per-query", *depth)
         assert want["runs"][0]["units"]["chunks_collapsed"] > 0

@@ -1,4 +1,4 @@
-"""`labeler runs export`: a run leaves the workbench as a TREC file that re-imports to the same rankings."""
+"""`labeler export run`: a run leaves the workbench as a TREC file that re-imports to the same rankings."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _digest(db, name: str) -> str:
 def _round_trip(run_cli, tmp_path, name: str, *import_args: str) -> str:
     """Export `name` to a file, import it as `again`, and check both stored digests match; the text back."""
     path = tmp_path / f"{name}.out"
-    run_cli("runs", "export", name, "-o", path)
+    run_cli("export", "run", name, "-o", path)
     run_cli("runs", "import", path, "--name", "again", *import_args, "--replace")
     assert _digest(run_cli.db, "again") == _digest(run_cli.db, name)
     return path.read_text(encoding="utf-8")
@@ -44,7 +44,7 @@ def test_a_doc_run_re_imports_to_the_same_rankings_digest(run_cli, write, tmp_pa
 def test_stdout_without_o_is_the_same_text(run_cli, write, tmp_path):
     run_cli("runs", "import", write("r.txt", DOC_RUN), "--name", "r")
     text = _round_trip(run_cli, tmp_path, "r")
-    assert run_cli("runs", "export", "r").stdout == text
+    assert run_cli("export", "run", "r").stdout == text
 
 
 def test_a_chunk_run_re_imports_to_the_same_rankings_digest(run_cli, write, tmp_path):
@@ -74,14 +74,14 @@ def test_a_built_in_retrievers_run_re_imports_to_the_same_rankings_digest(run_cl
 def test_an_existing_file_is_kept_without_force(run_cli, write, tmp_path):
     run_cli("runs", "import", write("r.txt", DOC_RUN), "--name", "r")
     target = write("out.run", "keep me\n")
-    result = run_cli("runs", "export", "r", "-o", target, expect=1)
+    result = run_cli("export", "run", "r", "-o", target, expect=1)
     assert "exists" in result.stderr and target.read_text() == "keep me\n"
-    run_cli("runs", "export", "r", "-o", target, "--force")
+    run_cli("export", "run", "r", "-o", target, "--force")
     assert target.read_text().startswith("1 Q0 d2 3 ")
 
 
 def test_an_unknown_run_is_one_line_and_writes_nothing(run_cli, tmp_path):
     target = tmp_path / "none.run"
-    result = run_cli("runs", "export", "nope", "-o", target, expect=1)
+    result = run_cli("export", "run", "nope", "-o", target, expect=1)
     assert result.stderr.strip().splitlines() == ["Error: no run named 'nope' (run 'labeler runs list')"]
     assert not target.exists() and result.stdout == ""

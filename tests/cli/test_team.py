@@ -80,7 +80,7 @@ def test_merge_never_writes_to_the_other_workbench(pair):
 def test_jsonl_log_round_trip(pair, tmp_path):
     a, b = pair
     log = tmp_path / "b.jsonl"
-    b("judgments", "export-log", "-o", log)
+    b("export", "log", "-o", log)
     assert len(log.read_text().splitlines()) == 4
     direct = workbench(tmp_path, "direct")
     direct("merge", b.db)

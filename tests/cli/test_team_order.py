@@ -83,7 +83,7 @@ def test_merging_twice_adds_nothing(tmp_path, via):
     source = b.db
     if via == "jsonl":
         source = tmp_path / "b.jsonl"
-        b("judgments", "export-log", "-o", source)
+        b("export", "log", "-o", source)
     assert a.json("merge", source)["added"] == 3
     before = dump(a.db)
     again = a.json("merge", source)
@@ -134,7 +134,7 @@ def test_a_log_without_clocks_merges_and_gets_the_clock_its_time_gives(tmp_path)
     assert event.time == "2026-03-01T12:00:00.000000+00:00"  # labeler's own spelling of the instant
     assert event.clock == clock_from_time("2026-03-01T12:00:00+00:00") == 1_772_366_400_000_000
     assert target.json("merge", log)["added"] == 0  # the same instant is the same event
-    exported = target("judgments", "export-log").stdout
+    exported = target("export", "log").stdout
     assert json.loads(exported)["clock"] == event.clock
     later = grade(target, "d1", 2)["event"]
     assert clock_of(target.db, later) > event.clock

@@ -203,7 +203,7 @@ def test_a_bad_unit_is_a_bad_argument(campaign, db_path):
 )
 def test_a_merged_event_in_the_wrong_space_is_refused(campaign, db_path, tmp_path, unit, unit_id, fragment):
     """Merging is a path too: another workbench's log may file a document of this one as a chunk."""
-    exported = invoke(db_path, ["judgments", "export-log"])
+    exported = invoke(db_path, ["export", "log"])
     event = json.loads(exported.stdout.splitlines()[0])
     forged = tmp_path / "theirs.jsonl"
     forged.write_text(json.dumps({**event, "event_id": "f" * 32, "unit": unit, "unit_id": unit_id}) + "\n")
