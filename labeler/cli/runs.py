@@ -248,7 +248,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
 @pass_env
 def export(env: Env, name: str, output: str | None, force: bool, format_: str) -> None:
     """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
-    from labeler.outputs import check_output, write_output
+    from labeler.output_files import check_output, write_output
 
     if format_ == "parquet":
         _export_parquet(env, name, output, force)

@@ -192,7 +192,7 @@ def export_qrels(
     env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool
 ) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
-    from labeler.outputs import check_output, write_output
+    from labeler.output_files import check_output, write_output
 
     if output:
         check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing

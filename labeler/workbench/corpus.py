@@ -6,7 +6,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from labeler.checks import choice_problem
 from labeler.chunking import WINDOW_KINDS, ChunkHasher, chunk_document, validate_window
 from labeler.errors import (
     BadArgumentError,
@@ -22,6 +21,7 @@ from labeler.formats.mappings import derive_mapping, read_mapping
 from labeler.ids import InvalidIdError, check_id
 from labeler.models import Chunk, Chunking, Document, content_hash
 from labeler.store import Store
+from labeler.validation import choice_problem
 from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 

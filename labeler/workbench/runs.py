@@ -7,7 +7,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labeler.checks import ID_NAMES, choice_problem, parsed_unit, unit_problem
 from labeler.errors import (
     BadArgumentError,
     ConflictError,
@@ -29,6 +28,7 @@ from labeler.formats.runs import (
 from labeler.ids import check_id, normal_id
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
+from labeler.validation import ID_NAMES, choice_problem, parsed_unit, unit_problem
 from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 from labeler.workbench.unit_spaces import foreign_ids, refuse_foreign
