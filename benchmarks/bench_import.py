@@ -281,7 +281,7 @@ def task_qrels_labeler(paths: list[str]) -> dict:
     import shutil
 
     from labeler.workbench import open_workbench
-    from labeler.workbench.judging import import_judgments
+    from labeler.workbench.record_judgments import import_judgments
 
     qrels, template = paths[0], paths[1] if len(paths) > 1 else None
     with tempfile.TemporaryDirectory(prefix="bench-qrels-") as tmp:

@@ -480,7 +480,7 @@ def task_ui(args: dict) -> dict:
 
 def _judge_loop(session, grades: list[int], timings: dict[str, list[float]] | None) -> tuple[int, int, list[str]]:
     """Judge like the screen does: judge, then the service calls refresh_unit makes; mark done when a topic runs out."""
-    from labeler.judgments import REVIEWED
+    from labeler.judgments.log import REVIEWED
 
     clock = time.perf_counter
     judged = switches = 0

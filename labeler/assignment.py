@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from labeler.json_form import JsonResult
-from labeler.judgments import GRADE, Event, PairState, effective_events, event_order
+from labeler.judgments.log import GRADE, Event, PairState, effective_events, event_order
 from labeler.models import topic_sort_key
 
 _SCALE = float(2**64)

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from labeler.checks import window_problem
 from labeler.errors import BadArgumentError
 from labeler.models import Chunk, Document, content_hash
+from labeler.validation import window_problem
 
 WINDOW_KINDS = ("words", "sentences")  # what a chunking's windows count
 WORD = re.compile(r"\S+")

@@ -28,7 +28,7 @@ name may not mix letters of two alphabets that share look-alike letters (Latin,
 Greek, Cyrillic, Armenian, Cherokee, Coptic: `script_problem`), and `skeleton` folds
 a name as a reader sees it (compatibility forms, case, the usual Greek and Cyrillic
 look-alikes of Latin letters, 0 and 1), so a new name whose skeleton is an existing
-assessor's can be refused (`labeler.workbench.judging`). A small table of the common
+assessor's can be refused (`labeler.workbench.record_judgments`). A small table of the common
 look-alikes, not Unicode's whole confusables list: the aim is the honest typo and the
 easy impersonation, not every homoglyph.
 """

@@ -23,17 +23,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from labeler.judgments import PairState
+from labeler.judgments.log import PairState
 from labeler.pooling import PoolEntry, rrf_ranking
 from labeler.registry import Registry
 from labeler.wording import alternatives
 
 if TYPE_CHECKING:  # only the uncertainty order calibrates, and it imports the module when it runs
-    from labeler.calibration import Calibrator
+    from labeler.agreement.calibration import Calibrator
 
 
 class ModelJudgment(Protocol):
-    """What an order reads of a model's label of a pair (`labeler.judges.labels.ModelLabel` is one)."""
+    """What an order reads of a model's label of a pair (`labeler.judgments.model_labels.ModelLabel` is one)."""
 
     @property
     def grade(self) -> int: ...
@@ -503,7 +503,7 @@ def uncertainty_order(
 ) -> list[str]:
     """LARA's selection (Takehi, Voorhees, Sakai & Soboroff, SIGIR 2025): humans where the calibrated model is unsure.
 
-    A calibrator (`labeler.calibration`, isotonic by default) is fitted on the
+    A calibrator (`labeler.agreement.calibration`, isotonic by default) is fitted on the
     topic's pairs that both the model and a human labelled: (the model's stated
     probabilities, the human grade). Each unjudged pair's stated probabilities
     are calibrated, and the pair whose top two calibrated grade probabilities
@@ -531,7 +531,7 @@ def uncertainty_order(
     scale = tuple(grades) or _grade_scale(states, model)
     judged = [u for u in ordered if (s := states.get(u)) is not None and s.judged]
     prior = [model_probs(model[u]) for u in ordered if u in model] if prior_weight else []
-    from labeler.calibration import fit_calibrator  # only this order calibrates: other orders never load it
+    from labeler.agreement.calibration import fit_calibrator  # only this order calibrates: other orders never load it
 
     calibrator = (
         fit_calibrator(

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.judgments import (
+from labeler.judgments.log import (
     ADJUDICATE,
     GRADE,
     IN_PROGRESS,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from labeler.agreement import METRICS
+from labeler.agreement.statistics import METRICS
 from labeler.cli import model_view
 from labeler.cli.context import Env, json_option, pass_env
 from labeler.cli.deprecation import notice

@@ -139,7 +139,7 @@ def _check_mode(
 def _set_model(store: Store, model: str | None, *, by: str, as_json: bool) -> ShowModel:
     """Record the model setting; say what the judging UI now shows (and when the model has labelled nothing)."""
     from labeler.workbench.assignments import set_show_model
-    from labeler.workbench.model_labels import model_names
+    from labeler.workbench.read_labels import model_names
 
     setting = set_show_model(store, model, by=by)
     if as_json:

@@ -411,7 +411,7 @@ def report(
     from functools import partial
 
     from labeler.errors import BadArgumentError
-    from labeler.outputs import check_output
+    from labeler.output_files import check_output
     from labeler.report import render_report
     from labeler.workbench.report import ModelSection, write_report
 

@@ -186,8 +186,8 @@ def _serve_token(no_token: bool) -> str | None:
 def _check_sessions_would_start(env: Env, *, order: str, model: str | None, stop: str) -> None:
     """Each browser session would refuse these; serve says so once, before anything listens."""
     from labeler.workbench import open_workbench
-    from labeler.workbench.model_labels import model_labels_by_topic
     from labeler.workbench.queue import check_model, check_order
+    from labeler.workbench.read_labels import model_labels_by_topic
     from labeler.workbench.stopping import stopping_rule
 
     check_order(order)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from labeler import workbench
-from labeler.checks import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.deprecation import deprecated_option
 from labeler.cli.output import emit_json, info, listing
@@ -14,6 +13,7 @@ from labeler.cli.reading import reading_options
 from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
 from labeler.formats.judgment_log import shown_event
+from labeler.validation import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.wording import plural
 
 

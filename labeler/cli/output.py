@@ -223,7 +223,7 @@ def refuse_json_without_output(as_json: bool, output: str | None) -> None:
 
 
 def emit_export(exported: str, name: str | None, fmt: str, path: str, *, text: bool = True) -> None:
-    """`export ... -o FILE --json`: what was written, as `labeler.outputs.ExportSummary` says it."""
-    from labeler.outputs import summarize_export
+    """`export ... -o FILE --json`: what was written, as `labeler.output_files.ExportSummary` says it."""
+    from labeler.output_files import summarize_export
 
     emit_json(summarize_export(exported, name, fmt, path, text=text).to_json())

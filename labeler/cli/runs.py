@@ -260,7 +260,7 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
 @pass_env
 def export(env: Env, name: str, output: str | None, force: bool, format_: str, as_json: bool) -> None:
     """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
-    from labeler.outputs import check_output, write_output
+    from labeler.output_files import check_output, write_output
 
     refuse_json_without_output(as_json, output)
     if format_ == "parquet":

@@ -213,7 +213,7 @@ def export_qrels(
     env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool, as_json: bool
 ) -> None:
     """Write a snapshot's labels, sorted and byte-identical on every export."""
-    from labeler.outputs import check_output, write_output
+    from labeler.output_files import check_output, write_output
 
     refuse_json_without_output(as_json, output)
     if output:

@@ -149,7 +149,7 @@ def _print_head(head: Head | None) -> None:
 @pass_env
 def export_log(env: Env, output: str | None, force: bool, as_json: bool) -> None:
     """The whole judgment log as JSON lines (for 'labeler merge LOG.jsonl' on another workbench)."""
-    from labeler.outputs import check_output, open_output
+    from labeler.output_files import check_output, open_output
     from labeler.workbench.team import export_log as lines
 
     refuse_json_without_output(as_json, output)
@@ -175,7 +175,7 @@ def export_log(env: Env, output: str | None, force: bool, as_json: bool) -> None
 @pass_env
 def backup(env: Env, destination: str, force: bool, as_json: bool) -> None:
     """Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy."""
-    from labeler.outputs import check_output
+    from labeler.output_files import check_output
     from labeler.workbench.team import backup as backup_workbench
 
     check_output(destination, workbench=env.db_path, force=force)

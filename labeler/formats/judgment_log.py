@@ -16,22 +16,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from labeler.checks import (
-    choice_problem,
-    decision_problem,
-    grades_kind,
-    label_grade_problem,
-    parsed_unit,
-    scale_words,
-    shown,
-    unit_problem,
-)
 from labeler.errors import FormatError, Hint, argument_hint
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
 from labeler.ids import check_id, script_problem
 from labeler.inert import inert_json
-from labeler.judgments import (
+from labeler.judgments.log import (
     EVENT_KINDS,
     GRADE,
     MODEL,
@@ -45,6 +35,16 @@ from labeler.judgments import (
     clock_problem,
     probs_from_json,
     probs_problem,
+)
+from labeler.validation import (
+    choice_problem,
+    decision_problem,
+    grades_kind,
+    label_grade_problem,
+    parsed_unit,
+    scale_words,
+    shown,
+    unit_problem,
 )
 
 LOG_FIELDS = (
@@ -269,7 +269,7 @@ def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, 
     """The rules `labeler check` holds the log to (store/check_rows.py), and what `judgments add` accepts.
 
     In three steps, each the rule of one part of the event: its grade, the pair or topic it is
-    about, and what its kind must carry (`labeler.checks`, the rules every road in shares).
+    about, and what its kind must carry (`labeler.validation`, the rules every road in shares).
     """
     _fits_grade(kind, source, grade, rules)
     _fits_target(kind, fields)
@@ -401,7 +401,7 @@ def _time(value: Any) -> tuple[str, int]:
 
 
 def _clock(row: Mapping[str, Any]) -> int | None:
-    """The event's clock, within the clock's range (`labeler.judgments.MAX_CLOCK`), or None when absent.
+    """The event's clock, within the clock's range (`labeler.judgments.log.MAX_CLOCK`), or None when absent.
 
     Refused beyond the range whatever the clock tolerance: a clock past it names no
     time, and would leave the workbench's clock no room to count on from it.

@@ -13,13 +13,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from labeler.checks import label_grade_problem, shown
 from labeler.errors import QrelsFormatError
 from labeler.formats.fields import json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
 from labeler.formats.qrels import QrelsPart
 from labeler.ids import check_id
-from labeler.judgments import GRADE, MODEL, probs_from_json, probs_problem
+from labeler.judgments.log import GRADE, MODEL, probs_from_json, probs_problem
+from labeler.validation import label_grade_problem, shown
 
 MODEL_FIELDS = ("topic", "unit", "grade", "probs")
 PART_LINES = 2048

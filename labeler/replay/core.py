@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 
-from labeler.judgments import PairState
+from labeler.judgments.log import PairState
 from labeler.ordering import ORDERS, ModelJudgment, OrderInput, arrange, pool_order
 from labeler.pooling import PoolEntry
 

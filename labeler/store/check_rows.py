@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labeler.errors import LabelerError
-from labeler.judgments import Event
+from labeler.judgments.log import Event
 from labeler.models import Chunk, Document
 from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256

@@ -2,7 +2,7 @@
 
 Every append stamps the event's logical clock inside the write transaction,
 from the workbench's latest clock, so that clocks grow with every event
-however many writers there are (see `labeler.judgments.next_clock`). It also
+however many writers there are (see `labeler.judgments.log.next_clock`). It also
 chains the event to the log (`link`, see `labeler.store.digests.event_link`)
 and records the chain's head and length in `meta`, in the same transaction,
 so that `labeler check` sees an event changed, removed or inserted behind the
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.judgments import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
+from labeler.judgments.log import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
 from labeler.store.digests import event_link
 from labeler.store.rows import Rows
 
@@ -199,7 +199,7 @@ class EventRows(Rows):
             )
 
     def clock_problems(self) -> Iterator[str]:
-        """Clocks out of the clock's range, and a log clock near its end (`labeler.judgments.MAX_CLOCK`).
+        """Clocks out of the clock's range, and a log clock near its end (`labeler.judgments.log.MAX_CLOCK`).
 
         Within the range every clock is sound. Past the bound a workbench only counts,
         one per event it records, from the latest clock it held: so its clocks beyond
@@ -351,7 +351,7 @@ class EventRows(Rows):
     def model_source_events(self, unit: str | None = None, model: str | None = None) -> list[Event]:
         """Models' pair events (one model's, of one unit space, if given) and the retracts that target them.
 
-        In local order; `labeler.judgments.model_events` gives those still in force.
+        In local order; `labeler.judgments.log.model_events` gives those still in force.
         """
         where, params = "source = 'model' AND unit_id IS NOT NULL", []
         if unit is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from labeler.judgments import clock_from_time
+from labeler.judgments.log import clock_from_time
 
 if TYPE_CHECKING:
     from sqlite_utils import Database, Migrations
@@ -240,7 +240,7 @@ def m002_pools_judgments_snapshots(db: Database) -> None:
 
 @_migration
 def m003_logical_clock(db: Database) -> None:
-    """Each event's logical clock, which orders the log (see `labeler.judgments.event_order`).
+    """Each event's logical clock, which orders the log (see `labeler.judgments.log.event_order`).
 
     Existing events get the clock their time gives (its microseconds; 0 for a
     time that is not one): it depends on the event alone, so two workbenches

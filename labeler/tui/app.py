@@ -29,7 +29,7 @@ from labeler.workbench.session import JudgingSession
 from labeler.workbench.snapshot_results import QrelsExport, SnapshotCreated
 
 if TYPE_CHECKING:
-    from labeler.judgments import Event
+    from labeler.judgments.log import Event
 
 
 def order_choices() -> list[tuple[str, str]]:
@@ -342,7 +342,7 @@ class LabelerApp(SavingApp):
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def export_qrels(self, path: str, force: bool = False) -> QrelsExport:
-        from labeler.outputs import write_output
+        from labeler.output_files import write_output
         from labeler.workbench import export_qrels
 
         if self.served:

@@ -1,7 +1,7 @@
 """Where the judging UI's files go: a new local file the annotator confirms, or a browser download.
 
 Locally, export and screenshot ask for a path and follow the output rule
-(labeler/outputs.py): never the workbench, and an existing file only after the
+(labeler/output_files.py): never the workbench, and an existing file only after the
 annotator says to replace it. Served (`labeler serve`), a session writes nothing
 on the server: the file goes to the browser with Textual's `deliver_text`, and
 only when Textual reports a web driver (`App.is_web`); otherwise Textual's
@@ -18,7 +18,7 @@ from textual import events
 from textual.app import App
 
 from labeler.errors import LabelerError
-from labeler.outputs import OutputExistsError, check_output, write_output
+from labeler.output_files import OutputExistsError, check_output, write_output
 from labeler.tui.hints import tui_message
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
         import_mapping,
         list_chunkings,
     )
-    from labeler.workbench.judging import adjudicate, import_judgments, mark_topic, record_judgment, undo
-    from labeler.workbench.labels import (
+    from labeler.workbench.pools import build_pool, list_pools
+    from labeler.workbench.queue import QueueItem, next_unit, queue
+    from labeler.workbench.read_labels import (
         current_labels,
         judging_pace,
         judging_rate,
@@ -38,8 +39,7 @@ if TYPE_CHECKING:
         topic_labels,
         unit_space,
     )
-    from labeler.workbench.pools import build_pool, list_pools
-    from labeler.workbench.queue import QueueItem, next_unit, queue
+    from labeler.workbench.record_judgments import adjudicate, import_judgments, mark_topic, record_judgment, undo
     from labeler.workbench.retrieve import retrieve_run
     from labeler.workbench.runs import export_run, import_run, list_runs, retire_run
     from labeler.workbench.setup import Progress, init_workbench, open_workbench
@@ -59,43 +59,43 @@ _WHERE = {
     "Progress": "labeler.workbench.setup",
     "QueueItem": "labeler.workbench.queue",
     "Store": "labeler.store",
-    "adjudicate": "labeler.workbench.judging",
+    "adjudicate": "labeler.workbench.record_judgments",
     "build_pool": "labeler.workbench.pools",
     "chunk_corpus": "labeler.workbench.corpus",
     "chunk_rows": "labeler.workbench.corpus",
     "conflicts_left_out": "labeler.workbench.snapshots",
     "create_snapshot": "labeler.workbench.snapshots",
-    "current_labels": "labeler.workbench.labels",
+    "current_labels": "labeler.workbench.read_labels",
     "derive_chunking": "labeler.workbench.corpus",
     "diff_snapshots": "labeler.workbench.snapshots",
     "export_qrels": "labeler.workbench.snapshots",
     "export_run": "labeler.workbench.runs",
     "import_corpus": "labeler.workbench.corpus",
-    "import_judgments": "labeler.workbench.judging",
+    "import_judgments": "labeler.workbench.record_judgments",
     "import_mapping": "labeler.workbench.corpus",
     "import_run": "labeler.workbench.runs",
     "import_topics": "labeler.workbench.topics",
     "init_workbench": "labeler.workbench.setup",
-    "judging_pace": "labeler.workbench.labels",
-    "judging_rate": "labeler.workbench.labels",
+    "judging_pace": "labeler.workbench.read_labels",
+    "judging_rate": "labeler.workbench.read_labels",
     "list_chunkings": "labeler.workbench.corpus",
     "list_pools": "labeler.workbench.pools",
     "list_runs": "labeler.workbench.runs",
     "list_snapshots": "labeler.workbench.snapshots",
     "list_topics": "labeler.workbench.topics",
-    "mark_topic": "labeler.workbench.judging",
+    "mark_topic": "labeler.workbench.record_judgments",
     "next_unit": "labeler.workbench.queue",
     "open_workbench": "labeler.workbench.setup",
-    "pair_state": "labeler.workbench.labels",
+    "pair_state": "labeler.workbench.read_labels",
     "queue": "labeler.workbench.queue",
-    "record_judgment": "labeler.workbench.judging",
+    "record_judgment": "labeler.workbench.record_judgments",
     "retire_run": "labeler.workbench.runs",
     "retrieve_run": "labeler.workbench.retrieve",
     "show_snapshot": "labeler.workbench.snapshots",
     "status": "labeler.workbench.status",
-    "topic_labels": "labeler.workbench.labels",
-    "undo": "labeler.workbench.judging",
-    "unit_space": "labeler.workbench.labels",
+    "topic_labels": "labeler.workbench.read_labels",
+    "undo": "labeler.workbench.record_judgments",
+    "unit_space": "labeler.workbench.read_labels",
     "verify_snapshots": "labeler.workbench.snapshots",
 }
 """Where each re-exported name is defined (the imports above, for type checkers and import-linter)."""

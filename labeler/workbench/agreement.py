@@ -12,25 +12,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.agreement import METRICS, agreement_block, summarize_agreement
+from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
+from labeler.agreement.statistics import METRICS, agreement_block, summarize_agreement
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
 from labeler.json_form import JsonResult, json_field
-from labeler.judges.labels import ModelLabel
-from labeler.judgments import Event, PairState
+from labeler.judgments.log import Event, PairState
+from labeler.judgments.model_labels import ModelLabel
 from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
-from labeler.model_agreement import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
 from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan, space_pool
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.labels import current_labels, unit_space
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.read_labels import current_labels, model_labels, model_names, unit_space
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
-# The statistics the domain computes (`labeler.agreement`, `labeler.model_agreement`) are JSON-shaped
+# The statistics the domain computes (`labeler.agreement.statistics`, `labeler.agreement.model`) are JSON-shaped
 # mappings; these aliases name which one a field holds.
 AgreementBlock = dict[str, Any]  # `agreement_block`: overlap, alpha and every statistic per assessor pair
 StatisticJson = dict[str, Any]  # `Statistic.to_dict`: value, pairs and why it is undefined

@@ -9,10 +9,10 @@ keeps working: the cost on every judgment is one index seek.
 
 from __future__ import annotations
 
-from labeler.checks import ID_NAMES
 from labeler.errors import BadArgumentError
 from labeler.ids import check_id, script_problem, skeleton
 from labeler.store import Store
+from labeler.validation import ID_NAMES
 
 
 def check_assessor(store: Store, assessor: object) -> str:

@@ -19,10 +19,10 @@ from labeler.assignment import Plan, ShowModel, TopicAssignment, deal, shown_mod
 from labeler.errors import BadArgumentError, Hint, argument_hint
 from labeler.ids import check_name
 from labeler.json_form import JsonResult, json_field
-from labeler.judgments import PairState
+from labeler.judgments.log import PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, unit_space
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import write_space
 

@@ -30,8 +30,8 @@ from labeler.ordering import is_seeded
 from labeler.store import Store
 from labeler.workbench.assessors import check_assessor
 from labeler.workbench.assignments import current_plan
-from labeler.workbench.labels import unit_space
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
+from labeler.workbench.read_labels import unit_space
 from labeler.workbench.topics import require_topic
 
 if TYPE_CHECKING:

@@ -6,7 +6,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.checks import choice_problem
 from labeler.chunking import WINDOW_KINDS, ChunkHasher, chunk_document, validate_window
 from labeler.errors import (
     BadArgumentError,
@@ -23,6 +22,7 @@ from labeler.ids import InvalidIdError, check_id
 from labeler.json_form import JsonResult
 from labeler.models import Chunk, Chunking, Document, content_hash
 from labeler.store import Store
+from labeler.validation import choice_problem
 from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 

@@ -47,7 +47,7 @@ from labeler.workbench.evaluation import (
     runs_to_score,
     scored_topics,
 )
-from labeler.workbench.labels import current_labels, judging_pace
+from labeler.workbench.read_labels import current_labels, judging_pace
 from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
-from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
+from labeler.judgments.log import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
 from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, parse_measures
 from labeler.metrics.significance import CORRECTIONS, baseline_comparison, correct
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key

@@ -14,11 +14,11 @@ from labeler.assignment import TopicAssignment, blind_for, seen_state
 from labeler.errors import UnknownIdError
 from labeler.ids import check_id
 from labeler.json_form import JsonResult
-from labeler.judgments import FLAG, Event, PairState, event_order
+from labeler.judgments.log import FLAG, Event, PairState, event_order
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
-from labeler.workbench.labels import topic_labels, unit_space
+from labeler.workbench.read_labels import topic_labels, unit_space
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ sample is judged (every overlap pair of its pool has a human label), whatever it
 since the model labels the rest (`sample_coverage`). A topic without planned overlap pairs has no
 sample, and its pairs would enter the estimate uncorrected, so it is left out even when reviewed.
 
-The calibrator (`labeler.calibration`, isotonic) is fitted on the human labels *outside* the
+The calibrator (`labeler.agreement.calibration`, isotonic) is fitted on the human labels *outside* the
 sample that the model also labelled, so the model's values f are fixed independently of the
 sample's labels, as PPI requires (a calibrator fitted on the sample itself would make f depend on
 the Y it is corrected by). With fewer than ten such labels it uses the model's stated
@@ -33,16 +33,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from labeler.calibration import Calibrator, fit_calibrator
+from labeler.agreement.calibration import Calibrator, fit_calibrator
 from labeler.errors import BadArgumentError, LabelerError, argument_hint
-from labeler.judges.labels import ModelLabel
+from labeler.judgments.model_labels import ModelLabel
 from labeler.metrics import Measure
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, PPIEstimate, ppi_precision_at_k, relevance_probability
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.workbench.assignments import Plan, current_plan
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.read_labels import model_labels, model_names
 
 LABELS = ("human", "model", "combined")
 Pair = tuple[str, str]

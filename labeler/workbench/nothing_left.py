@@ -20,14 +20,14 @@ from datetime import datetime
 from labeler.assignment import Plan, waiting_for
 from labeler.errors import Hint, argument_hint
 from labeler.json_form import JsonResult, json_field
-from labeler.judgments import NO_ANSWER, REVIEWED, PairState
+from labeler.judgments.log import NO_ANSWER, REVIEWED, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.claims import epoch_ms, held_by_others, iso_time, utc_now
-from labeler.workbench.labels import current_labels, topic_labels
 from labeler.workbench.queue import current_pool, pool_topics
+from labeler.workbench.read_labels import current_labels, topic_labels
 from labeler.workbench.review import topic_review_state
 
 NOT_IN_POOL = "topic not in pool"

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from labeler.models import topic_sort_key
-from labeler.outputs import Written, check_output, output_file
+from labeler.output_files import Written, check_output, output_file
 from labeler.store import Store
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.json_form import JsonResult, json_field
-from labeler.judgments import PairState, derive_pairs
+from labeler.judgments.log import PairState, derive_pairs
 from labeler.models import PoolInfo, RunInfo, Unit, topic_sort_key
 from labeler.pace import Pace
 from labeler.pooling import (
@@ -22,7 +22,7 @@ from labeler.pooling import (
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.coverage_results import PaceNote
-from labeler.workbench.labels import judging_pace
+from labeler.workbench.read_labels import judging_pace
 from labeler.workbench.setup import Progress, now
 from labeler.workbench.unit_spaces import choices_hint, held_spaces, ordered, spaces_held
 

@@ -1,7 +1,7 @@
 """`labeler prelabel`: a judge labels the pool's pairs that no person has labelled yet, as a model.
 
 The labels go into the log as a model's (`source` `model`, the model's name as assessor and
-model), never as people's (`labeler.judgments.effective_events`). Resumable: the pairs the
+model), never as people's (`labeler.judgments.log.effective_events`). Resumable: the pairs the
 model already labelled are skipped, and each batch is written in its own transaction, so an
 interrupted run keeps every finished batch and the next run asks only for the rest.
 """
@@ -21,11 +21,10 @@ from labeler.json_form import JsonResult
 from labeler.judges.base import JudgePair
 from labeler.judges.command import CommandJudge
 from labeler.judges.registry import ChosenJudge, make_judge
-from labeler.judgments import GRADE, MODEL, Event
+from labeler.judgments.log import GRADE, MODEL, Event
 from labeler.models import PoolInfo, Topic, topic_sort_key
 from labeler.store import Store
-from labeler.workbench.labels import current_labels
-from labeler.workbench.model_labels import model_labels
+from labeler.workbench.read_labels import current_labels, model_labels
 from labeler.workbench.reading import unit_text
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import held_spaces, several_spaces

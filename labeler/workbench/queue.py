@@ -12,14 +12,13 @@ from weakref import WeakKeyDictionary
 
 from labeler.assignment import Plan, TopicAssignment, seen_states, waiting_for
 from labeler.errors import BadArgumentError, Hint, NotFoundError
-from labeler.judges.labels import ModelLabel
-from labeler.judgments import SKIP, UNSURE, PairState
+from labeler.judgments.log import SKIP, UNSURE, PairState
+from labeler.judgments.model_labels import ModelLabel
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.ordering import ORDERS, OrderInput, arrange, needs_model
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan
-from labeler.workbench.labels import topic_labels
-from labeler.workbench.model_labels import model_labels_by_topic
+from labeler.workbench.read_labels import model_labels_by_topic, topic_labels
 
 
 @dataclass(frozen=True)

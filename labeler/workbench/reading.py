@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.judgments import ADJUDICATE, GRADE, RETRACT, Event, effective_events
+from labeler.judgments.log import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, unit_space
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
 from labeler.store import Store
 from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
-from labeler.workbench.model_labels import model_labels_by_topic
+from labeler.workbench.read_labels import model_labels_by_topic
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
 
@@ -129,7 +129,7 @@ def replay(
 ) -> ReplayResult:
     """Replay judging the pool of `runs` at `depth` under each order, the snapshot's labels as the assessor.
 
-    `model` names the model whose labels (`labeler.workbench.model_labels`) the orders that read one
+    `model` names the model whose labels (`labeler.workbench.read_labels`) the orders that read one
     (`uncertainty`) rank by; its labels are calibrated on the snapshot's labels as they are revealed.
     """
     _check_request(depth, strategy, runs, measure)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from labeler.errors import LabelerError
 from labeler.json_form import JsonResult, json_field
-from labeler.outputs import check_output, write_output
+from labeler.output_files import check_output, write_output
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
 from labeler.workbench.coverage_results import History, ReportData
@@ -101,7 +101,7 @@ def write_report(
     force: bool = False,
 ) -> ReportWritten:
     """Render the page with `render` (given `report_data`) and write it under the output rule
-    (labeler/outputs.py): a new file unless `force`."""
+    (labeler/output_files.py): a new file unless `force`."""
     check_output(path, workbench=store.path, force=force)
     data = report_data(store, snapshot=snapshot, depth=depth)
     text = render(data)

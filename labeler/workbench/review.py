@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from labeler.judgments import IN_PROGRESS, Event, PairState, derive_pairs
+from labeler.judgments.log import IN_PROGRESS, Event, PairState, derive_pairs
 from labeler.models import PoolInfo
 from labeler.review import ReviewState, judged_after, latest_mark, review_state
 from labeler.store import Store
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, unit_space
 
 
 def is_relevant(state: PairState, threshold: int) -> bool:

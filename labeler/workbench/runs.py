@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from labeler.checks import ID_NAMES, choice_problem, parsed_unit, unit_problem
 from labeler.errors import (
     BadArgumentError,
     ConflictError,
@@ -30,6 +29,7 @@ from labeler.ids import check_id, normal_id
 from labeler.json_form import JsonResult
 from labeler.models import STAGES, RunInfo, Unit, topic_sort_key
 from labeler.store import Store
+from labeler.validation import ID_NAMES, choice_problem, parsed_unit, unit_problem
 from labeler.wording import plural
 from labeler.workbench.setup import Progress, now
 from labeler.workbench.unit_spaces import foreign_ids, refuse_foreign

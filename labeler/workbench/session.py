@@ -24,8 +24,7 @@ from datetime import datetime, timedelta
 
 from labeler.assignment import seen_state, shown_others
 from labeler.errors import LabelerError
-from labeler.judges.labels import ModelLabel
-from labeler.judgments import (
+from labeler.judgments.log import (
     FLAG,
     GRADE,
     NOTE,
@@ -34,6 +33,7 @@ from labeler.judgments import (
     Event,
     PairState,
 )
+from labeler.judgments.model_labels import ModelLabel
 from labeler.ordering import is_seeded, needs_model
 from labeler.pace import PACE_WINDOW, median_per_hour
 from labeler.stopping import StopDecision, StoppingRule
@@ -41,8 +41,6 @@ from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
 from labeler.workbench.assignments import current_plan, shown_model_name
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, claim_pair, free_items, held_by_others, utc_now
-from labeler.workbench.judging import RELEASING, mark_topic, record_judgment, undo
-from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import (
     QueueInputs,
     QueueItem,
@@ -52,7 +50,9 @@ from labeler.workbench.queue import (
     pool_topics,
     queue_inputs,
 )
+from labeler.workbench.read_labels import pair_state
 from labeler.workbench.reading import UnitText, unit_text
+from labeler.workbench.record_judgments import RELEASING, mark_topic, record_judgment, undo
 from labeler.workbench.review import topic_review_state
 from labeler.workbench.stopping import DEFAULT_RULE, TopicFound, stopping_rule
 from labeler.workbench.topics import require_topic
@@ -592,7 +592,7 @@ class JudgingSession:
         key = (model, item.unit)
         cached = self._model_labels
         if cached is None or cached[0] != key or (check and cached[1] != self.store.change_token()[0]):
-            from labeler.workbench.model_labels import model_labels
+            from labeler.workbench.read_labels import model_labels
 
             version = self.store.change_token()[0]
             cached = self._model_labels = (key, version, model_labels(self.store, model, item.unit))

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labeler.checks import shown
 from labeler.models import SnapshotInfo
 from labeler.store import Store
 from labeler.store.digests import SEAL, manifest_sha256
+from labeler.validation import shown
 from labeler.wording import agrees, plural
 
 PARENT_SEAL = "parent_seal"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-from labeler.judgments import NO_ANSWER, REVIEWED
+from labeler.judgments.log import NO_ANSWER, REVIEWED
 from labeler.models import SnapshotInfo
 from labeler.review import REOPENED
 from labeler.store import Store

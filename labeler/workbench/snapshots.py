@@ -9,11 +9,11 @@ from typing import Any
 from labeler import installed_version
 from labeler.errors import Hint, LabelerError, NotFoundError
 from labeler.formats.qrels import format_qrels, qrels_sort_key
-from labeler.judgments import UNREVIEWED, PairState
+from labeler.judgments.log import UNREVIEWED, PairState
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, unit_space
 from labeler.workbench.review import topic_review_states
 from labeler.workbench.setup import now
 from labeler.workbench.snapshot_results import (

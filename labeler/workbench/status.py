@@ -14,7 +14,7 @@ from typing import Any
 
 from labeler.assignment import seen_labels
 from labeler.json_form import JsonResult, json_field
-from labeler.judgments import SKIP, UNSURE, Event, PairState
+from labeler.judgments.log import SKIP, UNSURE, Event, PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.stopping import StoppingRule
@@ -26,7 +26,7 @@ from labeler.workbench.assignments import (
     current_plan,
     show_model_setting,
 )
-from labeler.workbench.labels import unit_space
+from labeler.workbench.read_labels import unit_space
 from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 from labeler.workbench.stopping import (
     DEFAULT_RULE,

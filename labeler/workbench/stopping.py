@@ -33,7 +33,16 @@ from dataclasses import dataclass
 from labeler.assignment import TopicAssignment, blind_for
 from labeler.errors import BadArgumentError
 from labeler.json_form import JsonResult, json_field
-from labeler.judgments import ADJUDICATE, GRADE, REVIEW, Event, PairState, derive_pair, effective_events, event_order
+from labeler.judgments.log import (
+    ADJUDICATE,
+    GRADE,
+    REVIEW,
+    Event,
+    PairState,
+    derive_pair,
+    effective_events,
+    event_order,
+)
 from labeler.stopping import DEFAULT_WINDOW, WINDOW, StopDecision, StoppingRule, parse_rule
 from labeler.store import Store
 from labeler.workbench.review import is_relevant
@@ -129,8 +138,8 @@ def stopping(
     store: Store, rule: StoppingRule | str = DEFAULT_RULE, *, pool: str | None = None, unit: str | None = None
 ) -> dict[str, TopicStop]:
     """Per topic of a pool (the latest by default), what the rule says now, from the judgment log."""
-    from labeler.workbench.labels import unit_space
     from labeler.workbench.queue import pool_topics
+    from labeler.workbench.read_labels import unit_space
 
     chosen = stopping_rule(rule) if isinstance(rule, str) else rule
     with store.damage_as_error():

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from labeler.checks import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.errors import BadArgumentError, ConflictError, LabelerError, argument_hint
 from labeler.formats.judgment_log import (
     DEFAULT_CLOCK_TOLERANCE,
@@ -35,13 +34,14 @@ from labeler.formats.judgment_log import (
 )
 from labeler.ids import shown_id
 from labeler.json_form import JsonResult
-from labeler.judgments import RETRACT, Event, PairState, clock_from_time, event_order, parse_time
+from labeler.judgments.log import RETRACT, Event, PairState, clock_from_time, event_order, parse_time
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
 from labeler.store.merge_rows import read_errors
+from labeler.validation import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.wording import agrees, plural
-from labeler.workbench.labels import current_labels
+from labeler.workbench.read_labels import current_labels
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, space_name
 
@@ -418,9 +418,9 @@ def backup(store: Store, destination: str | Path, *, force: bool = False) -> Bac
     """Copy the workbench with SQLite's online backup, then check the copy.
 
     The copy is made in a temporary file and renamed into place (the output rule,
-    labeler/outputs.py): an interrupted backup leaves no half-copied workbench.
+    labeler/output_files.py): an interrupted backup leaves no half-copied workbench.
     """
-    from labeler.outputs import output_file
+    from labeler.output_files import output_file
     from labeler.workbench.check import check_workbench
 
     path = Path(destination)

@@ -21,7 +21,7 @@ append-only, pools and snapshots are immutable), and a guess such as "the latest
 files a whole campaign's labels under the wrong unit with nothing left to undo it. With one space
 held there is nothing to guess, so a workbench with one campaign behaves as it always does.
 
-Reading commands keep their defaults (`labeler.workbench.labels.unit_space`); they say which
+Reading commands keep their defaults (`labeler.workbench.read_labels.unit_space`); they say which
 space they read, and a snapshot carries its own.
 """
 
@@ -37,7 +37,7 @@ from labeler.json_form import JsonResult
 from labeler.models import Unit
 from labeler.store import Store
 from labeler.wording import plural
-from labeler.workbench.labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, unit_space
 
 DOC = "doc"
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.agreement import cohen_kappa, krippendorff_alpha
+from labeler.agreement.statistics import cohen_kappa, krippendorff_alpha
 
 
 # The references are imported by the tests that use them, not when the module is collected: under

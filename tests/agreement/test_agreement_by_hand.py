@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.agreement import (
+from labeler.agreement.statistics import (
     agreement_block,
     binary_agreement,
     cohen_kappa,

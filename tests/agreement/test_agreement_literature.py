@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.agreement import cohen_kappa, krippendorff_alpha, percent_agreement, relevant_overlap
+from labeler.agreement.statistics import cohen_kappa, krippendorff_alpha, percent_agreement, relevant_overlap
 
 # §6 binary example, 10 units.
 BINARY_A = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]

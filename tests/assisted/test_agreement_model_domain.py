@@ -1,4 +1,4 @@
-"""labeler.model_agreement: hand-worked cases and scikit-learn as the independent computation."""
+"""labeler.agreement.model: hand-worked cases and scikit-learn as the independent computation."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from labeler.model_agreement import LabelPair, calibration, compare_model, confusion, per_grade, reliability
+from labeler.agreement.model import LabelPair, calibration, compare_model, confusion, per_grade, reliability
 
 GRADES = (0, 1, 2, 3)
 

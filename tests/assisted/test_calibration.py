@@ -1,4 +1,4 @@
-"""labeler.calibration: hand-worked cases, and scikit-learn (IsotonicRegression, LogisticRegression) as references."""
+"""labeler.agreement.calibration: hand-worked cases, and scikit-learn's isotonic and logistic fits as references."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 from assisted.noisy_model import noisy_model, stated_probs
 
-from labeler.calibration import (
+from labeler.agreement.calibration import (
     MIN_EXAMPLES,
     fit_calibrator,
     fit_isotonic,

@@ -10,14 +10,13 @@ import pytest
 from support import Cli, dump
 
 from labeler.errors import BadArgumentError, LabelerError
-from labeler.judges.labels import ModelLabel
-from labeler.judgments import Event, probs_problem
+from labeler.judgments.log import Event, probs_problem
+from labeler.judgments.model_labels import ModelLabel
 from labeler.store import Store
 from labeler.store.digests import CHAIN_FIELDS, event_link
 from labeler.workbench import record_judgment
 from labeler.workbench.check import check_file
-from labeler.workbench.labels import current_labels
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.read_labels import current_labels, model_labels, model_names
 
 P = {0: 0.1, 1: 0.2, 2: 0.3, 3: 0.4}
 

@@ -22,8 +22,8 @@ import pytest
 from assisted.noisy_model import noisy_model
 from support import ROOT
 
+from labeler.agreement.calibration import fit_calibrator
 from labeler.assignment import overlap_draw
-from labeler.calibration import fit_calibrator
 from labeler.metrics import evaluate, parse_measures
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, ppi_precision_at_k, relevance_probability, top_k_pairs
 

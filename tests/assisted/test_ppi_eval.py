@@ -100,7 +100,7 @@ def test_refusals(campaign, run_cli):
 def test_combined_calibrates_the_stated_probabilities_on_human_labels_outside_the_sample(campaign, write):
     from assisted.noisy_model import stated_probs
 
-    from labeler.calibration import fit_calibrator
+    from labeler.agreement.calibration import fit_calibrator
 
     threshold = _threshold(campaign)
     grades = [0, 1, 2, 3]

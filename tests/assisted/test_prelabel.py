@@ -19,8 +19,7 @@ from labeler.judges.lexical import LexicalJudge, overlap_score
 from labeler.judges.registry import JUDGES, make_judge
 from labeler.store import Store
 from labeler.workbench.demo import build_demo
-from labeler.workbench.labels import current_labels
-from labeler.workbench.model_labels import model_labels, model_names
+from labeler.workbench.read_labels import current_labels, model_labels, model_names
 
 GRADES = [0, 1, 2, 3]
 
@@ -265,7 +264,7 @@ def test_lexical_agreement_with_nist_on_dl2020():
         pytest.skip("../shared/data/trec-dl-2020 is absent")
     from sklearn.metrics import cohen_kappa_score  # the independent computation
 
-    from labeler.agreement import cohen_kappa
+    from labeler.agreement.statistics import cohen_kappa
 
     titles = dict(line.rstrip("\n").split("\t", 1) for line in open(data / "topics.tsv", encoding="utf-8"))
     qrels = {}

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from assisted.noisy_model import noisy_model
 
-from labeler.calibration import fit_calibrator
+from labeler.agreement.calibration import fit_calibrator
 from labeler.ordering import UNCERTAINTY_PRIOR, model_probs
 from labeler.pooling import depth_pool
 from labeler.replay import replay_order

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from labeler.calibration import MIN_EXAMPLES
-from labeler.judgments import PairState
+from labeler.agreement.calibration import MIN_EXAMPLES
+from labeler.judgments.log import PairState
 from labeler.ordering import ORDERS, OrderInput, arrange, needs_model, uncertainty_order
 from labeler.pooling import PoolEntry
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from badinput_support import Unchanged, assert_no_crash, assert_refused, invoke
 
-from labeler.judgments import CLOCK_END, MAX_CLOCK, Event
+from labeler.judgments.log import CLOCK_END, MAX_CLOCK, Event
 from labeler.store import Store
 from labeler.workbench import init_workbench
 

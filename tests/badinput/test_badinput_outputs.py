@@ -194,12 +194,12 @@ def labelled(workbench):
 @pytest.mark.parametrize("writer", list(WRITERS))
 def test_a_read_only_file_system_is_an_error_not_a_traceback(labelled, tmp_path, writer, monkeypatch):
     """Simulated (EROFS where the temporary file is made): root can't be denied a folder, a mount is needed."""
-    import labeler.outputs
+    import labeler.output_files
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(labeler.outputs.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr(labeler.output_files.tempfile, "mkstemp", read_only)
     destination = tmp_path / "out.txt"
     with Unchanged(labelled):
         result = invoke(labelled, args_of(writer, destination))
@@ -250,12 +250,12 @@ def test_export_qrels_to_a_new_file_then_force_replaces_it_whole(labelled, tmp_p
 @pytest.mark.parametrize("writer", list(WRITERS))
 def test_a_failure_mid_write_leaves_the_old_file_and_no_temporary_file(labelled, tmp_path, writer, monkeypatch):
     """A full disk when the data is flushed: the old file stays as it was, whole."""
-    import labeler.outputs
+    import labeler.output_files
 
     def disk_full(path):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(labeler.outputs, "_fsync", disk_full)
+    monkeypatch.setattr(labeler.output_files, "_fsync", disk_full)
     target = tmp_path / "existing.out"
     target.write_bytes(b"the old content\n")
     before = state(target)

@@ -197,7 +197,7 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     # The judgment log's format (and the file reader under it) is for the decisions list, not `next`'s unit text
     assert [name for name in ("labeler.formats.judgment_log", "labeler.formats.lines", "gzip") if name in loaded] == []
     # nor OpenSSL (only a seeded shuffle and an overlap draw hash) nor the calibrator (only `uncertainty` fits one)
-    assert [name for name in ("hashlib", "_hashlib", "labeler.calibration") if name in loaded] == []
+    assert [name for name in ("hashlib", "_hashlib", "labeler.agreement.calibration") if name in loaded] == []
     assert sorted({"labeler.ordering", "labeler.store"} - set(loaded)) == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 

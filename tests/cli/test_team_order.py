@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from support import Cli, dump, new_workbench
 
-import labeler.workbench.judging as judging
-from labeler.judgments import clock_from_time
+import labeler.workbench.record_judgments as judging
+from labeler.judgments.log import clock_from_time
 from labeler.store import Store
 from labeler.workbench import current_labels
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labeler.assignment import Plan, TopicAssignment, deal, overlap_draw, waiting_for
-from labeler.judgments import PairState
+from labeler.judgments.log import PairState
 
 
 def entry(topic: str, assessor: str, order=("ann", "bob", "carol"), overlap=0.2, seed=7) -> TopicAssignment:

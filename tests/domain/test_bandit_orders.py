@@ -14,7 +14,7 @@ from itertools import accumulate
 
 import pytest
 
-from labeler.judgments import PairState
+from labeler.judgments.log import PairState
 from labeler.ordering import OrderInput, ap_prior, arrange, hedge_order, maxmean_order
 from labeler.pooling import depth_pool
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.judgments import Event, derive_pair, derive_pairs
+from labeler.judgments.log import Event, derive_pair, derive_pairs
 
 
 def ev(seq, kind="grade", assessor="ann", grade=None, *, target=None, time=None, reason=None, unit_id="d1", note=None):
@@ -89,7 +89,7 @@ def test_the_log_follows_the_logical_clock_not_the_wall_clock():
 
 
 def test_an_event_without_a_clock_is_ordered_by_the_clock_its_time_gives():
-    from labeler.judgments import clock_from_time, event_order
+    from labeler.judgments.log import clock_from_time, event_order
 
     same_instant = [
         clock_from_time(t)
@@ -114,7 +114,7 @@ def test_an_event_without_a_clock_is_ordered_by_the_clock_its_time_gives():
     ],
 )
 def test_next_clock_is_the_wall_clock_or_just_past_the_latest_seen(physical, latest, clock):
-    from labeler.judgments import next_clock
+    from labeler.judgments.log import next_clock
 
     assert next_clock(physical, latest) == clock
 
@@ -122,7 +122,7 @@ def test_next_clock_is_the_wall_clock_or_just_past_the_latest_seen(physical, lat
 def test_the_clock_s_range_ends_with_year_9999_and_the_local_clock_counts_on_to_sqlite_s_end():
     from datetime import datetime, timezone
 
-    from labeler.judgments import CLOCK_END, MAX_CLOCK, ClockEndError, clock_of, clock_problem, next_clock
+    from labeler.judgments.log import CLOCK_END, MAX_CLOCK, ClockEndError, clock_of, clock_problem, next_clock
 
     assert MAX_CLOCK == clock_of(datetime.max.replace(tzinfo=timezone.utc))  # the latest time a clock can name
     assert clock_problem(0) is None and clock_problem(MAX_CLOCK) is None

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from labeler.outputs import remove_leftovers, write_output
+from labeler.output_files import remove_leftovers, write_output
 
 # Writes a little of the output, says so, then waits (on stdin) to be killed mid-write.
 WRITER = """
 import sys
-from labeler.outputs import open_output
+from labeler.output_files import open_output
 with open_output(sys.argv[1]) as handle:
     handle.write("half of it")
     handle.flush()

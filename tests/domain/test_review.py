@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.judgments import Event
+from labeler.judgments.log import Event
 from labeler.review import ReviewState, judged_after, latest_mark, review_state, shown_status
 
 

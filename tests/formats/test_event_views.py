@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 
 from labeler.formats.judgment_log import DECISION_KEYS, LOG_FIELDS, OPTIONAL_FIELDS, log_line, shown_event
-from labeler.judgments import Event
+from labeler.judgments.log import Event
 
 EVENT = Event("e1", 7, "t1", "d1", "grade", "ann", "2026-01-02T03:04:05Z", grade=2, note="n", pool="p1", clock=9)
 

@@ -224,7 +224,7 @@ def test_a_streamed_import_counts_as_one_read_did(store, tmp_path, monkeypatch):
 
 
 def test_append_grades_writes_the_rows_append_events_writes(tmp_path):
-    from labeler.judgments import GRADE, Event
+    from labeler.judgments.log import GRADE, Event
 
     grades = [("1", "d1", 2), ("1", "d2", 0), ("10", "d1", -1)]
     logs = []

@@ -8,7 +8,7 @@ from contextlib import closing
 import pytest
 from sqlite_utils import Database
 
-from labeler.judgments import Event, derive_pairs
+from labeler.judgments.log import Event, derive_pairs
 from labeler.store import Store
 from labeler.store.connection import APPLICATION_ID
 from labeler.store.schema import migrations

@@ -12,7 +12,7 @@ from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.topics import TopicsScreen
 from labeler.workbench.assignments import assign
-from labeler.workbench.labels import pair_state
+from labeler.workbench.read_labels import pair_state
 from labeler.workbench.reading import ConflictNote, conflicts
 
 SIZE = (160, 45)

@@ -11,9 +11,9 @@ from labeler.workbench import record_judgment, status
 from labeler.workbench.agreement import agreement_report
 from labeler.workbench.assignments import assign, current_plan
 from labeler.workbench.flagged import flagged_pairs
-from labeler.workbench.judging import undo
-from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import queue
+from labeler.workbench.read_labels import pair_state
+from labeler.workbench.record_judgments import undo
 from labeler.workbench.session import JudgingSession
 
 RUN = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in ("1", "2") for r in range(1, 7))

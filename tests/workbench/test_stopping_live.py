@@ -19,8 +19,8 @@ from labeler.errors import BadArgumentError
 from labeler.stopping import parse_rule
 from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment, status
-from labeler.workbench.judging import undo
-from labeler.workbench.labels import current_labels
+from labeler.workbench.read_labels import current_labels
+from labeler.workbench.record_judgments import undo
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.stopping import (
     TopicFound,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labeler.judgments import IN_PROGRESS
+from labeler.judgments.log import IN_PROGRESS
 from labeler.store import Store
 from labeler.workbench import mark_topic, record_judgment, undo
 from labeler.workbench.review import topic_review_state

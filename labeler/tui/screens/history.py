@@ -13,7 +13,7 @@ from labeler.tui.screens.picking import PickScreen
 from labeler.tui.text import cell
 
 if TYPE_CHECKING:
-    from labeler.judgments import Event
+    from labeler.judgments.log import Event
 
 
 class HistoryScreen(PickScreen):

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from labeler.errors import Hint, LabelerError
-from labeler.judgments import NO_ANSWER, REVIEWED
+from labeler.judgments.log import NO_ANSWER, REVIEWED
 from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
 from labeler.tui.hints import hint_text, tui_message

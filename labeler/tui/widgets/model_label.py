@@ -11,7 +11,7 @@ from labeler.scales import GradeScale
 from labeler.tui.text import shown
 
 if TYPE_CHECKING:
-    from labeler.judges.labels import ModelLabel
+    from labeler.judgments.model_labels import ModelLabel
 
 
 def model_label_text(label: ModelLabel, scale: GradeScale) -> Text:

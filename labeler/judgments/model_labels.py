@@ -1,4 +1,4 @@
-"""A model's label of one pair, as the log holds it (read with `labeler.workbench.model_labels`)."""
+"""A model's label of one pair, as the log holds it (read with `labeler.workbench.read_labels`)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ pairs that both a person and the model labelled, as pure functions over plain va
 are the truth (the confusion matrix's rows, the recall's denominators), the model the prediction.
 
 Sources: Cohen (1960) and Cohen (1968) for kappa and weighted kappa (computed by
-`labeler.agreement.cohen_kappa`); DeGroot & Fienberg (1983), "The comparison and evaluation of
+`labeler.agreement.statistics.cohen_kappa`); DeGroot & Fienberg (1983), "The comparison and evaluation of
 forecasters", The Statistician 32(1), for reliability diagrams; Guo, Pleiss, Sun & Weinberger
 (2017), "On calibration of modern neural networks", ICML, for the expected calibration error
 `ECE = Σ_b (n_b / n) · |observed_b − stated_b|` over equal-width bins.
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labeler.agreement import cohen_kappa, confusion_matrix, percent_agreement
+from labeler.agreement.statistics import cohen_kappa, confusion_matrix, percent_agreement
 
 DEFAULT_WEIGHTS = "quadratic"
 DEFAULT_BINS = 10

@@ -1,4 +1,4 @@
-"""`labeler.checks`: one rule per incoming value, said the same way on every road (a judgment, qrels, a merged log)."""
+"""`labeler.validation`: one rule per incoming value, said alike on every road (a judgment, qrels, a merged log)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import json
 import pytest
 from support import new_workbench
 
-from labeler.checks import (
+from labeler.errors import BadArgumentError, LabelerError
+from labeler.store import Store
+from labeler.validation import (
     choice_problem,
     decision_problem,
     grade_problem,
@@ -15,10 +17,8 @@ from labeler.checks import (
     unit_problem,
     window_problem,
 )
-from labeler.errors import BadArgumentError, LabelerError
-from labeler.store import Store
 from labeler.workbench import import_judgments, import_run, record_judgment
-from labeler.workbench.judging import JudgmentImport
+from labeler.workbench.record_judgments import JudgmentImport
 from labeler.workbench.runs import RunImport
 from labeler.workbench.team import MergeResult, merge
 

@@ -20,7 +20,7 @@ Rules:
 - A **model's** event (`source` `model`) is never part of the label: the label
   is what people decided (an assessor, or imported qrels). Model labels are
   kept in the same log, read apart (`model_events`, and
-  `labeler.workbench.model_labels`), so a model cannot fill the queue's gaps,
+  `labeler.workbench.read_labels`), so a model cannot fill the queue's gaps,
   make a conflict, close a pair or count in a snapshot or an evaluation.
 
 Log order is a hybrid logical clock, not the wall clock alone (see

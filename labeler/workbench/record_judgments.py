@@ -7,16 +7,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from labeler.checks import (
-    ID_NAMES,
-    IMPORT_SOURCES,
-    RECORDABLE_KINDS,
-    choice_problem,
-    decision_problem,
-    grade_problem,
-    grades_kind,
-    label_grade_problem,
-)
 from labeler.errors import (
     BadArgumentError,
     ConflictError,
@@ -30,8 +20,7 @@ from labeler.errors import (
 from labeler.formats.model_jsonl import looks_like_jsonl, read_model_parts
 from labeler.formats.qrels import QrelsPart, read_qrels_parts
 from labeler.ids import check_id
-from labeler.judges.labels import ModelLabel
-from labeler.judgments import (
+from labeler.judgments.log import (
     ADJUDICATE,
     FLAG,
     GRADE,
@@ -48,14 +37,24 @@ from labeler.judgments import (
     PairState,
     probs_problem,
 )
+from labeler.judgments.model_labels import ModelLabel
 from labeler.models import topic_sort_key
 from labeler.review import import_mark, mark_problem
 from labeler.scales import GradeScale
 from labeler.store import Store
+from labeler.validation import (
+    ID_NAMES,
+    IMPORT_SOURCES,
+    RECORDABLE_KINDS,
+    choice_problem,
+    decision_problem,
+    grade_problem,
+    grades_kind,
+    label_grade_problem,
+)
 from labeler.wording import plural
 from labeler.workbench.assessors import check_assessor
-from labeler.workbench.labels import current_labels, topic_labels
-from labeler.workbench.model_labels import model_labels
+from labeler.workbench.read_labels import current_labels, model_labels, topic_labels
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, refuse_foreign, write_space
 from labeler.workbench.unknown import unknown_ids_advice
@@ -184,7 +183,7 @@ def _check_decision(
 ) -> None:
     """A decision the log can hold: a kind and a source it knows, a grade on the scale, what its kind carries.
 
-    The rules of `labeler.checks`, the same a merged log is held to (`labeler.formats.judgment_log`).
+    The rules of `labeler.validation`, the same a merged log is held to (`labeler.formats.judgment_log`).
     """
     if kind not in (*RECORDABLE_KINDS, ADJUDICATE):
         raise BadArgumentError(f"cannot record a {kind!r} event as a judgment", argument="kind")
@@ -609,7 +608,7 @@ def _check_source_and_fields(
     reason: str | None,
     note: str | None,
 ) -> None:
-    """A source among those allowed here, and the fields its kind and source need (`labeler.checks`).
+    """A source among those allowed here, and the fields its kind and source need (`labeler.validation`).
 
     Shared by recording one decision and importing qrels, so both refuse the same way: the
     source first, then the first missing field, each as a bad argument named after it.

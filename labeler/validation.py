@@ -1,4 +1,4 @@
-"""The checks of incoming values: one rule per value, whichever way it comes in.
+"""Validation of incoming values: one rule per value, whichever way it comes in.
 
 A grade, a unit space, an event kind or a source reaches the workbench by four roads: an imported
 qrels file (`judgments import`), one judgment (`record_judgment`, from the CLI or the TUI), a merged
@@ -7,10 +7,10 @@ rule changed on one road and not the others would let a value in by the back doo
 scale merged from a laptop, a model judgment without its model's name). Here each rule is written
 once, and every road calls it.
 
-Each check returns why the value is refused, one sentence in the domain's words (no flag, no key,
+Each rule returns why the value is refused, one sentence in the domain's words (no flag, no key,
 no command), or None when it is sound, like `labeler.ids.id_problem`. The caller raises its own
 error with the location it knows (a file's line, an argument, an event of a log). Ids themselves
-obey the one id rule of `labeler.ids`; the names of the ids checked here are in `ID_NAMES`.
+obey the one id rule of `labeler.ids`; the names of the ids validated here are in `ID_NAMES`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from labeler.ids import id_problem, shown_id
-from labeler.judgments import ADJUDICATE, FLAG, GRADE, NOTE, REVIEW_MARKS, SKIP, SOURCES, UNSURE
+from labeler.judgments.log import ADJUDICATE, FLAG, GRADE, NOTE, REVIEW_MARKS, SKIP, SOURCES, UNSURE
 from labeler.models import STAGES, UNIT_DOC, Unit
 
 # What `record_judgment` records (a retract is an undo, a review a topic's mark): the choices of `judgments add`.
@@ -88,7 +88,7 @@ def grade_problem(grade: int | None, values: Collection[int], scale_name: str, *
 def label_grade_problem(
     grade: int | None, values: Collection[int], scale_name: str, *, kind: str, source: str
 ) -> str | None:
-    """The grade check of a label on every road: a qrels import, a model's JSONL, one judgment, a merged event.
+    """The grade rule of a label on every road: a qrels import, a model's JSONL, one judgment, a merged event.
 
     A negative grade ("pooled, not judged", as trec_eval reads it) only on a `grade` from imported
     qrels (source `import`): a person, an adjudicator and a model each give a grade of the scale,

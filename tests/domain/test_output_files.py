@@ -1,4 +1,4 @@
-"""The output rule (labeler/outputs.py) on its own: what it refuses, and that a failure leaves no trace."""
+"""The output rule (labeler/output_files.py) on its own: what it refuses, and that a failure leaves no trace."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import labeler.outputs
+import labeler.output_files
 from labeler.errors import LabelerError
-from labeler.outputs import OutputExistsError, check_output, open_output, output_file, write_output
+from labeler.output_files import OutputExistsError, check_output, open_output, output_file, write_output
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -59,7 +59,7 @@ def test_a_full_disk_is_a_labeler_error_naming_the_path(tmp_path, monkeypatch):
     def full(path):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(labeler.outputs, "_fsync", full)
+    monkeypatch.setattr(labeler.output_files, "_fsync", full)
     with pytest.raises(LabelerError) as caught:
         write_output(tmp_path / "q.txt", "x\n")
     assert caught.value.path == str(tmp_path / "q.txt")
