@@ -17,6 +17,7 @@ from labeler.wording import plural
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
     from labeler.workbench import Store
     from labeler.workbench.eval_results import BaselineReport, EvalReport, RunComparison, RunScore, StageTable
+    from labeler.workbench.model_scoring import LabelsNote
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -315,18 +316,20 @@ def _with_interval(run: RunScore, measure: str) -> str:
 
 def _print_labels(result: EvalReport) -> None:
     """Which labels the scores use, and for combined ones what the intervals rest on."""
-    labels = result.labels or {}
-    if labels["labels"] == "model":
-        info(f"Scored with the labels of model {labels['model']} alone: no human label is used.")
+    labels = result.labels
+    if labels is None:
+        return
+    if labels.labels == "model":
+        info(f"Scored with the labels of model {labels.model} alone: no human label is used.")
         return
     calibration = (
         "uncalibrated: its stated probabilities, or its grades where it gave none (fewer than 10 human labels "
         "outside the sample to calibrate on)"
-        if labels.get("fallback")
-        else f"{labels.get('method')} calibration on {labels.get('examples')} human labels outside the sample"
+        if labels.fallback
+        else f"{labels.method} calibration on {labels.examples} human labels outside the sample"
     )
     info(
-        f"Human labels where judged, model {labels['model']}'s calibrated labels elsewhere ({calibration}). "
+        f"Human labels where judged, model {labels.model}'s calibrated labels elsewhere ({calibration}). "
         "P@k: prediction-powered mean and 95% interval over the run's top-k pairs, corrected by the human labels "
         "of the overlap pairs (a seeded random sample); other measures: the combined labels' mean, no interval."
     )
@@ -341,11 +344,11 @@ def _print_labels(result: EvalReport) -> None:
             )
 
 
-def _print_sample_rule(labels: dict[str, Any]) -> None:
+def _print_sample_rule(labels: LabelsNote) -> None:
     """Which topics combined labels score, and why the others are left out."""
-    if labels.get("topic_rule") != "sample_judged":
+    if labels.topic_rule != "sample_judged":
         return
-    samples: dict[str, dict[str, int]] = labels.get("samples") or {}
+    samples: dict[str, dict[str, int]] = labels.samples or {}
     judged = [t for t, s in samples.items() if 0 < s["pairs"] == s["judged"]]
     partly = {t: s for t, s in samples.items() if s["judged"] < s["pairs"]}
     line = (
@@ -377,10 +380,10 @@ def _print_topic_changes(result: EvalReport) -> None:
     lines = {}
     for run in result.runs:
         since = run.topics.since
-        if since and (since["entered"] or since["left"]):
+        if since and (since.entered or since.left):
             lines[run.run] = (
-                f"the scored topics changed since {since['snapshot']} ({since['scored']} there, "
-                f"{run.topics.scored} here): {changes_line(since['entered'], since['left'])}"
+                f"the scored topics changed since {since.snapshot} ({since.scored} there, "
+                f"{run.topics.scored} here): {changes_line(since.entered, since.left)}"
             )
     if not lines:
         return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from itertools import compress, groupby, repeat
 from operator import add, eq, itemgetter, mul, sub
 from typing import Any
@@ -22,6 +23,16 @@ from labeler.metrics import Evaluation, Measure, evaluate, merge_evaluations
 from labeler.models import PoolInfo, RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pace import Pace
 from labeler.store import Store
+from labeler.workbench.alignment import (
+    aligned_labels,
+    aligned_rankings,
+    check_unit,
+    entered_and_left,
+    reopened_topics,
+    retired_runs,
+    runs_to_score,
+    scored_topics,
+)
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.coverage_results import (
     ComparisonRanking,
@@ -35,23 +46,27 @@ from labeler.workbench.coverage_results import (
     RepoolStatus,
     SnapshotComparison,
 )
-from labeler.workbench.evaluation import (
-    aligned_labels,
-    aligned_rankings,
-    baseline_report,
-    check_statistics,
-    check_unit,
-    entered_and_left,
-    reopened_topics,
-    retired_runs,
-    runs_to_score,
-    scored_topics,
-)
+from labeler.workbench.evaluation import baseline_report, check_statistics
 from labeler.workbench.labels import current_labels, judging_pace
 from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
+
+
+@dataclass(frozen=True)
+class CoverageFigures:
+    """The coverage domain's figures over every run, read batch by batch (`CoverageBatches.result`).
+
+    Each is as its all-at-once function in `labeler.coverage` returns it; `bias` is None without
+    leave-one-run-out, a scored topic or a second run.
+    """
+
+    judged: dict[str, Any]
+    estimates: dict[str, Any]
+    saturation: dict[str, Any]
+    curves: dict[str, Any]
+    bias: dict[str, Any] | None
 
 
 def coverage_report(
@@ -102,7 +117,7 @@ def coverage_report(
     )
     figures = _read_in_batches(store, info, unit, names, qrels, topics, set(scored), batches, progress)
     report_topics = {topic: _coverage_topic(figures, topic) for topic in topics}
-    bias = figures["bias"]
+    bias = figures.bias
     return CoverageReport(
         snapshot=info.name,
         depth=depth,
@@ -134,7 +149,7 @@ def _read_in_batches(
     scored: set[str],
     batches: CoverageBatches,
     progress: Progress | None,
-) -> dict[str, Any]:
+) -> CoverageFigures:
     """Feed `batches` every run's rankings a batch of topics at a time; its figures once all are read.
 
     A figure the domain cannot compute (a ValueError, e.g. a measure leave-one-run-out cannot use)
@@ -154,17 +169,17 @@ def _read_in_batches(
             done += len(batch)
             if progress:
                 progress(done, len(topics))
-        return batches.result()
+        return CoverageFigures(**batches.result())
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
 
 
-def _coverage_runs(figures: dict[str, Any], topics: list[str], scored: set[str]) -> dict[str, CoverageRun]:
+def _coverage_runs(figures: CoverageFigures, topics: list[str], scored: set[str]) -> dict[str, CoverageRun]:
     """Each run's Judged@k over every topic (the pool's view) and over the scored ones (what `eval` averages)."""
-    bias = figures["bias"]
+    bias = figures.bias
     scored_order = [t for t in topics if t in scored]
     report_runs = {}
-    for name, row in figures["judged"]["runs"].items():
+    for name, row in figures.judged["runs"].items():
         loro = loro_judged = None
         if bias is not None:
             loro = {
@@ -181,17 +196,17 @@ def _coverage_runs(figures: dict[str, Any], topics: list[str], scored: set[str])
             unjudged_share=row["unjudged_share"],
             unique=row["unique"],
             unique_relevant=row["unique_relevant"],
-            recall_curve=figures["curves"][name],
+            recall_curve=figures.curves[name],
             loro=loro,
             loro_judged=loro_judged,
         )
     return report_runs
 
 
-def _coverage_topic(figures: dict[str, Any], topic: str) -> CoverageTopic:
+def _coverage_topic(figures: CoverageFigures, topic: str) -> CoverageTopic:
     """One topic's pool and judgments, and the estimate of its R (a topic no run pooled has none)."""
-    row = figures["judged"]["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
-    estimate = figures["estimates"]["topics"][topic]
+    row = figures.judged["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
+    estimate = figures.estimates["topics"][topic]
     return CoverageTopic(
         pool=row["pool"],
         judged=row["judged"],
@@ -200,7 +215,7 @@ def _coverage_topic(figures: dict[str, Any], topic: str) -> CoverageTopic:
         r_estimate=estimate["estimate"],
         r_se=estimate["se"],
         r_unreliable=estimate["unreliable"],
-        saturation=figures["saturation"]["topics"][topic]["saturation"],
+        saturation=figures.saturation["topics"][topic]["saturation"],
     )
 
 
@@ -392,7 +407,8 @@ def compare_report(
     topics, excluded, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
     # what `eval` on the older snapshot scored (its manifest as recorded): the topics that entered or left since
     scored_before = set(scored_topics(before_info, before, {}, threshold, include_unreviewed=False)[0])
-    topic_changes = {"old_scored": len(scored_before), **entered_and_left(scored_before, topics, excluded)}
+    changes = entered_and_left(scored_before, topics, excluded)
+    topic_changes = {"old_scored": len(scored_before), "entered": changes.entered, "left": changes.left}
     if not topics:
         raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on{_why(excluded)}")
     try:

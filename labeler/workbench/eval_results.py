@@ -8,7 +8,13 @@ calls `to_json()`, which gives exactly the dict the services returned before the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from labeler.json_form import json_form
+
+if TYPE_CHECKING:
+    from labeler.workbench.alignment import TopicsSince
+    from labeler.workbench.model_scoring import LabelsNote
 
 
 @dataclass(frozen=True)
@@ -24,7 +30,7 @@ class RunTopics:
     reopened: dict[str, dict[str, Any]]  # topic -> its manifest's reopened row (pool, unjudged, ...)
     lower_bound: list[str]  # scored reopened topics: their scores are lower bounds
     # against the previous snapshot of the unit space: its scored count, topics entered, topics left (-> why now)
-    since: dict[str, Any] | None = None
+    since: TopicsSince | None = None
 
     def left_out_reopened(self) -> dict[str, dict[str, Any]]:
         """The reopened topics that were not scored (the others are lower bounds)."""
@@ -40,7 +46,7 @@ class RunTopics:
             "not_in_snapshot": self.not_in_snapshot,
             "reopened": dict(self.reopened),
             "lower_bound": list(self.lower_bound),
-            "since": self.since,
+            "since": json_form(self.since),
         }
 
 
@@ -155,7 +161,7 @@ class EvalReport:
     runs_retired: list[str]
     stages: StageTable | None = None
     baseline: BaselineReport | None = None
-    labels: dict[str, Any] | None = None  # `--labels model|combined`: labels, model, calibration method/examples
+    labels: LabelsNote | None = None  # `--labels model|combined`: labels, model, calibration method/examples
     judged_only: bool = False  # each ranking condensed to its judged units before scoring (trec_eval -J)
 
     def to_json(self) -> dict[str, Any]:
@@ -177,7 +183,7 @@ class EvalReport:
         if self.baseline is not None:
             result.update(self.baseline.to_json())
         if self.labels is not None:
-            result["labels"] = dict(self.labels)
+            result["labels"] = json_form(self.labels)
         return result
 
 

@@ -13,14 +13,24 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
-from labeler.judgments import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
+from labeler.errors import BadArgumentError
+from labeler.judgments import NO_ANSWER, UNREVIEWED
 from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, parse_measures
 from labeler.metrics.significance import CORRECTIONS, baseline_comparison, correct
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
-from labeler.pooling import collapse_to_documents
 from labeler.review import REOPENED
 from labeler.store import Store
+from labeler.workbench.alignment import (
+    TopicsSince,
+    aligned_labels,
+    aligned_rankings,
+    check_unit,
+    entered_and_left,
+    reopened_topics,
+    retired_runs,
+    runs_to_score,
+    scored_topics,
+)
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.eval_results import (
     BaselineReport,
@@ -33,10 +43,10 @@ from labeler.workbench.eval_results import (
 )
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
-from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
+from labeler.workbench.snapshots import resolve_snapshot
 
 if TYPE_CHECKING:
-    from labeler.workbench.model_scoring import ModelScoring
+    from labeler.workbench.model_scoring import LabelsNote, ModelScoring
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
@@ -196,13 +206,18 @@ def _sample_rule(by_model: ModelScoring | None, average: str, include_unreviewed
     return by_model.samples
 
 
-def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> LabelsNote:
     """The report's `labels`: which labels, which model, its calibration, and for combined the topic rule."""
-    note: dict[str, Any] = {"labels": labels, "model": by_model.model, **by_model.calibration}
-    if by_model.labels == "combined":
-        note["topic_rule"] = "sample_judged" if samples is not None else "as_human"
-        note["samples"] = by_model.samples
-    return note
+    from labeler.workbench.model_scoring import LabelsNote
+
+    combined = by_model.labels == "combined"
+    return LabelsNote(
+        labels=labels,
+        model=by_model.model,
+        **by_model.calibration,
+        topic_rule=("sample_judged" if samples is not None else "as_human") if combined else None,
+        samples=by_model.samples if combined else None,
+    )
 
 
 def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score: RunScore) -> RunScore:
@@ -436,25 +451,14 @@ def previous_labels(
     return earlier, aligned_labels(store, earlier, unit)[0]
 
 
-def topics_since(
-    scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]
-) -> dict[str, Any] | None:
-    """`{"snapshot", "scored", "entered", "left": {topic: why now}}`: the scored topics against the previous
-    snapshot's, under the same rule (None without a previous snapshot)."""
+def topics_since(scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]) -> TopicsSince | None:
+    """The scored topics against the previous snapshot's, under the same rule (None without a previous snapshot)."""
     if scoring.previous is None:
         return None
     earlier, labels = scoring.previous
     before = set(topics_to_score(replace(scoring, info=earlier, qrels=labels, previous=None), ranked)[0])
-    return {"snapshot": earlier.name, "scored": len(before), **entered_and_left(before, scored, excluded)}
-
-
-def entered_and_left(before: set[str], scored: list[str], excluded: dict[str, str]) -> dict[str, Any]:
-    """`{"entered": [...], "left": {topic: why it is not scored now}}` between an earlier scored set and `scored`."""
-    now = set(scored)
-    return {
-        "entered": sorted(now - before, key=topic_sort_key),
-        "left": {t: excluded.get(t, "not_in_snapshot") for t in sorted(before - now, key=topic_sort_key)},
-    }
+    changes = entered_and_left(before, scored, excluded)
+    return TopicsSince(snapshot=earlier.name, scored=len(before), entered=changes.entered, left=changes.left)
 
 
 def run_topics(
@@ -478,56 +482,6 @@ def run_topics(
         },
         lower_bound=[t for t in scored if t in reopened],
     )
-
-
-def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
-    """The runs asked for; by default every run the labels of `space` can score, and the others.
-
-    A report over all runs together cannot include a document run next to
-    chunk labels, so by default such runs are left out and named
-    (`runs_not_scored`) rather than stopping the whole report; a run asked for
-    by name is never left out (scoring it says what to do instead).
-    """
-    if runs:
-        return runs, []
-    names, others = comparable_runs(store, space)
-    if not names:
-        retired = retired_runs(store, runs)
-        if not others and retired:
-            raise LabelerError(
-                f"every run is retired ({', '.join(retired)})",
-                hints=argument_hint("runs", why="to name the runs to score"),
-            )
-        if not others:
-            raise LabelerError("no runs", hints=Hint("import_runs"))
-        raise LabelerError(
-            f"no run ranks {space} units, so none can be scored on these labels (runs: {', '.join(others)})",
-            hints=argument_hint("unit", "doc", why="to work at document level"),
-        )
-    return names, others
-
-
-def retired_runs(store: Store, runs: list[str] | None) -> list[str]:
-    """The retired runs a default run set left out (none when the runs were named)."""
-    return [] if runs else list(store.retirements())
-
-
-def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
-    """(runs that can be scored on labels of `space`, the others).
-
-    Document labels score document runs and chunk runs (collapsed to their
-    parents); chunk labels score only runs of the same chunking. This is the
-    default set of runs of eval, coverage, compare and the coverage screen;
-    retired runs are in neither list (`retired_runs` names them).
-    """
-    fits: list[str] = []
-    others: list[str] = []
-    retired = store.retirements()
-    for run in store.runs():
-        if run.name in retired:
-            continue
-        (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
-    return fits, others
 
 
 def compare_runs(
@@ -616,85 +570,6 @@ def _lost(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else round(before - after, 6)
 
 
-def check_unit(info: SnapshotInfo, unit: str | None) -> None:
-    """Refuse a unit the snapshot's labels cannot be given in: their own, or documents (lifted)."""
-    if unit is not None and unit not in ("doc", info.unit):
-        raise BadArgumentError(f"must be 'doc' or the snapshot's unit ({info.unit}), not {unit!r}", argument="unit")
-
-
-def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
-    """The snapshot's labels as qrels in the unit asked for (`--unit doc` lifts chunk labels), and a note of it."""
-    check_unit(info, unit)
-    labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]
-    label_unit = info.unit
-    target = unit or label_unit
-    notes: dict[str, Any] = {"unit": target}
-    if target == "doc" and label_unit != "doc":
-        labels, partial = _lift(store, label_unit.split(":", 1)[1], labels)
-        notes["labels_lifted_to_documents"] = True
-        notes["partial_documents"] = partial
-        notes["lower_bound"] = partial > 0
-    qrels: dict[str, dict[str, int]] = {}
-    for topic, unit_id, grade in labels:
-        qrels.setdefault(topic, {})[unit_id] = grade
-    return qrels, notes
-
-
-def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None, topics: list[str] | None = None):
-    """A run's rankings (of `topics`, or all) in the unit the labels are compared in, and a note of any collapse.
-
-    Chunk runs scored against document labels collapse to their parents; a
-    document run against chunk labels, or two chunkings, are refused with what
-    to do instead.
-    """
-    target = unit or info.unit
-    run_unit = str(run.unit)
-    rankings = store.ranked_units(run.name, topics=topics)
-    notes: dict[str, Any] = {}
-    if run_unit == target:
-        return rankings, notes
-    if run_unit.startswith("chunk:") and target == "doc":
-        collapsed = 0
-        chunking = run_unit.split(":", 1)[1]
-        for topic, units in rankings.items():
-            parents = store.parents_of(chunking, units)
-            missing = [u for u in units if u not in parents]
-            if missing:
-                raise LabelerError(f"run {run.name!r}: chunk {missing[0]!r} has no parent in {run_unit}")
-            rankings[topic], count = collapse_to_documents(units, parents)
-            collapsed += count
-        notes["chunks_collapsed"] = collapsed
-        return rankings, notes
-    if run_unit == "doc" and target.startswith("chunk:"):
-        raise LabelerError(
-            f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}",
-            hints=argument_hint(
-                "unit", "doc", why="to evaluate at document level (document grades derived from chunk labels)"
-            ),
-        )
-    raise LabelerError(
-        f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
-        "chunkings cannot be compared; judge the run's units",
-        hints=argument_hint("unit", "doc", why="to evaluate both at document level"),
-    )
-
-
-def _lift(store: Store, chunking: str, labels):
-    """Chunk labels as document grades: the maximum over judged chunks; count partly judged documents."""
-    parents = store.parents_of(chunking, [u for _, u, _ in labels])
-    grades: dict[tuple[str, str], int] = {}
-    judged: Counter = Counter()
-    for topic, unit_id, grade in labels:
-        if grade < 0 or unit_id not in parents:
-            continue
-        key = (topic, parents[unit_id])
-        judged[key] += 1
-        grades[key] = max(grades.get(key, grade), grade)
-    totals = store.chunk_counts(chunking, {d for _, d in grades})
-    partial = sum(1 for (t, d), n in judged.items() if n < totals.get(d, 0))
-    return [(t, d, g) for (t, d), g in grades.items()], partial
-
-
 def evaluate_in_batches(
     store: Store,
     info: SnapshotInfo,
@@ -757,39 +632,6 @@ def _as_trec_eval(evaluation):
     return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
 
 
-def scored_topics(
-    info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool, *, include_reopened: bool = False
-):
-    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover).
-
-    A reopened topic is left out (reason `reopened`) unless `include_reopened`:
-    its labels miss units of the latest pool, so its score is only a lower bound.
-    """
-    statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
-    scored, excluded = [], {}
-    for topic in sorted(set(statuses) | set(qrels), key=topic_sort_key):
-        status = statuses.get(topic, UNREVIEWED)
-        relevant = any(g >= threshold for g in qrels.get(topic, {}).values())
-        if status == NO_ANSWER:
-            excluded[topic] = "no_answer"
-        elif status == REOPENED:
-            if not include_reopened:
-                excluded[topic] = REOPENED
-            elif not relevant:
-                excluded[topic] = "no_relevant"
-            else:
-                scored.append(topic)
-        elif status != REVIEWED and not include_unreviewed:
-            excluded[topic] = "in_progress" if status == IN_PROGRESS else "unreviewed"
-        elif not relevant:
-            excluded[topic] = "no_relevant"
-        else:
-            scored.append(topic)
-    covered = set(scored) | set(excluded)
-    not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
-    return scored, excluded, not_in_snapshot
-
-
 def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, threshold: int) -> str | None:
     """Why combined labels leave a topic out (`sampled_topics`), or None when it is scored."""
     if status == NO_ANSWER:
@@ -801,12 +643,3 @@ def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, th
     if not any(g >= threshold for g in grades.values()):
         return "no_relevant"
     return None
-
-
-def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:
-    """`{topic: {"pool", "unjudged"}}` for the snapshot's reopened topics, as its manifest recorded them."""
-    return {
-        t: row.get("reopened") or {"pool": None, "unjudged": 0}
-        for t, row in info.manifest["topics"].items()
-        if row.get("review_status") == REOPENED
-    }

@@ -22,7 +22,7 @@ from labeler.replay import ORACLE
 from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
 from labeler.store import Store
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
+from labeler.workbench.alignment import aligned_labels, aligned_rankings, runs_to_score
 from labeler.workbench.model_labels import model_labels_by_topic
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot

@@ -15,9 +15,9 @@ import pytest
 import labeler.workbench.batches as batches_module
 from labeler.coverage import estimate_relevant, judged_coverage, leave_one_run_out, recall_curve
 from labeler.store import Store
+from labeler.workbench.alignment import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.coverage import coverage_report
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.snapshots import resolve_snapshot
 
 TOPICS = [str(t) for t in range(1, 13)]
