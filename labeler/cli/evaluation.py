@@ -197,7 +197,7 @@ def eval_(
     as_json: bool,
 ) -> None:
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
-    from labeler.workbench.evaluation import compare_runs, evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, compare_runs, evaluate_runs
 
     if compare and baseline:
         raise BadArgumentError(
@@ -206,51 +206,36 @@ def eval_(
     if compare and labels != "human":
         raise BadArgumentError("compares two runs on the human labels only; leave --labels out", argument="labels")
     with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
+        names = stage_names = None
+        if not compare:
+            names = comma_list(runs, "runs", "run name")
+            stage_names = comma_list(stages, "stages", "stage")
+            if stage_names:
+                names = list(dict.fromkeys((names or []) + stage_names))
+        request = EvalRequest(
+            snapshot=snapshot,
+            runs=names,
+            measures=measures,
+            per_query=per_query,
+            depth=depth,
+            unit=unit,
+            include_unreviewed=include_unreviewed,
+            include_reopened=include_reopened,
+            stages=stage_names,
+            average=average,
+            baseline=baseline,
+            correction=correction,
+            bootstrap=bootstrap,
+            seed=seed,
+            labels=labels,
+            model=model,
+            judged_only=judged_only,
+        )
         if compare:
-            comparison = compare_runs(
-                store,
-                compare[0],
-                compare[1],
-                snapshot=snapshot,
-                measures=measures,
-                depth=depth,
-                unit=unit,
-                include_unreviewed=include_unreviewed,
-                include_reopened=include_reopened,
-                average=average,
-                correction=correction,
-                bootstrap=bootstrap,
-                seed=seed,
-                judged_only=judged_only,
-            )
-            print_result(comparison, as_json, _print_comparison)
+            print_result(compare_runs(store, compare[0], compare[1], request), as_json, _print_comparison)
             return
-        names = comma_list(runs, "runs", "run name")
-        stage_names = comma_list(stages, "stages", "stage")
-        if stage_names:
-            names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:
-            result = evaluate_runs(
-                store,
-                snapshot=snapshot,
-                runs=names,
-                measures=measures,
-                per_query=per_query,
-                depth=depth,
-                unit=unit,
-                include_unreviewed=include_unreviewed,
-                include_reopened=include_reopened,
-                stages=stage_names,
-                average=average,
-                progress=progress,
-                baseline=baseline,
-                correction=correction,
-                bootstrap=bootstrap,
-                seed=seed,
-                labels=labels,
-                model=model,
-                judged_only=judged_only,
-            )
+            result = evaluate_runs(store, request, progress)
     print_result(result, as_json, _print_report)
 
 

@@ -10,7 +10,7 @@ runs against chunk labels use derived document grades, flagged as lower bounds.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from labeler.errors import BadArgumentError
@@ -51,30 +51,9 @@ if TYPE_CHECKING:
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
 
-def evaluate_runs(
-    store: Store,
-    *,
-    snapshot: str | None = None,
-    runs: list[str] | None = None,
-    measures: str | None = None,
-    per_query: bool = False,
-    depth: int | None = None,
-    unit: str | None = None,
-    include_unreviewed: bool = False,
-    include_reopened: bool = False,
-    stages: list[str] | None = None,
-    average: str = "reviewed",
-    progress: Progress | None = None,
-    baseline: str | None = None,
-    correction: str = "holm",
-    bootstrap: int = 1000,
-    permutations: int = 10_000,
-    seed: int = 0,
-    labels: str = "human",
-    model: str | None = None,
-    judged_only: bool = False,
-) -> EvalReport:
-    """Score runs on one snapshot; every figure comes with the topics it rests on.
+@dataclass(frozen=True)
+class EvalRequest:
+    """What a scoring report is asked for, checked once when it is made (a bad choice is refused here).
 
     `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
     reviewed topics with a relevant label, a topic the run missed scores 0),
@@ -84,9 +63,9 @@ def evaluate_runs(
     A reopened topic (its space's latest pool holds units nobody judged since
     the mark) is left out unless `include_reopened`; then its score is a lower
     bound and it is listed in `lower_bound`.
-    `progress(done, total)` is called after each run is scored.
     With `baseline`, every other scored run is compared with it on every
-    measure (`baseline_report`); the baseline is scored too when `runs` leaves it out.
+    measure (`baseline_report`, with `correction`, `bootstrap`, `permutations`, `seed`);
+    the baseline is scored too when `runs` leaves it out.
     `labels` chooses the labels: `human` (the snapshot's), `model` (the grades of the judge
     `model`) or `combined` (human where the snapshot has a label, the model's calibrated label
     elsewhere; each P@k mean a prediction-powered estimate with its interval, over a random
@@ -94,14 +73,48 @@ def evaluate_runs(
     `judged_only` removes the units the labels do not judge from each ranking before any
     measure reads it (trec_eval -J, condensed lists): scores of another question.
     """
-    parsed = checked_request(average, measures, depth)
-    check_judged_only(judged_only, labels)
-    check_statistics(correction, bootstrap, permutations)
-    if baseline is not None and runs and baseline not in runs:
-        runs = [baseline, *runs]
-    info = as_of_pools(store, resolve_snapshot(store, snapshot))
+
+    snapshot: str | None = None
+    runs: list[str] | None = None
+    measures: str | None = None
+    per_query: bool = False
+    depth: int | None = None
+    unit: str | None = None
+    include_unreviewed: bool = False
+    include_reopened: bool = False
+    stages: list[str] | None = None
+    average: str = "reviewed"
+    baseline: str | None = None
+    correction: str = "holm"
+    bootstrap: int = 1000
+    permutations: int = 10_000
+    seed: int = 0
+    labels: str = "human"
+    model: str | None = None
+    judged_only: bool = False
+    parsed: list[Measure] = field(init=False, repr=False, compare=False)  # `measures`, parsed when checked
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parsed", checked_request(self.average, self.measures, self.depth))
+        check_judged_only(self.judged_only, self.labels)
+        check_statistics(self.correction, self.bootstrap, self.permutations)
+
+    def runs_asked(self) -> list[str] | None:
+        """The runs named, with the baseline first when they leave it out (None: the default set)."""
+        if self.baseline is not None and self.runs and self.baseline not in self.runs:
+            return [self.baseline, *self.runs]
+        return self.runs
+
+
+def evaluate_runs(store: Store, request: EvalRequest, progress: Progress | None = None) -> EvalReport:
+    """Score runs on one snapshot as `request` asks; every figure comes with the topics it rests on.
+
+    `progress(done, total)` is called after each run is scored.
+    """
+    runs, baseline, unit = request.runs_asked(), request.baseline, request.unit
+    info = as_of_pools(store, resolve_snapshot(store, request.snapshot))
     check_unit(info, unit)
-    judge = _model_judge(store, labels, model, unit, info)
+    judge = _model_judge(store, request.labels, request.model, unit, info)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     if baseline is not None and baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
@@ -110,56 +123,54 @@ def evaluate_runs(
     if judge is not None:
         from labeler.workbench.model_scoring import model_scoring
 
-        by_model = model_scoring(store, info, labels, judge, qrels)
+        by_model = model_scoring(store, info, request.labels, judge, qrels)
         qrels = by_model.qrels
-    samples = _sample_rule(by_model, average, include_unreviewed)
+    samples = _sample_rule(by_model, request.average, request.include_unreviewed)
     scoring = Scoring(
         info=info,
-        unit=unit,
+        request=request,
         qrels=qrels,
         label_notes=label_notes,
         reopened=reopened_topics(info),
-        measures=parsed,
         threshold=info.manifest["scale"]["threshold"],
-        depth=depth,
-        average=average,
-        include_unreviewed=include_unreviewed,
-        include_reopened=include_reopened,
-        per_query=per_query or baseline is not None,
-        judged_only=judged_only,
         samples=samples,
         previous=previous_labels(store, info, unit, by_model),
     )
     results = _score_runs(store, scoring, names, by_model, progress)
     compared = None
     if baseline is not None:
-        per_topic = {r.run: r.per_query or {} for r in results}
-        compared = baseline_report(
-            per_topic,
-            baseline,
-            [m.name for m in parsed],
-            correction=correction,
-            bootstrap=bootstrap,
-            permutations=permutations,
-            seed=seed,
-        )
-        if not per_query:
+        compared = _against_baseline(results, request)
+        if not request.per_query:
             results = [replace(r, per_query=None) for r in results]
     return EvalReport(
         snapshot=info.name,
         snapshot_sha256=info.sha256,
         unit=unit or info.unit,
-        measures=[m.name for m in parsed],
-        average=average,
-        depth=depth,
+        measures=[m.name for m in request.parsed],
+        average=request.average,
+        depth=request.depth,
         threshold=scoring.threshold,
         runs=results,
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
-        stages=stage_table(results, stages) if stages else None,
+        stages=stage_table(results, request.stages) if request.stages else None,
         baseline=compared,
-        labels=None if by_model is None else _labels_note(labels, by_model, samples),
-        judged_only=judged_only,
+        labels=None if by_model is None else _labels_note(request.labels, by_model, samples),
+        judged_only=request.judged_only,
+    )
+
+
+def _against_baseline(results: list[RunScore], request: EvalRequest) -> BaselineReport:
+    """Every scored run against `request.baseline`, per topic, with the request's statistics."""
+    per_topic = {r.run: r.per_query or {} for r in results}
+    return baseline_report(
+        per_topic,
+        request.baseline or "",
+        [m.name for m in request.parsed],
+        correction=request.correction,
+        bootstrap=request.bootstrap,
+        permutations=request.permutations,
+        seed=request.seed,
     )
 
 
@@ -368,44 +379,58 @@ def checked_request(average: str, measures: str | None, depth: int | None) -> li
 
 @dataclass(frozen=True)
 class Scoring:
-    """What every run of one report is scored with: the snapshot's labels, the measures and the topic rule."""
+    """What every run of one report is scored with: the request, the snapshot's labels and the topic rule."""
 
     info: SnapshotInfo
-    unit: str | None
+    request: EvalRequest
     qrels: dict[str, dict[str, int]]
     label_notes: dict[str, Any]
     reopened: dict[str, dict[str, Any]]
-    measures: list[Measure]
     threshold: int
-    depth: int | None
-    average: str
-    include_unreviewed: bool
-    include_reopened: bool
-    per_query: bool
-    judged_only: bool = False
     samples: dict[str, dict[str, int]] | None = None  # combined labels: topic -> sample pairs, judged (the rule)
     # the snapshot before this one in its unit space, and its labels: the scored topics are named against it
     previous: tuple[SnapshotInfo, dict[str, dict[str, int]]] | None = None
 
+    @property
+    def unit(self) -> str | None:
+        return self.request.unit
+
+    @property
+    def measures(self) -> list[Measure]:
+        return self.request.parsed
+
+    @property
+    def depth(self) -> int | None:
+        return self.request.depth
+
+    @property
+    def average(self) -> str:
+        return self.request.average
+
+    @property
+    def include_unreviewed(self) -> bool:
+        return self.request.include_unreviewed
+
+    @property
+    def include_reopened(self) -> bool:
+        return self.request.include_reopened
+
+    @property
+    def judged_only(self) -> bool:
+        return self.request.judged_only
+
+    @property
+    def per_query(self) -> bool:
+        """Per-topic scores are kept when asked for, and for a baseline comparison (it pairs topics)."""
+        return self.request.per_query or self.request.baseline is not None
+
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
     """One run's scores on the topics `scoring.average` chooses, with the topics they rest on."""
-    info, qrels = scoring.info, scoring.qrels
     run = store.run(name)
     ranked = set(store.run_topics(name))
     scored, excluded, not_in_snapshot = topics_to_score(scoring, ranked)
-    evaluation, run_notes = evaluate_in_batches(
-        store,
-        info,
-        run,
-        scoring.unit,
-        qrels,
-        scoring.measures,
-        scored,
-        scoring.threshold,
-        scoring.depth,
-        judged_only=scoring.judged_only,
-    )
+    evaluation, run_notes = evaluate_in_batches(store, scoring, run, scored)
     notes = {**scoring.label_notes, **run_notes}
     if scoring.average != "reviewed":
         evaluation = _as_trec_eval(evaluation)
@@ -484,53 +509,28 @@ def run_topics(
     )
 
 
-def compare_runs(
-    store: Store,
-    run_a: str,
-    run_b: str,
-    *,
-    snapshot: str | None = None,
-    measures: str | None = None,
-    depth: int | None = None,
-    unit: str | None = None,
-    include_unreviewed: bool = False,
-    include_reopened: bool = False,
-    permutations: int = 10_000,
-    seed: int = 0,
-    average: str = "reviewed",
-    correction: str = "holm",
-    bootstrap: int = 1000,
-    judged_only: bool = False,
-) -> RunComparison:
+def compare_runs(store: Store, run_a: str, run_b: str, request: EvalRequest) -> RunComparison:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure.
 
     Run a is the baseline: each measure gets `baseline_comparison(a, b)` (the
-    paired tests and bootstrap intervals), and `correction` is applied across
-    the measures (a family of one pair x the measures). `average` chooses the
+    paired tests and bootstrap intervals), and `request.correction` is applied across
+    the measures (a family of one pair x the measures). `request.average` chooses the
     topics as in `evaluate_runs` (with trec_eval's rule a topic without relevant
-    labels is paired with its 0 on both sides).
+    labels is paired with its 0 on both sides). The request's runs, stages, baseline
+    and labels are not read: two runs are compared on the human labels.
     """
-    check_statistics(correction, bootstrap, permutations)
     report = evaluate_runs(
         store,
-        snapshot=snapshot,
-        runs=[run_a, run_b],
-        measures=measures,
-        per_query=True,
-        depth=depth,
-        unit=unit,
-        include_unreviewed=include_unreviewed,
-        include_reopened=include_reopened,
-        average=average,
-        judged_only=judged_only,
+        replace(request, runs=[run_a, run_b], per_query=True, stages=None, baseline=None, labels="human", model=None),
     )
+    permutations, seed, bootstrap = request.permutations, request.seed, request.bootstrap
     first, second = report.runs
     comparisons = {}
     for measure in report.measures:
         a = {t: v[measure] for t, v in (first.per_query or {}).items() if v.get(measure) is not None}
         b = {t: v[measure] for t, v in (second.per_query or {}).items() if v.get(measure) is not None}
         comparisons[measure] = baseline_comparison(a, b, permutations=permutations, seed=seed, resamples=bootstrap)
-    family = correct(list(comparisons.values()), correction)
+    family = correct(list(comparisons.values()), request.correction)
     return RunComparison(
         snapshot=report.snapshot,
         a=run_a,
@@ -539,10 +539,10 @@ def compare_runs(
         topics_a=first.topics,
         topics_b=second.topics,
         measures=comparisons,
-        average=average,
+        average=request.average,
         correction={**family, "runs": 1, "measures": len(comparisons)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
-        judged_only=judged_only,
+        judged_only=request.judged_only,
         topic_sets=topic_sets(first.per_query or {}, second.per_query or {}),
     )
 
@@ -570,19 +570,7 @@ def _lost(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else round(before - after, 6)
 
 
-def evaluate_in_batches(
-    store: Store,
-    info: SnapshotInfo,
-    run: RunInfo,
-    unit: str | None,
-    qrels,
-    measures,
-    scored: list[str],
-    threshold: int,
-    depth: int | None,
-    *,
-    judged_only: bool = False,
-):
+def evaluate_in_batches(store: Store, scoring: Scoring, run: RunInfo, scored: list[str]):
     """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
 
     Memory holds one batch's rankings (`topic_batches`), not the whole run;
@@ -590,6 +578,8 @@ def evaluate_in_batches(
     Every topic the run ranks is read, scored or not, so the count of chunks
     collapsed to documents describes the whole run.
     """
+    info, unit, qrels, measures = scoring.info, scoring.unit, scoring.qrels, scoring.measures
+    threshold, depth, judged_only = scoring.threshold, scoring.depth, scoring.judged_only
     _, notes = aligned_rankings(store, info, run, unit, topics=[])  # refuses a unit mismatch before reading
     scored_set = set(scored)
     topics = sorted(set(store.run_topics(run.name)) | scored_set, key=topic_sort_key)

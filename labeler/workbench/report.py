@@ -16,7 +16,7 @@ from labeler.outputs import check_output, write_output
 from labeler.store import Store
 from labeler.workbench.coverage import coverage_report
 from labeler.workbench.coverage_results import History, ReportData
-from labeler.workbench.evaluation import evaluate_runs
+from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 from labeler.workbench.setup import now
 
 
@@ -45,10 +45,12 @@ def history(store: Store, unit: str, depth: int) -> History:
         try:
             result = evaluate_runs(
                 store,
-                snapshot=info.name,
-                measures=f"Judged@{depth} R@{depth}",
-                include_unreviewed=True,
-                include_reopened=True,
+                EvalRequest(
+                    snapshot=info.name,
+                    measures=f"Judged@{depth} R@{depth}",
+                    include_unreviewed=True,
+                    include_reopened=True,
+                ),
             )
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn

@@ -104,17 +104,20 @@ def test_topic_batches_hold_about_the_units_asked_for(workbench):
 def test_eval_and_compare_in_batches_equal_all_at_once(workbench, write, run_cli, monkeypatch):
     from labeler.coverage import compare_snapshots
     from labeler.workbench.coverage import compare_report
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     # six relevant units no run ranks (the runs draw from d0-d39) for three topics: R grows, scores fall
     more = "".join(f"{t} 0 d{i} 2\n" for t in ("1", "2", "11") for i in range(40, 46))
     run_cli("judgments", "import", write("more.qrels", more), "--assessor", "bob", "--reviewed")
     run_cli("snapshot", "create", "-m", "v2")
     with Store(workbench) as store:
-        scores = evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5")
+        scores = evaluate_runs(store, EvalRequest(per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5"))
         compared = compare_report(store, "v1", "v2", depth=5)
         monkeypatch.setattr(batches_module, "BATCH_UNITS", 1)  # one topic per batch
-        assert evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5") == scores
+        assert (
+            evaluate_runs(store, EvalRequest(per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5"))
+            == scores
+        )
         assert compare_report(store, "v1", "v2", depth=5) == compared
         v1, v2 = resolve_snapshot(store, "v1"), resolve_snapshot(store, "v2")
         (before, _), (after, _) = aligned_labels(store, v1, None), aligned_labels(store, v2, None)
