@@ -476,10 +476,12 @@ def task_eval_all(args: dict) -> dict:
 
 def task_coverage(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "coverage", lambda: coverage_report(store, include_reopened=True))
+        report, seconds = timed(
+            args, "coverage", lambda: coverage_report(store, CoverageRequest(include_reopened=True))
+        )
     judged = {name: row["judged"] for name, row in report["runs"].items()}
     return {
         "seconds": seconds,

@@ -322,11 +322,11 @@ def task_ten_pytrec(args: dict) -> dict:
 
 def task_coverage(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     with Store(args["full"]) as store:
         clock = _clock()
-        coverage_report(store, include_reopened=True)
+        coverage_report(store, CoverageRequest(include_reopened=True))
         timing = _since(clock)
     return {**timing, "peak_rss_mb": peak_rss_mb()}
 

@@ -59,23 +59,22 @@ def coverage(
     as_json: bool,
 ) -> None:
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     names = comma_list(runs, "runs", "run name")
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
-        result = coverage_report(
-            store,
+        request = CoverageRequest(
             snapshot=snapshot,
             depth=depth,
             runs=names,
             unit=unit,
             measures=wanted,
             loro=not no_loro,
-            progress=progress,
             include_reopened=include_reopened,
             judged_only=judged_only,
         )
+        result = coverage_report(store, request, progress)
     print_result(result, as_json, _print_coverage)
 
 
@@ -229,24 +228,23 @@ def compare(
     as_json: bool,
 ) -> None:
     """What changed between two snapshots: labels, relevant sets, scores, and the system ranking."""
-    from labeler.workbench.coverage import compare_report
+    from labeler.workbench.coverage import CompareRequest, compare_report
 
     names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("topics") as progress:
-        result = compare_report(
-            store,
-            old,
-            new,
+        request = CompareRequest(
+            old=old,
+            new=new,
             depth=depth,
             runs=names,
             unit=unit,
-            progress=progress,
             baseline=baseline,
             correction=correction,
             bootstrap=bootstrap,
             seed=seed,
             judged_only=judged_only,
         )
+        result = compare_report(store, request, progress)
     print_result(result, as_json, _print_comparison)
 
 

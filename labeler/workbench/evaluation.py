@@ -99,11 +99,12 @@ class EvalRequest:
         check_judged_only(self.judged_only, self.labels)
         check_statistics(self.correction, self.bootstrap, self.permutations)
 
-    def runs_asked(self) -> list[str] | None:
-        """The runs named, with the baseline first when they leave it out (None: the default set)."""
-        if self.baseline is not None and self.runs and self.baseline not in self.runs:
-            return [self.baseline, *self.runs]
-        return self.runs
+
+def runs_with_baseline(runs: list[str] | None, baseline: str | None) -> list[str] | None:
+    """The runs named, with the baseline first when they leave it out (None: the default set)."""
+    if baseline is not None and runs and baseline not in runs:
+        return [baseline, *runs]
+    return runs
 
 
 def evaluate_runs(store: Store, request: EvalRequest, progress: Progress | None = None) -> EvalReport:
@@ -111,7 +112,7 @@ def evaluate_runs(store: Store, request: EvalRequest, progress: Progress | None 
 
     `progress(done, total)` is called after each run is scored.
     """
-    runs, baseline, unit = request.runs_asked(), request.baseline, request.unit
+    runs, baseline, unit = runs_with_baseline(request.runs, request.baseline), request.baseline, request.unit
     info = as_of_pools(store, resolve_snapshot(store, request.snapshot))
     check_unit(info, unit)
     judge = _model_judge(store, request.labels, request.model, unit, info)

@@ -14,7 +14,7 @@ from typing import Any
 from labeler.errors import LabelerError
 from labeler.outputs import check_output, write_output
 from labeler.store import Store
-from labeler.workbench.coverage import coverage_report
+from labeler.workbench.coverage import CoverageRequest, coverage_report
 from labeler.workbench.coverage_results import History, ReportData
 from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 from labeler.workbench.setup import now
@@ -22,7 +22,7 @@ from labeler.workbench.setup import now
 
 def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> ReportData:
     """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
-    coverage = coverage_report(store, snapshot=snapshot, depth=depth)
+    coverage = coverage_report(store, CoverageRequest(snapshot=snapshot, depth=depth))
     return ReportData(
         workbench=str(store.path), created=now()[:19], coverage=coverage, history=history(store, coverage.unit, depth)
     )

@@ -315,7 +315,7 @@ async def test_coverage_screen_matches_the_cli(judging_db):
 async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_the_others(chunk_db):
     """Chunk labels can score only runs of that chunking: the screen covers those and says which it left out."""
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     app = make_app(chunk_db, assessor="ann")  # the latest pool is the chunk pool
     async with app.run_test(size=SIZE) as pilot:
@@ -329,7 +329,10 @@ async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_t
     assert "Not scored here (they rank other units): bm25;" in summary
     with Store(chunk_db) as store:  # what the screen shows is the workbench's own report on those runs
         expected = coverage_report(
-            store, snapshot="current", depth=screen.result.depth, loro=False, runs=["chunks"], space="chunk:w10"
+            store,
+            CoverageRequest(
+                snapshot="current", depth=screen.result.depth, loro=False, runs=["chunks"], space="chunk:w10"
+            ),
         )
     assert screen.result.runs == expected.runs and screen.result.topics == expected.topics
 
