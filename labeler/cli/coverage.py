@@ -399,15 +399,17 @@ def report(
     with env.store() as store:
         replayed = None
         if replay_depth is not None:
-            from labeler.workbench.replay import replay
+            from labeler.workbench.replay import ReplayRequest, replay
 
             replayed = replay(
                 store,
-                snapshot=snapshot,
-                depth=replay_depth,
-                runs=comma_list(replay_runs, "replay_runs", "run name") or [],
-                orders=comma_list(replay_orders, "replay_orders", "judging order"),
-                seed=replay_seed,
+                ReplayRequest(
+                    snapshot=snapshot,
+                    depth=replay_depth,
+                    runs=comma_list(replay_runs, "replay_runs", "run name") or [],
+                    orders=comma_list(replay_orders, "replay_orders", "judging order"),
+                    seed=replay_seed,
+                ),
             )
         model_report = None
         if model is not None:
