@@ -14,6 +14,7 @@ from labeler.cli.registry_options import order_option
 from labeler.cli.topics import topics
 from labeler.formats.judgment_log import shown_event
 from labeler.wording import plural
+from labeler.workbench.judging import Judgment
 
 
 @click.group()
@@ -76,19 +77,21 @@ def add(
     with env.store() as store:
         event = workbench.record_judgment(
             store,
-            topic,
-            unit_id,
-            assessor=assessor,
-            grade=grade,
-            kind=kind,
-            unit=unit,
-            source=source,
-            model=model,
-            reason=reason,
-            note=note,
-            order=order,
-            seed=seed,
-            allow_unknown=allow_unknown,
+            Judgment(
+                topic_id=topic,
+                unit_id=unit_id,
+                assessor=assessor,
+                grade=grade,
+                kind=kind,
+                unit=unit,
+                source=source,
+                model=model,
+                reason=reason,
+                note=note,
+                order=order,
+                seed=seed,
+                allow_unknown=allow_unknown,
+            ),
         )
     if as_json:
         emit_json(shown_event(event))

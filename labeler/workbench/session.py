@@ -41,7 +41,7 @@ from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
 from labeler.workbench.assignments import current_plan, shown_model_name
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, claim_pair, free_items, held_by_others, utc_now
-from labeler.workbench.judging import RELEASING, mark_topic, record_judgment, undo
+from labeler.workbench.judging import RELEASING, Judgment, mark_topic, record_judgment, undo
 from labeler.workbench.labels import pair_state
 from labeler.workbench.queue import (
     QueueInputs,
@@ -635,18 +635,20 @@ class JudgingSession:
     ) -> Event:
         return record_judgment(
             self.store,
-            *pair,
-            assessor=self.assessor,
-            grade=grade,
-            kind=kind,
-            unit=self.unit,
-            reason=reason,
-            note=note,
-            active_ms=active_ms,
-            order=self.order,
-            seed=self.seed if is_seeded(self.order) else None,
-            pool=self.pool_info.name,
-            allow_unknown=True,
-            shown_model=self.model_label.model if self.model_label is not None else None,
-            shown_others=self._others_shown(pair),
+            Judgment(
+                *pair,
+                assessor=self.assessor,
+                grade=grade,
+                kind=kind,
+                unit=self.unit,
+                reason=reason,
+                note=note,
+                active_ms=active_ms,
+                order=self.order,
+                seed=self.seed if is_seeded(self.order) else None,
+                pool=self.pool_info.name,
+                allow_unknown=True,
+                shown_model=self.model_label.model if self.model_label is not None else None,
+                shown_others=self._others_shown(pair),
+            ),
         )

@@ -8,12 +8,13 @@ from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.workbench import record_judgment
+from labeler.workbench.judging import Judgment
 
 
 def conflict(db, topic, unit_id, unit="doc"):
     with Store(db) as store:
-        record_judgment(store, topic, unit_id, assessor="bob", grade=3, unit=unit)
-        record_judgment(store, topic, unit_id, assessor="cat", grade=0, unit=unit)
+        record_judgment(store, Judgment(topic_id=topic, unit_id=unit_id, assessor="bob", grade=3, unit=unit))
+        record_judgment(store, Judgment(topic_id=topic, unit_id=unit_id, assessor="cat", grade=0, unit=unit))
 
 
 async def test_the_conflicting_document_is_shown_beside_its_grades(judging_db):

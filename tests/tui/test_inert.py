@@ -38,6 +38,7 @@ from labeler.workbench import (
     import_topics,
     record_judgment,
 )
+from labeler.workbench.judging import Judgment
 
 SIZE = (200, 50)
 OSC, CSI, C1, BIDI = "\x1b]2;pwned\x07", "\x1b[2J", "\x9b1m", "\u202e"
@@ -180,9 +181,9 @@ async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_termina
 
 async def test_topics_history_adjudication_and_snapshots_show_escapes(escapes_db):
     with Store(escapes_db) as store:
-        record_judgment(store, T1, D1, assessor=ASSESSOR, grade=2, note=NOTE)
-        record_judgment(store, T1, D1, assessor="bob", grade=0)
-        record_judgment(store, T1, D1, assessor="bob", kind="note", note=NOTE)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=ASSESSOR, grade=2, note=NOTE))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor="bob", grade=0))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor="bob", kind="note", note=NOTE))
         create_snapshot(store, MESSAGE)
     app = make_app(escapes_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE) as pilot:

@@ -180,10 +180,11 @@ async def test_creating_a_snapshot(judging_db):
 
 async def test_resolving_a_conflict(judging_db):
     from labeler.workbench import record_judgment
+    from labeler.workbench.judging import Judgment
 
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="bob", grade=3)
-        record_judgment(store, "1", "d1", assessor="cat", grade=0)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=3))
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="cat", grade=0))
     app = make_app(judging_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")

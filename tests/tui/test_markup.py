@@ -45,6 +45,7 @@ from labeler.workbench import (
     init_workbench,
     record_judgment,
 )
+from labeler.workbench.judging import Judgment
 
 SIZE = (200, 50)
 CLICK = "[@click=app.quit]q[/]"
@@ -441,9 +442,9 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
 async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair(markup_db):
     bob, cat = "bob[x]", CLICK
     with Store(markup_db) as store:
-        record_judgment(store, T1, D1, assessor=bob, grade=2, note=NOTE)
-        record_judgment(store, T1, D1, assessor=cat, grade=0)
-        record_judgment(store, T1, D1, assessor=cat, kind="note", note=REASON)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=bob, grade=2, note=NOTE))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=cat, grade=0))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=cat, kind="note", note=REASON))
     app = make_app(markup_db, assessor=ASSESSOR)
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await open_screen(pilot, "a", AdjudicationScreen)
@@ -549,7 +550,7 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
 
 async def test_a_failed_export_names_its_path_as_it_is(markup_db, tmp_path):
     with Store(markup_db) as store:
-        record_judgment(store, T1, D1, assessor=ASSESSOR, grade=2)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=ASSESSOR, grade=2))
         create_snapshot(store, MESSAGE)
     target = tmp_path / "no[/b]dir" / "q[x].txt"
     app = make_app(markup_db, assessor=ASSESSOR)

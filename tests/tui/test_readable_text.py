@@ -26,6 +26,7 @@ from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, Paragraph, find_hits, readable_view, topic_terms
 from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE, UnitView
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, record_judgment
+from labeler.workbench.judging import Judgment
 from labeler.workbench.reading import UnitText, unit_text
 
 CORPUS = Path(__file__).parent / "msmarco" / "corpus.jsonl"
@@ -130,8 +131,8 @@ async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msm
 
 async def test_the_adjudication_screen_reads_the_same_repaired_text(msmarco_db):
     with Store(msmarco_db) as store:
-        record_judgment(store, TOPIC, PUMPS, assessor="ann", grade=2)
-        record_judgment(store, TOPIC, PUMPS, assessor="bob", grade=0)
+        record_judgment(store, Judgment(topic_id=TOPIC, unit_id=PUMPS, assessor="ann", grade=2))
+        record_judgment(store, Judgment(topic_id=TOPIC, unit_id=PUMPS, assessor="bob", grade=0))
     app = make_app(msmarco_db, assessor="cat")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_screen(pilot, "a", AdjudicationScreen)

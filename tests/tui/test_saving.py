@@ -20,6 +20,7 @@ from labeler.tui.app import LabelerApp
 from labeler.tui.saving import SERVED_NO_DOWNLOAD
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.workbench import create_snapshot, record_judgment
+from labeler.workbench.judging import Judgment
 
 SIZE = (120, 40)
 
@@ -27,7 +28,7 @@ SIZE = (120, 40)
 @pytest.fixture
 def snapshot_db(judging_db):
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="ann", grade=2)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", grade=2))
         create_snapshot(store, "first")
     return judging_db
 

@@ -9,6 +9,7 @@ from labeler.store import Store
 from labeler.tui import make_app
 from labeler.tui.widgets.topic_card import StopLine, stop_text
 from labeler.workbench import record_judgment
+from labeler.workbench.judging import Judgment
 from labeler.workbench.stopping import stopping
 
 SIZE = (140, 40)
@@ -51,14 +52,14 @@ async def test_the_stop_line_after_n_non_relevant_grades_and_gone_after_a_releva
 
 async def test_another_assessors_judgments_count_and_the_default_rule_is_window_10(judging_db):
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="bob", grade=2)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=2))
     app = make_app(judging_db, assessor="ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "Stopping rule window:10" in line(app)
         assert "1 judged, 1 relevant" in line(app)
         with Store(judging_db) as other:  # another process judges meanwhile: seen at the next key
-            record_judgment(other, "1", "d4", assessor="bob", grade=0)
+            record_judgment(other, Judgment(topic_id="1", unit_id="d4", assessor="bob", grade=0))
         await pilot.press("0")
         assert "3 judged, 1 relevant" in line(app)
 
