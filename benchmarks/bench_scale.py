@@ -572,7 +572,7 @@ def task_ui(args: dict) -> dict:
     import asyncio
 
     from labeler.store import Store
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
     from labeler.tui.screens.judge import JudgeScreen
     from labeler.workbench.queue import pool_topics, queue
 
@@ -587,7 +587,7 @@ def task_ui(args: dict) -> dict:
 
     async def drive() -> dict:
         start = time.perf_counter()
-        app = make_app(args["db"], assessor="bench", topic=topic)
+        app = make_app(JudgeRequest(db_path=args["db"], assessor="bench", topic=topic))
         made = time.perf_counter() - start
         pressed = 0
         async with app.run_test(size=(140, 40)) as pilot:

@@ -1,7 +1,7 @@
 """Runs and labels brought to one unit, and the topics a score rests on: shared by every report that scores runs.
 
 `eval`, `coverage`, `compare` and `replay` read a snapshot's labels and the runs through these
-helpers, so they agree on the unit (chunk labels lifted to documents, chunk runs collapsed to
+functions, so they agree on the unit (chunk labels lifted to documents, chunk runs collapsed to
 their parents), on which runs a default report covers, and on which topics count (review
 status, reopened topics) and why the others do not.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from svg_text import screen_text
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.workbench import record_judgment
 from labeler.workbench.judging import Judgment
@@ -19,7 +19,7 @@ def conflict(db, topic, unit_id, unit="doc"):
 
 async def test_the_conflicting_document_is_shown_beside_its_grades(judging_db):
     conflict(judging_db, "1", "d2")
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 34)) as pilot:
         await pilot.press("a")
         await pilot.pause()
@@ -32,7 +32,7 @@ async def test_the_conflicting_document_is_shown_beside_its_grades(judging_db):
 async def test_the_text_follows_the_selected_conflict(judging_db):
     conflict(judging_db, "1", "d1")
     conflict(judging_db, "2", "d3")
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 34)) as pilot:
         await pilot.press("a")
         await pilot.pause()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.topic_card import TopicCard
 from labeler.workbench import mark_topic, record_judgment
 from labeler.workbench.judging import Judgment
@@ -19,7 +19,7 @@ async def test_a_reviewed_topic_with_unjudged_pool_units_is_opened_first(judging
     with Store(judging_db) as store:
         record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", grade=2))
         mark_topic(store, "1", "reviewed", assessor="ann")  # three of its four P1 units unjudged
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert (app.session.topic_id, app.session.current.unit_id) == ("1", "d2")
@@ -31,7 +31,7 @@ async def test_a_topic_reviewed_at_document_level_is_open_in_a_chunk_pool(chunk_
         for unit in ("d1", "d2", "d6", "d4"):
             record_judgment(store, Judgment(topic_id="1", unit_id=unit, assessor="ann", grade=1, unit="doc"))
         mark_topic(store, "1", "reviewed", assessor="ann", unit="doc")
-    app = make_app(chunk_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=chunk_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert (app.session.topic_id, app.session.current.unit_id) == ("1", "d6#2")
