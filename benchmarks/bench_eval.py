@@ -228,12 +228,12 @@ def task_labeler() -> dict:
     """`evaluate_runs` through the workbench API; imports and opening the workbench timed apart."""
     start = time.perf_counter()
     from labeler.workbench import open_workbench
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     imported = time.perf_counter() - start
     with open_workbench(WORKBENCH) as store:
         clock = Clock()
-        report = evaluate_runs(store, snapshot="v1", runs=[RUN_NAME], measures=MEASURES)
+        report = evaluate_runs(store, EvalRequest(snapshot="v1", runs=[RUN_NAME], measures=MEASURES))
         timing = clock.stop()
     run = report.to_json()["runs"][0]
     return {**timing, "values": run["aggregate"], "topics": run["topics"]["scored"], "import_seconds": imported}
@@ -242,11 +242,11 @@ def task_labeler() -> dict:
 def task_labeler_ten() -> dict:
     """`evaluate_runs` on ten runs in one report (the labels read once, each run's rankings once)."""
     from labeler.workbench import open_workbench
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with open_workbench(WORKBENCH) as store:
         clock = Clock()
-        report = evaluate_runs(store, snapshot="v1", runs=TEN_RUNS, measures=MEASURES)
+        report = evaluate_runs(store, EvalRequest(snapshot="v1", runs=TEN_RUNS, measures=MEASURES))
         timing = clock.stop()
     runs = report.to_json()["runs"]
     return {**timing, "values": runs[0]["aggregate"], "runs": len(runs)}
@@ -512,12 +512,12 @@ def task_profile(out: Path) -> None:
     import pstats
 
     from labeler.workbench import open_workbench
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with open_workbench(WORKBENCH) as store:
         profiler = cProfile.Profile()
         profiler.enable()
-        evaluate_runs(store, snapshot="v1", runs=[RUN_NAME], measures=MEASURES)
+        evaluate_runs(store, EvalRequest(snapshot="v1", runs=[RUN_NAME], measures=MEASURES))
         profiler.disable()
     text = io.StringIO()
     stats = pstats.Stats(profiler, stream=text)

@@ -274,7 +274,7 @@ def child_make_app(db: str, topic: str) -> None:
     import labeler.tui.app  # noqa: F401
 
     wall, cpu = time.perf_counter(), time.process_time()
-    app = labeler.tui.make_app(db, assessor="bench", topic=topic or None)
+    app = labeler.tui.make_app(labeler.tui.JudgeRequest(db_path=db, assessor="bench", topic=topic or None))
     print(json.dumps({"wall_ms": (time.perf_counter() - wall) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}))
     del app
 

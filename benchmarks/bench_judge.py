@@ -402,7 +402,7 @@ def task_ui(args: dict) -> dict:
     import asyncio
     import gc
 
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
     from labeler.tui.screens.judge import JudgeScreen
 
     grades = grade_sequence(args["judgments"])
@@ -421,7 +421,7 @@ def task_ui(args: dict) -> dict:
 
     async def drive(db: str) -> dict:
         start = time.perf_counter()
-        app = make_app(db, assessor="bench", topic=args["topic"])
+        app = make_app(JudgeRequest(db_path=db, assessor="bench", topic=args["topic"]))
         made = time.perf_counter() - start
         switches = 0
         pressed = 0

@@ -442,11 +442,13 @@ def task_status(args: dict) -> dict:
 
 def task_eval_one(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with Store(args["db"]) as store:
         report, seconds = timed(
-            args, "eval_one", lambda: evaluate_runs(store, runs=["r00"], measures=EVAL_MEASURES, include_reopened=True)
+            args,
+            "eval_one",
+            lambda: evaluate_runs(store, EvalRequest(runs=["r00"], measures=EVAL_MEASURES, include_reopened=True)),
         )
     run = report["runs"][0]
     return {
@@ -459,10 +461,10 @@ def task_eval_one(args: dict) -> dict:
 
 def task_eval_all(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "eval_all", lambda: evaluate_runs(store, include_reopened=True))
+        report, seconds = timed(args, "eval_all", lambda: evaluate_runs(store, EvalRequest(include_reopened=True)))
     return {
         "seconds": seconds,
         "items": len(report["runs"]),
@@ -474,10 +476,12 @@ def task_eval_all(args: dict) -> dict:
 
 def task_coverage(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     with Store(args["db"]) as store:
-        report, seconds = timed(args, "coverage", lambda: coverage_report(store, include_reopened=True))
+        report, seconds = timed(
+            args, "coverage", lambda: coverage_report(store, CoverageRequest(include_reopened=True))
+        )
     judged = {name: row["judged"] for name, row in report["runs"].items()}
     return {
         "seconds": seconds,
@@ -524,7 +528,7 @@ def task_parquet_export(args: dict) -> dict:
 def task_eval_parquet(args: dict) -> dict:
     """All runs scored from SQLite and from the Parquet files, interleaved, 3 times each; the JSON compared."""
     from labeler.store import Store
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
     from labeler.workbench.parquet_runs import parquet_runs
 
     times: dict[str, list[tuple[float, float]]] = {"sqlite": [], "parquet": []}
@@ -534,11 +538,13 @@ def task_eval_parquet(args: dict) -> dict:
             for path in ("sqlite", "parquet"):
                 wall, cpu = time.perf_counter(), time.process_time()
                 if path == "sqlite":
-                    report = evaluate_runs(store, include_reopened=True, per_query=True)
+                    report = evaluate_runs(store, EvalRequest(include_reopened=True, per_query=True))
                 else:
                     with parquet_runs(store, _parquet_folder(args)) as runs:
                         report = profiled(
-                            args, "eval_parquet", lambda r=runs: evaluate_runs(r, include_reopened=True, per_query=True)
+                            args,
+                            "eval_parquet",
+                            lambda r=runs: evaluate_runs(r, EvalRequest(include_reopened=True, per_query=True)),
                         )
                 times[path].append((time.perf_counter() - wall, time.process_time() - cpu))
                 texts[path] = json.dumps(report.to_json(), sort_keys=True)
@@ -566,7 +572,7 @@ def task_ui(args: dict) -> dict:
     import asyncio
 
     from labeler.store import Store
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
     from labeler.tui.screens.judge import JudgeScreen
     from labeler.workbench.queue import pool_topics, queue
 
@@ -581,7 +587,7 @@ def task_ui(args: dict) -> dict:
 
     async def drive() -> dict:
         start = time.perf_counter()
-        app = make_app(args["db"], assessor="bench", topic=topic)
+        app = make_app(JudgeRequest(db_path=args["db"], assessor="bench", topic=topic))
         made = time.perf_counter() - start
         pressed = 0
         async with app.run_test(size=(140, 40)) as pilot:

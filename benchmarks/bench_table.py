@@ -226,11 +226,11 @@ def task_pool_plain(args: dict) -> dict:
 
 def _evaluate(args: dict, runs: list[str]) -> dict:
     from labeler.store import Store
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with Store(args["base"]) as store:  # no pool: a pool built after the snapshot reopens its topics
         clock = _clock()
-        report = evaluate_runs(store, snapshot="v1", runs=runs, measures=MEASURES)
+        report = evaluate_runs(store, EvalRequest(snapshot="v1", runs=runs, measures=MEASURES))
         timing = _since(clock)
     return {**timing, "values": report.to_json()["runs"][0]["aggregate"]}
 
@@ -322,11 +322,11 @@ def task_ten_pytrec(args: dict) -> dict:
 
 def task_coverage(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     with Store(args["full"]) as store:
         clock = _clock()
-        coverage_report(store, include_reopened=True)
+        coverage_report(store, CoverageRequest(include_reopened=True))
         timing = _since(clock)
     return {**timing, "peak_rss_mb": peak_rss_mb()}
 

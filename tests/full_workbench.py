@@ -15,6 +15,7 @@ from labeler.store import Store
 from labeler.workbench import import_corpus, record_judgment, retire_run
 from labeler.workbench.assignments import assign
 from labeler.workbench.demo import build_demo
+from labeler.workbench.record_judgments import Judgment
 
 CHANGED_DOC = "agri-001"
 
@@ -23,7 +24,7 @@ def build_full_workbench(folder: Path) -> bytes:
     """The bytes of the workbench file, its WAL checkpointed into it."""
     db = build_demo(folder, lambda *_: None).db
     with Store(db) as store:
-        record_judgment(store, "1", CHANGED_DOC, assessor="ann", grade=2, allow_unknown=True)
+        record_judgment(store, Judgment(topic_id="1", unit_id=CHANGED_DOC, assessor="ann", grade=2, allow_unknown=True))
         document = store.document(CHANGED_DOC)
         changed = folder / "changed.jsonl"
         changed.write_text(json.dumps({"id": CHANGED_DOC, "title": document.title, "text": document.text + " More."}))

@@ -8,6 +8,7 @@ from support import new_workbench
 from labeler.pace import DEFAULT_PER_HOUR, PACE_WINDOW, median_per_hour, pace
 from labeler.store import Store
 from labeler.workbench import judging_pace, judging_rate, record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 
 def test_median_worked_by_hand():
@@ -46,10 +47,20 @@ def test_the_store_gives_the_assessors_latest_timed_grades(store):
     # 60 events: the 10 oldest took 60 s, the 50 latest 10 s; untimed and machine grades never count
     for i in range(60):
         record_judgment(
-            store, "1", f"d{i}", assessor="ann", grade=1, active_ms=60_000 if i < 10 else 10_000, allow_unknown=True
+            store,
+            Judgment(
+                topic_id="1",
+                unit_id=f"d{i}",
+                assessor="ann",
+                grade=1,
+                active_ms=60_000 if i < 10 else 10_000,
+                allow_unknown=True,
+            ),
         )
-    record_judgment(store, "1", "x", assessor="ann", grade=1, allow_unknown=True)
-    record_judgment(store, "1", "y", assessor="bob", grade=1, active_ms=1_000, allow_unknown=True)
+    record_judgment(store, Judgment(topic_id="1", unit_id="x", assessor="ann", grade=1, allow_unknown=True))
+    record_judgment(
+        store, Judgment(topic_id="1", unit_id="y", assessor="bob", grade=1, active_ms=1_000, allow_unknown=True)
+    )
     assert judging_pace(store, "ann").per_hour == 360.0 and judging_pace(store, "ann").judgments == 50
     assert judging_rate(store, "bob") == 3600.0
     assert judging_rate(store, "nobody") is None and not judging_pace(store, "nobody").measured

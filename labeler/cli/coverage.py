@@ -61,23 +61,22 @@ def coverage(
     as_json: bool,
 ) -> None:
     """How well the judgments cover each run, how much each run's score depends on the pool, R's bounds."""
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     names = comma_list(runs, "runs", "run name")
     wanted = measures.replace(",", " ").split() if measures else None
     with env.store() as store, progress_bar("topics") as progress:
-        result = coverage_report(
-            store,
+        request = CoverageRequest(
             snapshot=snapshot,
             depth=depth,
             runs=names,
             unit=unit,
             measures=wanted,
             loro=not no_loro,
-            progress=progress,
             include_reopened=include_reopened,
             judged_only=judged_only,
         )
+        result = coverage_report(store, request, progress)
     print_result(result, as_json, _print_coverage)
 
 
@@ -240,24 +239,23 @@ def compare(
 
     With --changes, also each label added, changed and removed, per topic.
     """
-    from labeler.workbench.coverage import compare_report
+    from labeler.workbench.coverage import CompareRequest, compare_report
 
     names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("topics") as progress:
-        result = compare_report(
-            store,
-            old,
-            new,
+        request = CompareRequest(
+            old=old,
+            new=new,
             depth=depth,
             runs=names,
             unit=unit,
-            progress=progress,
             baseline=baseline,
             correction=correction,
             bootstrap=bootstrap,
             seed=seed,
             judged_only=judged_only,
         )
+        result = compare_report(store, request, progress)
         label_changes = workbench.diff_snapshots(store, old, new) if changes else None
     if label_changes is None:
         print_result(result, as_json, _print_comparison)
@@ -422,15 +420,17 @@ def report(
     with env.store() as store:
         replayed = None
         if replay_depth is not None:
-            from labeler.workbench.replay import replay
+            from labeler.workbench.replay import ReplayRequest, replay
 
             replayed = replay(
                 store,
-                snapshot=snapshot,
-                depth=replay_depth,
-                runs=comma_list(replay_runs, "replay_runs", "run name") or [],
-                orders=comma_list(replay_orders, "replay_orders", "judging order"),
-                seed=replay_seed,
+                ReplayRequest(
+                    snapshot=snapshot,
+                    depth=replay_depth,
+                    runs=comma_list(replay_runs, "replay_runs", "run name") or [],
+                    orders=comma_list(replay_orders, "replay_orders", "judging order"),
+                    seed=replay_seed,
+                ),
             )
         model_report = None
         if model is not None:

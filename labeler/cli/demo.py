@@ -68,9 +68,9 @@ def demo(folder: str | None, no_tui: bool) -> None:
         return
     info(f"\nOpening the judging UI on {db} (q quits; everything is saved as you go).")
     from labeler.cli.context import default_assessor
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
 
-    make_app(db, assessor=default_assessor()).run()
+    make_app(JudgeRequest(db_path=db, assessor=default_assessor())).run()
 
 
 # The command each demo step stands for, and the arguments it takes by position, not as a flag.

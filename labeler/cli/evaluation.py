@@ -17,6 +17,7 @@ from labeler.wording import plural
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
     from labeler.workbench import Store
     from labeler.workbench.eval_results import BaselineReport, EvalReport, RunComparison, RunScore, StageTable
+    from labeler.workbench.model_scoring import LabelsNote
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -198,7 +199,7 @@ def eval_(
     as_json: bool,
 ) -> None:
     """Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot."""
-    from labeler.workbench.evaluation import compare_runs, evaluate_runs
+    from labeler.workbench.evaluation import EvalRequest, compare_runs, evaluate_runs
 
     if compare and baseline:
         raise BadArgumentError(
@@ -207,51 +208,36 @@ def eval_(
     if compare and labels != "human":
         raise BadArgumentError("compares two runs on the human labels only; leave --labels out", argument="labels")
     with env.store() as workbench_store, _runs_from(workbench_store, runs_parquet, depth) as store:
+        names = stage_names = None
+        if not compare:
+            names = comma_list(runs, "runs", "run name")
+            stage_names = comma_list(stages, "stages", "stage")
+            if stage_names:
+                names = list(dict.fromkeys((names or []) + stage_names))
+        request = EvalRequest(
+            snapshot=snapshot,
+            runs=names,
+            measures=measures,
+            per_query=per_query,
+            depth=depth,
+            unit=unit,
+            include_unreviewed=include_unreviewed,
+            include_reopened=include_reopened,
+            stages=stage_names,
+            average=average,
+            baseline=baseline,
+            correction=correction,
+            bootstrap=bootstrap,
+            seed=seed,
+            labels=labels,
+            model=model,
+            judged_only=judged_only,
+        )
         if compare:
-            comparison = compare_runs(
-                store,
-                compare[0],
-                compare[1],
-                snapshot=snapshot,
-                measures=measures,
-                depth=depth,
-                unit=unit,
-                include_unreviewed=include_unreviewed,
-                include_reopened=include_reopened,
-                average=average,
-                correction=correction,
-                bootstrap=bootstrap,
-                seed=seed,
-                judged_only=judged_only,
-            )
-            print_result(comparison, as_json, _print_comparison)
+            print_result(compare_runs(store, compare[0], compare[1], request), as_json, _print_comparison)
             return
-        names = comma_list(runs, "runs", "run name")
-        stage_names = comma_list(stages, "stages", "stage")
-        if stage_names:
-            names = list(dict.fromkeys((names or []) + stage_names))
         with progress_bar("runs scored") as progress:
-            result = evaluate_runs(
-                store,
-                snapshot=snapshot,
-                runs=names,
-                measures=measures,
-                per_query=per_query,
-                depth=depth,
-                unit=unit,
-                include_unreviewed=include_unreviewed,
-                include_reopened=include_reopened,
-                stages=stage_names,
-                average=average,
-                progress=progress,
-                baseline=baseline,
-                correction=correction,
-                bootstrap=bootstrap,
-                seed=seed,
-                labels=labels,
-                model=model,
-                judged_only=judged_only,
-            )
+            result = evaluate_runs(store, request, progress)
     print_result(result, as_json, _print_report)
 
 
@@ -317,18 +303,20 @@ def _with_interval(run: RunScore, measure: str) -> str:
 
 def _print_labels(result: EvalReport) -> None:
     """Which labels the scores use, and for combined ones what the intervals rest on."""
-    labels = result.labels or {}
-    if labels["labels"] == "model":
-        info(f"Scored with the labels of model {labels['model']} alone: no human label is used.")
+    labels = result.labels
+    if labels is None:
+        return
+    if labels.labels == "model":
+        info(f"Scored with the labels of model {labels.model} alone: no human label is used.")
         return
     calibration = (
         "uncalibrated: its stated probabilities, or its grades where it gave none (fewer than 10 human labels "
         "outside the sample to calibrate on)"
-        if labels.get("fallback")
-        else f"{labels.get('method')} calibration on {labels.get('examples')} human labels outside the sample"
+        if labels.fallback
+        else f"{labels.method} calibration on {labels.examples} human labels outside the sample"
     )
     info(
-        f"Human labels where judged, model {labels['model']}'s calibrated labels elsewhere ({calibration}). "
+        f"Human labels where judged, model {labels.model}'s calibrated labels elsewhere ({calibration}). "
         "P@k: prediction-powered mean and 95% interval over the run's top-k pairs, corrected by the human labels "
         "of the overlap pairs (a seeded random sample); other measures: the combined labels' mean, no interval."
     )
@@ -343,11 +331,11 @@ def _print_labels(result: EvalReport) -> None:
             )
 
 
-def _print_sample_rule(labels: dict[str, Any]) -> None:
+def _print_sample_rule(labels: LabelsNote) -> None:
     """Which topics combined labels score, and why the others are left out."""
-    if labels.get("topic_rule") != "sample_judged":
+    if labels.topic_rule != "sample_judged":
         return
-    samples: dict[str, dict[str, int]] = labels.get("samples") or {}
+    samples: dict[str, dict[str, int]] = labels.samples or {}
     judged = [t for t, s in samples.items() if 0 < s["pairs"] == s["judged"]]
     partly = {t: s for t, s in samples.items() if s["judged"] < s["pairs"]}
     line = (
@@ -379,10 +367,10 @@ def _print_topic_changes(result: EvalReport) -> None:
     lines = {}
     for run in result.runs:
         since = run.topics.since
-        if since and (since["entered"] or since["left"]):
+        if since and (since.entered or since.left):
             lines[run.run] = (
-                f"the scored topics changed since {since['snapshot']} ({since['scored']} there, "
-                f"{run.topics.scored} here): {changes_line(since['entered'], since['left'])}"
+                f"the scored topics changed since {since.snapshot} ({since.scored} there, "
+                f"{run.topics.scored} here): {changes_line(since.entered, since.left)}"
             )
     if not lines:
         return

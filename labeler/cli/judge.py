@@ -58,23 +58,25 @@ def judge(
     live_names: str | None,
 ) -> None:
     """Judge the pool's unjudged units in the terminal UI (one key per grade)."""
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
     from labeler.workbench import open_workbench
 
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     app = make_app(
-        env.db_path,
-        assessor=assessor,
-        topic=topic,
-        order=order,
-        seed=seed,
-        pool=pool,
-        model=model,
-        ask_assessor=ask_assessor,
-        served=served,
-        lease=lease,
-        stop=stop,
-        live_names=live_names,
+        JudgeRequest(
+            db_path=env.db_path,
+            assessor=assessor,
+            topic=topic,
+            order=order,
+            seed=seed,
+            pool=pool,
+            model=model,
+            ask_assessor=ask_assessor,
+            served=served,
+            lease=lease,
+            stop=stop,
+            live_names=live_names,
+        )
     )
     app.run()
 

@@ -15,6 +15,7 @@ from labeler.cli.topics import topics
 from labeler.formats.judgment_log import shown_event
 from labeler.validation import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
 from labeler.wording import plural
+from labeler.workbench.record_judgments import Judgment
 
 
 @click.group()
@@ -77,19 +78,21 @@ def add(
     with env.store() as store:
         event = workbench.record_judgment(
             store,
-            topic,
-            unit_id,
-            assessor=assessor,
-            grade=grade,
-            kind=kind,
-            unit=unit,
-            source=source,
-            model=model,
-            reason=reason,
-            note=note,
-            order=order,
-            seed=seed,
-            allow_unknown=allow_unknown,
+            Judgment(
+                topic_id=topic,
+                unit_id=unit_id,
+                assessor=assessor,
+                grade=grade,
+                kind=kind,
+                unit=unit,
+                source=source,
+                model=model,
+                reason=reason,
+                note=note,
+                order=order,
+                seed=seed,
+                allow_unknown=allow_unknown,
+            ),
         )
     if as_json:
         emit_json(shown_event(event))

@@ -88,23 +88,26 @@ def replay(
     oracle's, judgments to 50/90/95% of the relevant units, the system ranking's tau at 10/25/50/100% of the
     budget, and what each stopping rule saves and loses. Nothing is written to the workbench.
     """
+    from labeler.workbench.replay import ReplayRequest
     from labeler.workbench.replay import replay as run_replay
 
     with env.store() as store, progress_bar("topic replays") as bar:
         result = run_replay(
             store,
-            snapshot=snapshot,
-            depth=depth,
-            runs=comma_list(pool_runs, "runs", "run name") or [],
-            strategy=strategy,
-            orders=comma_list(orders, "orders", "judging order"),
-            seed=seed,
-            measure=measure,
-            stop=stop,
-            unjudged_as_nonrelevant=unjudged_as_nonrelevant,
-            score_runs=comma_list(score_runs, "score_runs", "run name"),
+            ReplayRequest(
+                snapshot=snapshot,
+                depth=depth,
+                runs=comma_list(pool_runs, "runs", "run name") or [],
+                strategy=strategy,
+                orders=comma_list(orders, "orders", "judging order"),
+                seed=seed,
+                measure=measure,
+                stop=stop,
+                unjudged_as_nonrelevant=unjudged_as_nonrelevant,
+                score_runs=comma_list(score_runs, "score_runs", "run name"),
+                model=model,
+            ),
             progress=None if as_json else bar,
-            model=model,
         )
     print_result(result, as_json, _print_replay)
 

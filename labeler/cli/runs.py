@@ -27,7 +27,7 @@ from labeler.cli.registry_options import retriever_option
 from labeler.formats.runs import DEDUPE_POLICIES
 from labeler.models import STAGES
 from labeler.wording import plural
-from labeler.workbench.retrieve import retrieve_run
+from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
 
 # The new run's name, for both ways of making one (import, retrieve).
 name_option = click.option(
@@ -157,15 +157,17 @@ def retrieve(
     with env.store() as store, progress_bar(f"retrieving {name}") as progress:
         result = retrieve_run(
             store,
-            retriever,
-            name,
-            unit=unit,
-            depth=depth,
-            topics=topics,
-            stage=stage,
-            query=query_fields,
-            params=params,
-            replace=replace,
+            RetrieveRequest(
+                retriever=retriever,
+                name=name,
+                unit=unit,
+                depth=depth,
+                topics=topics,
+                stage=stage,
+                query=query_fields,
+                params=params,
+                replace=replace,
+            ),
             progress=progress,
         )
     if as_json:

@@ -27,6 +27,7 @@ from labeler.pooling import PoolEntry
 from labeler.replay.core import (
     BUDGETS,
     TARGETS,
+    ReplaySettings,
     TopicReplay,
     budget_size,
     curve_area,
@@ -135,20 +136,17 @@ def _first(replays: Mapping[str, TopicReplay], sizes: Mapping[str, int], grades:
 def replay_campaign(
     pool: Mapping[str, Mapping[str, PoolEntry]],
     grades: Qrels,
+    settings: ReplaySettings,
     *,
     orders: Sequence[str],
-    threshold: int,
     scorer: SystemScorer,
     rules: Sequence[StoppingRule] = (),
-    seed: int = 0,
-    run_order: tuple[str, ...] = (),
     progress: Progress | None = None,
     model: Mapping[str, Mapping[str, ModelJudgment]] | None = None,
-    scale: tuple[int, ...] = (),
 ) -> dict[str, OrderFigures]:
     """Every order's figures over the topics of `pool` (each topic's units all have a grade in `grades`).
 
-    `model` (topic -> unit -> a model's label) and `scale` go to the orders that read a model.
+    `model` (topic -> unit -> a model's label) and `settings.scale` go to the orders that read a model.
     """
     topics = list(pool)
     total, done = len(orders) * len(topics), 0
@@ -156,17 +154,7 @@ def replay_campaign(
     for name in orders:
         replays: dict[str, TopicReplay] = {}
         for topic in topics:
-            replays[topic] = replay_topic(
-                name,
-                topic,
-                pool[topic],
-                grades[topic],
-                threshold=threshold,
-                seed=seed,
-                run_order=run_order,
-                model=(model or {}).get(topic),
-                scale=scale,
-            )
+            replays[topic] = replay_topic(name, topic, pool[topic], grades[topic], settings, (model or {}).get(topic))
             done += 1
             if progress:
                 progress(done, total)

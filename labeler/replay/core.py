@@ -69,18 +69,26 @@ def _state(topic_id: str, unit_id: str, grade: int) -> PairState:
     return PairState(topic_id, unit_id, label=grade)
 
 
+@dataclass(frozen=True)
+class ReplaySettings:
+    """What every order of one replay runs with: the relevance threshold, the seed of the random orders,
+    the runs in their order (for the orders that read it), and the grade scale (for the orders that read a model)."""
+
+    threshold: int
+    seed: int = 0
+    run_order: tuple[str, ...] = ()
+    scale: tuple[int, ...] = ()
+
+
 def replay_order(
     name: str,
     topic_id: str,
     entries: Mapping[str, PoolEntry],
     grades: Mapping[str, int],
+    settings: ReplaySettings,
     *,
-    threshold: int,
-    seed: int = 0,
-    run_order: tuple[str, ...] = (),
     recompute: bool | None = None,
     model: Mapping[str, ModelJudgment] | None = None,
-    scale: tuple[int, ...] = (),
 ) -> list[str]:
     """The units of `entries` in the order `name` has them judged, revealing each unit's grade once judged.
 
@@ -88,8 +96,9 @@ def replay_order(
     unjudged units out of both, or gives them grade 0). `recompute=None` asks
     static orders once and the others after every judgment; True or False
     forces either (the tests compare them). `model` (unit -> a model's label)
-    and `scale` (the grades) are passed to the orders that read a model.
+    and `settings.scale` (the grades) are passed to the orders that read a model.
     """
+    threshold, seed, run_order, scale = settings.threshold, settings.seed, settings.run_order, settings.scale
     missing = sorted(set(entries) - set(grades))
     if missing:
         raise ValueError(f"topic {topic_id!r}: no label to reveal for unit {missing[0]!r}")
@@ -127,25 +136,12 @@ def replay_topic(
     topic_id: str,
     entries: Mapping[str, PoolEntry],
     grades: Mapping[str, int],
-    *,
-    threshold: int,
-    seed: int = 0,
-    run_order: tuple[str, ...] = (),
+    settings: ReplaySettings,
     model: Mapping[str, ModelJudgment] | None = None,
-    scale: tuple[int, ...] = (),
 ) -> TopicReplay:
-    sequence = replay_order(
-        name,
-        topic_id,
-        entries,
-        grades,
-        threshold=threshold,
-        seed=seed,
-        run_order=run_order,
-        model=model,
-        scale=scale,
-    )
-    return TopicReplay(topic_id, name, tuple(sequence), tuple(grades[u] >= threshold for u in sequence))
+    sequence = replay_order(name, topic_id, entries, grades, settings, model=model)
+    hits = tuple(grades[u] >= settings.threshold for u in sequence)
+    return TopicReplay(topic_id, name, tuple(sequence), hits)
 
 
 def topic_curve(hits: Sequence[bool]) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from itertools import compress, groupby, repeat
 from operator import add, eq, itemgetter, mul, sub
 from typing import Any
@@ -22,6 +23,16 @@ from labeler.metrics import Evaluation, Measure, evaluate, merge_evaluations
 from labeler.models import PoolInfo, RunInfo, SnapshotInfo, topic_sort_key
 from labeler.pace import Pace
 from labeler.store import Store
+from labeler.workbench.alignment import (
+    aligned_labels,
+    aligned_rankings,
+    check_unit,
+    entered_and_left,
+    reopened_topics,
+    retired_runs,
+    runs_to_score,
+    scored_topics,
+)
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.coverage_results import (
     ComparisonRanking,
@@ -35,18 +46,7 @@ from labeler.workbench.coverage_results import (
     RepoolStatus,
     SnapshotComparison,
 )
-from labeler.workbench.evaluation import (
-    aligned_labels,
-    aligned_rankings,
-    baseline_report,
-    check_statistics,
-    check_unit,
-    entered_and_left,
-    reopened_topics,
-    retired_runs,
-    runs_to_score,
-    scored_topics,
-)
+from labeler.workbench.evaluation import baseline_report, check_statistics, runs_with_baseline
 from labeler.workbench.read_labels import current_labels, judging_pace
 from labeler.workbench.rounds import reopened_between
 from labeler.workbench.setup import Progress
@@ -54,55 +54,111 @@ from labeler.workbench.snapshot_view import as_of_pools
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
-def coverage_report(
-    store: Store,
-    *,
-    snapshot: str | None = None,
-    depth: int = 10,
-    runs: list[str] | None = None,
-    unit: str | None = None,
-    measures: list[str] | None = None,
-    loro: bool = True,
-    progress: Progress | None = None,
-    space: str | None = None,
-    include_reopened: bool = False,
-    judged_only: bool = False,
-) -> CoverageReport:
-    """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
+@dataclass(frozen=True)
+class CoverageFigures:
+    """The coverage domain's figures over every run, read batch by batch (`CoverageBatches.result`).
 
-    The scored topics (leave-one-run-out, Judged@k over scored topics) leave reopened
-    topics out, as `eval` does, unless `include_reopened` (their scores are lower bounds).
+    Each is as its all-at-once function in `labeler.coverage` returns it; `bias` is None without
+    leave-one-run-out, a scored topic or a second run.
+    """
+
+    judged: dict[str, Any]
+    estimates: dict[str, Any]
+    saturation: dict[str, Any]
+    curves: dict[str, Any]
+    bias: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class CoverageRequest:
+    """What a coverage report is asked for, checked once when it is made.
+
+    `depth` is the k of Judged@k and of the pool's view; `measures` are leave-one-run-out's
+    (default `DEFAULT_LORO_MEASURES`), run only with `loro`. `space` chooses the unit space of the
+    `current` labels (default: the latest pool's). The scored topics leave reopened topics out,
+    as `eval` does, unless `include_reopened` (their scores are lower bounds). `judged_only` scores
+    leave-one-run-out over condensed lists (trec_eval -J: each ranking without the units the
+    judgments in force leave unjudged); Judged@k, unjudged and unique units describe the rankings as run.
+    """
+
+    snapshot: str | None = None
+    depth: int = 10
+    runs: list[str] | None = None
+    unit: str | None = None
+    measures: list[str] | None = None
+    loro: bool = True
+    space: str | None = None
+    include_reopened: bool = False
+    judged_only: bool = False
+
+    def __post_init__(self) -> None:
+        check_depth(self.depth)
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """What a comparison of snapshot `old` with `new` is asked for, checked once when it is made.
+
+    With `baseline`, every other run is compared with it on every measure the report gives,
+    under the `new` snapshot's labels (`baseline_report`, with `correction`, `bootstrap` and
+    `seed`); the baseline is scored too when `runs` leaves it out.
+    """
+
+    old: str
+    new: str
+    depth: int = 10
+    runs: list[str] | None = None
+    unit: str | None = None
+    baseline: str | None = None
+    correction: str = "holm"
+    bootstrap: int = 1000
+    seed: int = 0
+    judged_only: bool = False
+
+    def __post_init__(self) -> None:
+        check_depth(self.depth)
+        check_statistics(self.correction, self.bootstrap, 1)
+
+
+def check_depth(depth: int) -> None:
+    """Refuse a cutoff below 1: no unit is ranked above the first."""
+    if depth < 1:
+        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+
+
+def coverage_report(store: Store, request: CoverageRequest, progress: Progress | None = None) -> CoverageReport:
+    """Per run: Judged@k, unjudged units, unique contributions and pool bias; per topic: R's bounds and saturation.
 
     The runs are read a batch of topics at a time (`topic_batches`) and
     reduced to per-topic rows by `labeler.coverage.CoverageBatches`, so memory
     holds one batch's rankings, not every run's: the same figures as the
     all-at-once functions, at a bounded size. `progress(done, total)` is
-    called after each batch with the topics done. `space` chooses the unit
-    space of the `current` labels (default: the latest pool's). `judged_only` scores
-    leave-one-run-out over condensed lists (trec_eval -J: each ranking without the units the
-    judgments in force leave unjudged); Judged@k, unjudged and unique units describe the rankings as run.
+    called after each batch with the topics done.
     """
-    if depth < 1:
-        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
+    snapshot, depth, runs, unit = request.snapshot, request.depth, request.runs, request.unit
     info = (
-        current_snapshot(store, space) if snapshot == CURRENT else as_of_pools(store, resolve_snapshot(store, snapshot))
+        current_snapshot(store, request.space)
+        if snapshot == CURRENT
+        else as_of_pools(store, resolve_snapshot(store, snapshot))
     )
     check_unit(info, unit)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     qrels, _ = aligned_labels(store, info, unit)
     threshold = info.manifest["scale"]["threshold"]
     topics = sorted(set(qrels) | {t for name in names for t in store.run_topics(name)}, key=topic_sort_key)
-    scored = scored_topics(info, qrels, {}, threshold, include_unreviewed=False, include_reopened=include_reopened)[0]
+    scored = scored_topics(
+        info, qrels, {}, threshold, include_unreviewed=False, include_reopened=request.include_reopened
+    )[0]
     batches = CoverageBatches(
         names,
         depth=depth,
         threshold=threshold,
-        loro_measures=(measures or list(DEFAULT_LORO_MEASURES)) if loro else None,
-        judged_only=judged_only,
+        loro_measures=(request.measures or list(DEFAULT_LORO_MEASURES)) if request.loro else None,
+        judged_only=request.judged_only,
     )
     figures = _read_in_batches(store, info, unit, names, qrels, topics, set(scored), batches, progress)
     report_topics = {topic: _coverage_topic(figures, topic) for topic in topics}
-    bias = figures["bias"]
+    bias = figures.bias
     return CoverageReport(
         snapshot=info.name,
         depth=depth,
@@ -120,7 +176,7 @@ def coverage_report(
         pool=repool_status(store, unit or info.unit, names),
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
-        judged_only=judged_only,
+        judged_only=request.judged_only,
     )
 
 
@@ -134,7 +190,7 @@ def _read_in_batches(
     scored: set[str],
     batches: CoverageBatches,
     progress: Progress | None,
-) -> dict[str, Any]:
+) -> CoverageFigures:
     """Feed `batches` every run's rankings a batch of topics at a time; its figures once all are read.
 
     A figure the domain cannot compute (a ValueError, e.g. a measure leave-one-run-out cannot use)
@@ -154,17 +210,17 @@ def _read_in_batches(
             done += len(batch)
             if progress:
                 progress(done, len(topics))
-        return batches.result()
+        return CoverageFigures(**batches.result())
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
 
 
-def _coverage_runs(figures: dict[str, Any], topics: list[str], scored: set[str]) -> dict[str, CoverageRun]:
+def _coverage_runs(figures: CoverageFigures, topics: list[str], scored: set[str]) -> dict[str, CoverageRun]:
     """Each run's Judged@k over every topic (the pool's view) and over the scored ones (what `eval` averages)."""
-    bias = figures["bias"]
+    bias = figures.bias
     scored_order = [t for t in topics if t in scored]
     report_runs = {}
-    for name, row in figures["judged"]["runs"].items():
+    for name, row in figures.judged["runs"].items():
         loro = loro_judged = None
         if bias is not None:
             loro = {
@@ -181,17 +237,17 @@ def _coverage_runs(figures: dict[str, Any], topics: list[str], scored: set[str])
             unjudged_share=row["unjudged_share"],
             unique=row["unique"],
             unique_relevant=row["unique_relevant"],
-            recall_curve=figures["curves"][name],
+            recall_curve=figures.curves[name],
             loro=loro,
             loro_judged=loro_judged,
         )
     return report_runs
 
 
-def _coverage_topic(figures: dict[str, Any], topic: str) -> CoverageTopic:
+def _coverage_topic(figures: CoverageFigures, topic: str) -> CoverageTopic:
     """One topic's pool and judgments, and the estimate of its R (a topic no run pooled has none)."""
-    row = figures["judged"]["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
-    estimate = figures["estimates"]["topics"][topic]
+    row = figures.judged["topics"].get(topic, {"pool": 0, "judged": 0, "relevant": 0})
+    estimate = figures.estimates["topics"][topic]
     return CoverageTopic(
         pool=row["pool"],
         judged=row["judged"],
@@ -200,7 +256,7 @@ def _coverage_topic(figures: dict[str, Any], topic: str) -> CoverageTopic:
         r_estimate=estimate["estimate"],
         r_se=estimate["se"],
         r_unreliable=estimate["unreliable"],
-        saturation=figures["saturation"]["topics"][topic]["saturation"],
+        saturation=figures.saturation["topics"][topic]["saturation"],
     )
 
 
@@ -347,33 +403,13 @@ def _score_both(parts, qrels_pair, rankings, wanted, batch, threshold: int, judg
         )
 
 
-def compare_report(
-    store: Store,
-    old: str,
-    new: str,
-    *,
-    depth: int = 10,
-    runs: list[str] | None = None,
-    unit: str | None = None,
-    progress: Progress | None = None,
-    baseline: str | None = None,
-    correction: str = "holm",
-    bootstrap: int = 1000,
-    seed: int = 0,
-    judged_only: bool = False,
-) -> SnapshotComparison:
+def compare_report(store: Store, request: CompareRequest, progress: Progress | None = None) -> SnapshotComparison:
     """What changed from snapshot `old` to `new`: labels, relevant sets, each run's scores, the system ranking.
 
     `progress(done, total)` is called after each batch of topics is scored.
-    With `baseline`, every other run is compared with it on every measure the
-    report gives, under the `new` snapshot's labels (`baseline_report`); the
-    baseline is scored too when `runs` leaves it out.
     """
-    if depth < 1:
-        raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
-    check_statistics(correction, bootstrap, 1)
-    if baseline is not None and runs and baseline not in runs:
-        runs = [baseline, *runs]
+    old, new, depth, unit, baseline = request.old, request.new, request.depth, request.unit, request.baseline
+    runs = runs_with_baseline(request.runs, baseline)
     before_info = resolve_snapshot(store, old)
     after_info = as_of_pools(store, resolve_snapshot(store, new))
     if unit is None and before_info.unit != after_info.unit:
@@ -392,13 +428,14 @@ def compare_report(
     topics, excluded, _ = scored_topics(after_info, after, {}, threshold, include_unreviewed=False)
     # what `eval` on the older snapshot scored (its manifest as recorded): the topics that entered or left since
     scored_before = set(scored_topics(before_info, before, {}, threshold, include_unreviewed=False)[0])
-    topic_changes = {"old_scored": len(scored_before), **entered_and_left(scored_before, topics, excluded)}
+    changes = entered_and_left(scored_before, topics, excluded)
+    topic_changes = {"old_scored": len(scored_before), "entered": changes.entered, "left": changes.left}
     if not topics:
         raise LabelerError(f"snapshot {new} has no reviewed topic with a relevant label to compare on{_why(excluded)}")
     try:
         wanted, rank_by = compare_measures(depth)
         evaluations = _score_in_batches(
-            store, before_info, infos, (before, after), wanted, topics, threshold, unit, judged_only, progress
+            store, request, before_info, infos, (before, after), wanted, topics, threshold, progress
         )
         result = compare_evaluations(
             before, after, evaluations, topics=topics, depth=depth, threshold=threshold, rank_by=rank_by
@@ -411,9 +448,9 @@ def compare_report(
             {name: after_evaluation.per_query for name, (_, after_evaluation) in evaluations.items()},
             baseline,
             list(result["measures"]),
-            correction=correction,
-            bootstrap=bootstrap,
-            seed=seed,
+            correction=request.correction,
+            bootstrap=request.bootstrap,
+            seed=request.seed,
         )
     ranking = result["ranking"]
     return SnapshotComparison(
@@ -439,7 +476,7 @@ def compare_report(
             gained=ranking["gained"],
         ),
         baseline=compared,
-        judged_only=judged_only,
+        judged_only=request.judged_only,
         topic_changes=topic_changes,
     )
 
@@ -452,14 +489,13 @@ def _why(excluded: Mapping[str, str]) -> str:
 
 def _score_in_batches(
     store: Store,
+    request: CompareRequest,
     before_info: SnapshotInfo,
     infos: list[RunInfo],
     labels: tuple[Mapping[str, Mapping[str, int]], Mapping[str, Mapping[str, int]]],
     wanted: list[Measure],
     topics: list[str],
     threshold: int,
-    unit: str | None,
-    judged_only: bool,
     progress: Progress | None,
 ) -> dict[str, tuple[Evaluation, Evaluation]]:
     """Each run's evaluation under the old and the new labels, {run name: (old, new)}.
@@ -471,8 +507,8 @@ def _score_in_batches(
     done = 0
     for batch in topic_batches(topics, infos):
         for run in infos:
-            rankings, _ = aligned_rankings(store, before_info, run, unit, topics=batch)
-            _score_both(parts[run.name], labels, rankings, wanted, batch, threshold, judged_only)
+            rankings, _ = aligned_rankings(store, before_info, run, request.unit, topics=batch)
+            _score_both(parts[run.name], labels, rankings, wanted, batch, threshold, request.judged_only)
         done += len(batch)
         if progress:
             progress(done, len(topics))

@@ -21,7 +21,7 @@ from labeler.wording import plural
 from labeler.workbench.corpus import chunk_corpus, import_corpus
 from labeler.workbench.pools import build_pool
 from labeler.workbench.record_judgments import import_judgments
-from labeler.workbench.retrieve import retrieve_run
+from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
 from labeler.workbench.setup import init_workbench
 from labeler.workbench.snapshots import create_snapshot
 from labeler.workbench.topics import import_topics
@@ -93,7 +93,9 @@ def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> DemoBuilt:
             )
         )
         for name, retriever, unit, depth, stage in DEMO_RUNS:
-            run = retrieve_run(store, retriever, name, unit=unit, depth=depth, stage=stage)
+            run = retrieve_run(
+                store, RetrieveRequest(retriever=retriever, name=name, unit=unit, depth=depth, stage=stage)
+            )
             say(
                 DemoStep(
                     "retrieve_run",

@@ -7,9 +7,13 @@ calls `to_json()` (`labeler.json_form`: the fields in order, with their rules).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.json_form import JsonResult, json_field
+
+if TYPE_CHECKING:
+    from labeler.workbench.alignment import TopicsSince
+    from labeler.workbench.model_scoring import LabelsNote
 
 
 def judged_over(topics: str, **field_args: Any) -> Any:
@@ -30,7 +34,7 @@ class RunTopics(JsonResult):
     reopened: dict[str, dict[str, Any]]  # topic -> its manifest's reopened row (pool, unjudged, ...)
     lower_bound: list[str]  # scored reopened topics: their scores are lower bounds
     # against the previous snapshot of the unit space: its scored count, topics entered, topics left (-> why now)
-    since: dict[str, Any] | None = None
+    since: TopicsSince | None = None
 
     def left_out_reopened(self) -> dict[str, dict[str, Any]]:
         """The reopened topics that were not scored (the others are lower bounds)."""
@@ -116,7 +120,7 @@ class EvalReport(JsonResult):
     stages: StageTable | None = json_field(omit_if_none=True, default=None)
     baseline: BaselineReport | None = json_field(flatten=True, omit_if_none=True, default=None)  # its keys join these
     # `--labels model|combined`: labels, model, calibration method/examples
-    labels: dict[str, Any] | None = json_field(omit_if_none=True, default=None)
+    labels: LabelsNote | None = json_field(omit_if_none=True, default=None)
 
 
 @dataclass(frozen=True)

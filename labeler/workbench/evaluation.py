@@ -10,17 +10,27 @@ runs against chunk labels use derived document grades, flagged as lower bounds.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.errors import BadArgumentError, Hint, LabelerError, argument_hint
-from labeler.judgments.log import IN_PROGRESS, NO_ANSWER, REVIEWED, UNREVIEWED
+from labeler.errors import BadArgumentError
+from labeler.judgments.log import NO_ANSWER, UNREVIEWED
 from labeler.metrics import DEFAULT_MEASURES, Measure, evaluate, merge_evaluations, parse_measures
 from labeler.metrics.significance import CORRECTIONS, baseline_comparison, correct
 from labeler.models import RunInfo, SnapshotInfo, topic_sort_key
-from labeler.pooling import collapse_to_documents
 from labeler.review import REOPENED
 from labeler.store import Store
+from labeler.workbench.alignment import (
+    TopicsSince,
+    aligned_labels,
+    aligned_rankings,
+    check_unit,
+    entered_and_left,
+    reopened_topics,
+    retired_runs,
+    runs_to_score,
+    scored_topics,
+)
 from labeler.workbench.batches import topic_batches
 from labeler.workbench.eval_results import (
     BaselineReport,
@@ -33,38 +43,17 @@ from labeler.workbench.eval_results import (
 )
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshot_view import as_of_pools
-from labeler.workbench.snapshots import resolve_snapshot, snapshot_rows
+from labeler.workbench.snapshots import resolve_snapshot
 
 if TYPE_CHECKING:
-    from labeler.workbench.model_scoring import ModelScoring
+    from labeler.workbench.model_scoring import LabelsNote, ModelScoring
 
 AVERAGES = ("reviewed", "trec_eval", "trec_eval_c")
 
 
-def evaluate_runs(
-    store: Store,
-    *,
-    snapshot: str | None = None,
-    runs: list[str] | None = None,
-    measures: str | None = None,
-    per_query: bool = False,
-    depth: int | None = None,
-    unit: str | None = None,
-    include_unreviewed: bool = False,
-    include_reopened: bool = False,
-    stages: list[str] | None = None,
-    average: str = "reviewed",
-    progress: Progress | None = None,
-    baseline: str | None = None,
-    correction: str = "holm",
-    bootstrap: int = 1000,
-    permutations: int = 10_000,
-    seed: int = 0,
-    labels: str = "human",
-    model: str | None = None,
-    judged_only: bool = False,
-) -> EvalReport:
-    """Score runs on one snapshot; every figure comes with the topics it rests on.
+@dataclass(frozen=True)
+class EvalRequest:
+    """What a scoring report is asked for, checked once when it is made (a bad choice is refused here).
 
     `average` chooses the topics a mean is over: `reviewed` (labeler's rule:
     reviewed topics with a relevant label, a topic the run missed scores 0),
@@ -74,9 +63,9 @@ def evaluate_runs(
     A reopened topic (its space's latest pool holds units nobody judged since
     the mark) is left out unless `include_reopened`; then its score is a lower
     bound and it is listed in `lower_bound`.
-    `progress(done, total)` is called after each run is scored.
     With `baseline`, every other scored run is compared with it on every
-    measure (`baseline_report`); the baseline is scored too when `runs` leaves it out.
+    measure (`baseline_report`, with `correction`, `bootstrap`, `permutations`, `seed`);
+    the baseline is scored too when `runs` leaves it out.
     `labels` chooses the labels: `human` (the snapshot's), `model` (the grades of the judge
     `model`) or `combined` (human where the snapshot has a label, the model's calibrated label
     elsewhere; each P@k mean a prediction-powered estimate with its interval, over a random
@@ -84,14 +73,49 @@ def evaluate_runs(
     `judged_only` removes the units the labels do not judge from each ranking before any
     measure reads it (trec_eval -J, condensed lists): scores of another question.
     """
-    parsed = checked_request(average, measures, depth)
-    check_judged_only(judged_only, labels)
-    check_statistics(correction, bootstrap, permutations)
+
+    snapshot: str | None = None
+    runs: list[str] | None = None
+    measures: str | None = None
+    per_query: bool = False
+    depth: int | None = None
+    unit: str | None = None
+    include_unreviewed: bool = False
+    include_reopened: bool = False
+    stages: list[str] | None = None
+    average: str = "reviewed"
+    baseline: str | None = None
+    correction: str = "holm"
+    bootstrap: int = 1000
+    permutations: int = 10_000
+    seed: int = 0
+    labels: str = "human"
+    model: str | None = None
+    judged_only: bool = False
+    parsed: list[Measure] = field(init=False, repr=False, compare=False)  # `measures`, parsed when checked
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parsed", checked_request(self.average, self.measures, self.depth))
+        check_judged_only(self.judged_only, self.labels)
+        check_statistics(self.correction, self.bootstrap, self.permutations)
+
+
+def runs_with_baseline(runs: list[str] | None, baseline: str | None) -> list[str] | None:
+    """The runs named, with the baseline first when they leave it out (None: the default set)."""
     if baseline is not None and runs and baseline not in runs:
-        runs = [baseline, *runs]
-    info = as_of_pools(store, resolve_snapshot(store, snapshot))
+        return [baseline, *runs]
+    return runs
+
+
+def evaluate_runs(store: Store, request: EvalRequest, progress: Progress | None = None) -> EvalReport:
+    """Score runs on one snapshot as `request` asks; every figure comes with the topics it rests on.
+
+    `progress(done, total)` is called after each run is scored.
+    """
+    runs, baseline, unit = runs_with_baseline(request.runs, request.baseline), request.baseline, request.unit
+    info = as_of_pools(store, resolve_snapshot(store, request.snapshot))
     check_unit(info, unit)
-    judge = _model_judge(store, labels, model, unit, info)
+    judge = _model_judge(store, request.labels, request.model, unit, info)
     names, not_scored = runs_to_score(store, runs, unit or info.unit)
     if baseline is not None and baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {baseline!r}", argument="baseline")
@@ -100,56 +124,54 @@ def evaluate_runs(
     if judge is not None:
         from labeler.workbench.model_scoring import model_scoring
 
-        by_model = model_scoring(store, info, labels, judge, qrels)
+        by_model = model_scoring(store, info, request.labels, judge, qrels)
         qrels = by_model.qrels
-    samples = _sample_rule(by_model, average, include_unreviewed)
+    samples = _sample_rule(by_model, request.average, request.include_unreviewed)
     scoring = Scoring(
         info=info,
-        unit=unit,
+        request=request,
         qrels=qrels,
         label_notes=label_notes,
         reopened=reopened_topics(info),
-        measures=parsed,
         threshold=info.manifest["scale"]["threshold"],
-        depth=depth,
-        average=average,
-        include_unreviewed=include_unreviewed,
-        include_reopened=include_reopened,
-        per_query=per_query or baseline is not None,
-        judged_only=judged_only,
         samples=samples,
         previous=previous_labels(store, info, unit, by_model),
     )
     results = _score_runs(store, scoring, names, by_model, progress)
     compared = None
     if baseline is not None:
-        per_topic = {r.run: r.per_query or {} for r in results}
-        compared = baseline_report(
-            per_topic,
-            baseline,
-            [m.name for m in parsed],
-            correction=correction,
-            bootstrap=bootstrap,
-            permutations=permutations,
-            seed=seed,
-        )
-        if not per_query:
+        compared = _against_baseline(results, request)
+        if not request.per_query:
             results = [replace(r, per_query=None) for r in results]
     return EvalReport(
         snapshot=info.name,
         snapshot_sha256=info.sha256,
         unit=unit or info.unit,
-        measures=[m.name for m in parsed],
-        average=average,
-        depth=depth,
+        measures=[m.name for m in request.parsed],
+        average=request.average,
+        depth=request.depth,
         threshold=scoring.threshold,
         runs=results,
         runs_not_scored=not_scored,
         runs_retired=retired_runs(store, runs),
-        stages=stage_table(results, stages) if stages else None,
+        stages=stage_table(results, request.stages) if request.stages else None,
         baseline=compared,
-        labels=None if by_model is None else _labels_note(labels, by_model, samples),
-        judged_only=judged_only,
+        labels=None if by_model is None else _labels_note(request.labels, by_model, samples),
+        judged_only=request.judged_only,
+    )
+
+
+def _against_baseline(results: list[RunScore], request: EvalRequest) -> BaselineReport:
+    """Every scored run against `request.baseline`, per topic, with the request's statistics."""
+    per_topic = {r.run: r.per_query or {} for r in results}
+    return baseline_report(
+        per_topic,
+        request.baseline or "",
+        [m.name for m in request.parsed],
+        correction=request.correction,
+        bootstrap=request.bootstrap,
+        permutations=request.permutations,
+        seed=request.seed,
     )
 
 
@@ -196,13 +218,18 @@ def _sample_rule(by_model: ModelScoring | None, average: str, include_unreviewed
     return by_model.samples
 
 
-def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+def _labels_note(labels: str, by_model: ModelScoring, samples: dict[str, dict[str, int]] | None) -> LabelsNote:
     """The report's `labels`: which labels, which model, its calibration, and for combined the topic rule."""
-    note: dict[str, Any] = {"labels": labels, "model": by_model.model, **by_model.calibration}
-    if by_model.labels == "combined":
-        note["topic_rule"] = "sample_judged" if samples is not None else "as_human"
-        note["samples"] = by_model.samples
-    return note
+    from labeler.workbench.model_scoring import LabelsNote
+
+    combined = by_model.labels == "combined"
+    return LabelsNote(
+        labels=labels,
+        model=by_model.model,
+        **by_model.calibration,
+        topic_rule=("sample_judged" if samples is not None else "as_human") if combined else None,
+        samples=by_model.samples if combined else None,
+    )
 
 
 def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score: RunScore) -> RunScore:
@@ -353,44 +380,58 @@ def checked_request(average: str, measures: str | None, depth: int | None) -> li
 
 @dataclass(frozen=True)
 class Scoring:
-    """What every run of one report is scored with: the snapshot's labels, the measures and the topic rule."""
+    """What every run of one report is scored with: the request, the snapshot's labels and the topic rule."""
 
     info: SnapshotInfo
-    unit: str | None
+    request: EvalRequest
     qrels: dict[str, dict[str, int]]
     label_notes: dict[str, Any]
     reopened: dict[str, dict[str, Any]]
-    measures: list[Measure]
     threshold: int
-    depth: int | None
-    average: str
-    include_unreviewed: bool
-    include_reopened: bool
-    per_query: bool
-    judged_only: bool = False
     samples: dict[str, dict[str, int]] | None = None  # combined labels: topic -> sample pairs, judged (the rule)
     # the snapshot before this one in its unit space, and its labels: the scored topics are named against it
     previous: tuple[SnapshotInfo, dict[str, dict[str, int]]] | None = None
 
+    @property
+    def unit(self) -> str | None:
+        return self.request.unit
+
+    @property
+    def measures(self) -> list[Measure]:
+        return self.request.parsed
+
+    @property
+    def depth(self) -> int | None:
+        return self.request.depth
+
+    @property
+    def average(self) -> str:
+        return self.request.average
+
+    @property
+    def include_unreviewed(self) -> bool:
+        return self.request.include_unreviewed
+
+    @property
+    def include_reopened(self) -> bool:
+        return self.request.include_reopened
+
+    @property
+    def judged_only(self) -> bool:
+        return self.request.judged_only
+
+    @property
+    def per_query(self) -> bool:
+        """Per-topic scores are kept when asked for, and for a baseline comparison (it pairs topics)."""
+        return self.request.per_query or self.request.baseline is not None
+
 
 def score_run(store: Store, scoring: Scoring, name: str) -> RunScore:
     """One run's scores on the topics `scoring.average` chooses, with the topics they rest on."""
-    info, qrels = scoring.info, scoring.qrels
     run = store.run(name)
     ranked = set(store.run_topics(name))
     scored, excluded, not_in_snapshot = topics_to_score(scoring, ranked)
-    evaluation, run_notes = evaluate_in_batches(
-        store,
-        info,
-        run,
-        scoring.unit,
-        qrels,
-        scoring.measures,
-        scored,
-        scoring.threshold,
-        scoring.depth,
-        judged_only=scoring.judged_only,
-    )
+    evaluation, run_notes = evaluate_in_batches(store, scoring, run, scored)
     notes = {**scoring.label_notes, **run_notes}
     if scoring.average != "reviewed":
         evaluation = _as_trec_eval(evaluation)
@@ -436,25 +477,14 @@ def previous_labels(
     return earlier, aligned_labels(store, earlier, unit)[0]
 
 
-def topics_since(
-    scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]
-) -> dict[str, Any] | None:
-    """`{"snapshot", "scored", "entered", "left": {topic: why now}}`: the scored topics against the previous
-    snapshot's, under the same rule (None without a previous snapshot)."""
+def topics_since(scoring: Scoring, ranked: set[str], scored: list[str], excluded: dict[str, str]) -> TopicsSince | None:
+    """The scored topics against the previous snapshot's, under the same rule (None without a previous snapshot)."""
     if scoring.previous is None:
         return None
     earlier, labels = scoring.previous
     before = set(topics_to_score(replace(scoring, info=earlier, qrels=labels, previous=None), ranked)[0])
-    return {"snapshot": earlier.name, "scored": len(before), **entered_and_left(before, scored, excluded)}
-
-
-def entered_and_left(before: set[str], scored: list[str], excluded: dict[str, str]) -> dict[str, Any]:
-    """`{"entered": [...], "left": {topic: why it is not scored now}}` between an earlier scored set and `scored`."""
-    now = set(scored)
-    return {
-        "entered": sorted(now - before, key=topic_sort_key),
-        "left": {t: excluded.get(t, "not_in_snapshot") for t in sorted(before - now, key=topic_sort_key)},
-    }
+    changes = entered_and_left(before, scored, excluded)
+    return TopicsSince(snapshot=earlier.name, scored=len(before), entered=changes.entered, left=changes.left)
 
 
 def run_topics(
@@ -480,103 +510,28 @@ def run_topics(
     )
 
 
-def runs_to_score(store: Store, runs: list[str] | None, space: str) -> tuple[list[str], list[str]]:
-    """The runs asked for; by default every run the labels of `space` can score, and the others.
-
-    A report over all runs together cannot include a document run next to
-    chunk labels, so by default such runs are left out and named
-    (`runs_not_scored`) rather than stopping the whole report; a run asked for
-    by name is never left out (scoring it says what to do instead).
-    """
-    if runs:
-        return runs, []
-    names, others = comparable_runs(store, space)
-    if not names:
-        retired = retired_runs(store, runs)
-        if not others and retired:
-            raise LabelerError(
-                f"every run is retired ({', '.join(retired)})",
-                hints=argument_hint("runs", why="to name the runs to score"),
-            )
-        if not others:
-            raise LabelerError("no runs", hints=Hint("import_runs"))
-        raise LabelerError(
-            f"no run ranks {space} units, so none can be scored on these labels (runs: {', '.join(others)})",
-            hints=argument_hint("unit", "doc", why="to work at document level"),
-        )
-    return names, others
-
-
-def retired_runs(store: Store, runs: list[str] | None) -> list[str]:
-    """The retired runs a default run set left out (none when the runs were named)."""
-    return [] if runs else list(store.retirements())
-
-
-def comparable_runs(store: Store, space: str) -> tuple[list[str], list[str]]:
-    """(runs that can be scored on labels of `space`, the others).
-
-    Document labels score document runs and chunk runs (collapsed to their
-    parents); chunk labels score only runs of the same chunking. This is the
-    default set of runs of eval, coverage, compare and the coverage screen;
-    retired runs are in neither list (`retired_runs` names them).
-    """
-    fits: list[str] = []
-    others: list[str] = []
-    retired = store.retirements()
-    for run in store.runs():
-        if run.name in retired:
-            continue
-        (fits if space == "doc" or str(run.unit) == space else others).append(run.name)
-    return fits, others
-
-
-def compare_runs(
-    store: Store,
-    run_a: str,
-    run_b: str,
-    *,
-    snapshot: str | None = None,
-    measures: str | None = None,
-    depth: int | None = None,
-    unit: str | None = None,
-    include_unreviewed: bool = False,
-    include_reopened: bool = False,
-    permutations: int = 10_000,
-    seed: int = 0,
-    average: str = "reviewed",
-    correction: str = "holm",
-    bootstrap: int = 1000,
-    judged_only: bool = False,
-) -> RunComparison:
+def compare_runs(store: Store, run_a: str, run_b: str, request: EvalRequest) -> RunComparison:
     """A paired comparison of two runs on the same snapshot and the same topics, per measure.
 
     Run a is the baseline: each measure gets `baseline_comparison(a, b)` (the
-    paired tests and bootstrap intervals), and `correction` is applied across
-    the measures (a family of one pair x the measures). `average` chooses the
+    paired tests and bootstrap intervals), and `request.correction` is applied across
+    the measures (a family of one pair x the measures). `request.average` chooses the
     topics as in `evaluate_runs` (with trec_eval's rule a topic without relevant
-    labels is paired with its 0 on both sides).
+    labels is paired with its 0 on both sides). The request's runs, stages, baseline
+    and labels are not read: two runs are compared on the human labels.
     """
-    check_statistics(correction, bootstrap, permutations)
     report = evaluate_runs(
         store,
-        snapshot=snapshot,
-        runs=[run_a, run_b],
-        measures=measures,
-        per_query=True,
-        depth=depth,
-        unit=unit,
-        include_unreviewed=include_unreviewed,
-        include_reopened=include_reopened,
-        average=average,
-        judged_only=judged_only,
+        replace(request, runs=[run_a, run_b], per_query=True, stages=None, baseline=None, labels="human", model=None),
     )
+    permutations, seed, bootstrap = request.permutations, request.seed, request.bootstrap
     first, second = report.runs
     comparisons = {}
     for measure in report.measures:
         a = {t: v[measure] for t, v in (first.per_query or {}).items() if v.get(measure) is not None}
         b = {t: v[measure] for t, v in (second.per_query or {}).items() if v.get(measure) is not None}
         comparisons[measure] = baseline_comparison(a, b, permutations=permutations, seed=seed, resamples=bootstrap)
-    family = correct(list(comparisons.values()), correction)
+    family = correct(list(comparisons.values()), request.correction)
     return RunComparison(
         snapshot=report.snapshot,
         a=run_a,
@@ -585,10 +540,10 @@ def compare_runs(
         topics_a=first.topics,
         topics_b=second.topics,
         measures=comparisons,
-        average=average,
+        average=request.average,
         correction={**family, "runs": 1, "measures": len(comparisons)},
         bootstrap={"method": "percentile", "resamples": bootstrap, "seed": seed, "level": 0.95},
-        judged_only=judged_only,
+        judged_only=request.judged_only,
         topic_sets=topic_sets(first.per_query or {}, second.per_query or {}),
     )
 
@@ -616,98 +571,7 @@ def _lost(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else round(before - after, 6)
 
 
-def check_unit(info: SnapshotInfo, unit: str | None) -> None:
-    """Refuse a unit the snapshot's labels cannot be given in: their own, or documents (lifted)."""
-    if unit is not None and unit not in ("doc", info.unit):
-        raise BadArgumentError(f"must be 'doc' or the snapshot's unit ({info.unit}), not {unit!r}", argument="unit")
-
-
-def aligned_labels(store: Store, info: SnapshotInfo, unit: str | None):
-    """The snapshot's labels as qrels in the unit asked for (`--unit doc` lifts chunk labels), and a note of it."""
-    check_unit(info, unit)
-    labels = [(t, u, g) for t, u, g, _ in snapshot_rows(store, info)]
-    label_unit = info.unit
-    target = unit or label_unit
-    notes: dict[str, Any] = {"unit": target}
-    if target == "doc" and label_unit != "doc":
-        labels, partial = _lift(store, label_unit.split(":", 1)[1], labels)
-        notes["labels_lifted_to_documents"] = True
-        notes["partial_documents"] = partial
-        notes["lower_bound"] = partial > 0
-    qrels: dict[str, dict[str, int]] = {}
-    for topic, unit_id, grade in labels:
-        qrels.setdefault(topic, {})[unit_id] = grade
-    return qrels, notes
-
-
-def aligned_rankings(store: Store, info: SnapshotInfo, run: RunInfo, unit: str | None, topics: list[str] | None = None):
-    """A run's rankings (of `topics`, or all) in the unit the labels are compared in, and a note of any collapse.
-
-    Chunk runs scored against document labels collapse to their parents; a
-    document run against chunk labels, or two chunkings, are refused with what
-    to do instead.
-    """
-    target = unit or info.unit
-    run_unit = str(run.unit)
-    rankings = store.ranked_units(run.name, topics=topics)
-    notes: dict[str, Any] = {}
-    if run_unit == target:
-        return rankings, notes
-    if run_unit.startswith("chunk:") and target == "doc":
-        collapsed = 0
-        chunking = run_unit.split(":", 1)[1]
-        for topic, units in rankings.items():
-            parents = store.parents_of(chunking, units)
-            missing = [u for u in units if u not in parents]
-            if missing:
-                raise LabelerError(f"run {run.name!r}: chunk {missing[0]!r} has no parent in {run_unit}")
-            rankings[topic], count = collapse_to_documents(units, parents)
-            collapsed += count
-        notes["chunks_collapsed"] = collapsed
-        return rankings, notes
-    if run_unit == "doc" and target.startswith("chunk:"):
-        raise LabelerError(
-            f"run {run.name!r} ranks documents but snapshot {info.name} labels {target}",
-            hints=argument_hint(
-                "unit", "doc", why="to evaluate at document level (document grades derived from chunk labels)"
-            ),
-        )
-    raise LabelerError(
-        f"run {run.name!r} ranks {run_unit} but snapshot {info.name} labels {target}: two different "
-        "chunkings cannot be compared; judge the run's units",
-        hints=argument_hint("unit", "doc", why="to evaluate both at document level"),
-    )
-
-
-def _lift(store: Store, chunking: str, labels):
-    """Chunk labels as document grades: the maximum over judged chunks; count partly judged documents."""
-    parents = store.parents_of(chunking, [u for _, u, _ in labels])
-    grades: dict[tuple[str, str], int] = {}
-    judged: Counter = Counter()
-    for topic, unit_id, grade in labels:
-        if grade < 0 or unit_id not in parents:
-            continue
-        key = (topic, parents[unit_id])
-        judged[key] += 1
-        grades[key] = max(grades.get(key, grade), grade)
-    totals = store.chunk_counts(chunking, {d for _, d in grades})
-    partial = sum(1 for (t, d), n in judged.items() if n < totals.get(d, 0))
-    return [(t, d, g) for (t, d), g in grades.items()], partial
-
-
-def evaluate_in_batches(
-    store: Store,
-    info: SnapshotInfo,
-    run: RunInfo,
-    unit: str | None,
-    qrels,
-    measures,
-    scored: list[str],
-    threshold: int,
-    depth: int | None,
-    *,
-    judged_only: bool = False,
-):
+def evaluate_in_batches(store: Store, scoring: Scoring, run: RunInfo, scored: list[str]):
     """`evaluate` of one run on `scored`, reading the run a batch of topics at a time; and the run's unit notes.
 
     Memory holds one batch's rankings (`topic_batches`), not the whole run;
@@ -715,6 +579,8 @@ def evaluate_in_batches(
     Every topic the run ranks is read, scored or not, so the count of chunks
     collapsed to documents describes the whole run.
     """
+    info, unit, qrels, measures = scoring.info, scoring.unit, scoring.qrels, scoring.measures
+    threshold, depth, judged_only = scoring.threshold, scoring.depth, scoring.judged_only
     _, notes = aligned_rankings(store, info, run, unit, topics=[])  # refuses a unit mismatch before reading
     scored_set = set(scored)
     topics = sorted(set(store.run_topics(run.name)) | scored_set, key=topic_sort_key)
@@ -757,39 +623,6 @@ def _as_trec_eval(evaluation):
     return replace(evaluation, per_query=per_query, aggregate=aggregate, counts=dict.fromkeys(measures, count))
 
 
-def scored_topics(
-    info: SnapshotInfo, qrels, rankings, threshold: int, include_unreviewed: bool, *, include_reopened: bool = False
-):
-    """(scored topics, {excluded topic: reason}, run topics the snapshot does not cover).
-
-    A reopened topic is left out (reason `reopened`) unless `include_reopened`:
-    its labels miss units of the latest pool, so its score is only a lower bound.
-    """
-    statuses = {t: row.get("review_status", UNREVIEWED) for t, row in info.manifest["topics"].items()}
-    scored, excluded = [], {}
-    for topic in sorted(set(statuses) | set(qrels), key=topic_sort_key):
-        status = statuses.get(topic, UNREVIEWED)
-        relevant = any(g >= threshold for g in qrels.get(topic, {}).values())
-        if status == NO_ANSWER:
-            excluded[topic] = "no_answer"
-        elif status == REOPENED:
-            if not include_reopened:
-                excluded[topic] = REOPENED
-            elif not relevant:
-                excluded[topic] = "no_relevant"
-            else:
-                scored.append(topic)
-        elif status != REVIEWED and not include_unreviewed:
-            excluded[topic] = "in_progress" if status == IN_PROGRESS else "unreviewed"
-        elif not relevant:
-            excluded[topic] = "no_relevant"
-        else:
-            scored.append(topic)
-    covered = set(scored) | set(excluded)
-    not_in_snapshot = sorted((t for t in rankings if t not in covered), key=topic_sort_key)
-    return scored, excluded, not_in_snapshot
-
-
 def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, threshold: int) -> str | None:
     """Why combined labels leave a topic out (`sampled_topics`), or None when it is scored."""
     if status == NO_ANSWER:
@@ -801,12 +634,3 @@ def _sample_reason(status: str | None, sample: dict[str, int] | None, grades, th
     if not any(g >= threshold for g in grades.values()):
         return "no_relevant"
     return None
-
-
-def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:
-    """`{topic: {"pool", "unjudged"}}` for the snapshot's reopened topics, as its manifest recorded them."""
-    return {
-        t: row.get("reopened") or {"pool": None, "unjudged": 0}
-        for t, row in info.manifest["topics"].items()
-        if row.get("review_status") == REOPENED
-    }

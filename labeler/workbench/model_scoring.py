@@ -35,6 +35,7 @@ from typing import Any
 
 from labeler.agreement.calibration import Calibrator, fit_calibrator
 from labeler.errors import BadArgumentError, LabelerError, argument_hint
+from labeler.json_form import JsonResult, json_field
 from labeler.judgments.model_labels import ModelLabel
 from labeler.metrics import Measure
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, PPIEstimate, ppi_precision_at_k, relevance_probability
@@ -60,6 +61,23 @@ class ModelScoring:
     sampled: frozenset[Pair] | None = None  # None: every pair's draw is asked of the plan
     calibration: dict[str, Any] = field(default_factory=dict)
     samples: dict[str, dict[str, int]] = field(default_factory=dict)  # `sample_coverage`: topic -> pairs, judged
+
+
+@dataclass(frozen=True)
+class LabelsNote(JsonResult):
+    """Which labels a report scored: the model judge, its calibration, and for combined labels the topic rule.
+
+    The calibration fields are absent for model labels (nothing is calibrated); `topic_rule` is
+    `sample_judged` when a topic counts once its random sample is judged, `as_human` otherwise.
+    """
+
+    labels: str
+    model: str
+    method: str | None = json_field(default=None, omit_if_none=True)
+    examples: int | None = json_field(default=None, omit_if_none=True)
+    fallback: bool | None = json_field(default=None, omit_if_none=True)
+    topic_rule: str | None = json_field(default=None, omit_if_none=True)
+    samples: dict[str, dict[str, int]] | None = json_field(default=None, omit_if_none=True)
 
 
 def check_labels(store: Store, labels: str, model: str | None, unit: str | None, info: SnapshotInfo) -> str | None:

@@ -64,49 +64,64 @@ RELEASING = (GRADE, SKIP, UNSURE, ADJUDICATE)
 """Decisions that end the assessor's claim on the pair; a flag or a note keeps them on it."""
 
 
-def record_judgment(
-    store: Store,
-    topic_id: str,
-    unit_id: str,
-    *,
-    assessor: str,
-    grade: int | None = None,
-    kind: str = GRADE,
-    unit: str | None = None,
-    source: str = "human",
-    model: str | None = None,
-    reason: str | None = None,
-    note: str | None = None,
-    active_ms: int | None = None,
-    order: str | None = None,
-    seed: int | None = None,
-    pool: str | None = None,
-    allow_unknown: bool = False,
-    probs: Mapping[int, float] | None = None,
-    shown_model: str | None = None,
-    shown_others: Sequence[str] | None = None,
-) -> Event:
-    """Append one decision about a pair: a grade, skip, unsure (with a reason), flag or note.
+@dataclass(frozen=True)
+class Judgment:
+    """One decision about a pair as its front end drafts it: a grade, skip, unsure (with a reason), flag or note.
 
-    The topic, unit and assessor obey the id rule (`labeler.ids`) whatever the front end:
-    an id holding a line break would write a second, forged line into exported qrels.
-    `probs` (a model's grade only) is its probability per grade of the scale; `shown_model`
-    (a person's decision only) names the model whose label was on screen, None when none was;
-    `shown_others` (a person's decision on a planned overlap pair) the other assessors whose labels
-    were on screen (empty: judged blind), None when not known.
-    Without `unit`, the space follows `labeler.workbench.unit_spaces` (the id's own space when the
-    workbench knows it); `allow_unknown` accepts an id the workbench does not know, never one that
-    is a unit of another space.
+    What needs no workbench is checked once, when the draft is made: the topic and unit obey the
+    id rule (`labeler.ids`) whatever the front end (an id holding a line break would write a second,
+    forged line into exported qrels), the kind is one the log records, the source and the fields its
+    kind needs (`labeler.validation`), and the model-only and person-only fields. `probs` (a model's
+    grade only) is its probability per grade of the scale; `shown_model` (a person's decision only)
+    names the model whose label was on screen, None when none was; `shown_others` (a person's
+    decision on a planned overlap pair) the other assessors whose labels were on screen (empty:
+    judged blind), None when not known. `order`, `seed` and `pool` say how the pair was served.
+    Without `unit`, the space follows `labeler.workbench.unit_spaces`; `allow_unknown` accepts an
+    id the workbench does not know, never one that is a unit of another space.
     """
-    topic_id = check_id(topic_id, ID_NAMES["topic"])
-    unit_id = check_id(unit_id, ID_NAMES["unit"])
-    assessor = check_assessor(store, assessor)
-    space = write_space(store, unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
-    _check_decision(store, kind, grade, source=source, model=model, reason=reason, note=note)
-    checked_probs = _check_model_fields(store, kind, source, probs, shown_model)
-    if not grades_kind(kind):
-        grade = None
-    if allow_unknown:
+
+    topic_id: str
+    unit_id: str
+    assessor: str
+    grade: int | None = None
+    kind: str = GRADE
+    unit: str | None = None
+    source: str = "human"
+    model: str | None = None
+    reason: str | None = None
+    note: str | None = None
+    active_ms: int | None = None
+    order: str | None = None
+    seed: int | None = None
+    pool: str | None = None
+    allow_unknown: bool = False
+    probs: Mapping[int, float] | None = None
+    shown_model: str | None = None
+    shown_others: Sequence[str] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "topic_id", check_id(self.topic_id, ID_NAMES["topic"]))
+        object.__setattr__(self, "unit_id", check_id(self.unit_id, ID_NAMES["unit"]))
+        if self.kind not in (*RECORDABLE_KINDS, ADJUDICATE):
+            raise BadArgumentError(f"cannot record a {self.kind!r} event as a judgment", argument="kind")
+        _check_source_and_fields(self.kind, self.source, SOURCES, model=self.model, reason=self.reason, note=self.note)
+        _check_shown(self.source, self.shown_model)
+        object.__setattr__(self, "shown_others", _checked_others(self.source, self.shown_others))
+        if self.probs is not None and (self.source != MODEL or self.kind != GRADE):
+            raise BadArgumentError("only a model's grade carries probabilities (its source is model)", argument="probs")
+        if not grades_kind(self.kind):
+            object.__setattr__(self, "grade", None)
+
+
+def record_judgment(store: Store, judgment: Judgment) -> Event:
+    """Append one decision about a pair, once the workbench knows its assessor, space, unit and grade."""
+    topic_id, unit_id, kind, source = judgment.topic_id, judgment.unit_id, judgment.kind, judgment.source
+    assessor = check_assessor(store, judgment.assessor)
+    space = write_space(store, judgment.unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
+    if grades_kind(kind):
+        _check_grade(store, judgment.grade)
+    checked_probs = _checked_probs(store, judgment.probs)
+    if judgment.allow_unknown:
         refuse_foreign(store, space, missing_units(store, space, [unit_id]))
     else:
         _check_known(store, space, topic_id, unit_id)
@@ -118,20 +133,20 @@ def record_judgment(
         kind,
         assessor,
         now(),
-        grade=grade,
-        reason=reason,
-        note=note,
+        grade=judgment.grade,
+        reason=judgment.reason,
+        note=judgment.note,
         source=source,
-        model=model,
-        active_ms=active_ms,
+        model=judgment.model,
+        active_ms=judgment.active_ms,
         content_hash=store.unit_content_hash(space, unit_id),
-        order=order,
-        seed=seed,
-        pool=pool,
+        order=judgment.order,
+        seed=judgment.seed,
+        pool=judgment.pool,
         unit=space,
         probs=checked_probs,
-        shown_model=shown_model,
-        shown_others=_checked_others(source, shown_others),
+        shown_model=judgment.shown_model,
+        shown_others=tuple(judgment.shown_others) if judgment.shown_others is not None else None,
     )
     with store.transaction():
         if kind in RELEASING:  # the decision ends the assessor's claim on the pair (labeler.workbench.claims)
@@ -150,46 +165,25 @@ def _checked_others(source: str, shown_others: Sequence[str] | None) -> tuple[st
     return tuple(check_id(name, "assessor name") for name in shown_others)
 
 
-def _check_model_fields(
-    store: Store, kind: str, source: str, probs: Mapping[int, float] | None, shown_model: str | None
-) -> dict[int, float] | None:
-    """`probs` only on a model's grade, sound for the scale; `shown_model` only on a person's decision, a name."""
+def _check_shown(source: str, shown_model: str | None) -> None:
+    """`shown_model` only on a person's decision, a name."""
     if shown_model is not None:
         if source == MODEL:
             raise BadArgumentError(
                 "a model's judgment has no shown model (that records what a person saw)", argument="shown_model"
             )
         check_id(shown_model, "shown model")
+
+
+def _checked_probs(store: Store, probs: Mapping[int, float] | None) -> dict[int, float] | None:
+    """A model's probabilities per grade, sound for the workbench's scale."""
     if probs is None:
         return None
-    if source != MODEL or kind != GRADE:
-        raise BadArgumentError("only a model's grade carries probabilities (its source is model)", argument="probs")
     checked = {int(g): p for g, p in probs.items()}
     problem = probs_problem(checked, store.scale().values)
     if problem is not None:
         raise BadArgumentError(problem, argument="probs")
     return {g: float(p) for g, p in checked.items()}
-
-
-def _check_decision(
-    store: Store,
-    kind: str,
-    grade: int | None,
-    *,
-    source: str,
-    model: str | None,
-    reason: str | None,
-    note: str | None,
-) -> None:
-    """A decision the log can hold: a kind and a source it knows, a grade on the scale, what its kind carries.
-
-    The rules of `labeler.validation`, the same a merged log is held to (`labeler.formats.judgment_log`).
-    """
-    if kind not in (*RECORDABLE_KINDS, ADJUDICATE):
-        raise BadArgumentError(f"cannot record a {kind!r} event as a judgment", argument="kind")
-    _check_source_and_fields(kind, source, SOURCES, model=model, reason=reason, note=note)
-    if grades_kind(kind):
-        _check_grade(store, grade)
 
 
 def adjudicate(
@@ -205,14 +199,16 @@ def adjudicate(
     """Settle a pair's label, resolving a conflict between assessors."""
     return record_judgment(
         store,
-        topic_id,
-        unit_id,
-        assessor=assessor,
-        grade=grade,
-        kind=ADJUDICATE,
-        unit=unit,
-        note=note,
-        allow_unknown=True,
+        Judgment(
+            topic_id=topic_id,
+            unit_id=unit_id,
+            assessor=assessor,
+            grade=grade,
+            kind=ADJUDICATE,
+            unit=unit,
+            note=note,
+            allow_unknown=True,
+        ),
     )
 
 

@@ -19,11 +19,11 @@ from labeler.metrics import parse_measure
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.ordering import ORDERS, needs_model
 from labeler.pooling import STRATEGIES, PoolEntry, PoolRequest
-from labeler.replay import ORACLE
+from labeler.replay import ORACLE, ReplaySettings
 from labeler.replay.campaign import OrderFigures, SystemScorer, replay_campaign
 from labeler.stopping import StoppingRule, parse_rule
 from labeler.store import Store
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, runs_to_score
+from labeler.workbench.alignment import aligned_labels, aligned_rankings, runs_to_score
 from labeler.workbench.read_labels import model_labels_by_topic
 from labeler.workbench.setup import Progress
 from labeler.workbench.snapshots import resolve_snapshot
@@ -97,7 +97,38 @@ def stopping_rules(text: str | None) -> list[StoppingRule]:
     return rules
 
 
-def _check_request(depth: int, strategy: str, runs: list[str], measure: str) -> None:
+@dataclass(frozen=True)
+class ReplayRequest:
+    """What a replay is asked for, checked once when it is made: the pool (`runs` at `depth` under
+    `strategy`), the judging `orders` (default: every registered order that can run), the `measure` the
+    runs in `score_runs` (default: the comparable runs) are ranked by, the `stop` rules, and `model`.
+
+    `model` names the model whose labels (`labeler.workbench.read_labels`) the orders that read one
+    (`uncertainty`) rank by; its labels are calibrated on the snapshot's labels as they are revealed.
+    `order_names` (the oracle first) and `rules` are `orders` and `stop` once checked.
+    """
+
+    depth: int
+    runs: list[str]
+    snapshot: str | None = None
+    strategy: str = "depth"
+    orders: list[str] | None = None
+    seed: int = 0
+    measure: str = DEFAULT_MEASURE
+    stop: str | None = None
+    unjudged_as_nonrelevant: bool = False
+    score_runs: list[str] | None = None
+    model: str | None = None
+    order_names: list[str] = field(init=False, repr=False, compare=False)
+    rules: list[StoppingRule] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_pool(self.depth, self.strategy, self.runs, self.measure)
+        object.__setattr__(self, "order_names", replay_orders(self.orders, self.model))
+        object.__setattr__(self, "rules", stopping_rules(self.stop))
+
+
+def _check_pool(depth: int, strategy: str, runs: list[str], measure: str) -> None:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise BadArgumentError(f"must be at least 1, not {depth}", argument="depth")
     STRATEGIES.get(strategy)
@@ -111,31 +142,11 @@ def _check_request(depth: int, strategy: str, runs: list[str], measure: str) -> 
         raise BadArgumentError(str(exc), argument="measure") from None
 
 
-def replay(
-    store: Store,
-    *,
-    depth: int,
-    runs: list[str],
-    snapshot: str | None = None,
-    strategy: str = "depth",
-    orders: list[str] | None = None,
-    seed: int = 0,
-    measure: str = DEFAULT_MEASURE,
-    stop: str | None = None,
-    unjudged_as_nonrelevant: bool = False,
-    score_runs: list[str] | None = None,
-    progress: Progress | None = None,
-    model: str | None = None,
-) -> ReplayResult:
-    """Replay judging the pool of `runs` at `depth` under each order, the snapshot's labels as the assessor.
-
-    `model` names the model whose labels (`labeler.workbench.read_labels`) the orders that read one
-    (`uncertainty`) rank by; its labels are calibrated on the snapshot's labels as they are revealed.
-    """
-    _check_request(depth, strategy, runs, measure)
-    names = replay_orders(orders, model)
-    rules = stopping_rules(stop)
-    info = resolve_snapshot(store, snapshot)
+def replay(store: Store, request: ReplayRequest, progress: Progress | None = None) -> ReplayResult:
+    """Replay judging the pool of `request.runs` at its depth under each order, the snapshot's labels as assessor."""
+    depth, runs, strategy, model = request.depth, request.runs, request.strategy, request.model
+    measure, unjudged_as_nonrelevant = request.measure, request.unjudged_as_nonrelevant
+    info = resolve_snapshot(store, request.snapshot)
     infos = [store.run(name) for name in runs]  # an unknown run: NotFoundError, before anything is computed
     qrels, _ = aligned_labels(store, info, None)
     threshold = info.manifest["scale"]["threshold"]
@@ -152,7 +163,7 @@ def replay(
         )
     topics = sorted(kept, key=topic_sort_key)
     by_topic = model_labels_by_topic(store, model, info.unit) if model is not None else None
-    systems, not_scored = runs_to_score(store, score_runs, info.unit)
+    systems, not_scored = runs_to_score(store, request.score_runs, info.unit)
     try:
         rankings = {name: aligned_rankings(store, info, store.run(name), None, topics=topics)[0] for name in systems}
         reference = {topic: qrels[topic] for topic in topics}
@@ -160,15 +171,12 @@ def replay(
         figures = replay_campaign(
             {topic: kept[topic] for topic in topics},
             grades,
-            orders=names,
-            threshold=threshold,
+            ReplaySettings(threshold, request.seed, tuple(runs), _scale(info) if by_topic is not None else ()),
+            orders=request.order_names,
             scorer=scorer,
-            rules=rules,
-            seed=seed,
-            run_order=tuple(runs),
+            rules=request.rules,
             progress=progress,
             model=by_topic,
-            scale=_scale(info) if by_topic is not None else (),
         )
     except ValueError as exc:
         raise LabelerError(str(exc)) from None
@@ -187,10 +195,10 @@ def replay(
         unjudged_as_nonrelevant=unjudged_as_nonrelevant,
         topics_without_labels=tuple(without_labels),
         measure=measure,
-        seed=seed,
+        seed=request.seed,
         systems=tuple(systems),
         runs_not_scored=tuple(not_scored),
-        rules=tuple(rule.spec for rule in rules),
+        rules=tuple(rule.spec for rule in request.rules),
         orders=figures,
     )
 

@@ -15,15 +15,15 @@ from labeler.errors import LabelerError
 from labeler.json_form import JsonResult, json_field
 from labeler.output_files import check_output, write_output
 from labeler.store import Store
-from labeler.workbench.coverage import coverage_report
+from labeler.workbench.coverage import CoverageRequest, coverage_report
 from labeler.workbench.coverage_results import History, ReportData
-from labeler.workbench.evaluation import evaluate_runs
+from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 from labeler.workbench.setup import now
 
 
 def report_data(store: Store, *, snapshot: str | None = None, depth: int = 10) -> ReportData:
     """Coverage on one snapshot, plus each run's Judged@k and R@k on every snapshot of the same unit."""
-    coverage = coverage_report(store, snapshot=snapshot, depth=depth)
+    coverage = coverage_report(store, CoverageRequest(snapshot=snapshot, depth=depth))
     return ReportData(
         workbench=str(store.path), created=now()[:19], coverage=coverage, history=history(store, coverage.unit, depth)
     )
@@ -46,10 +46,12 @@ def history(store: Store, unit: str, depth: int) -> History:
         try:
             result = evaluate_runs(
                 store,
-                snapshot=info.name,
-                measures=f"Judged@{depth} R@{depth}",
-                include_unreviewed=True,
-                include_reopened=True,
+                EvalRequest(
+                    snapshot=info.name,
+                    measures=f"Judged@{depth} R@{depth}",
+                    include_unreviewed=True,
+                    include_reopened=True,
+                ),
             )
         except LabelerError:
             continue  # a run whose unit cannot be reconciled with this snapshot is simply not drawn

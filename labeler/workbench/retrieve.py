@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from labeler.errors import (
@@ -39,60 +39,66 @@ ORDER = "score desc, id desc (trec_eval)"
 
 @dataclass(frozen=True)
 class RetrieveRequest:
-    """A checked request: the unit space, whether the run replaces one, and the topics to query."""
+    """What a retrieval is asked for, checked once when it is made (the checks that need no workbench).
+
+    `retriever` names the retriever (with `params`); its top `depth` for the workbench's topics (or
+    `topics`), queried by the `query` field, becomes run `name` at `stage`, in unit space `unit`;
+    `replace` allows replacing a run of that name. `space` is `unit` parsed.
+    """
+
+    retriever: str
+    name: str
+    unit: str = "doc"
+    depth: int = 100
+    topics: Iterable[str] | None = None
+    stage: str = "candidate"
+    query: str = "title"
+    params: dict[str, Any] | None = None
+    replace: bool = False
+    space: Unit = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "space", parse_unit(self.unit))
+        if self.stage not in STAGES:
+            raise BadArgumentError(f"must be one of {', '.join(STAGES)}, not {self.stage!r}", argument="stage")
+        if self.query not in QUERY_FIELDS:
+            raise BadArgumentError(
+                f"must be one of {', '.join(QUERY_FIELDS)}, not {self.query!r}", argument="query_field"
+            )
+        depth = self.depth
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise BadArgumentError(f"must be a whole number 1 or more, not {depth!r}", argument="depth")
+        object.__setattr__(self, "name", check_id(self.name, "run name"))
+
+
+@dataclass(frozen=True)
+class RetrieveTarget:
+    """A request checked against the workbench: the unit space, whether the run replaces one, the topics to query."""
 
     unit: Unit
     replaces: bool
     topics: list[Topic]
 
 
-def retrieve_run(
-    store: Store,
-    retriever: str,
-    name: str,
-    *,
-    unit: str = "doc",
-    depth: int = 100,
-    topics: Iterable[str] | None = None,
-    stage: str = "candidate",
-    query: str = "title",
-    params: dict[str, Any] | None = None,
-    replace: bool = False,
-    progress: Progress | None = None,
-) -> RunRetrieved:
-    """Run `retriever` for the workbench's topics (or `topics`) and store its top `depth` as run `name`."""
-    request = _check_request(store, name, unit, depth, topics, stage, query, replace)
-    chosen = make_retriever(retriever, params, full_text=store)
-    rankings = _rankings(store, chosen, request, depth, query, progress)
-    _record_run(store, name, stage, request, chosen, rankings, _policies(chosen, depth, query))
+def retrieve_run(store: Store, request: RetrieveRequest, progress: Progress | None = None) -> RunRetrieved:
+    """Run the request's retriever for the workbench's topics (or its `topics`); store its top `depth` as a run."""
+    name, depth, query = request.name, request.depth, request.query
+    target = _check_request(store, request)
+    chosen = make_retriever(request.retriever, request.params, full_text=store)
+    rankings = _rankings(store, chosen, target, depth, query, progress)
+    _record_run(store, name, request.stage, target, chosen, rankings, _policies(chosen, depth, query))
     stored = {ranking.topic_id for ranking in rankings}
-    without = [t.topic_id for t in request.topics if t.topic_id not in stored]
+    without = [t.topic_id for t in target.topics if t.topic_id not in stored]
     return RunRetrieved.of(
-        store.run(name), replaced=request.replaces, retriever=chosen.name, topics_without_results=tuple(without)
+        store.run(name), replaced=target.replaces, retriever=chosen.name, topics_without_results=tuple(without)
     )
 
 
-def _check_request(
-    store: Store,
-    name: str,
-    unit: str,
-    depth: int,
-    topics: Iterable[str] | None,
-    stage: str,
-    query: str,
-    replace: bool,
-) -> RetrieveRequest:
-    """Refuse a request before any retriever runs: an index can take minutes to build."""
-    parsed_unit = parse_unit(unit)
-    if stage not in STAGES:
-        raise BadArgumentError(f"must be one of {', '.join(STAGES)}, not {stage!r}", argument="stage")
-    if query not in QUERY_FIELDS:
-        raise BadArgumentError(f"must be one of {', '.join(QUERY_FIELDS)}, not {query!r}", argument="query_field")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise BadArgumentError(f"must be a whole number 1 or more, not {depth!r}", argument="depth")
-    name = check_id(name, "run name")
+def _check_request(store: Store, request: RetrieveRequest) -> RetrieveTarget:
+    """Refuse a request the workbench cannot take before any retriever runs: an index can take minutes to build."""
+    name, parsed_unit = request.name, request.space
     exists = name in store.run_names()
-    if exists and not replace:
+    if exists and not request.replace:
         raise ConflictError(
             f"a run named {name!r} exists already; runs are immutable: retrieve under a new name",
             hints=argument_hint("replace", why="to replace it"),
@@ -101,13 +107,13 @@ def _check_request(
         raise BadArgumentError(
             f"no chunking named {parsed_unit.chunking!r}", argument="unit", hints=Hint("list_chunkings")
         )
-    return RetrieveRequest(parsed_unit, exists, _chosen_topics(store, topics))
+    return RetrieveTarget(parsed_unit, exists, _chosen_topics(store, request.topics))
 
 
 def _rankings(
     store: Store,
     chosen: ChosenRetriever,
-    request: RetrieveRequest,
+    request: RetrieveTarget,
     depth: int,
     query: str,
     progress: Progress | None,
@@ -146,7 +152,7 @@ def _record_run(
     store: Store,
     name: str,
     stage: str,
-    request: RetrieveRequest,
+    request: RetrieveTarget,
     chosen: ChosenRetriever,
     rankings: list[Ranking],
     policies: dict[str, Any],

@@ -52,7 +52,7 @@ from labeler.workbench.queue import (
 )
 from labeler.workbench.read_labels import pair_state
 from labeler.workbench.reading import UnitText, unit_text
-from labeler.workbench.record_judgments import RELEASING, mark_topic, record_judgment, undo
+from labeler.workbench.record_judgments import RELEASING, Judgment, mark_topic, record_judgment, undo
 from labeler.workbench.review import topic_review_state
 from labeler.workbench.stopping import DEFAULT_RULE, TopicFound, stopping_rule
 from labeler.workbench.topics import require_topic
@@ -635,18 +635,20 @@ class JudgingSession:
     ) -> Event:
         return record_judgment(
             self.store,
-            *pair,
-            assessor=self.assessor,
-            grade=grade,
-            kind=kind,
-            unit=self.unit,
-            reason=reason,
-            note=note,
-            active_ms=active_ms,
-            order=self.order,
-            seed=self.seed if is_seeded(self.order) else None,
-            pool=self.pool_info.name,
-            allow_unknown=True,
-            shown_model=self.model_label.model if self.model_label is not None else None,
-            shown_others=self._others_shown(pair),
+            Judgment(
+                *pair,
+                assessor=self.assessor,
+                grade=grade,
+                kind=kind,
+                unit=self.unit,
+                reason=reason,
+                note=note,
+                active_ms=active_ms,
+                order=self.order,
+                seed=self.seed if is_seeded(self.order) else None,
+                pool=self.pool_info.name,
+                allow_unknown=True,
+                shown_model=self.model_label.model if self.model_label is not None else None,
+                shown_others=self._others_shown(pair),
+            ),
         )

@@ -92,11 +92,11 @@ def test_kappas_agree_with_scikit_learn(workbench):
 
 def test_shown_and_blind_are_reported_apart(workbench, db_path):
     from labeler.workbench import open_workbench
-    from labeler.workbench.record_judgments import record_judgment
+    from labeler.workbench.record_judgments import Judgment, record_judgment
 
     with open_workbench(db_path) as store:  # ann judges d2 again, the model's label on screen
-        record_judgment(store, "1", "d2", assessor="ann", grade=1, shown_model="m")
-    out = workbench.json("agreement", "model", "m")
+        record_judgment(store, Judgment(topic_id="1", unit_id="d2", assessor="ann", grade=1, shown_model="m"))
+    out = workbench.json("agreement", "--model", "m")
     assert out["conditions"]["shown"]["pairs"] == 1
     assert out["conditions"]["shown"]["exact_match"]["value"] == 1.0
     assert out["conditions"]["blind"]["pairs"] == 5

@@ -23,7 +23,7 @@ from judging_support import answer_prompt, back_to, open_screen, palette, until 
 from svg_text import screen_text  # noqa: E402
 
 from labeler.store import Store  # noqa: E402
-from labeler.tui import make_app  # noqa: E402
+from labeler.tui import JudgeRequest, make_app  # noqa: E402
 
 MODEL = "zetajudge7"
 SIZE = (140, 40)
@@ -119,7 +119,7 @@ async def visit_every_screen(pilot, seen: dict[str, str]) -> None:
 async def test_a_blind_campaign_never_renders_a_model_label(workbench):
     db = workbench.db
     workbench("assign", "--list")  # listing the plan turns nothing on
-    app = make_app(db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=db, assessor="ann"))
     seen: dict[str, str] = {}
     async with app.run_test(size=SIZE) as pilot:
         for step in range(3):  # d1, d2 (labelled by the model), d4 (not)
@@ -154,7 +154,7 @@ async def test_a_blind_campaign_never_renders_a_model_label(workbench):
 async def test_shown_model_is_rendered_and_recorded(workbench, served):
     db = workbench.db
     workbench("assign", "--show-model", MODEL, "--by", "lead")
-    app = make_app(db, assessor="ann", served=served)
+    app = make_app(JudgeRequest(db_path=db, assessor="ann", served=served))
     async with app.run_test(size=SIZE) as pilot:
         label = app.session.model_label
         assert (label.model, label.grade) == (MODEL, 1) and app.session.current.unit_id == "d1"
@@ -175,7 +175,7 @@ async def test_shown_model_is_rendered_and_recorded(workbench, served):
 async def test_turning_it_off_is_blind_again_and_the_history_is_kept(workbench):
     workbench("assign", "--show-model", MODEL, "--by", "lead")
     workbench("assign", "--show-model", "none", "--by", "chair")
-    app = make_app(workbench.db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=workbench.db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         assert app.session.model_label is None
         assert_blind(rendered(app), "judging after --show-model none")
@@ -203,7 +203,7 @@ def test_next_json_never_carries_a_model_label(workbench, show):
 async def test_undo_on_a_blind_campaign_neither_shows_nor_undoes_a_model_label(workbench):
     """The model's labels carry ann's name (imported by her): undo is for her decisions, not the model's."""
     db = workbench.db
-    app = make_app(db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("backspace")  # nothing of ann's to undo yet
         await pilot.pause()

@@ -17,18 +17,31 @@ from labeler.store.digests import CHAIN_FIELDS, event_link
 from labeler.workbench import record_judgment
 from labeler.workbench.check import check_file
 from labeler.workbench.read_labels import current_labels, model_labels, model_names
+from labeler.workbench.record_judgments import Judgment
 
 P = {0: 0.1, 1: 0.2, 2: 0.3, 3: 0.4}
 
 
 def model_grade(store: Store, topic: str, unit: str, grade: int, *, model: str = "m1", probs=P) -> Event:
     return record_judgment(
-        store, topic, unit, assessor="bot", grade=grade, source="model", model=model, probs=probs, allow_unknown=True
+        store,
+        Judgment(
+            topic_id=topic,
+            unit_id=unit,
+            assessor="bot",
+            grade=grade,
+            source="model",
+            model=model,
+            probs=probs,
+            allow_unknown=True,
+        ),
     )
 
 
 def human_grade(store: Store, topic: str, unit: str, grade: int, **fields) -> Event:
-    return record_judgment(store, topic, unit, assessor="ann", grade=grade, allow_unknown=True, **fields)
+    return record_judgment(
+        store, Judgment(topic_id=topic, unit_id=unit, assessor="ann", grade=grade, allow_unknown=True, **fields)
+    )
 
 
 def test_a_model_grade_is_stored_with_its_probabilities_and_read_back_as_a_model_label(db_path: Path):
@@ -97,14 +110,16 @@ def test_shown_model_is_recorded_on_a_persons_judgment_only(db_path: Path):
         with pytest.raises(BadArgumentError, match="a model's judgment has no shown model"):
             record_judgment(
                 store,
-                "t1",
-                "d3",
-                assessor="bot",
-                grade=1,
-                source="model",
-                model="m1",
-                shown_model="m1",
-                allow_unknown=True,
+                Judgment(
+                    topic_id="t1",
+                    unit_id="d3",
+                    assessor="bot",
+                    grade=1,
+                    source="model",
+                    model="m1",
+                    shown_model="m1",
+                    allow_unknown=True,
+                ),
             )
     assert dump(db_path) == before
 

@@ -100,6 +100,7 @@ def test_replay_replays_uncertainty_only_with_a_model(cli):
 def test_the_models_labels_are_read_again_when_the_workbench_changes(cli):
     from labeler.workbench import record_judgment
     from labeler.workbench.queue import queue
+    from labeler.workbench.record_judgments import Judgment
 
     with Store(cli.db) as store:
         first = [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")]
@@ -109,7 +110,12 @@ def test_the_models_labels_are_read_again_when_the_workbench_changes(cli):
         # the model now labels d4 and is torn on d1: the next queue reads its labels again
         for unit, probs in (("d4", {0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}), ("d1", {0: 0.5, 1: 0.5, 2: 0.0, 3: 0.0})):
             grade = max(probs, key=probs.get)
-            record_judgment(store, "1", unit, assessor="bot", grade=grade, source="model", model="m", probs=probs)
+            record_judgment(
+                store,
+                Judgment(
+                    topic_id="1", unit_id=unit, assessor="bot", grade=grade, source="model", model="m", probs=probs
+                ),
+            )
         assert [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")] == [
             "d1",
             "d2",

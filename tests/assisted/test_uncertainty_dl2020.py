@@ -24,7 +24,7 @@ from assisted.noisy_model import noisy_model
 from labeler.agreement.calibration import fit_calibrator
 from labeler.ordering import UNCERTAINTY_PRIOR, model_probs
 from labeler.pooling import depth_pool
-from labeler.replay import replay_order
+from labeler.replay import ReplaySettings, replay_order
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = next(
@@ -115,11 +115,8 @@ def test_uncertainty_reaches_the_accuracy_with_fewer_judgments_than_random():
                 t,
                 entries,
                 {u: qrels[t][u] for u in entries},
-                threshold=THRESHOLD,
-                seed=seed,
-                run_order=POOLED,
+                ReplaySettings(threshold=THRESHOLD, seed=seed, run_order=POOLED, scale=GRADES),
                 model=models[t],
-                scale=GRADES,
             )
             for t, entries in pool.items()
         }

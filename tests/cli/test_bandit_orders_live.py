@@ -71,9 +71,9 @@ def test_next_claims_the_maxmean_unit(toy2):
 
 
 async def test_the_tui_judges_in_maxmean_and_records_it(toy2):
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
 
-    app = make_app(toy2, assessor="ann", topic="1", order="maxmean")
+    app = make_app(JudgeRequest(db_path=toy2, assessor="ann", topic="1", order="maxmean"))
     shown = []
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -92,9 +92,9 @@ async def test_the_tui_judges_in_maxmean_and_records_it(toy2):
 
 async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
 
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
 
-    app = make_app(toy2, assessor="ann", topic="1")
+    app = make_app(JudgeRequest(db_path=toy2, assessor="ann", topic="1"))
     async with app.run_test(size=(120, 40)) as pilot:
         await choose_order(app, pilot, "hedge")
         assert app.session.order == "hedge"
@@ -112,9 +112,9 @@ async def test_the_tui_order_picker_offers_hedge_and_the_event_records_it(toy2):
 async def test_the_order_picker_refuses_uncertainty_without_a_model(toy2):
     """`uncertainty` ranks by a model's labels: chosen in a session started without --model, the order stays."""
 
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
 
-    app = make_app(toy2, assessor="ann", topic="1", order="mtf")
+    app = make_app(JudgeRequest(db_path=toy2, assessor="ann", topic="1", order="mtf"))
     async with app.run_test(size=(120, 40), message_hook=listening(app)) as pilot:
         await choose_order(app, pilot, "uncertainty")
         assert app.session.order == "mtf"

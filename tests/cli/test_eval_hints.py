@@ -10,7 +10,7 @@ import pytest
 
 from labeler.errors import BadArgumentError, Hint, LabelerError
 from labeler.store import Store
-from labeler.workbench.evaluation import evaluate_runs, stage_table
+from labeler.workbench.evaluation import EvalRequest, evaluate_runs, stage_table
 
 CORPUS = "d1\tone two three four five six\nd2\tseven eight nine ten\nd3\televen twelve\n"
 CHUNK_RUN = "1 Q0 d1#1 1 9 c\n1 Q0 d2#0 2 8 c\n1 Q0 d1#0 3 7 c\n"
@@ -92,10 +92,10 @@ def test_agreement_on_a_snapshot_of_another_unit_is_a_bad_argument(chunk_labels)
 def test_the_services_raise_bad_arguments_and_hints(chunk_labels, db_path):
     with Store(db_path) as store:
         with pytest.raises(BadArgumentError) as average:
-            evaluate_runs(store, average="mean")
+            evaluate_runs(store, EvalRequest(average="mean"))
         with pytest.raises(BadArgumentError) as measures:
-            evaluate_runs(store, measures="Q@5")
-        report = evaluate_runs(store, runs=["chunks"], measures="R@5")
+            evaluate_runs(store, EvalRequest(measures="Q@5"))
+        report = evaluate_runs(store, EvalRequest(runs=["chunks"], measures="R@5"))
         with pytest.raises(BadArgumentError) as stages:
             stage_table(report.runs, ["chunks", "later"])
     assert (average.value.argument, average.value.reason) == (
@@ -107,6 +107,6 @@ def test_the_services_raise_bad_arguments_and_hints(chunk_labels, db_path):
     chunk_labels("runs", "retire", "chunks")
     chunk_labels("runs", "retire", "docs")
     with Store(db_path) as store, pytest.raises(LabelerError) as retired:
-        evaluate_runs(store)
+        evaluate_runs(store, EvalRequest())
     assert retired.value.reason == "every run is retired (chunks, docs)"
     assert retired.value.hints == (Hint("set_argument", argument="runs", why="to name the runs to score"),)

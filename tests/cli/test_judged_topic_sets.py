@@ -11,6 +11,7 @@ import pytest
 
 from labeler.store import Store
 from labeler.workbench import record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 CORPUS = "".join(f"d{i}\tword{i}\n" for i in range(1, 9))
 TOPICS = "1\tone\n2\ttwo\n3\tthree\n4\tfour\n"
@@ -93,7 +94,9 @@ def test_coverage_names_the_pace_of_its_effort_lines(bench):
 def test_a_measured_pace_is_named_with_its_window(bench, db_path):
     with Store(db_path) as store:  # 10 s, 20 s, 30 s: a median of 20 s, 180 an hour
         for unit, ms in (("d4", 10_000), ("d6", 20_000), ("d8", 30_000)):
-            record_judgment(store, "4", unit, assessor="ann", grade=0, active_ms=ms, allow_unknown=True)
+            record_judgment(
+                store, Judgment(topic_id="4", unit_id=unit, assessor="ann", grade=0, active_ms=ms, allow_unknown=True)
+            )
     effort = bench.json("coverage", "--depth", "2", "--snapshot", "current")["effort"]
     assert effort["pace"]["description"] == "at 180/h, the median of the last 3 timed judgments"
     text = bench("coverage", "--depth", "2", "--snapshot", "current").stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 from labeler.pace import DEFAULT_PER_HOUR
 from labeler.store import Store
 from labeler.workbench import record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 RUN = "1 Q0 d1 1 3 a\n1 Q0 d2 2 2 a\n1 Q0 d3 3 1 a\n1 Q0 d4 4 1 a\n"
 
@@ -19,7 +20,9 @@ def test_the_median_of_the_timed_judgments(run_cli, write, db_path):
     run_cli("runs", "import", write("a.run", RUN), "--name", "a")
     with Store(db_path) as store:  # 10 s, 20 s, 30 s: a median of 20 s, 180 an hour
         for unit, ms in (("x1", 10_000), ("x2", 20_000), ("x3", 30_000)):
-            record_judgment(store, "1", unit, assessor="ann", grade=0, active_ms=ms, allow_unknown=True)
+            record_judgment(
+                store, Judgment(topic_id="1", unit_id=unit, assessor="ann", grade=0, active_ms=ms, allow_unknown=True)
+            )
     result = run_cli.json("pool", "build", "--depth", "4")
     assert result["pace"] == {
         "per_hour": 180.0,

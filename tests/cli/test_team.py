@@ -127,11 +127,12 @@ WRITER = """
 import sys
 from labeler.store import Store
 from labeler.workbench import record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 db, name = sys.argv[1], sys.argv[2]
 with Store(db) as store:
     for i in range(500):
-        record_judgment(store, str(i % 25), f"{name}-d{i}", assessor=name, grade=i % 4, allow_unknown=True)
+        record_judgment(store, Judgment(str(i % 25), f"{name}-d{i}", assessor=name, grade=i % 4, allow_unknown=True))
 print("done", flush=True)
 """
 

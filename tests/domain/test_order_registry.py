@@ -123,10 +123,10 @@ def test_the_service_refuses_an_unregistered_order_as_a_bad_argument():
 
 
 async def test_the_tui_order_picker_offers_a_registered_order_and_judges_in_it(workbench, reverse):
-    from labeler.tui import make_app
+    from labeler.tui import JudgeRequest, make_app
     from labeler.tui.screens.prompt import ChoicePrompt
 
-    app = make_app(workbench, assessor="ann")
+    app = make_app(JudgeRequest(db_path=workbench, assessor="ann"))
     async with app.run_test(size=(120, 40)) as pilot:
         await palette(pilot, "Change order")
         await until(

@@ -18,7 +18,7 @@ from labeler.validation import (
     window_problem,
 )
 from labeler.workbench import import_judgments, import_run, record_judgment
-from labeler.workbench.record_judgments import JudgmentImport
+from labeler.workbench.record_judgments import Judgment, JudgmentImport
 from labeler.workbench.runs import RunImport
 from labeler.workbench.team import MergeResult, merge
 
@@ -79,7 +79,7 @@ def test_one_judgment_a_qrels_file_and_a_merged_log_refuse_a_grade_in_the_same_w
     log.write_text(json.dumps(event) + "\n")
     with Store(db) as store:
         with pytest.raises(LabelerError) as one:
-            record_judgment(store, "1", "d1", assessor="ann", grade=7, allow_unknown=True)
+            record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", grade=7, allow_unknown=True))
         with pytest.raises(LabelerError) as imported:
             import_judgments(store, qrels, assessor="ann", allow_unknown=True)
         with pytest.raises(LabelerError) as merged:
@@ -96,7 +96,9 @@ def test_a_missing_reason_or_model_is_a_bad_argument_on_every_road(tmp_path):
     qrels.write_text("1 0 d1 1\n")
     with Store(db) as store:
         with pytest.raises(BadArgumentError) as unsure:
-            record_judgment(store, "1", "d1", assessor="ann", kind="unsure", allow_unknown=True)
+            record_judgment(
+                store, Judgment(topic_id="1", unit_id="d1", assessor="ann", kind="unsure", allow_unknown=True)
+            )
         with pytest.raises(BadArgumentError) as model:
             import_judgments(store, qrels, assessor="ann", source="model", allow_unknown=True)
         with pytest.raises(BadArgumentError) as source:
@@ -114,7 +116,7 @@ def test_import_and_merge_results_are_typed(tmp_path):
     qrels = tmp_path / "q.txt"
     qrels.write_text("1 0 d1 2\n2 0 d2 -1\n")
     with Store(other) as store:
-        record_judgment(store, "1", "d1", assessor="bob", grade=0, allow_unknown=True)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=0, allow_unknown=True))
     with Store(db) as store:
         ran = import_run(store, run, "r", dedupe="first", allow_unknown=True)
         judged = import_judgments(store, qrels, assessor="ann", reviewed=True, allow_unknown=True)

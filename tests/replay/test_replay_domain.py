@@ -11,6 +11,7 @@ from labeler.ordering import ORDERS, mtf_next
 from labeler.pooling import depth_pool
 from labeler.replay import (
     ORACLE,
+    ReplaySettings,
     curve_area,
     lockstep_curve,
     oracle_area,
@@ -41,7 +42,7 @@ SYSTEMS = {
 
 
 def _replay(name: str):
-    return replay_topic(name, "q", POOL["q"], GRADES["q"], threshold=1, run_order=ORDER)
+    return replay_topic(name, "q", POOL["q"], GRADES["q"], ReplaySettings(threshold=1, run_order=ORDER))
 
 
 def test_toy2_depth_order_by_hand():
@@ -76,11 +77,10 @@ def test_campaign_tau_and_stopping_on_toy2_by_hand():
     figures = replay_campaign(
         POOL,
         GRADES,
+        ReplaySettings(threshold=1, run_order=ORDER),
         orders=[ORACLE, "pool", "mtf"],
-        threshold=1,
         scorer=scorer,
         rules=[parse_rule("window:2")],
-        run_order=ORDER,
     )
     assert figures[ORACLE].curve_share == 1.0
     assert figures["pool"].curve_share == 43 / 45
@@ -147,17 +147,17 @@ def test_replay_matches_an_independent_computation_on_random_collections():
     for _ in range(150):
         runs, pool, relevant, grades = _random_collection(rng)
         entries = pool["t"]
-        mtf = replay_order("mtf", "t", entries, grades, threshold=1, run_order=("r1", "r2", "r3"))
+        mtf = replay_order("mtf", "t", entries, grades, ReplaySettings(threshold=1, run_order=("r1", "r2", "r3")))
         assert mtf == _independent_mtf(runs, relevant)
         # the pool order by its definition, the curve and the share by theirs
         by_rank = sorted(entries, key=lambda u: (entries[u].best_rank, -len(entries[u].contributors), u))
-        sequence = replay_order("pool", "t", entries, grades, threshold=1)
+        sequence = replay_order("pool", "t", entries, grades, ReplaySettings(threshold=1))
         assert sequence == by_rank
         found = [sum(1 for u in sequence[:n] if u in relevant) for n in range(1, len(sequence) + 1)]
         assert topic_curve([u in relevant for u in sequence]) == found
         best = sum(min(n, len(relevant)) for n in range(1, len(sequence) + 1))
         assert oracle_area(len(sequence), len(relevant)) == best
-        oracle = replay_topic(ORACLE, "t", entries, grades, threshold=1)
+        oracle = replay_topic(ORACLE, "t", entries, grades, ReplaySettings(threshold=1))
         assert curve_area(oracle.curve) == best
 
 
@@ -169,13 +169,15 @@ def test_static_orders_asked_once_equal_asked_after_every_judgment_and_mtf_equal
         static = [n for n in ORDERS.names() if ORDERS.get(n).static]
         assert static == ["pool", "rrf", "random"]  # the orders that never look at a label
         for name in static:
-            once = replay_order(name, "t", entries, grades, threshold=1, seed=3, recompute=False)
-            every = replay_order(name, "t", entries, grades, threshold=1, seed=3, recompute=True)
+            once = replay_order(name, "t", entries, grades, ReplaySettings(threshold=1, seed=3), recompute=False)
+            every = replay_order(name, "t", entries, grades, ReplaySettings(threshold=1, seed=3), recompute=True)
             assert once == every, name
         judged: dict[str, bool] = {}
         while (unit := mtf_next(runs, judged, pool=entries)) is not None:
             judged[unit] = unit in relevant
-        assert replay_order("mtf", "t", entries, grades, threshold=1, run_order=("r1", "r2", "r3")) == list(judged)
+        assert replay_order(
+            "mtf", "t", entries, grades, ReplaySettings(threshold=1, run_order=("r1", "r2", "r3"))
+        ) == list(judged)
 
 
 def test_lockstep_curve_by_hand():
@@ -185,4 +187,4 @@ def test_lockstep_curve_by_hand():
 
 def test_a_unit_without_a_label_is_refused():
     with pytest.raises(ValueError, match="no label to reveal"):
-        replay_order("pool", "q", POOL["q"], {"d1": 1}, threshold=1)
+        replay_order("pool", "q", POOL["q"], {"d1": 1}, ReplaySettings(threshold=1))

@@ -8,7 +8,7 @@ from support import dump
 from labeler.models import Unit
 from labeler.store import Store
 from labeler.workbench import import_run
-from labeler.workbench.retrieve import retrieve_run, unit_texts
+from labeler.workbench.retrieve import RetrieveRequest, retrieve_run, unit_texts
 
 RETRIEVERS = ["fts5", "bm25s", "ql"]
 
@@ -95,5 +95,7 @@ def test_the_plain_output_says_what_was_made(hand_cli):
 def test_progress_is_reported_per_topic(hand_cli, db_path):
     calls = []
     with Store(db_path) as store:
-        retrieve_run(store, "ql", "p", progress=lambda done, total: calls.append((done, total)))
+        retrieve_run(
+            store, RetrieveRequest(retriever="ql", name="p"), progress=lambda done, total: calls.append((done, total))
+        )
     assert calls == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]

@@ -15,6 +15,7 @@ from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH
 from labeler.store.schema import migrations
 from labeler.workbench import record_judgment
 from labeler.workbench.check import check_workbench
+from labeler.workbench.record_judgments import Judgment
 
 
 def schema_4(path, grades):
@@ -40,7 +41,9 @@ def test_an_older_log_is_linked_on_upgrade_and_checks(tmp_path):
         assert all(len(link) == 16 for (link,) in rows)
         assert store.get_meta(LOG_HEAD) == rows[-1][0].hex() and store.get_meta(LOG_LENGTH) == "3"
         assert list(store.log_chain_problems()) == []
-        record_judgment(store, "1", "d9", assessor="ann", grade=3, allow_unknown=True)  # the chain goes on
+        record_judgment(
+            store, Judgment(topic_id="1", unit_id="d9", assessor="ann", grade=3, allow_unknown=True)
+        )  # the chain goes on
         assert list(store.log_chain_problems()) == [] and store.get_meta(LOG_LENGTH) == "4"
         log = next(c for c in check_workbench(store).checks if c.check == "judgment log")
         assert log.ok, log.findings
@@ -52,7 +55,9 @@ def test_each_link_covers_the_previous_link_and_every_field(tmp_path):
     new_workbench(db)
     with Store(db) as store:
         for unit, grade in (("d1", 2), ("d2", 0)):
-            record_judgment(store, "1", unit, assessor="ann", grade=grade, allow_unknown=True)
+            record_judgment(
+                store, Judgment(topic_id="1", unit_id=unit, assessor="ann", grade=grade, allow_unknown=True)
+            )
         rows = store.db.execute(
             "SELECT link, event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, "
             "active_ms, content_hash, judging_order, seed, target, pool, unit, clock FROM events ORDER BY seq"

@@ -5,20 +5,21 @@ from __future__ import annotations
 from svg_text import screen_text
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.workbench import record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 
 def conflict(db, topic, unit_id, unit="doc"):
     with Store(db) as store:
-        record_judgment(store, topic, unit_id, assessor="bob", grade=3, unit=unit)
-        record_judgment(store, topic, unit_id, assessor="cat", grade=0, unit=unit)
+        record_judgment(store, Judgment(topic_id=topic, unit_id=unit_id, assessor="bob", grade=3, unit=unit))
+        record_judgment(store, Judgment(topic_id=topic, unit_id=unit_id, assessor="cat", grade=0, unit=unit))
 
 
 async def test_the_conflicting_document_is_shown_beside_its_grades(judging_db):
     conflict(judging_db, "1", "d2")
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 34)) as pilot:
         await pilot.press("a")
         await pilot.pause()
@@ -31,7 +32,7 @@ async def test_the_conflicting_document_is_shown_beside_its_grades(judging_db):
 async def test_the_text_follows_the_selected_conflict(judging_db):
     conflict(judging_db, "1", "d1")
     conflict(judging_db, "2", "d3")
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 34)) as pilot:
         await pilot.press("a")
         await pilot.pause()

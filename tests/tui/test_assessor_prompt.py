@@ -5,7 +5,7 @@ from __future__ import annotations
 from judging_support import answer_prompt, events, grades, until
 from textual.widgets import Input, Label
 
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import TextPrompt
 
@@ -13,7 +13,7 @@ SIZE = (120, 40)
 
 
 async def test_the_assessor_prompt_refuses_a_name_with_a_space_and_takes_the_retyped_one(judging_db):
-    app = make_app(judging_db, assessor="unknown", ask_assessor=True)
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="unknown", ask_assessor=True))
     async with app.run_test(size=SIZE) as pilot:
         await answer_prompt(pilot, "bad name", closes=False, typed=True)
         await until(
@@ -39,7 +39,7 @@ async def test_the_assessor_prompt_refuses_a_name_with_a_space_and_takes_the_ret
 
 
 async def test_escape_on_the_assessor_prompt_asks_again(judging_db):
-    app = make_app(judging_db, assessor="unknown", ask_assessor=True)
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="unknown", ask_assessor=True))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("escape")

@@ -7,7 +7,7 @@ from judging_support import answer_prompt, back_to, open_screen, until
 from svg_text import screen_text
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.topics import TopicsScreen
@@ -27,7 +27,7 @@ def shown(app):
 async def test_the_second_judge_sees_nothing_until_both_judged_then_the_pair_is_adjudicated(judging_db):
     with Store(judging_db) as store:
         assign(store, ["ann", "bob"], overlap=0.99, seed=1)  # topic 1 is ann's, bob judges its overlap pairs
-    ann = make_app(judging_db, assessor="ann", topic="1")
+    ann = make_app(JudgeRequest(db_path=judging_db, assessor="ann", topic="1"))
     async with ann.run_test(size=SIZE) as pilot:
         assert shown(ann) == ("1", "d1")
         await pilot.press("n")
@@ -41,7 +41,7 @@ async def test_the_second_judge_sees_nothing_until_both_judged_then_the_pair_is_
     with Store(judging_db) as store:
         assert pair_state(store, "doc", "1", "d1").grades == {"ann": 3}
 
-    bob = make_app(judging_db, assessor="bob", topic="1")
+    bob = make_app(JudgeRequest(db_path=judging_db, assessor="bob", topic="1"))
     async with bob.run_test(size=SIZE) as pilot:
         assert shown(bob) == ("1", "d1")  # still bob's to judge, whoever graded it
         text = screen_text(bob.export_screenshot())

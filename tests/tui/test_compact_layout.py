@@ -13,7 +13,7 @@ from support import new_workbench
 from svg_text import screen_lines
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
 
 NARRATIVE = " ".join(["A relevant document names a pest of maize and a way to control it in the field."] * 8)
@@ -73,7 +73,7 @@ def line_with(lines: list[str], *fragments: str) -> str | None:
 
 async def screen(db, size, *keys, flag: bool = False):
     """The screen's lines after the keys (and, with `flag`, an `f` whose reason is left empty)."""
-    app = make_app(db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=db, assessor="ann"))
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press(*keys)
         if flag:

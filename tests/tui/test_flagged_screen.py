@@ -5,7 +5,7 @@ from __future__ import annotations
 from judging_support import answer_prompt, back_to, events, grades, open_screen, palette, until
 from textual.widgets import DataTable
 
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.flagged import FlaggedScreen
 from labeler.tui.screens.judge import JudgeScreen
 
@@ -22,7 +22,7 @@ def rows(app) -> list[list[str]]:
 
 
 async def test_a_flagged_then_graded_pair_is_listed_with_its_grade_and_opens(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         assert current(app) == "d1"
         await pilot.press("f")
@@ -40,7 +40,7 @@ async def test_a_flagged_then_graded_pair_is_listed_with_its_grade_and_opens(jud
 
 
 async def test_the_palette_opens_it_and_an_undone_flag_is_gone(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(2):  # two flags without a reason, the second undone
             await pilot.press("f")

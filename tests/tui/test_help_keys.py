@@ -5,13 +5,13 @@ from __future__ import annotations
 from svg_text import screen_text
 from textual.binding import Binding
 
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.judge import JudgeScreen
 
 
 async def test_help_lists_every_judging_key_before_the_generic_ones(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 60)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 from labeler.errors import LabelerError
 from labeler.inert import visible, visible_line
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.judge import JudgeScreen
@@ -38,6 +38,7 @@ from labeler.workbench import (
     import_topics,
     record_judgment,
 )
+from labeler.workbench.record_judgments import Judgment
 
 SIZE = (200, 50)
 OSC, CSI, C1, BIDI = "\x1b]2;pwned\x07", "\x1b[2J", "\x9b1m", "\u202e"
@@ -134,7 +135,7 @@ def test_a_crlf_line_end_is_a_newline_and_a_lone_cr_is_spelled_out():
 
 
 async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_terminal(escapes_db):
-    app = make_app(escapes_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=escapes_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         screen = app.screen
         body = screen.query_one("#unit-body", Static)
@@ -180,11 +181,11 @@ async def test_the_judging_screen_shows_escapes_instead_of_acting_on_the_termina
 
 async def test_topics_history_adjudication_and_snapshots_show_escapes(escapes_db):
     with Store(escapes_db) as store:
-        record_judgment(store, T1, D1, assessor=ASSESSOR, grade=2, note=NOTE)
-        record_judgment(store, T1, D1, assessor="bob", grade=0)
-        record_judgment(store, T1, D1, assessor="bob", kind="note", note=NOTE)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=ASSESSOR, grade=2, note=NOTE))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor="bob", grade=0))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor="bob", kind="note", note=NOTE))
         create_snapshot(store, MESSAGE)
-    app = make_app(escapes_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=escapes_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await open_screen(pilot, "t", TopicsScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))

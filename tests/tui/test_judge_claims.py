@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from judging_support import grades
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.unit_view import UnitView
 
 SIZE = (140, 40)
@@ -24,7 +24,10 @@ def claims(db):
 
 
 async def test_two_apps_never_show_the_same_unit(judging_db):
-    ann, bob = make_app(judging_db, assessor="ann"), make_app(judging_db, assessor="bob")
+    ann, bob = (
+        make_app(JudgeRequest(db_path=judging_db, assessor="ann")),
+        make_app(JudgeRequest(db_path=judging_db, assessor="bob")),
+    )
     async with ann.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
         assert shown(ann) == ("1", "d1") and shown(bob) == ("1", "d2")
         steps = [
@@ -57,7 +60,7 @@ async def test_only_held_pairs_left_says_so(judging_db):
 
         for unit in ("d1", "d2", "d6", "d4"):
             claim_pair(store, "cy", "1", unit)
-    app = make_app(judging_db, assessor="ann", topic="1")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann", topic="1"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert shown(app) is None and app.session.held == 4
@@ -66,8 +69,8 @@ async def test_only_held_pairs_left_says_so(judging_db):
 
 
 async def test_a_lease_that_ends_returns_the_unit_to_the_other_app(judging_db):
-    ann = make_app(judging_db, assessor="ann", lease=timedelta(minutes=5))
-    bob = make_app(judging_db, assessor="bob", lease=timedelta(minutes=5))
+    ann = make_app(JudgeRequest(db_path=judging_db, assessor="ann", lease=timedelta(minutes=5)))
+    bob = make_app(JudgeRequest(db_path=judging_db, assessor="bob", lease=timedelta(minutes=5)))
     async with ann.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
         assert shown(ann) == ("1", "d1") and shown(bob) == ("1", "d2")
         later = datetime.now(timezone.utc) + timedelta(minutes=6)  # ann walked away: her lease on d1 ended

@@ -5,7 +5,7 @@ from __future__ import annotations
 from judging_support import answer_prompt, events, grades, until
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.widgets.status_bar import StatusBar
@@ -19,7 +19,7 @@ def current(app):
 
 
 async def test_grade_keys_judge_commit_and_advance(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         assert (app.session.topic_id, current(app)) == ("1", "d1")  # first unjudged unit, first topic
         await pilot.press("2", "0", "3")
@@ -31,7 +31,7 @@ async def test_grade_keys_judge_commit_and_advance(judging_db):
 
 
 async def test_a_key_off_the_scale_does_nothing(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("7")
         assert current(app) == "d1"
@@ -39,7 +39,7 @@ async def test_a_key_off_the_scale_does_nothing(judging_db):
 
 
 async def test_skip_puts_the_pair_last(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
         assert current(app) == "d2"
@@ -49,7 +49,7 @@ async def test_skip_puts_the_pair_last(judging_db):
 
 
 async def test_unsure_asks_for_a_reason(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("u")
         await answer_prompt(pilot, "jargon", typed=True)
@@ -59,7 +59,7 @@ async def test_unsure_asks_for_a_reason(judging_db):
 
 
 async def test_unsure_cancelled_records_nothing(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("u", "escape")
         assert current(app) == "d1"
@@ -67,7 +67,7 @@ async def test_unsure_cancelled_records_nothing(judging_db):
 
 
 async def test_flag_and_note_keep_the_pair_open(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f")
         await answer_prompt(pilot, "")  # Enter on an empty reason: a flag without one
@@ -80,7 +80,7 @@ async def test_flag_and_note_keep_the_pair_open(judging_db):
 
 
 async def test_flag_asks_why_and_escape_flags_nothing(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.is_mounted, "the reason asked")
@@ -94,7 +94,7 @@ async def test_flag_asks_why_and_escape_flags_nothing(judging_db):
 
 
 async def test_undo_reopens_the_last_judgment(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0")
         assert current(app) == "d6"
@@ -106,7 +106,7 @@ async def test_undo_reopens_the_last_judgment(judging_db):
 
 
 async def test_history_reopens_an_earlier_decision(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0", "h")
         await pilot.press("down", "enter")  # newest first: row 2 is d1
@@ -116,7 +116,7 @@ async def test_history_reopens_an_earlier_decision(judging_db):
 
 
 async def test_previous_shows_the_pair_before(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "left")
         assert current(app) == "d1"
@@ -126,7 +126,7 @@ async def test_previous_shows_the_pair_before(judging_db):
 
 
 async def test_topic_done_and_no_answer(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "d")
         assert app.session.topic_id == "2"
@@ -138,7 +138,7 @@ async def test_topic_done_and_no_answer(judging_db):
 
 
 async def test_no_answer_is_refused_with_a_relevant_label(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3", "x")
         assert app.session.topic_id == "1"
@@ -147,7 +147,7 @@ async def test_no_answer_is_refused_with_a_relevant_label(judging_db):
 
 
 async def test_switching_topic(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t")
         await pilot.press("down", "down", "enter")
@@ -157,7 +157,7 @@ async def test_switching_topic(judging_db):
 
 
 async def test_start_topic_and_order_from_the_factory(judging_db):
-    app = make_app(judging_db, assessor="ann", topic="2", order="random", seed=3)
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann", topic="2", order="random", seed=3))
     async with app.run_test(size=SIZE) as pilot:
         assert app.session.topic_id == "2"
         await pilot.press("1")
@@ -166,7 +166,7 @@ async def test_start_topic_and_order_from_the_factory(judging_db):
 
 
 async def test_creating_a_snapshot(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0")
         app.action_create_snapshot()
@@ -180,11 +180,12 @@ async def test_creating_a_snapshot(judging_db):
 
 async def test_resolving_a_conflict(judging_db):
     from labeler.workbench import record_judgment
+    from labeler.workbench.record_judgments import Judgment
 
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="bob", grade=3)
-        record_judgment(store, "1", "d1", assessor="cat", grade=0)
-    app = make_app(judging_db, assessor="ann")
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=3))
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="cat", grade=0))
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
         await pilot.pause()
@@ -201,7 +202,7 @@ async def test_resolving_a_conflict(judging_db):
 
 
 async def test_run_names_are_hidden_until_asked(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         provenance = app.screen.query_one("#provenance")
         assert not provenance.display
@@ -210,7 +211,7 @@ async def test_run_names_are_hidden_until_asked(judging_db):
 
 
 async def test_a_chunk_is_shown_inside_its_parent_document(chunk_db):
-    app = make_app(chunk_db, assessor="ann")  # the latest pool is the chunk pool
+    app = make_app(JudgeRequest(db_path=chunk_db, assessor="ann"))  # the latest pool is the chunk pool
     async with app.run_test(size=SIZE) as pilot:
         assert current(app) == "d6#2"
         view = app.screen.query_one(UnitView)
@@ -228,7 +229,7 @@ async def test_a_chunk_is_shown_inside_its_parent_document(chunk_db):
 
 
 async def test_highlight_terms_and_jump_between_hits(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(UnitView)
         assert {h.term for h in view.hits} == {"maize"}  # "pests" is in the title, not in d1's text
@@ -239,7 +240,7 @@ async def test_highlight_terms_and_jump_between_hits(judging_db):
 
 
 async def test_an_empty_queue_says_what_to_do(judging_db):
-    app = make_app(judging_db, assessor="ann", topic="3")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann", topic="3"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("1", "1")
         assert app.session.current is None
@@ -249,7 +250,7 @@ async def test_an_empty_queue_says_what_to_do(judging_db):
 
 
 async def test_next_on_an_empty_queue_goes_to_the_next_topic(judging_db):
-    app = make_app(judging_db, assessor="ann", topic="2")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann", topic="2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("0", "0")
         assert app.session.current is None and app.session.topic_id == "2"
@@ -278,7 +279,7 @@ async def test_coverage_screen_matches_the_cli(judging_db):
 
     from labeler.cli import cli
 
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0", "3", "0", "d")  # topic 1 judged and marked done
         screen = await open_coverage(app, pilot)
@@ -315,9 +316,9 @@ async def test_coverage_screen_matches_the_cli(judging_db):
 async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_the_others(chunk_db):
     """Chunk labels can score only runs of that chunking: the screen covers those and says which it left out."""
     from labeler.store import Store
-    from labeler.workbench.coverage import coverage_report
+    from labeler.workbench.coverage import CoverageRequest, coverage_report
 
-    app = make_app(chunk_db, assessor="ann")  # the latest pool is the chunk pool
+    app = make_app(JudgeRequest(db_path=chunk_db, assessor="ann"))  # the latest pool is the chunk pool
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")  # d6#2 relevant
         screen = await open_coverage(app, pilot)
@@ -329,13 +330,16 @@ async def test_coverage_screen_on_a_chunk_pool_scores_the_chunk_runs_and_names_t
     assert "Not scored here (they rank other units): bm25;" in summary
     with Store(chunk_db) as store:  # what the screen shows is the workbench's own report on those runs
         expected = coverage_report(
-            store, snapshot="current", depth=screen.result.depth, loro=False, runs=["chunks"], space="chunk:w10"
+            store,
+            CoverageRequest(
+                snapshot="current", depth=screen.result.depth, loro=False, runs=["chunks"], space="chunk:w10"
+            ),
         )
     assert screen.result.runs == expected.runs and screen.result.topics == expected.topics
 
 
 async def test_a_served_session_asks_for_the_assessor_first(judging_db):
-    app = make_app(judging_db, assessor="unknown", ask_assessor=True)
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="unknown", ask_assessor=True))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, JudgeScreen)
@@ -352,7 +356,7 @@ async def test_a_read_only_workbench_is_a_notice_and_the_annotator_stays(judging
     from labeler.store.connection import connect as original
 
     monkeypatch.setattr(store_package, "connect", lambda path, readonly=False: original(path, readonly=True))
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     notices = []
     async with app.run_test(size=SIZE) as pilot:
         monkeypatch.setattr(app, "notify", lambda message, **kw: notices.append(message))

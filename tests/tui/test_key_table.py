@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.judge import JudgeScreen
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "tui.md"
@@ -71,7 +71,7 @@ def names(app, binding: Binding, key: str) -> set[str]:
 async def test_every_key_of_the_judging_screen_is_in_the_table_and_every_key_there_is_bound(judging_db):
     rows = key_table()
     assert rows, f"no key table under {HEADER!r} in {DOC}"
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -145,7 +145,7 @@ async def test_a_keymap_moves_a_key_and_the_help_shows_where(judging_db):
 
     from labeler.tui.screens.help import HelpScreen
 
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(120, 40)) as pilot:
         app.set_keymap({"judge.skip": "k", "judge.grade_2": "ctrl+g"})
         await pilot.pause()

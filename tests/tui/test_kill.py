@@ -11,10 +11,10 @@ from judging_support import grades
 
 CHILD = """
 import asyncio, sys
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 
 async def main(db):
-    app = make_app(db, assessor="ann")
+    app = make_app(JudgeRequest(db, assessor="ann"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("2", "0")
         print("SHOWING", app.session.current.unit_id, flush=True)

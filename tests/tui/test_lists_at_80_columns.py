@@ -7,7 +7,7 @@ from judging_support import answer_prompt, column_on_screen, open_screen
 from textual.widgets import DataTable
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.flagged import FlaggedScreen
 from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.topics import TopicsScreen
@@ -36,7 +36,7 @@ def review_statuses(db) -> list[str]:
 async def test_the_topics_table_shows_every_review_status_whole(reopened_db, size):
     expected = review_statuses(reopened_db)
     assert expected == ["reopened by P1 (3 unjudged)", "reopened by P1 (1 unjudged)", "reviewed"]
-    app = make_app(reopened_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=reopened_db, assessor="ann"))
     async with app.run_test(size=size) as pilot:
         await open_screen(pilot, "t", TopicsScreen)
         table = app.screen.query_one(DataTable)
@@ -50,7 +50,7 @@ async def test_the_topics_table_shows_every_review_status_whole(reopened_db, siz
 
 
 async def test_a_resized_topics_screen_lays_its_table_out_again(reopened_db):
-    app = make_app(reopened_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=reopened_db, assessor="ann"))
     async with app.run_test(size=(160, 45)) as pilot:
         await open_screen(pilot, "t", TopicsScreen)
         await pilot.press("down")
@@ -62,7 +62,7 @@ async def test_a_resized_topics_screen_lays_its_table_out_again(reopened_db):
 
 
 async def test_history_at_80_columns_shows_each_decision_whole_and_wraps_the_note(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
         await answer_prompt(pilot, NOTE)
@@ -76,7 +76,7 @@ async def test_history_at_80_columns_shows_each_decision_whole_and_wraps_the_not
 
 
 async def test_flagged_at_80_columns_shows_the_reason_and_state_whole(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f")
         await answer_prompt(pilot, REASON)

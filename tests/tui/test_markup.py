@@ -23,7 +23,7 @@ from textual.worker import WorkerFailed
 
 from labeler.errors import LabelerError
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.coverage import CoverageScreen
 from labeler.tui.screens.flagged import FlaggedScreen
@@ -45,6 +45,7 @@ from labeler.workbench import (
     init_workbench,
     record_judgment,
 )
+from labeler.workbench.record_judgments import Judgment
 
 SIZE = (200, 50)
 CLICK = "[@click=app.quit]q[/]"
@@ -221,7 +222,7 @@ def current(app):
 
 
 async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         screen = app.screen
         assert (app.session.topic_id, current(app)) == (T1, D1)
@@ -275,7 +276,7 @@ async def test_the_judging_screen_shows_every_name_as_it_is(markup_db):
 async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
     db = make_workbench(tmp_path, doc_run=False)  # chunk runs only: coverage of chunk labels needs that
     add_chunk_pool(db, tmp_path)
-    app = make_app(db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         assert current(app) == f"{D5}#2"
         assert_shows(app.screen.query_one(StatusBar), f"chunk │ {D5}#2 │", f"chunking {CHUNKING}", f"parent {D5}")
@@ -291,7 +292,7 @@ async def test_a_chunk_names_its_chunking_and_parent_as_they_are(tmp_path):
 
 
 async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothing(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR, topic=T2)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR, topic=T2))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         assert_shows(app.screen.query_one(TopicCard), f"Topic {T2}", TITLE2, "What [/b]?")
         await pilot.press("0", "1")
@@ -314,7 +315,7 @@ async def test_an_empty_topic_is_named_as_it_is_and_clicking_its_name_does_nothi
 
 async def test_coverage_on_chunk_labels_names_the_document_run_left_out_as_it_is(markup_db, tmp_path):
     add_chunk_pool(markup_db, tmp_path)  # the document run bm25[/b] cannot be scored on chunk labels
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, CoverageScreen) and app.screen.result is not None, "coverage")
@@ -334,7 +335,7 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
         raise LabelerError(f"run '{RUN}' ranks [bold]nothing[/bold] here [/b]")
 
     monkeypatch.setattr(coverage_service, "coverage_report", broken)
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.press("c")
         screen = app.screen
@@ -357,7 +358,7 @@ async def test_a_coverage_failure_names_the_run_as_it_is_and_judging_goes_on(mar
 
 
 async def test_the_topics_screen_lists_ids_and_titles_as_they_are(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await open_screen(pilot, "t", TopicsScreen)
         cells = await table_cells(pilot, app.screen.query_one(DataTable))
@@ -370,7 +371,7 @@ async def test_the_topics_screen_lists_ids_and_titles_as_they_are(markup_db):
 
 
 async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         await answer_prompt(pilot, NOTE)
@@ -395,7 +396,7 @@ async def test_history_shows_ids_reasons_and_notes_and_reopens_the_exact_pair(ma
 
 
 async def test_the_flagged_pairs_show_the_reason_typed_with_f_as_it_is(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f")
         await answer_prompt(pilot, FLAG_REASON, typed=True)
@@ -408,7 +409,7 @@ async def test_the_flagged_pairs_show_the_reason_typed_with_f_as_it_is(markup_db
 
 
 async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.press("2")
         await palette(pilot, "Create snapshot")
@@ -441,10 +442,10 @@ async def test_snapshots_keep_their_message_and_diff_the_exact_ids(markup_db):
 async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair(markup_db):
     bob, cat = "bob[x]", CLICK
     with Store(markup_db) as store:
-        record_judgment(store, T1, D1, assessor=bob, grade=2, note=NOTE)
-        record_judgment(store, T1, D1, assessor=cat, grade=0)
-        record_judgment(store, T1, D1, assessor=cat, kind="note", note=REASON)
-    app = make_app(markup_db, assessor=ASSESSOR)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=bob, grade=2, note=NOTE))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=cat, grade=0))
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=cat, kind="note", note=REASON))
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await open_screen(pilot, "a", AdjudicationScreen)
         screen = app.screen
@@ -478,7 +479,7 @@ async def test_adjudication_shows_assessors_and_notes_and_settles_the_exact_pair
 
 
 async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "0", "1", "0", "d", "c")
         await until(pilot, lambda: isinstance(app.screen, CoverageScreen) and app.screen.result is not None, "coverage")
@@ -493,7 +494,7 @@ async def test_the_coverage_screen_names_runs_and_units_as_they_are(markup_db):
 
 
 async def test_help_and_the_palettes_keys_show_the_scales_labels_as_they_are(markup_db):
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE) as pilot:
         await open_screen(pilot, "question_mark", HelpScreen)
         await until_shows(pilot, app.screen.query(Static).first(), "Judging keys", *LABELS)
@@ -506,7 +507,7 @@ async def test_help_and_the_palettes_keys_show_the_scales_labels_as_they_are(mar
 
 
 async def test_a_served_session_takes_a_bracketed_name_but_not_a_space(markup_db):
-    app = make_app(markup_db, assessor="unknown", ask_assessor=True)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor="unknown", ask_assessor=True))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TextPrompt) and app.screen.is_mounted, "the name prompt")
         assert_shows(app.screen.query_one("Label"), "Your name (it is recorded with every judgment):")
@@ -532,7 +533,7 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
     def refuse(*args, **kwargs):
         raise LabelerError("bad [/b] grade [x]", path="runs/a[1].run", line=3)
 
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         app.session.judge = refuse
         await pilot.press("2")
@@ -549,10 +550,10 @@ async def test_an_error_whose_message_looks_like_markup_is_shown_as_it_is(markup
 
 async def test_a_failed_export_names_its_path_as_it_is(markup_db, tmp_path):
     with Store(markup_db) as store:
-        record_judgment(store, T1, D1, assessor=ASSESSOR, grade=2)
+        record_judgment(store, Judgment(topic_id=T1, unit_id=D1, assessor=ASSESSOR, grade=2))
         create_snapshot(store, MESSAGE)
     target = tmp_path / "no[/b]dir" / "q[x].txt"
-    app = make_app(markup_db, assessor=ASSESSOR)
+    app = make_app(JudgeRequest(db_path=markup_db, assessor=ASSESSOR))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         with pytest.raises(WorkerFailed):
             await app.export_qrels(str(target)).wait()

@@ -6,7 +6,7 @@ from judging_support import until
 from support import listening, notices
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.unit_view import UnitView
 from labeler.workbench.assignments import assign
 
@@ -24,7 +24,7 @@ def body(app) -> str:
 async def test_an_assessor_without_an_assignment_is_told_the_pairs_are_others_not_done(judging_db):
     with Store(judging_db) as store:
         assign(store, ["ann", "bob"])
-    app = make_app(judging_db, assessor="carol")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="carol"))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await pilot.pause()
         assert app.session.current is None

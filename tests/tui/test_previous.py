@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.workbench.session import JudgingSession
 
 
@@ -57,7 +57,7 @@ def test_previous_after_the_queue_empties_shows_the_last_pair(judging_db):
 
 
 async def test_left_key_goes_back_one_pair_each_press(judging_db):
-    app = make_app(judging_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("2", "0", "3")
         assert unit(app.session) == "d4"

@@ -21,12 +21,13 @@ from textual.widgets import Static
 from labeler.inert import visible
 from labeler.models import Topic
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, Paragraph, find_hits, readable_view, topic_terms
 from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE, UnitView
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.reading import UnitText, unit_text
+from labeler.workbench.record_judgments import Judgment
 
 CORPUS = Path(__file__).parent / "msmarco" / "corpus.jsonl"
 PASSAGES = {record["id"]: record["text"] for record in map(json.loads, CORPUS.read_text().splitlines())}
@@ -82,7 +83,7 @@ def test_the_topics_language_reaches_the_highlighting():
 async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msmarco_db, tmp_path):
     with Store(msmarco_db) as store:
         stored_hash = store.db.execute("SELECT hash FROM documents WHERE doc_id = ?", [PUMPS]).fetchone()[0]
-    app = make_app(msmarco_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=msmarco_db, assessor="ann"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         body = app.screen.query_one("#unit-body", Static)
         await until(pilot, lambda: REPAIRED_NOTE in body.render().plain, "the repaired passage")
@@ -130,9 +131,9 @@ async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msm
 
 async def test_the_adjudication_screen_reads_the_same_repaired_text(msmarco_db):
     with Store(msmarco_db) as store:
-        record_judgment(store, TOPIC, PUMPS, assessor="ann", grade=2)
-        record_judgment(store, TOPIC, PUMPS, assessor="bob", grade=0)
-    app = make_app(msmarco_db, assessor="cat")
+        record_judgment(store, Judgment(topic_id=TOPIC, unit_id=PUMPS, assessor="ann", grade=2))
+        record_judgment(store, Judgment(topic_id=TOPIC, unit_id=PUMPS, assessor="bob", grade=0))
+    app = make_app(JudgeRequest(db_path=msmarco_db, assessor="cat"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_screen(pilot, "a", AdjudicationScreen)
         body = app.screen.query_one(UnitView).body

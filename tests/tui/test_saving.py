@@ -15,11 +15,12 @@ from judging_support import palette, until
 from support import listening, notices
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.app import LabelerApp
 from labeler.tui.saving import SERVED_NO_DOWNLOAD
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.workbench import create_snapshot, record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 SIZE = (120, 40)
 
@@ -27,7 +28,7 @@ SIZE = (120, 40)
 @pytest.fixture
 def snapshot_db(judging_db):
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="ann", grade=2)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", grade=2))
         create_snapshot(store, "first")
     return judging_db
 
@@ -79,7 +80,7 @@ def errors(app) -> list[str]:
 
 async def test_the_local_export_refuses_the_workbench(snapshot_db):
     before = labels(snapshot_db)
-    app = make_app(snapshot_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=snapshot_db, assessor="ann"))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         for path in (str(snapshot_db), f"{snapshot_db}-wal"):
             await palette(pilot, "Export qrels")
@@ -94,7 +95,7 @@ async def test_the_local_export_refuses_the_workbench(snapshot_db):
 async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_path):
     target = tmp_path / "qrels.txt"
     target.write_text("an older export\n")
-    app = make_app(snapshot_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=snapshot_db, assessor="ann"))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await palette(pilot, "Export qrels")
         await answer(pilot, str(target))
@@ -123,7 +124,7 @@ async def test_the_local_export_asks_before_replacing_a_file(snapshot_db, tmp_pa
 
 
 async def test_the_local_screenshot_is_a_new_file_never_the_workbench(snapshot_db, tmp_path):
-    app = make_app(snapshot_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=snapshot_db, assessor="ann"))
     async with app.run_test(size=SIZE, notifications=True, message_hook=listening(app)) as pilot:
         await palette(pilot, "Screenshot")  # Textual's command starts the screenshot on a timer: answer waits
         await answer(pilot, str(snapshot_db))
@@ -146,7 +147,7 @@ def served_app(snapshot_db, monkeypatch, tmp_path):
     """
     monkeypatch.setattr(LabelerApp, "is_web", property(lambda self: True))
     monkeypatch.chdir(tmp_path)
-    app = make_app(snapshot_db, assessor="ann", ask_assessor=True, served=True)
+    app = make_app(JudgeRequest(db_path=snapshot_db, assessor="ann", ask_assessor=True, served=True))
     delivered = []
 
     def deliver_text(file, **options):
@@ -205,7 +206,7 @@ async def test_a_served_session_cannot_write_a_path_even_by_calling_the_export(s
 async def test_served_without_a_browser_offers_nothing_and_writes_nothing(snapshot_db, tmp_path, monkeypatch):
     """--served but no web driver: Textual would save the download into ~/Downloads, so it is refused."""
     monkeypatch.chdir(tmp_path)
-    app = make_app(snapshot_db, assessor="ann", served=True)
+    app = make_app(JudgeRequest(db_path=snapshot_db, assessor="ann", served=True))
     called = []
     monkeypatch.setattr(app, "deliver_text", lambda *a, **k: called.append(a))
     before = files_under(tmp_path, snapshot_db.parent), files_under(downloads_folder())

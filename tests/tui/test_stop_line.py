@@ -6,9 +6,10 @@ import pytest
 
 from labeler.errors import BadArgumentError
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.topic_card import StopLine, stop_text
 from labeler.workbench import record_judgment
+from labeler.workbench.record_judgments import Judgment
 from labeler.workbench.stopping import stopping
 
 SIZE = (140, 40)
@@ -25,7 +26,7 @@ def says_stop(app) -> bool:
 
 @pytest.mark.parametrize("size", [SIZE, SMALL])
 async def test_the_stop_line_after_n_non_relevant_grades_and_gone_after_a_relevant_one(judging_db, size):
-    app = make_app(judging_db, assessor="ann", stop="window:2")
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann", stop="window:2"))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.session.topic_id == "1"
@@ -51,21 +52,21 @@ async def test_the_stop_line_after_n_non_relevant_grades_and_gone_after_a_releva
 
 async def test_another_assessors_judgments_count_and_the_default_rule_is_window_10(judging_db):
     with Store(judging_db) as store:
-        record_judgment(store, "1", "d1", assessor="bob", grade=2)
-    app = make_app(judging_db, assessor="ann")
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=2))
+    app = make_app(JudgeRequest(db_path=judging_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "Stopping rule window:10" in line(app)
         assert "1 judged, 1 relevant" in line(app)
         with Store(judging_db) as other:  # another process judges meanwhile: seen at the next key
-            record_judgment(other, "1", "d4", assessor="bob", grade=0)
+            record_judgment(other, Judgment(topic_id="1", unit_id="d4", assessor="bob", grade=0))
         await pilot.press("0")
         assert "3 judged, 1 relevant" in line(app)
 
 
 def test_a_bad_rule_is_refused_before_the_screen(judging_db):
     with pytest.raises(BadArgumentError) as caught:
-        make_app(judging_db, assessor="ann", stop="window:zero")
+        make_app(JudgeRequest(db_path=judging_db, assessor="ann", stop="window:zero"))
     assert caught.value.argument == "stop"
 
 

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.geometry import Region
 
 from labeler.store import Store
-from labeler.tui import make_app
+from labeler.tui import JudgeRequest, make_app
 from labeler.tui.text import CHUNK_STYLE
 from labeler.tui.widgets.unit_view import UnitView, line_of_offset
 from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
@@ -72,7 +72,7 @@ def current_hit_after(view: UnitView, marker: str) -> bool:
 
 
 async def test_the_unit_view_keeps_the_same_widgets_for_every_unit(many_db):
-    app = make_app(many_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=many_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(UnitView)
         widgets = len(app.screen.query("*"))
@@ -89,7 +89,7 @@ async def test_the_unit_view_keeps_the_same_widgets_for_every_unit(many_db):
 
 
 async def test_hit_keys_move_between_hits_and_scroll_each_into_view(many_db):
-    app = make_app(many_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=many_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["1"] * 24)  # on to 'long'
         await pilot.pause()
@@ -117,7 +117,7 @@ async def test_hit_keys_move_between_hits_and_scroll_each_into_view(many_db):
 
 
 async def test_the_chunk_is_highlighted_inside_its_parent(chunk_db):
-    app = make_app(chunk_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=chunk_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(UnitView)
         chunk = view.view.text[view.view.span[0] : view.view.span[1]]
@@ -153,7 +153,7 @@ async def test_a_chunk_deep_in_a_long_parent_is_scrolled_into_view(many_db, tmp_
         (tmp_path / "chunks.txt").write_text(f"1 Q0 long#{deep} 1 9 c\n")
         import_run(store, tmp_path / "chunks.txt", "chunks", unit="chunk:w10")
         build_pool(store, 1, runs=["chunks"])
-    app = make_app(many_db, assessor="ann")
+    app = make_app(JudgeRequest(db_path=many_db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         view = app.screen.query_one(UnitView)

@@ -8,6 +8,7 @@ from support import Cli
 from labeler.store import Store
 from labeler.workbench import queue, record_judgment
 from labeler.workbench.assignments import assign, current_plan
+from labeler.workbench.record_judgments import Judgment
 from labeler.workbench.session import JudgingSession
 
 TOPICS = ("1", "2", "3", "4", "5")
@@ -75,13 +76,13 @@ def test_an_overlap_pair_leaves_anns_queue_when_she_grades_it_but_stays_in_bobs(
         items = queue(store, "1", assessor="ann")
         pair = next(i.unit_id for i in items if plan.is_overlap("1", i.unit_id))
         single = next(i.unit_id for i in items if not plan.is_overlap("1", i.unit_id))
-        record_judgment(store, "1", pair, assessor="ann", grade=2)
-        record_judgment(store, "1", single, assessor="ann", grade=1)
+        record_judgment(store, Judgment(topic_id="1", unit_id=pair, assessor="ann", grade=2))
+        record_judgment(store, Judgment(topic_id="1", unit_id=single, assessor="ann", grade=1))
         ann = {i.unit_id for i in queue(store, "1", assessor="ann")}
         bob = {i.unit_id for i in queue(store, "1", assessor="bob")}
         assert pair not in ann and single not in ann
         assert pair in bob and single not in bob
-        record_judgment(store, "1", pair, assessor="bob", grade=2)
+        record_judgment(store, Judgment(topic_id="1", unit_id=pair, assessor="bob", grade=2))
         assert pair not in {i.unit_id for i in queue(store, "1", assessor="bob")}
         # topic 2 is unassigned: everyone's queue holds all of it, as without a plan
         assert len(queue(store, "2", assessor="bob")) == len(queue(store, "2", assessor="ann")) == 100

@@ -13,7 +13,7 @@ from labeler.workbench.assignments import assign, current_plan
 from labeler.workbench.flagged import flagged_pairs
 from labeler.workbench.queue import queue
 from labeler.workbench.read_labels import pair_state
-from labeler.workbench.record_judgments import undo
+from labeler.workbench.record_judgments import Judgment, undo
 from labeler.workbench.session import JudgingSession
 
 RUN = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in ("1", "2") for r in range(1, 7))
@@ -39,7 +39,7 @@ def overlap_unit(store: Store, topic: str = "1") -> str:
 
 
 def grade(store: Store, assessor: str, unit_id: str, value: int, **fields) -> None:
-    record_judgment(store, "1", unit_id, assessor=assessor, grade=value, **fields)
+    record_judgment(store, Judgment(topic_id="1", unit_id=unit_id, assessor=assessor, grade=value, **fields))
 
 
 def bob_on(store: Store, unit_id: str) -> JudgingSession:
@@ -53,7 +53,10 @@ def test_the_second_judge_sees_nothing_of_the_first_until_both_graded(overlappin
     with Store(overlapping.db) as store:
         unit_id = overlap_unit(store)
         grade(store, "ann", unit_id, 2, note="clearly about pests")
-        record_judgment(store, "1", unit_id, assessor="ann", kind="flag", reason="ask the lead about pests")
+        record_judgment(
+            store,
+            Judgment(topic_id="1", unit_id=unit_id, assessor="ann", kind="flag", reason="ask the lead about pests"),
+        )
         session = bob_on(store, unit_id)
         assert session.pair_status() == "unjudged"  # not "judged by others (2)"
         assert unit_id in {item.unit_id for item in queue(store, "1", assessor="bob")}
@@ -94,10 +97,14 @@ def test_skip_is_no_judgment_and_an_undone_grade_hides_the_pair_again(overlappin
         grade(store, "bob", unit_id, 2)
         assert bob_on(store, unit_id).pair_status() == "judged by you (2)"
         assert status(store, viewer="bob").topics["1"].judged == 1
-        record_judgment(store, "1", unit_id, assessor="ann", kind="note", note="second thoughts")
+        record_judgment(
+            store, Judgment(topic_id="1", unit_id=unit_id, assessor="ann", kind="note", note="second thoughts")
+        )
         undo(store, "ann")  # the note
         undo(store, "ann")  # her grade: only bob's grade is in force, so the pair is blind for him again
-        record_judgment(store, "1", unit_id, assessor="ann", kind="note", note="regrading later")
+        record_judgment(
+            store, Judgment(topic_id="1", unit_id=unit_id, assessor="ann", kind="note", note="regrading later")
+        )
         seen = JudgingSession(store, "bob")
         seen.start("1")
         seen.reopen("1", unit_id)

@@ -23,6 +23,7 @@ from labeler.pooling import depth_pool, rrf_pool
 from labeler.store import Store, connection
 from labeler.workbench import build_pool, current_labels, import_run, judging_pace, record_judgment
 from labeler.workbench import pools as pools_module
+from labeler.workbench.record_judgments import Judgment
 
 # numeric order (1, 2, 3, 9, 10, ...) differs from text order (1, 10, 100, 11, ...): the report and the
 # staging table's key use one each
@@ -45,7 +46,16 @@ def judge(store: Store, judgments) -> None:
     for topic, unit, grade, assessor in judgments:  # grade None: a skip; two assessors who differ: a conflict
         kind = "grade" if grade is not None else "skip"
         record_judgment(
-            store, topic, unit, assessor=assessor, grade=grade, kind=kind, allow_unknown=True, active_ms=4000
+            store,
+            Judgment(
+                topic_id=topic,
+                unit_id=unit,
+                assessor=assessor,
+                grade=grade,
+                kind=kind,
+                allow_unknown=True,
+                active_ms=4000,
+            ),
         )
 
 
@@ -225,7 +235,10 @@ def test_annotators_judge_while_a_pool_is_computed(db_path, tmp_path, monkeypatc
     def judge_meanwhile(done, total):
         if done in (50, 100):
             with Store(db_path) as annotator:
-                event = record_judgment(annotator, str(done), f"a{done}-1", assessor="ann", grade=2, allow_unknown=True)
+                event = record_judgment(
+                    annotator,
+                    Judgment(topic_id=str(done), unit_id=f"a{done}-1", assessor="ann", grade=2, allow_unknown=True),
+                )
             with sqlite3.connect(db_path) as reader:  # committed: another process sees it at once
                 assert (
                     reader.execute("SELECT count(*) FROM events WHERE event_id = ?", [event.event_id]).fetchone()[0]

@@ -13,6 +13,7 @@ from labeler.errors import LabelerError
 from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.claims import claim_next, free_queue, release, renew
+from labeler.workbench.record_judgments import Judgment
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 RUN = (
@@ -72,7 +73,7 @@ def test_a_decision_releases_the_claim(db, kind):
     with Store(db) as store:
         claim_next(store, "ann", now=T0)
         extra = {"grade": 1} if kind in ("grade", "adjudicate") else {"reason": "why"} if kind == "unsure" else {}
-        record_judgment(store, "1", "d1", assessor="ann", kind=kind, **extra)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", kind=kind, **extra))
         assert store.live_claims("doc", 0) == {}
         if kind == "skip":  # skipped: back at the end of ann's queue, free for bob now
             assert pair(claim_next(store, "bob", now=T0)) == ("1", "d1")
@@ -81,7 +82,7 @@ def test_a_decision_releases_the_claim(db, kind):
 def test_a_flag_keeps_the_claim(db):
     with Store(db) as store:
         claim_next(store, "ann", now=T0)
-        record_judgment(store, "1", "d1", assessor="ann", kind="flag")
+        record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="ann", kind="flag"))
         assert pair(claim_next(store, "bob", now=T0)) == ("1", "d2")
 
 
@@ -89,7 +90,7 @@ def test_an_expired_lease_returns_the_pair(db):
     with Store(db) as store:
         claim_next(store, "ann", now=T0, lease=timedelta(minutes=5))
         assert pair(claim_next(store, "bob", now=T0 + timedelta(minutes=4))) == ("1", "d2")
-        record_judgment(store, "1", "d2", assessor="bob", grade=0)
+        record_judgment(store, Judgment(topic_id="1", unit_id="d2", assessor="bob", grade=0))
         later = T0 + timedelta(minutes=5)  # the lease ends at 9:05: no claim any more
         assert pair(claim_next(store, "bob", now=later)) == ("1", "d1")
         # ann's renewal finds the pair taken
@@ -133,7 +134,7 @@ def _claim_and_judge(db, assessor, start, queue):
         start.wait()
         while (claim := claim_next(store, assessor)) is not None:
             handed.append(pair(claim))
-            record_judgment(store, claim.topic, claim.unit, assessor=assessor, grade=1)
+            record_judgment(store, Judgment(topic_id=claim.topic, unit_id=claim.unit, assessor=assessor, grade=1))
     queue.put((assessor, handed))
 
 

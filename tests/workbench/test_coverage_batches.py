@@ -15,9 +15,9 @@ import pytest
 import labeler.workbench.batches as batches_module
 from labeler.coverage import estimate_relevant, judged_coverage, leave_one_run_out, recall_curve
 from labeler.store import Store
+from labeler.workbench.alignment import aligned_labels, aligned_rankings, scored_topics
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.coverage import coverage_report
-from labeler.workbench.evaluation import aligned_labels, aligned_rankings, scored_topics
+from labeler.workbench.coverage import CoverageRequest, coverage_report
 from labeler.workbench.snapshots import resolve_snapshot
 
 TOPICS = [str(t) for t in range(1, 13)]
@@ -58,15 +58,15 @@ def _units(qrels: str, topic: str) -> list[str]:
 @pytest.mark.parametrize("batch_units", [1, 60, 250])
 def test_batch_size_changes_nothing(workbench, monkeypatch, batch_units):
     with Store(workbench) as store:
-        whole = coverage_report(store, depth=5)
+        whole = coverage_report(store, CoverageRequest(depth=5))
         monkeypatch.setattr(batches_module, "BATCH_UNITS", batch_units)
         assert len(topic_batches(TOPICS, store.runs())) > 1
-        assert coverage_report(store, depth=5) == whole
+        assert coverage_report(store, CoverageRequest(depth=5)) == whole
 
 
 def test_streamed_report_equals_the_all_at_once_functions(workbench):
     with Store(workbench) as store:
-        report = coverage_report(store, depth=5)
+        report = coverage_report(store, CoverageRequest(depth=5))
         info = resolve_snapshot(store, None)
         qrels, _ = aligned_labels(store, info, None)
         rankings = {run.name: aligned_rankings(store, info, run, None)[0] for run in store.runs()}
@@ -103,19 +103,22 @@ def test_topic_batches_hold_about_the_units_asked_for(workbench):
 
 def test_eval_and_compare_in_batches_equal_all_at_once(workbench, write, run_cli, monkeypatch):
     from labeler.coverage import compare_snapshots
-    from labeler.workbench.coverage import compare_report
-    from labeler.workbench.evaluation import evaluate_runs
+    from labeler.workbench.coverage import CompareRequest, compare_report
+    from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     # six relevant units no run ranks (the runs draw from d0-d39) for three topics: R grows, scores fall
     more = "".join(f"{t} 0 d{i} 2\n" for t in ("1", "2", "11") for i in range(40, 46))
     run_cli("judgments", "import", write("more.qrels", more), "--assessor", "bob", "--reviewed")
     run_cli("snapshot", "create", "-m", "v2")
     with Store(workbench) as store:
-        scores = evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5")
-        compared = compare_report(store, "v1", "v2", depth=5)
+        scores = evaluate_runs(store, EvalRequest(per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5"))
+        compared = compare_report(store, CompareRequest(old="v1", new="v2", depth=5))
         monkeypatch.setattr(batches_module, "BATCH_UNITS", 1)  # one topic per batch
-        assert evaluate_runs(store, per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5") == scores
-        assert compare_report(store, "v1", "v2", depth=5) == compared
+        assert (
+            evaluate_runs(store, EvalRequest(per_query=True, measures="AP nDCG@10 R@5 R@20 RBP(p=0.8) Judged@5"))
+            == scores
+        )
+        assert compare_report(store, CompareRequest(old="v1", new="v2", depth=5)) == compared
         v1, v2 = resolve_snapshot(store, "v1"), resolve_snapshot(store, "v2")
         (before, _), (after, _) = aligned_labels(store, v1, None), aligned_labels(store, v2, None)
         rankings = {run.name: aligned_rankings(store, v1, run, None)[0] for run in store.runs()}

@@ -11,6 +11,7 @@ import pytest
 from labeler.ids import InvalidIdError
 from labeler.store import Store
 from labeler.workbench import adjudicate, chunk_corpus, import_corpus, import_run, mark_topic, record_judgment, undo
+from labeler.workbench.record_judgments import Judgment
 
 HOSTILE = [
     ("d1 3\n2 0 forged", "white space (U+0020)"),  # a second qrels line on export
@@ -28,9 +29,15 @@ def event_count(db) -> int:
 @pytest.mark.parametrize(("bad", "fragment"), HOSTILE)
 def test_record_judgment_and_adjudicate_refuse_a_hostile_topic_unit_or_assessor(db_path, bad, fragment):
     calls = [
-        lambda store: record_judgment(store, "1", bad, assessor="ann", grade=1, allow_unknown=True),
-        lambda store: record_judgment(store, bad, "d1", assessor="ann", grade=1, allow_unknown=True),
-        lambda store: record_judgment(store, "1", "d1", assessor=bad, grade=1, allow_unknown=True),
+        lambda store: record_judgment(
+            store, Judgment(topic_id="1", unit_id=bad, assessor="ann", grade=1, allow_unknown=True)
+        ),
+        lambda store: record_judgment(
+            store, Judgment(topic_id=bad, unit_id="d1", assessor="ann", grade=1, allow_unknown=True)
+        ),
+        lambda store: record_judgment(
+            store, Judgment(topic_id="1", unit_id="d1", assessor=bad, grade=1, allow_unknown=True)
+        ),
         lambda store: adjudicate(store, "1", bad, 1, assessor="ann"),
         lambda store: adjudicate(store, bad, "d1", 1, assessor="ann"),
         lambda store: mark_topic(store, bad, "reviewed", assessor="ann"),
@@ -47,8 +54,11 @@ def test_record_judgment_and_adjudicate_refuse_a_hostile_topic_unit_or_assessor(
 
 def test_a_valid_id_with_hash_and_any_script_is_recorded(db_path):
     with Store(db_path) as store:
-        record_judgment(store, "1", "msmarco_v2.1_doc_00_0#3_1234", assessor="zoë", grade=1, allow_unknown=True)
-        record_judgment(store, "中文", "d1", assessor="ann", grade=2, allow_unknown=True)
+        record_judgment(
+            store,
+            Judgment(topic_id="1", unit_id="msmarco_v2.1_doc_00_0#3_1234", assessor="zoë", grade=1, allow_unknown=True),
+        )
+        record_judgment(store, Judgment(topic_id="中文", unit_id="d1", assessor="ann", grade=2, allow_unknown=True))
     assert event_count(db_path) == 2
 
 

@@ -21,6 +21,7 @@ from labeler.workbench.nothing_left import (
     TOPIC_DONE,
     nothing_left,
 )
+from labeler.workbench.record_judgments import Judgment
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 POOL = {"1": ["d1", "d2", "d3"], "2": ["d3", "d4"], "3": ["d5"]}
@@ -39,7 +40,7 @@ def pooled(db_path, write) -> Cli:
 def judge_all(store: Store, *, but: tuple[tuple[str, str], ...] = ()) -> None:
     for topic, unit in PAIRS:
         if (topic, unit) not in but:
-            record_judgment(store, topic, unit, assessor="ann", grade=1)
+            record_judgment(store, Judgment(topic_id=topic, unit_id=unit, assessor="ann", grade=1))
 
 
 def test_a_pool_dealt_to_others_is_assigned_to_others_not_done(pooled):
@@ -71,7 +72,7 @@ def test_an_assessor_whose_own_pairs_are_judged_is_told_what_others_still_have(p
         assign(store, ["ann", "bob"])
         for topic, unit in PAIRS:
             if topic != "2":
-                record_judgment(store, topic, unit, assessor="ann", grade=1)
+                record_judgment(store, Judgment(topic_id=topic, unit_id=unit, assessor="ann", grade=1))
         found = nothing_left(store, "ann", now=T0)
     assert found.reason == ASSIGNED and found.reasons[0].assessors == {"bob": 2}
     assert "ann has judged every pair assigned" in found.reasons[0].words
@@ -100,7 +101,7 @@ def test_a_lease_that_ended_leaves_work_and_no_reason(pooled):
 def test_conflicts_wait_for_adjudication(pooled):
     with Store(pooled.db) as store:
         judge_all(store)
-        record_judgment(store, "3", "d5", assessor="bob", grade=0)
+        record_judgment(store, Judgment(topic_id="3", unit_id="d5", assessor="bob", grade=0))
         found = nothing_left(store, "carol", now=T0)
     assert [(r.reason, r.pairs, r.topics) for r in found.reasons] == [(ADJUDICATION, 1, ("3",))]
     assert found.reasons[0].hints == (Hint("adjudicate"),)
@@ -137,8 +138,8 @@ def test_several_reasons_are_all_reported_most_useful_first(pooled):
         assign(store, ["ann"], topics=["1"])
         claim_pair(store, "bob", "2", "d3", now=T0)
         claim_pair(store, "bob", "2", "d4", now=T0)
-        record_judgment(store, "3", "d5", assessor="ann", grade=2)
-        record_judgment(store, "3", "d5", assessor="bob", grade=0)
+        record_judgment(store, Judgment(topic_id="3", unit_id="d5", assessor="ann", grade=2))
+        record_judgment(store, Judgment(topic_id="3", unit_id="d5", assessor="bob", grade=0))
         assert claim_next(store, "carol", now=T0) is None
         found = nothing_left(store, "carol", now=T0)
         one_topic = nothing_left(store, "carol", topic="2", now=T0)

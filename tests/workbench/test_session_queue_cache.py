@@ -21,6 +21,7 @@ from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.claims import claim_pair, free_queue
 from labeler.workbench.queue import queue
+from labeler.workbench.record_judgments import Judgment
 from labeler.workbench.session import JudgingSession
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
@@ -120,10 +121,12 @@ def test_the_kept_queue_is_a_fresh_computation_after_every_step(template, tmp_pa
                     writer = other if step == "other" else store
                     record_judgment(
                         writer,
-                        rng.choice(TOPICS),
-                        rng.choice(UNITS),
-                        assessor=rng.choice(["bob", "cat"]),
-                        grade=rng.choice([0, 1, 2]),
+                        Judgment(
+                            topic_id=rng.choice(TOPICS),
+                            unit_id=rng.choice(UNITS),
+                            assessor=rng.choice(["bob", "cat"]),
+                            grade=rng.choice([0, 1, 2]),
+                        ),
                     )
                 elif step == "claim":
                     claim_pair(

@@ -27,6 +27,7 @@ from labeler.store.guards import expected_guards
 from labeler.store.schema import migrations
 from labeler.workbench import create_snapshot, mark_topic, record_judgment, verify_snapshots
 from labeler.workbench.check import check_workbench
+from labeler.workbench.record_judgments import Judgment
 
 
 def invoke(db: Path, *args: str):
@@ -38,7 +39,7 @@ def invoke(db: Path, *args: str):
 
 
 def judge(store: Store, topic: str, unit: str, grade: int, assessor: str = "ann") -> None:
-    record_judgment(store, topic, unit, assessor=assessor, grade=grade, allow_unknown=True)
+    record_judgment(store, Judgment(topic_id=topic, unit_id=unit, assessor=assessor, grade=grade, allow_unknown=True))
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import pytest
 from labeler.errors import LabelerError, argument_hint
 from labeler.store import Store
 from labeler.workbench import create_snapshot, record_judgment
+from labeler.workbench.record_judgments import Judgment
 
 CORPUS = "d1\tone two three four\nd2\tfive six seven eight\n"
 
@@ -21,7 +22,7 @@ def two_chunkings(run_cli, write):
 
 def judge(db, unit: str, unit_id: str, grade: int = 1) -> None:
     with Store(db) as store:
-        record_judgment(store, "1", unit_id, grade=grade, assessor="ann", unit=unit)
+        record_judgment(store, Judgment(topic_id="1", unit_id=unit_id, grade=grade, assessor="ann", unit=unit))
 
 
 def test_the_space_being_judged_is_taken_when_several_have_labels(two_chunkings):

@@ -20,7 +20,7 @@ from labeler.stopping import parse_rule
 from labeler.store import Store
 from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment, status
 from labeler.workbench.read_labels import current_labels
-from labeler.workbench.record_judgments import undo
+from labeler.workbench.record_judgments import Judgment, undo
 from labeler.workbench.session import JudgingSession
 from labeler.workbench.stopping import (
     TopicFound,
@@ -70,7 +70,7 @@ def live_found(store: Store, topic: str) -> list[bool]:
 
 
 def grade(store, unit, g, topic="1", assessor="ann"):
-    record_judgment(store, topic, unit, assessor=assessor, grade=g)
+    record_judgment(store, Judgment(topic_id=topic, unit_id=unit, assessor=assessor, grade=g))
 
 
 def test_the_sequence_by_hand_undo_regrade_conflict_skip_and_outside_the_pool(db, tmp_path):
@@ -81,7 +81,9 @@ def test_the_sequence_by_hand_undo_regrade_conflict_skip_and_outside_the_pool(db
         grade(store, "d05", 3)  # regraded: stays at its first place (3rd), relevant now
         grade(store, "d07", 1)
         undo(store, "ann")  # d07's only grade retracted: out
-        record_judgment(store, "1", "d08", assessor="ann", kind="skip")  # skipped: not judged
+        record_judgment(
+            store, Judgment(topic_id="1", unit_id="d08", assessor="ann", kind="skip")
+        )  # skipped: not judged
         grade(store, "d09", 0)
         grade(store, "d09", 2, assessor="bob")  # conflict: not judged (status counts it unjudged)
         grade(store, "d10", 0, assessor="bob")  # another assessor's grade counts like anyone's

@@ -7,6 +7,7 @@ import pytest
 from labeler.errors import BadArgumentError, LabelerError, UnknownIdError, argument_hint
 from labeler.store import Store
 from labeler.workbench import build_pool, record_judgment
+from labeler.workbench.record_judgments import Judgment
 from labeler.workbench.unit_spaces import held_spaces, refuse_foreign, write_space
 
 CORPUS = "d1\tone two three four five six\nd2\tseven eight\n"  # d1#2 is w2's alone (w3: d1#0, d1#1)
@@ -27,7 +28,7 @@ def bench(run_cli, write):
 
 
 def judge(store: Store, unit_id: str, unit: str) -> None:
-    record_judgment(store, "1", unit_id, grade=1, assessor="ann", unit=unit)
+    record_judgment(store, Judgment(topic_id="1", unit_id=unit_id, grade=1, assessor="ann", unit=unit))
 
 
 def test_chunkings_and_runs_alone_hold_no_space_and_doc_is_the_default(bench):
@@ -103,7 +104,11 @@ def test_ids_of_another_space_are_refused_as_unknown_and_named(bench):
 
 def test_a_judgment_accepted_as_unknown_is_never_filed_in_another_space(bench):
     with pytest.raises(UnknownIdError, match="not a chunk of w2"):
-        record_judgment(bench, "1", "d1", grade=1, assessor="ann", unit="chunk:w2", allow_unknown=True)
+        record_judgment(
+            bench, Judgment(topic_id="1", unit_id="d1", grade=1, assessor="ann", unit="chunk:w2", allow_unknown=True)
+        )
     assert bench.unit_spaces() == []
-    record_judgment(bench, "1", "elsewhere", grade=1, assessor="ann", unit="chunk:w2", allow_unknown=True)
+    record_judgment(
+        bench, Judgment(topic_id="1", unit_id="elsewhere", grade=1, assessor="ann", unit="chunk:w2", allow_unknown=True)
+    )
     assert bench.unit_spaces() == ["chunk:w2"]

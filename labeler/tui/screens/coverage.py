@@ -58,11 +58,11 @@ class CoverageScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path: Path, depth: int, unit: str) -> None:
         from labeler.workbench import open_workbench
-        from labeler.workbench.coverage import coverage_report
+        from labeler.workbench.coverage import CoverageRequest, coverage_report
 
         with open_workbench(db_path) as store:
             # the session's labels, over the runs they can score; the others are named (runs_not_scored)
-            result = coverage_report(store, snapshot="current", depth=depth, loro=False, space=unit)
+            result = coverage_report(store, CoverageRequest(snapshot="current", depth=depth, loro=False, space=unit))
         self.app.call_from_thread(self.show, result)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
