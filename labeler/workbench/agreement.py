@@ -56,7 +56,7 @@ class AgreementReport(JsonResult):
     pairs_read: str
     planned_overlap: int | None
     summary: AgreementSummary = json_field(flatten=True)
-    conditions: dict[str, int] = json_field()  # (every field after one with a rule has a rule, for the type checkers)
+    conditions: dict[str, int] = json_field()  # `json_field()` after `summary`: mypy takes a rule for a default
     by_condition: dict[str, AgreementBlock] = json_field()
     pair_conditions: tuple[PairCondition, ...] = json_field()
 

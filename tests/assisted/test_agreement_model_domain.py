@@ -40,6 +40,38 @@ def test_hand_worked_confusion_kappa_and_per_grade():
     assert result.weighted_kappa.weights == "quadratic"
 
 
+def test_the_json_form_of_a_comparison():
+    pairs = _pairs([0, 1], [0, 0], [{0: 0.9, 1: 0.1}, {0: 0.7, 1: 0.3}])
+    result = compare_model(pairs, (0, 1), 1, bins=2)
+    document = result.to_json()
+    assert list(document) == [
+        "pairs",
+        "exact_match",
+        "kappa",
+        "weighted_kappa",
+        "weighted_kappa_linear",
+        "weighted_kappa_quadratic",
+        "confusion",
+        "per_grade",
+        "calibration",
+    ]
+    assert document["kappa"] == {"value": 0.0, "pairs": 2, "reason": None}
+    assert document["weighted_kappa"] == {"value": 0.0, "pairs": 2, "reason": None, "weights": "quadratic"}
+    assert document["confusion"] == {
+        "rows": "human",
+        "columns": "model",
+        "grades": [0, 1],
+        "counts": [[1, 0], [1, 0]],
+        "row_shares": [[1.0, 0.0], [1.0, 0.0]],
+    }
+    assert list(document["confusion"]) == ["rows", "columns", "grades", "counts", "row_shares"]
+    assert document["per_grade"]["1"] == {"precision": None, "recall": 0.0, "support": 1, "predicted": 0}
+    confidence = document["calibration"]["confidence"]  # stated 0.9 (right) and 0.7 (wrong), both in (0.5, 1]
+    assert confidence["bins"][1] == {"low": 0.5, "high": 1.0, "count": 2, "mean_stated": 0.8, "observed": 0.5}
+    assert confidence["pairs"] == 2 and confidence["ece"] == pytest.approx(0.3)
+    assert "calibration" not in compare_model(pairs, (0, 1), 1, with_calibration=False).to_json()
+
+
 def test_hand_worked_weighted_kappa():
     # humans 0 2, model 1 2 on grades 0..2; linear: observed Σw·o = 1 (one step), n = 2;
     # rows (1, 0, 1), columns (0, 1, 1): Σ r_i c_j |i − j| = 1·1·1 + 1·1·2 + 1·1·1 + 1·1·0 = 4;
