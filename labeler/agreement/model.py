@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from labeler.agreement.statistics import cohen_kappa, confusion_matrix, percent_agreement
+from labeler.agreement.statistics import Statistic, cohen_kappa, confusion_matrix, percent_agreement
+from labeler.json_form import JsonResult, json_field
 
 DEFAULT_WEIGHTS = "quadratic"
 DEFAULT_BINS = 10
@@ -39,17 +39,102 @@ class LabelPair:
     probs: Mapping[int, float] | None = None
 
 
-def confusion(pairs: Sequence[LabelPair], grades: Sequence[int]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class WeightedKappa(Statistic):
+    """A weighted kappa and the disagreement `weights` it used (`linear` or `quadratic`)."""
+
+    weights: str = DEFAULT_WEIGHTS
+
+
+@dataclass(frozen=True)
+class Confusion(JsonResult):
+    """Counts with the human grades as rows (the truth) and the model's as columns, and each row's shares."""
+
+    json_extra = {"rows": None, "columns": None}
+    rows = "human"  # what the rows and the columns are, named in the document
+    columns = "model"
+
+    grades: list[int]
+    counts: list[list[int]]
+    row_shares: list[list[float | None]]  # a row's counts over its total; None in a row nobody gave
+
+
+@dataclass(frozen=True)
+class GradeScores(JsonResult):
+    """One grade's precision and recall (None when the denominator is 0) and the counts they rest on.
+
+    `support`: the pairs the humans gave the grade; `predicted`: those the model gave it.
+    """
+
+    precision: float | None
+    recall: float | None
+    support: int
+    predicted: int
+
+
+@dataclass(frozen=True)
+class ReliabilityBin(JsonResult):
+    """One (low, high] bin of stated probabilities: how many, their mean and the share that came true."""
+
+    low: float
+    high: float
+    count: int
+    mean_stated: float | None  # None in an empty bin
+    observed: float | None
+
+
+@dataclass(frozen=True)
+class Reliability(JsonResult):
+    """A reliability diagram over `pairs` stated probabilities, and its expected calibration error.
+
+    `ece` is None without pairs.
+    """
+
+    pairs: int
+    bins: list[ReliabilityBin]
+    ece: float | None
+
+
+@dataclass(frozen=True)
+class Calibration(JsonResult):
+    """The reliability of a model's stated probabilities, on the pairs that carry them (see `calibration`)."""
+
+    pairs_with_probs: int
+    pairs_without_probs: int
+    confidence: Reliability
+    relevant: Reliability
+    per_grade: dict[str, Reliability]  # keyed by the grade as text
+
+
+@dataclass(frozen=True)
+class ModelComparison(JsonResult):
+    """Every statistic of a model's labels against the human labels on some pairs (`compare_model`).
+
+    `calibration` (a reliability diagram of the probabilities stated) only when asked for.
+    """
+
+    pairs: int
+    exact_match: Statistic
+    kappa: Statistic
+    weighted_kappa: WeightedKappa
+    weighted_kappa_linear: Statistic
+    weighted_kappa_quadratic: Statistic
+    confusion: Confusion
+    per_grade: dict[str, GradeScores]  # keyed by the grade as text, in grade order
+    calibration: Calibration | None = json_field(default=None, omit_if_none=True)
+
+
+def confusion(pairs: Sequence[LabelPair], grades: Sequence[int]) -> Confusion:
     """Counts with humans as rows and the model as columns, and each row's shares (None for an empty row)."""
     matrix = confusion_matrix([p.human for p in pairs], [p.model for p in pairs], categories=grades)
     shares = []
-    for row in matrix["counts"]:
+    for row in matrix.counts:
         total = sum(row)
         shares.append([count / total if total else None for count in row])
-    return {"rows": "human", "columns": "model", **matrix, "row_shares": shares}
+    return Confusion(matrix.grades, matrix.counts, shares)
 
 
-def per_grade(pairs: Sequence[LabelPair], grades: Sequence[int]) -> dict[str, dict[str, Any]]:
+def per_grade(pairs: Sequence[LabelPair], grades: Sequence[int]) -> dict[str, GradeScores]:
     """Per grade g: precision = |model g ∧ human g| / |model g|, recall = |model g ∧ human g| / |human g|.
 
     `support` is the number of pairs the humans gave g, `predicted` those the model gave g
@@ -61,12 +146,12 @@ def per_grade(pairs: Sequence[LabelPair], grades: Sequence[int]) -> dict[str, di
         hits = sum(1 for p in pairs if p.human == g and p.model == g)
         predicted = sum(1 for p in pairs if p.model == g)
         support = sum(1 for p in pairs if p.human == g)
-        out[str(g)] = {
-            "precision": hits / predicted if predicted else None,
-            "recall": hits / support if support else None,
-            "support": support,
-            "predicted": predicted,
-        }
+        out[str(g)] = GradeScores(
+            precision=hits / predicted if predicted else None,
+            recall=hits / support if support else None,
+            support=support,
+            predicted=predicted,
+        )
     return out
 
 
@@ -79,7 +164,7 @@ def _bin(stated: float, bins: int) -> int:
     return max(0, min(bins - 1, math.ceil(round(stated * bins, 9)) - 1))
 
 
-def reliability(stated: Sequence[float], outcomes: Sequence[bool], *, bins: int = DEFAULT_BINS) -> dict[str, Any]:
+def reliability(stated: Sequence[float], outcomes: Sequence[bool], *, bins: int = DEFAULT_BINS) -> Reliability:
     """A reliability diagram (DeGroot & Fienberg 1983) and its ECE (Guo et al. 2017).
 
     Per equal-width bin of the stated probability: the count, the mean stated probability and
@@ -106,22 +191,22 @@ def reliability(stated: Sequence[float], outcomes: Sequence[bool], *, bins: int 
     for b in range(bins):
         n = counts[b]
         rows.append(
-            {
-                "low": b / bins,
-                "high": (b + 1) / bins,
-                "count": n,
-                "mean_stated": sums[b] / n if n else None,
-                "observed": hits[b] / n if n else None,
-            }
+            ReliabilityBin(
+                low=b / bins,
+                high=(b + 1) / bins,
+                count=n,
+                mean_stated=sums[b] / n if n else None,
+                observed=hits[b] / n if n else None,
+            )
         )
         if n:
             ece += n / len(stated) * abs(hits[b] / n - sums[b] / n)
-    return {"pairs": len(stated), "bins": rows, "ece": ece if stated else None}
+    return Reliability(pairs=len(stated), bins=rows, ece=ece if stated else None)
 
 
 def calibration(
     pairs: Sequence[LabelPair], grades: Sequence[int], threshold: int, *, bins: int = DEFAULT_BINS
-) -> dict[str, Any]:
+) -> Calibration:
     """Reliability of the model's stated probabilities, on the pairs that carry them.
 
     `confidence`: the probability stated for the reported grade against "the human gave that grade";
@@ -130,22 +215,24 @@ def calibration(
     """
     with_probs = [p for p in pairs if p.probs is not None]
     probs = [dict(p.probs or {}) for p in with_probs]
-    out: dict[str, Any] = {"pairs_with_probs": len(with_probs), "pairs_without_probs": len(pairs) - len(with_probs)}
-    out["confidence"] = reliability(
-        [min(1.0, q.get(p.model, 0.0)) for p, q in zip(with_probs, probs, strict=True)],
-        [p.model == p.human for p in with_probs],
-        bins=bins,
+    return Calibration(
+        pairs_with_probs=len(with_probs),
+        pairs_without_probs=len(pairs) - len(with_probs),
+        confidence=reliability(
+            [min(1.0, q.get(p.model, 0.0)) for p, q in zip(with_probs, probs, strict=True)],
+            [p.model == p.human for p in with_probs],
+            bins=bins,
+        ),
+        relevant=reliability(
+            [min(1.0, round(sum(v for g, v in q.items() if g >= threshold), 12)) for q in probs],
+            [p.human >= threshold for p in with_probs],
+            bins=bins,
+        ),
+        per_grade={
+            str(g): reliability([q.get(g, 0.0) for q in probs], [p.human == g for p in with_probs], bins=bins)
+            for g in grades
+        },
     )
-    out["relevant"] = reliability(
-        [min(1.0, round(sum(v for g, v in q.items() if g >= threshold), 12)) for q in probs],
-        [p.human >= threshold for p in with_probs],
-        bins=bins,
-    )
-    out["per_grade"] = {
-        str(g): reliability([q.get(g, 0.0) for q in probs], [p.human == g for p in with_probs], bins=bins)
-        for g in grades
-    }
-    return out
 
 
 def compare_model(
@@ -156,21 +243,19 @@ def compare_model(
     weights: str = DEFAULT_WEIGHTS,
     bins: int = DEFAULT_BINS,
     with_calibration: bool = True,
-) -> dict[str, Any]:
+) -> ModelComparison:
     """Every statistic of the model against the humans on `pairs` (humans the rows and the truth)."""
     human = [p.human for p in pairs]
     model = [p.model for p in pairs]
-    weighted = cohen_kappa(human, model, weights=weights, categories=grades).to_dict()
-    out: dict[str, Any] = {
-        "pairs": len(pairs),
-        "exact_match": percent_agreement(human, model).to_dict(),
-        "kappa": cohen_kappa(human, model, categories=grades).to_dict(),
-        "weighted_kappa": {**weighted, "weights": weights},
-        "weighted_kappa_linear": cohen_kappa(human, model, weights="linear", categories=grades).to_dict(),
-        "weighted_kappa_quadratic": cohen_kappa(human, model, weights="quadratic", categories=grades).to_dict(),
-        "confusion": confusion(pairs, grades),
-        "per_grade": per_grade(pairs, grades),
-    }
-    if with_calibration:
-        out["calibration"] = calibration(pairs, grades, threshold, bins=bins)
-    return out
+    weighted = cohen_kappa(human, model, weights=weights, categories=grades)
+    return ModelComparison(
+        pairs=len(pairs),
+        exact_match=percent_agreement(human, model),
+        kappa=cohen_kappa(human, model, categories=grades),
+        weighted_kappa=WeightedKappa(weighted.value, weighted.pairs, weighted.reason, weights),
+        weighted_kappa_linear=cohen_kappa(human, model, weights="linear", categories=grades),
+        weighted_kappa_quadratic=cohen_kappa(human, model, weights="quadratic", categories=grades),
+        confusion=confusion(pairs, grades),
+        per_grade=per_grade(pairs, grades),
+        calibration=calibration(pairs, grades, threshold, bins=bins) if with_calibration else None,
+    )

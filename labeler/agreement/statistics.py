@@ -24,6 +24,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from labeler.json_form import JsonResult
 from labeler.models import topic_sort_key
 
 METRICS = ("nominal", "ordinal", "interval")
@@ -33,15 +34,62 @@ NO_MULTI = "no pair was graded by two or more assessors"
 
 
 @dataclass(frozen=True)
-class Statistic:
+class Statistic(JsonResult):
     """A value (None when undefined, with the reason) and the number of pairs it rests on."""
 
     value: float | None
     pairs: int
     reason: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "pairs": self.pairs, "reason": self.reason}
+
+@dataclass(frozen=True)
+class ConfusionMatrix(JsonResult):
+    """Counts of (first grade, second grade) over the ordered `grades`: rows the first, columns the second."""
+
+    grades: list[int]
+    counts: list[list[int]]
+
+
+@dataclass(frozen=True)
+class PairAgreement(JsonResult):
+    """Every two-assessor statistic over the pairs both `assessors` graded (the first gives the matrix's rows)."""
+
+    assessors: list[str]
+    pairs: int
+    overlap: Statistic
+    binary_overlap: Statistic
+    relevant_overlap: Statistic
+    cohen_kappa: Statistic
+    weighted_kappa_linear: Statistic
+    weighted_kappa_quadratic: Statistic
+    binary_kappa: Statistic
+    confusion: ConfusionMatrix
+
+
+@dataclass(frozen=True)
+class AgreementBlock(JsonResult):
+    """Agreement over a set of pairs: overlap and alpha over all assessors, and every statistic per assessor pair.
+
+    `pairs` counts the pairs graded by two or more; `pairs_by_assessors` is keyed `A|B` (`assessor_pair_key`).
+    """
+
+    pairs: int
+    assessors: list[str]
+    overlap: Statistic
+    binary_overlap: Statistic
+    krippendorff_alpha: Statistic
+    pairs_by_assessors: dict[str, PairAgreement]
+
+
+@dataclass(frozen=True)
+class AgreementSummary(JsonResult):
+    """Agreement overall and per topic (the topics with a pair graded by two or more, in topic order)."""
+
+    assessors: list[str]
+    pairs_judged: int
+    pairs_multi: int
+    overall: AgreementBlock
+    topics: dict[str, AgreementBlock]
 
 
 def _undefined(pairs: int, reason: str) -> Statistic:
@@ -142,7 +190,7 @@ def cohen_kappa(
 
 def confusion_matrix(
     first: Sequence[int], second: Sequence[int], *, categories: Iterable[int] | None = None
-) -> dict[str, Any]:
+) -> ConfusionMatrix:
     """Counts of (first assessor's grade, second assessor's grade): rows the first, columns the second."""
     pairs = _paired(first, second)
     ordered = _categories((g for pair in pairs for g in pair), categories)
@@ -150,7 +198,7 @@ def confusion_matrix(
     counts = [[0] * len(ordered) for _ in ordered]
     for a, b in pairs:
         counts[position[a]][position[b]] += 1
-    return {"grades": ordered, "counts": counts}
+    return ConfusionMatrix(ordered, counts)
 
 
 def _unit_values(unit: Mapping[Any, int] | Iterable[int]) -> list[int]:
@@ -261,7 +309,7 @@ def compare_assessors(
     *,
     threshold: int,
     categories: Iterable[int] | None = None,
-) -> dict[str, Any]:
+) -> PairAgreement:
     """Every two-assessor statistic over the pairs both graded (`first` gives the confusion matrix's rows)."""
     shared = [(u[first], u[second]) for u in units if first in u and second in u]
     a = [g for g, _ in shared]
@@ -269,18 +317,18 @@ def compare_assessors(
     categories = list(categories or ())
     binary_a = [int(g >= threshold) for g in a]
     binary_b = [int(g >= threshold) for g in b]
-    return {
-        "assessors": [first, second],
-        "pairs": len(shared),
-        "overlap": percent_agreement(a, b).to_dict(),
-        "binary_overlap": binary_agreement(a, b, threshold).to_dict(),
-        "relevant_overlap": relevant_overlap(a, b, threshold).to_dict(),
-        "cohen_kappa": cohen_kappa(a, b, categories=categories).to_dict(),
-        "weighted_kappa_linear": cohen_kappa(a, b, weights="linear", categories=categories).to_dict(),
-        "weighted_kappa_quadratic": cohen_kappa(a, b, weights="quadratic", categories=categories).to_dict(),
-        "binary_kappa": cohen_kappa(binary_a, binary_b, categories=(0, 1)).to_dict(),
-        "confusion": confusion_matrix(a, b, categories=categories),
-    }
+    return PairAgreement(
+        assessors=[first, second],
+        pairs=len(shared),
+        overlap=percent_agreement(a, b),
+        binary_overlap=binary_agreement(a, b, threshold),
+        relevant_overlap=relevant_overlap(a, b, threshold),
+        cohen_kappa=cohen_kappa(a, b, categories=categories),
+        weighted_kappa_linear=cohen_kappa(a, b, weights="linear", categories=categories),
+        weighted_kappa_quadratic=cohen_kappa(a, b, weights="quadratic", categories=categories),
+        binary_kappa=cohen_kappa(binary_a, binary_b, categories=(0, 1)),
+        confusion=confusion_matrix(a, b, categories=categories),
+    )
 
 
 def agreement_block(
@@ -289,7 +337,7 @@ def agreement_block(
     threshold: int,
     categories: Iterable[int] | None = None,
     metric: str = "ordinal",
-) -> dict[str, Any]:
+) -> AgreementBlock:
     """Overlap, binary overlap and alpha over all assessors, and every statistic per assessor pair.
 
     `units` are the grades of each pair (assessor -> grade); pairs with fewer than two grades count nowhere.
@@ -297,20 +345,20 @@ def agreement_block(
     multi = [u for u in units if len(u) >= 2]
     categories = list(categories or ())
     assessors = sorted({a for u in multi for a in u})
-    by_pair = {}
+    by_pair: dict[str, PairAgreement] = {}
     for first, second in combinations(assessors, 2):
         if any(first in u and second in u for u in multi):
             by_pair[assessor_pair_key(first, second)] = compare_assessors(
                 multi, first, second, threshold=threshold, categories=categories
             )
-    return {
-        "pairs": len(multi),
-        "assessors": assessors,
-        "overlap": mean_pairwise_agreement(multi).to_dict(),
-        "binary_overlap": mean_pairwise_agreement([[int(g >= threshold) for g in u.values()] for u in multi]).to_dict(),
-        "krippendorff_alpha": krippendorff_alpha(multi, metric=metric).to_dict(),
-        "pairs_by_assessors": by_pair,
-    }
+    return AgreementBlock(
+        pairs=len(multi),
+        assessors=assessors,
+        overlap=mean_pairwise_agreement(multi),
+        binary_overlap=mean_pairwise_agreement([[int(g >= threshold) for g in u.values()] for u in multi]),
+        krippendorff_alpha=krippendorff_alpha(multi, metric=metric),
+        pairs_by_assessors=by_pair,
+    )
 
 
 def summarize_agreement(
@@ -319,7 +367,7 @@ def summarize_agreement(
     threshold: int,
     categories: Iterable[int] | None = None,
     metric: str = "ordinal",
-) -> dict[str, Any]:
+) -> AgreementSummary:
     """Agreement overall and per topic from `topic -> unit -> {assessor: grade}`.
 
     Topics without a pair graded by two or more assessors are left out of `topics`.
@@ -327,15 +375,15 @@ def summarize_agreement(
     categories = list(categories or ())
     all_units = [u for units in grades.values() for u in units.values()]
     overall = agreement_block(all_units, threshold=threshold, categories=categories, metric=metric)
-    topics = {}
+    topics: dict[str, AgreementBlock] = {}
     for topic in sorted(grades, key=topic_sort_key):
         units = list(grades[topic].values())
         if any(len(u) >= 2 for u in units):
             topics[topic] = agreement_block(units, threshold=threshold, categories=categories, metric=metric)
-    return {
-        "assessors": overall["assessors"],
-        "pairs_judged": sum(1 for u in all_units if u),
-        "pairs_multi": overall["pairs"],
-        "overall": overall,
-        "topics": topics,
-    }
+    return AgreementSummary(
+        assessors=overall.assessors,
+        pairs_judged=sum(1 for u in all_units if u),
+        pairs_multi=overall.pairs,
+        overall=overall,
+        topics=topics,
+    )

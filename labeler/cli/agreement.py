@@ -16,6 +16,7 @@ from labeler.cli.ranges import Whole
 from labeler.errors import BadArgumentError
 
 if TYPE_CHECKING:
+    from labeler.agreement.statistics import AgreementBlock, Statistic
     from labeler.workbench.agreement import AgreementReport
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,32 +31,32 @@ HOW_TO_READ = (
 )
 
 
-def _value(statistic: dict[str, Any]) -> str:
-    return "-" if statistic["value"] is None else f"{statistic['value']:.4f}"
+def _value(statistic: Statistic) -> str:
+    return "-" if statistic.value is None else f"{statistic.value:.4f}"
 
 
-def _reasons(where: str, block: dict[str, Any]) -> list[str]:
+def _reasons(where: str, block: AgreementBlock) -> list[str]:
     """Why the undefined statistics of a block are undefined, one line each."""
     lines = []
-    alpha = block["krippendorff_alpha"]
-    if alpha["value"] is None:
-        lines.append(f"{where}: alpha undefined: {alpha['reason']}.")
-    for key, pair in block["pairs_by_assessors"].items():
-        kappa = pair["cohen_kappa"]
-        if kappa["value"] is None:
-            lines.append(f"{where}, {key}: kappa undefined: {kappa['reason']}.")
+    alpha = block.krippendorff_alpha
+    if alpha.value is None:
+        lines.append(f"{where}: alpha undefined: {alpha.reason}.")
+    for key, pair in block.pairs_by_assessors.items():
+        kappa = pair.cohen_kappa
+        if kappa.value is None:
+            lines.append(f"{where}, {key}: kappa undefined: {kappa.reason}.")
     return lines
 
 
-def _block_row(label: str, block: dict[str, Any]) -> list[object]:
+def _block_row(label: str, block: AgreementBlock) -> list[object]:
     """A row of the per-topic table: the whole set (`all`) and each topic are blocks of one shape."""
     return [
         label,
-        block["pairs"],
-        len(block["assessors"]),
-        _value(block["overlap"]),
-        _value(block["binary_overlap"]),
-        _value(block["krippendorff_alpha"]),
+        block.pairs,
+        len(block.assessors),
+        _value(block.overlap),
+        _value(block.binary_overlap),
+        _value(block.krippendorff_alpha),
     ]
 
 
@@ -171,6 +172,7 @@ def agreement(
     if as_json:
         emit_json(result.to_json())
         return
+    summary = result.summary
     scope = f"snapshot {result.snapshot}'s topics, " if result.snapshot else ""
     planned = (
         f", on the {result.planned_overlap} planned overlap pairs (--all-pairs for every pair)"
@@ -178,17 +180,17 @@ def agreement(
         else ""
     )
     info(
-        f"Agreement in {scope}{result.unit}{planned}: {result.pairs_multi} of {result.pairs_judged} "
-        f"graded pairs were graded by two or more assessors ({', '.join(result.assessors) or 'none'}); scale "
+        f"Agreement in {scope}{result.unit}{planned}: {summary.pairs_multi} of {summary.pairs_judged} "
+        f"graded pairs were graded by two or more assessors ({', '.join(summary.assessors) or 'none'}); scale "
         f"{result.scale}, relevant from grade {result.threshold}."
     )
-    if result.pairs_multi == 0:
+    if summary.pairs_multi == 0:
         info(
             "Nothing to compare: have a second assessor grade some of the same pairs "
             "(labeler judge, or labeler judgments add TOPIC UNIT GRADE --assessor NAME)."
         )
         return
-    overall = result.overall
+    overall = summary.overall
     _say_conditions(result)
     table(
         "per assessor pair, all topics",
@@ -206,19 +208,19 @@ def agreement(
         [
             [
                 key,
-                p["pairs"],
-                _value(p["overlap"]),
-                _value(p["binary_overlap"]),
-                _value(p["relevant_overlap"]),
-                _value(p["cohen_kappa"]),
-                _value(p["weighted_kappa_linear"]),
-                _value(p["weighted_kappa_quadratic"]),
-                _value(p["binary_kappa"]),
+                p.pairs,
+                _value(p.overlap),
+                _value(p.binary_overlap),
+                _value(p.relevant_overlap),
+                _value(p.cohen_kappa),
+                _value(p.weighted_kappa_linear),
+                _value(p.weighted_kappa_quadratic),
+                _value(p.binary_kappa),
             ]
-            for key, p in overall["pairs_by_assessors"].items()
+            for key, p in overall.pairs_by_assessors.items()
         ],
     )
-    rows = [_block_row("all", overall)] + [_block_row(topic, t) for topic, t in result.topics.items()]
+    rows = [_block_row("all", overall)] + [_block_row(topic, t) for topic, t in summary.topics.items()]
     table("per topic", ["topic", "pairs", "assessors", "overlap", "binary overlap", f"alpha ({result.metric})"], rows)
     table(
         "per topic and assessor pair",
@@ -227,14 +229,14 @@ def agreement(
             [
                 topic,
                 key,
-                p["pairs"],
-                _value(p["overlap"]),
-                _value(p["cohen_kappa"]),
-                _value(p["weighted_kappa_linear"]),
-                _value(p["weighted_kappa_quadratic"]),
+                p.pairs,
+                _value(p.overlap),
+                _value(p.cohen_kappa),
+                _value(p.weighted_kappa_linear),
+                _value(p.weighted_kappa_quadratic),
             ]
-            for topic, t in result.topics.items()
-            for key, p in t["pairs_by_assessors"].items()
+            for topic, t in summary.topics.items()
+            for key, p in t.pairs_by_assessors.items()
         ],
     )
     for line in _reasons("all topics", overall):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from labeler.cli.output import info, table
 
 if TYPE_CHECKING:
+    from labeler.agreement.model import Calibration, Reliability
+    from labeler.agreement.statistics import Statistic
     from labeler.workbench.agreement import ModelAgreementReport
 
 BAR = 30
@@ -19,8 +21,8 @@ HOW_TO_READ = (
 )
 
 
-def _value(statistic: dict[str, Any]) -> str:
-    return "-" if statistic["value"] is None else f"{statistic['value']:.4f}"
+def _value(statistic: Statistic) -> str:
+    return "-" if statistic.value is None else f"{statistic.value:.4f}"
 
 
 def _share(value: float | None) -> str:
@@ -38,18 +40,34 @@ def bar(observed: float | None, stated: float | None, width: int = BAR) -> str:
     return "".join(cells).rstrip()
 
 
-def reliability_rows(diagram: dict[str, Any]) -> list[list[object]]:
+def reliability_rows(diagram: Reliability) -> list[list[object]]:
     return [
         [
-            f"{'[' if b['low'] == 0 else '('}{b['low']:.2g}, {b['high']:.2g}]",
-            b["count"],
-            _share(b["mean_stated"]),
-            _share(b["observed"]),
+            f"{'[' if b.low == 0 else '('}{b.low:.2g}, {b.high:.2g}]",
+            b.count,
+            _share(b.mean_stated),
+            _share(b.observed),
         ]
-        + [bar(b["observed"], b["mean_stated"])]
-        for b in diagram["bins"]
-        if b["count"]
+        + [bar(b.observed, b.mean_stated)]
+        for b in diagram.bins
+        if b.count
     ]
+
+
+def _say_reliability(calibration: Calibration | None) -> None:
+    """The reliability diagrams of the probabilities stated, or why there are none."""
+    if calibration is None or not calibration.pairs_with_probs:
+        info("No reliability diagram: the model's labels carry no probabilities.")
+        return
+    for diagram, title in (
+        (calibration.confidence, "probability stated for the reported grade vs. share the people gave it"),
+        (calibration.relevant, "stated P(relevant) vs. share the people called relevant"),
+    ):
+        table(
+            f"reliability, {title} (ECE {_share(diagram.ece)})",
+            ["stated in", "pairs", "mean stated", "observed", "observed # / stated |"],
+            reliability_rows(diagram),
+        )
 
 
 def say(report: ModelAgreementReport) -> None:
@@ -72,20 +90,20 @@ def say(report: ModelAgreementReport) -> None:
     if report.pairs == 0:
         info("Nothing to compare: no pair has both a human label and a label from this model.")
         return
-    confusion = report.confusion
-    grades = confusion["grades"]
+    whole = report.whole
+    confusion = whole.confusion
+    grades = confusion.grades
     table(
         "confusion: human grade (rows) x model grade (columns), count (row share)",
         ["human \\ model", *[str(g) for g in grades], "pairs"],
         [
             [str(g), *[f"{n} ({_share(s)})" for n, s in zip(counts, shares, strict=True)], sum(counts)]
-            for g, counts, shares in zip(grades, confusion["counts"], confusion["row_shares"], strict=True)
+            for g, counts, shares in zip(grades, confusion.counts, confusion.row_shares, strict=True)
         ],
     )
-    weights = report.weighted_kappa["weights"]
-    rows = [["all", report.pairs, _value(report.exact_match), _value(report.kappa)]]
-    rows[0].append(_value(report.weighted_kappa))
-    for name, block in report.conditions.items():
+    weights = whole.weighted_kappa.weights
+    rows: list[list[object]] = []
+    for name, block in [("all", whole), *report.conditions.items()]:
         rows.append(
             [
                 name,
@@ -104,24 +122,11 @@ def say(report: ModelAgreementReport) -> None:
         "per grade (the model as the prediction, humans as the truth)",
         ["grade", "precision", "recall", "human pairs", "model pairs"],
         [
-            [g, _share(row["precision"]), _share(row["recall"]), row["support"], row["predicted"]]
-            for g, row in report.per_grade.items()
+            [g, _share(row.precision), _share(row.recall), row.support, row.predicted]
+            for g, row in whole.per_grade.items()
         ],
     )
-    calibration = report.calibration
-    if calibration["pairs_with_probs"]:
-        for key, title in (
-            ("confidence", "probability stated for the reported grade vs. share the people gave it"),
-            ("relevant", "stated P(relevant) vs. share the people called relevant"),
-        ):
-            diagram = calibration[key]
-            table(
-                f"reliability, {title} (ECE {_share(diagram['ece'])})",
-                ["stated in", "pairs", "mean stated", "observed", "observed # / stated |"],
-                reliability_rows(diagram),
-            )
-    else:
-        info("No reliability diagram: the model's labels carry no probabilities.")
+    _say_reliability(whole.calibration)
     tau = report.tau
     info(
         f"Runs ranked by {tau.measure} on the model's labels vs. the human labels, on the same "

@@ -6,12 +6,13 @@ Drawn from `labeler.workbench.agreement.model_agreement_report` (the `--json` sh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from labeler.report.svg import escape
 
 if TYPE_CHECKING:  # the types only, like the page's other sections
-    from labeler.workbench.agreement import ModelAgreementReport, ModelComparison
+    from labeler.agreement.model import Confusion, ModelComparison, Reliability
+    from labeler.workbench.agreement import ModelAgreementReport
 
 SIZE, PAD = 320, 44
 
@@ -20,7 +21,7 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def reliability_svg(diagram: dict[str, Any], title: str) -> str:
+def reliability_svg(diagram: Reliability, title: str) -> str:
     """Observed share against mean stated probability per non-empty bin, with the diagonal of calibration.
 
     Each bin is a point sized by its count; the dashed diagonal is where a calibrated model's points lie.
@@ -46,26 +47,26 @@ def reliability_svg(diagram: dict[str, Any], title: str) -> str:
         f'transform="rotate(-90 12 {SIZE / 2})">observed share</text>'
     )
     parts.append(f'<text x="{SIZE / 2}" y="{PAD - 12}" font-size="12" text-anchor="middle">{escape(title)}</text>')
-    total = max(1, diagram["pairs"])
-    for b in diagram["bins"]:
-        if not b["count"]:
+    total = max(1, diagram.pairs)
+    for b in diagram.bins:
+        if not b.count or b.mean_stated is None or b.observed is None:
             continue
-        x = PAD + plot * b["mean_stated"]
-        y = PAD + plot - plot * b["observed"]
-        r = 3 + 9 * (b["count"] / total) ** 0.5
+        x = PAD + plot * b.mean_stated
+        y = PAD + plot - plot * b.observed
+        r = 3 + 9 * (b.count / total) ** 0.5
         parts.append(
             f'<circle class="bin" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="#1f77b4" fill-opacity="0.7">'
-            f"<title>{b['count']} pairs: stated {b['mean_stated']:.3f}, observed {b['observed']:.3f}</title></circle>"
+            f"<title>{b.count} pairs: stated {b.mean_stated:.3f}, observed {b.observed:.3f}</title></circle>"
         )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def confusion_table(confusion: dict[str, Any]) -> str:
-    grades = confusion["grades"]
+def confusion_table(confusion: Confusion) -> str:
+    grades = confusion.grades
     head = "<th>human \\ model</th>" + "".join(f"<th>{escape(str(g))}</th>" for g in grades)
     rows = []
-    for g, counts, shares in zip(grades, confusion["counts"], confusion["row_shares"], strict=True):
+    for g, counts, shares in zip(grades, confusion.counts, confusion.row_shares, strict=True):
         cells = "".join(f"<td>{n} ({_fmt(s)})</td>" for n, s in zip(counts, shares, strict=True))
         rows.append(f"<tr><td>{escape(str(g))}</td>{cells}</tr>")
     return f"<table class='confusion'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -74,21 +75,24 @@ def confusion_table(confusion: dict[str, Any]) -> str:
 def model_section(report: ModelAgreementReport) -> str:
     """The section: what is compared, the confusion (counts and row shares), kappa by condition, reliability."""
     name = escape(report.model)
-    weights = escape(report.weighted_kappa["weights"])
-    rows: list[tuple[str, ModelAgreementReport | ModelComparison]] = [("all", report), *report.conditions.items()]
+    whole = report.whole
+    weights = escape(whole.weighted_kappa.weights)
+    rows: list[tuple[str, ModelComparison]] = [("all", whole), *report.conditions.items()]
     conditions = "".join(
-        f"<tr><td>{escape(c)}</td><td>{b.pairs}</td><td>{_fmt(b.exact_match['value'])}</td>"
-        f"<td>{_fmt(b.kappa['value'])}</td><td>{_fmt(b.weighted_kappa['value'])}</td></tr>"
+        f"<tr><td>{escape(c)}</td><td>{b.pairs}</td><td>{_fmt(b.exact_match.value)}</td>"
+        f"<td>{_fmt(b.kappa.value)}</td><td>{_fmt(b.weighted_kappa.value)}</td></tr>"
         for c, b in rows
     )
-    calibration = report.calibration
+    calibration = whole.calibration
     figures = ""
-    if calibration["pairs_with_probs"]:
-        for key, title in (("confidence", "stated P(reported grade)"), ("relevant", "stated P(relevant)")):
-            diagram = calibration[key]
+    if calibration is not None and calibration.pairs_with_probs:
+        for diagram, title in (
+            (calibration.confidence, "stated P(reported grade)"),
+            (calibration.relevant, "stated P(relevant)"),
+        ):
             figures += (
                 f"<figure>{reliability_svg(diagram, title)}<figcaption>{escape(title)}: ECE "
-                f"{_fmt(diagram['ece'])} on {diagram['pairs']} pairs; a calibrated model's points lie on the "
+                f"{_fmt(diagram.ece)} on {diagram.pairs} pairs; a calibrated model's points lie on the "
                 "dashed diagonal.</figcaption></figure>"
             )
     else:
@@ -106,7 +110,7 @@ def model_section(report: ModelAgreementReport) -> str:
         "people's grades (the truth), columns the model's; a row's shares say what the model answers when the "
         "people gave that grade. Pairs judged with the model's label on screen (shown) are not independent of "
         "it.</p>"
-        + confusion_table(report.confusion)
+        + confusion_table(whole.confusion)
         + "<table><thead><tr><th>condition</th><th>pairs</th><th>exact match</th><th>kappa</th>"
         f"<th>weighted kappa ({weights})</th></tr></thead><tbody>{conditions}</tbody></table>"
         + figures

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, compare_model
-from labeler.agreement.statistics import METRICS, agreement_block, summarize_agreement
+from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, ModelComparison, compare_model
+from labeler.agreement.statistics import METRICS, AgreementBlock, AgreementSummary, agreement_block, summarize_agreement
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
@@ -29,11 +28,6 @@ from labeler.workbench.batches import topic_batches
 from labeler.workbench.read_labels import current_labels, model_labels, model_names, unit_space
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
-# The statistics the domain computes (`labeler.agreement.statistics`, `labeler.agreement.model`) are JSON-shaped
-# mappings; these aliases name which one a field holds.
-AgreementBlock = dict[str, Any]  # `agreement_block`: overlap, alpha and every statistic per assessor pair
-StatisticJson = dict[str, Any]  # `Statistic.to_dict`: value, pairs and why it is undefined
-
 
 @dataclass(frozen=True)
 class PairCondition(JsonResult):
@@ -48,9 +42,10 @@ class PairCondition(JsonResult):
 class AgreementReport(JsonResult):
     """`agreement_report`'s result: what was read, and the agreement overall, per topic and per condition.
 
-    `pairs_read` is `overlap` (the planned overlap, `planned_overlap` pairs) or `all`; `topics` holds
-    the topics with a pair graded by two or more; `conditions` counts those pairs per condition and
-    `by_condition` gives the agreement of each condition that has some.
+    `pairs_read` is `overlap` (the planned overlap, `planned_overlap` pairs) or `all`; `summary` holds the
+    agreement overall and per topic (its keys join the document in its place); `conditions` counts the
+    pairs graded by two or more per condition and `by_condition` gives the agreement of each condition
+    that has some.
     """
 
     unit: str
@@ -60,14 +55,10 @@ class AgreementReport(JsonResult):
     metric: str
     pairs_read: str
     planned_overlap: int | None
-    assessors: list[str]
-    pairs_judged: int
-    pairs_multi: int
-    overall: AgreementBlock
-    topics: dict[str, AgreementBlock]
-    conditions: dict[str, int]
-    by_condition: dict[str, AgreementBlock]
-    pair_conditions: tuple[PairCondition, ...]
+    summary: AgreementSummary = json_field(flatten=True)
+    conditions: dict[str, int] = json_field()  # `json_field()` after `summary`: mypy takes a rule for a default
+    by_condition: dict[str, AgreementBlock] = json_field()
+    pair_conditions: tuple[PairCondition, ...] = json_field()
 
 
 def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, set[str] | None, GradeScale, str | None]:
@@ -147,11 +138,7 @@ def agreement_report(
         metric=metric,
         pairs_read="all" if planned is None else "overlap",
         planned_overlap=None if planned is None else len(planned),
-        assessors=summary["assessors"],
-        pairs_judged=summary["pairs_judged"],
-        pairs_multi=summary["pairs_multi"],
-        overall=summary["overall"],
-        topics=summary["topics"],
+        summary=summary,
         conditions=counts,
         by_condition=blocks,
         pair_conditions=pair_conditions,
@@ -187,24 +174,6 @@ def _by_condition(
 
 
 @dataclass(frozen=True)
-class ModelComparison(JsonResult):
-    """A model's labels against the human labels on some pairs (`compare_model`'s statistics).
-
-    `calibration` (a reliability diagram of the probabilities stated) only for the whole set.
-    """
-
-    pairs: int
-    exact_match: StatisticJson
-    kappa: StatisticJson
-    weighted_kappa: StatisticJson  # with the `weights` used
-    weighted_kappa_linear: StatisticJson
-    weighted_kappa_quadratic: StatisticJson
-    confusion: dict[str, Any]  # humans the rows: grades, counts, row shares
-    per_grade: dict[str, Any]  # grade -> precision, recall, support, predicted
-    calibration: dict[str, Any] | None = json_field(default=None, omit_if_none=True)
-
-
-@dataclass(frozen=True)
 class RunScores(JsonResult):
     """One run's mean score on the human labels and on the model's (None when undefined)."""
 
@@ -229,8 +198,9 @@ class RankingTau(JsonResult):
 
 @dataclass(frozen=True)
 class ModelAgreementReport(JsonResult):
-    """`model_agreement_report`'s result: what was read, then `ModelComparison`'s statistics on every pair
-    compared, the same per condition (`blind`, `shown`, `shown_other`), and the runs' ranking tau."""
+    """`model_agreement_report`'s result: what was read, then the statistics on every pair compared (`whole`,
+    with its calibration; its keys join the document in its place), the same per condition (`blind`,
+    `shown`, `shown_other`, without calibration), and the runs' ranking tau."""
 
     model: str
     unit: str
@@ -239,17 +209,14 @@ class ModelAgreementReport(JsonResult):
     pairs_read: str
     planned_overlap: int | None
     model_labels: int
-    pairs: int
-    exact_match: StatisticJson
-    kappa: StatisticJson
-    weighted_kappa: StatisticJson
-    weighted_kappa_linear: StatisticJson
-    weighted_kappa_quadratic: StatisticJson
-    confusion: dict[str, Any]
-    per_grade: dict[str, Any]
-    calibration: dict[str, Any]
-    conditions: dict[str, ModelComparison]
-    tau: RankingTau
+    whole: ModelComparison = json_field(flatten=True)
+    conditions: dict[str, ModelComparison] = json_field()
+    tau: RankingTau = json_field()
+
+    @property
+    def pairs(self) -> int:
+        """The number of pairs compared: labelled by both a person and the model."""
+        return self.whole.pairs
 
 
 DEFAULT_TAU_MEASURE = "nDCG@10"
@@ -291,12 +258,16 @@ def model_agreement_report(
     ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
     chosen = [pairs[k] for k in ordered]
     grades = list(scale.values)
-    result = compare_model(chosen, grades, scale.threshold, weights=weights, bins=bins)
-    by_condition = {}
-    for name in CONDITIONS:
-        subset = [pairs[k] for k in ordered if condition[k] == name]
-        statistics = compare_model(subset, grades, scale.threshold, weights=weights, with_calibration=False)
-        by_condition[name] = ModelComparison(**statistics)
+    by_condition = {
+        name: compare_model(
+            [pairs[k] for k in ordered if condition[k] == name],
+            grades,
+            scale.threshold,
+            weights=weights,
+            with_calibration=False,
+        )
+        for name in CONDITIONS
+    }
     return ModelAgreementReport(
         model=model,
         unit=space,
@@ -305,7 +276,7 @@ def model_agreement_report(
         pairs_read="human and model labelled" if planned is None else "overlap",
         planned_overlap=None if planned is None else len(planned),
         model_labels=len(labels),
-        **result,
+        whole=compare_model(chosen, grades, scale.threshold, weights=weights, bins=bins),
         conditions=by_condition,
         tau=ranking_tau(store, space, ordered, pairs, tau_measure, scale.threshold),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from labeler.agreement.statistics import (
+    ConfusionMatrix,
+    Statistic,
     agreement_block,
     binary_agreement,
     cohen_kappa,
@@ -104,7 +106,7 @@ def test_binary_agreement_and_relevant_overlap_use_the_threshold():
 
 def test_confusion_matrix_rows_are_the_first_assessor():
     matrix = confusion_matrix([0, 0, 2], [0, 1, 2], categories=[0, 1, 2, 3])
-    assert matrix == {"grades": [0, 1, 2, 3], "counts": [[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]}
+    assert matrix == ConfusionMatrix([0, 1, 2, 3], [[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]])
 
 
 @pytest.mark.parametrize(
@@ -149,24 +151,24 @@ def test_bad_input_raises_value_error(call, message):
 def test_compare_assessors_uses_only_pairs_both_graded():
     units = [{"ann": 1, "bob": 1}, {"ann": 0, "bob": 1}, {"ann": 1, "cat": 0}, {"bob": 0}]
     result = compare_assessors(units, "ann", "bob", threshold=1, categories=[0, 1])
-    assert result["pairs"] == 2
-    assert result["overlap"] == {"value": 0.5, "pairs": 2, "reason": None}
+    assert result.pairs == 2
+    assert result.overlap == Statistic(0.5, 2, None)
     # ann (1, 0), bob (1, 1): p_o = 1/2, p_e = (1/2)(1) = 1/2 -> κ = 0
-    assert result["cohen_kappa"]["value"] == pytest.approx(0.0)
-    assert result["confusion"] == {"grades": [0, 1], "counts": [[0, 1], [0, 1]]}
+    assert result.cohen_kappa.value == pytest.approx(0.0)
+    assert result.confusion == ConfusionMatrix([0, 1], [[0, 1], [0, 1]])
 
 
 def test_agreement_block_with_three_assessors():
     units = [{"ann": 2, "bob": 2, "cat": 3}, {"ann": 1, "bob": 1}, {"cat": 0}]
     block = agreement_block(units, threshold=1, categories=range(4))
-    assert block["pairs"] == 2
-    assert block["assessors"] == ["ann", "bob", "cat"]
-    assert block["overlap"]["value"] == pytest.approx(2 / 3)  # (1/3 + 1) / 2
-    assert block["binary_overlap"]["value"] == pytest.approx(1.0)  # all relevant
-    assert sorted(block["pairs_by_assessors"]) == ["ann|bob", "ann|cat", "bob|cat"]
-    assert block["pairs_by_assessors"]["ann|cat"]["pairs"] == 1
+    assert block.pairs == 2
+    assert block.assessors == ["ann", "bob", "cat"]
+    assert block.overlap.value == pytest.approx(2 / 3)  # (1/3 + 1) / 2
+    assert block.binary_overlap.value == pytest.approx(1.0)  # all relevant
+    assert sorted(block.pairs_by_assessors) == ["ann|bob", "ann|cat", "bob|cat"]
+    assert block.pairs_by_assessors["ann|cat"].pairs == 1
     # ann|bob on (2,2), (1,1): perfect agreement with variation -> κ = 1
-    assert block["pairs_by_assessors"]["ann|bob"]["cohen_kappa"]["value"] == pytest.approx(1.0)
+    assert block.pairs_by_assessors["ann|bob"].cohen_kappa.value == pytest.approx(1.0)
 
 
 def test_summarize_agreement_per_topic_and_overall():
@@ -176,26 +178,22 @@ def test_summarize_agreement_per_topic_and_overall():
         "3": {"d1": {"cat": 1}},  # no pair with two grades: not in "topics"
     }
     summary = summarize_agreement(grades, threshold=1, categories=range(4))
-    assert summary["pairs_judged"] == 5
-    assert summary["pairs_multi"] == 3
-    assert summary["assessors"] == ["ann", "bob"]  # cat graded no shared pair
-    assert list(summary["topics"]) == ["2", "10"]  # numeric topic ids in numeric order
-    assert summary["overall"]["overlap"]["value"] == pytest.approx(2 / 3)
-    assert summary["topics"]["10"]["overlap"] == {"value": 0.5, "pairs": 2, "reason": None}
+    assert summary.pairs_judged == 5
+    assert summary.pairs_multi == 3
+    assert summary.assessors == ["ann", "bob"]  # cat graded no shared pair
+    assert list(summary.topics) == ["2", "10"]  # numeric topic ids in numeric order
+    assert summary.overall.overlap.value == pytest.approx(2 / 3)
+    assert summary.topics["10"].overlap == Statistic(0.5, 2, None)
     # topic 2 has one shared pair, graded 3 and 3: alpha has no variation to work with
-    assert summary["topics"]["2"]["krippendorff_alpha"]["value"] is None
+    assert summary.topics["2"].krippendorff_alpha.value is None
     # overall ann|bob on (1,0), (0,0), (3,3): rows {0:1, 1:1, 3:1}, columns {0:2, 3:1}; p_o = 2/3,
     # p_e = (1*2 + 1*1)/9 = 1/3 -> κ = (2/3 - 1/3) / (2/3) = 1/2
-    assert summary["overall"]["pairs_by_assessors"]["ann|bob"]["cohen_kappa"]["value"] == pytest.approx(0.5)
+    assert summary.overall.pairs_by_assessors["ann|bob"].cohen_kappa.value == pytest.approx(0.5)
 
 
 def test_nothing_to_compare():
     summary = summarize_agreement({"q1": {"d1": {"ann": 1}}}, threshold=1)
-    assert summary["pairs_multi"] == 0
-    assert summary["topics"] == {}
-    assert summary["overall"]["krippendorff_alpha"] == {
-        "value": None,
-        "pairs": 0,
-        "reason": "no pair was graded by two or more assessors",
-    }
-    assert summary["overall"]["pairs_by_assessors"] == {}
+    assert summary.pairs_multi == 0
+    assert summary.topics == {}
+    assert summary.overall.krippendorff_alpha == Statistic(None, 0, "no pair was graded by two or more assessors")
+    assert summary.overall.pairs_by_assessors == {}

@@ -145,9 +145,9 @@ def test_a_blind_judgment_records_that_nothing_was_shown_and_agreement_splits_by
             shown: "shown",
             scripted: "unrecorded",
         }
-        assert report.by_condition["blind"]["overlap"]["value"] == 1.0
-        assert report.by_condition["shown"]["overlap"]["value"] == 0.0
-        assert report.overall["pairs"] == 3
+        assert report.by_condition["blind"].overlap.value == 1.0
+        assert report.by_condition["shown"].overlap.value == 0.0
+        assert report.summary.overall.pairs == 3
 
 
 def test_next_and_queue_json_do_not_reveal_the_first_judgment(overlapping):
