@@ -146,7 +146,10 @@ def test_sentence_chunking(run_cli, write, db_path):
         (["--size", "0"], "--size: must be a whole number from 1 to 1000000, not '0'"),
         (["--size", str(10**12)], "--size: must be a whole number from 1 to 1000000, not '1000000000000'"),
         (["--size", "5", "--chunk-overlap", "5"], "--chunk-overlap: must be smaller than the window's size (5), not 5"),
-        (["--size", "5", "--chunk-overlap", "-1"], "--chunk-overlap: must be a whole number from 0 to 1000000, not '-1'"),
+        (
+            ["--size", "5", "--chunk-overlap", "-1"],
+            "--chunk-overlap: must be a whole number from 0 to 1000000, not '-1'",
+        ),
     ],
 )
 def test_bad_windows_are_refused(run_cli, write, args, message):

@@ -39,7 +39,9 @@ def test_corpus_topics_and_chunking_load(loaded):
     with Store(loaded.db) as store:
         longest = max(store.iter_documents(), key=lambda d: len(d.text.split()))
         assert len(store.chunks_of("w100", longest.doc_id)) >= 4
-    sentences = loaded.json("corpus", "chunk", "--name", "s5", "--size", "5", "--chunk-overlap", "1", "--by", "sentences")
+    sentences = loaded.json(
+        "corpus", "chunk", "--name", "s5", "--size", "5", "--chunk-overlap", "1", "--by", "sentences"
+    )
     assert sentences["chunks"] > 171
 
 
