@@ -145,14 +145,15 @@ def parsed_unit(value: object) -> Unit | None:
 def window_problem(size: int, overlap: int) -> tuple[str, str] | None:
     """A chunking window that advances: its size (in words or sentences) and overlap, and why not.
 
-    Returns the argument at fault (`size` or `overlap`) and why, or None.
+    Returns the argument at fault (`size` or `chunk_overlap`, told apart from an assignment's overlap share) and
+    why, or None.
     """
     if size < 1:
         return "size", f"must be at least 1, not {size}"
     if overlap < 0:
-        return "overlap", f"must be 0 or more, not {overlap}"
+        return "chunk_overlap", f"must be 0 or more, not {overlap}"
     if overlap >= size:
-        return "overlap", f"must be smaller than the window's size ({size}), not {overlap}"
+        return "chunk_overlap", f"must be smaller than the window's size ({size}), not {overlap}"
     return None
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
+from labeler.cli.deprecation import deprecated_option
 from labeler.cli.output import info, print_result, table
 from labeler.cli.ranges import SEED, Real
 from labeler.errors import BadArgumentError
@@ -43,13 +44,14 @@ if TYPE_CHECKING:
     help="Unit space whose latest pool gives the topics and the counts (default: the one the workbench holds).",
 )
 @click.option(
-    "--by",
+    "--assigned-by",
     default=default_assessor,
     show_default="LABELER_ASSESSOR or the login name",
     metavar="NAME",
     callback=checked_id("name"),
     help="Who makes the assignment (recorded with it).",
 )
+@deprecated_option("--by", "--assigned-by", command="assign", metavar="NAME", callback=checked_id("name"))
 @click.option(
     "--show-model",
     default=None,
@@ -74,7 +76,7 @@ def assign(
     overlap: float,
     seed: int,
     unit: str | None,
-    by: str,
+    assigned_by: str,
     show_model: str | None,
     show_others: bool,
     clear: bool,
@@ -101,11 +103,11 @@ def assign(
             overlap=overlap,
             seed=seed,
             unit=unit,
-            by=by,
+            by=assigned_by,
             show_others=show_others,
         )
         if show_model is not None and isinstance(result, AssignmentPlan):  # after the plan: a refusal sets nothing
-            result = replace(result, show_model=_set_model(store, model, by=by, as_json=as_json))
+            result = replace(result, show_model=_set_model(store, model, by=assigned_by, as_json=as_json))
     print_result(
         result, as_json, lambda planned: _say(planned, names=names, overlap=overlap, seed=seed, show_others=show_others)
     )

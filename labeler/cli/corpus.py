@@ -9,6 +9,7 @@ import click
 from labeler import workbench
 from labeler.chunking import WINDOW_KINDS
 from labeler.cli.context import Env, checked_id, json_option, pass_env
+from labeler.cli.deprecation import deprecated_option
 from labeler.cli.output import emit_json, info, listing, print_result, progress_bar
 from labeler.cli.ranges import MAX_WINDOW, Whole
 from labeler.cli.reading import reading_options
@@ -54,12 +55,14 @@ def _say_corpus_import(result: CorpusImport) -> None:
     "--size", required=True, type=Whole(1, MAX_WINDOW), help="Window size, in words (or sentences with --by sentences)."
 )
 @click.option(
-    "--overlap",
+    "--chunk-overlap",
+    "overlap",
     default=0,
     show_default=True,
     type=Whole(0, MAX_WINDOW),
     help="Words (or sentences) shared by neighbouring windows.",
 )
+@deprecated_option("--overlap", "--chunk-overlap", command="corpus chunk", param="overlap", type=Whole(0, MAX_WINDOW))
 @click.option("--by", type=click.Choice(WINDOW_KINDS), default="words", show_default=True, help="Window unit.")
 @json_option
 @pass_env
@@ -87,7 +90,12 @@ def chunkings(env: Env, as_json: bool) -> None:
 
 
 @corpus.command("chunks")
-@click.option("--name", required=True, callback=chunking_name, help="The chunking whose chunks to list.")
+@click.option(
+    "--chunking", metavar="NAME", callback=chunking_name, help="The chunking whose chunks to list (required)."
+)
+@deprecated_option(
+    "--name", "--chunking", command="corpus chunks", required=True, metavar="NAME", callback=chunking_name
+)
 @click.option(
     "--json",
     "as_json",
@@ -95,10 +103,10 @@ def chunkings(env: Env, as_json: bool) -> None:
     help="JSON lines, one {chunk_id, doc_id, start, end, text} object a line (streamed).",
 )
 @pass_env
-def chunks(env: Env, name: str, as_json: bool) -> None:
+def chunks(env: Env, chunking: str, as_json: bool) -> None:
     """List a chunking's chunks (id, document, offsets, text) for an outside chunk retriever."""
     with env.store() as store:
-        for row in workbench.chunk_rows(store, name):
+        for row in workbench.chunk_rows(store, chunking):
             if as_json:
                 # vars(row) is row.to_json() for this plain row (tested), at a hundredth of the cost a row
                 click.echo(inert_json(json.dumps(vars(row), ensure_ascii=False)))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,13 +50,15 @@ def deprecated_command(target: click.Command, *, old: str, new: str) -> Deprecat
 
 
 def deprecated_option(
-    old: str, new: str, *, command: str, param: str | None = None, **option_args: Any
+    old: str, new: str, *, command: str, param: str | None = None, required: bool = False, **option_args: Any
 ) -> Callable[[F], F]:
     """Accept the old option spelling `old` (hidden) as `new`: the same value, after the notice.
 
     `new` names the option that takes the value (`--model` fills the parameter `model`, or `param`); `option_args`
-    are the old option's own (its `type`, `metavar`, `is_flag`), given as the new option has them.
-    Giving both spellings at once is a usage error.
+    are the old option's own (its `type`, `metavar`, `callback`), given as the new option has them.
+    Giving both spellings at once is a usage error; whether `new` was given is asked of click (the parameter's
+    source), so a new option with a default still takes the old spelling's value. A `required` new option is
+    declared optional, so that the old spelling alone can fill it, and is missing when neither is given.
     """
     dest = f"deprecated_{old.lstrip('-').replace('-', '_')}"
     target = param or new.lstrip("-").replace("-", "_")
@@ -64,14 +67,28 @@ def deprecated_option(
         @functools.wraps(function)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             value = kwargs.pop(dest)
+            ctx = click.get_current_context()
             if value is not None:
                 notice(f"{command} {old}", f"{command} {new}")
-                if kwargs.get(target) not in (None, False):
+                if _given(ctx, target):
                     raise click.UsageError(f"{old} is the old spelling of {new}: give {new} only.")
                 kwargs[target] = value
+            elif required and kwargs.get(target) is None:
+                raise click.MissingParameter(ctx=ctx, param=_param(ctx, target))
             return function(*args, **kwargs)
 
         option = click.option(old, dest, default=None, hidden=True, expose_value=True, **option_args)
         return option(wrapper)  # type: ignore[return-value]
 
     return decorate
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether the parameter `name` came from the command line or the environment, not from its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _param(ctx: click.Context, name: str) -> click.Parameter | None:
+    """The command's parameter `name`, for click's own "Missing option" message."""
+    return next((p for p in ctx.command.params if p.name == name), None)

@@ -37,7 +37,12 @@ def _run_depths(values: tuple[str, ...]) -> dict[str, int]:
 
 
 @pool.command()
-@click.option("--depth", required=True, type=DEPTH, help="Depth k (depth strategy) or pool size per topic N (rrf).")
+@click.option(
+    "--depth",
+    required=True,
+    type=DEPTH,
+    help="Where each ranking pooled is cut: each run's top k (depth), or the fused ranking's top N (rrf).",
+)
 @click.option("--runs", default=None, help="Comma-separated run names (default: all runs).")
 @strategy_option()
 @click.option(

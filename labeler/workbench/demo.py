@@ -88,7 +88,7 @@ def build_demo(folder: Path, say: Callable[[DemoStep], None]) -> DemoBuilt:
         say(
             DemoStep(
                 "chunk_corpus",
-                (("name", "w100"), ("size", "100"), ("overlap", "20")),
+                (("name", "w100"), ("size", "100"), ("chunk_overlap", "20")),
                 f"{plural(chunking.chunks, 'chunk')} of {plural(chunking.documents, 'document')}",
             )
         )

@@ -153,7 +153,7 @@ async def test_a_blind_campaign_never_renders_a_model_label(workbench):
 @pytest.mark.parametrize("served", [False, True])  # `labeler serve`'s browser sessions run the same app
 async def test_shown_model_is_rendered_and_recorded(workbench, served):
     db = workbench.db
-    workbench("assign", "--show-model", MODEL, "--by", "lead")
+    workbench("assign", "--show-model", MODEL, "--assigned-by", "lead")
     app = make_app(JudgeRequest(db_path=db, assessor="ann", served=served))
     async with app.run_test(size=SIZE) as pilot:
         label = app.session.model_label
@@ -173,8 +173,8 @@ async def test_shown_model_is_rendered_and_recorded(workbench, served):
 
 
 async def test_turning_it_off_is_blind_again_and_the_history_is_kept(workbench):
-    workbench("assign", "--show-model", MODEL, "--by", "lead")
-    workbench("assign", "--show-model", "none", "--by", "chair")
+    workbench("assign", "--show-model", MODEL, "--assigned-by", "lead")
+    workbench("assign", "--show-model", "none", "--assigned-by", "chair")
     app = make_app(JudgeRequest(db_path=workbench.db, assessor="ann"))
     async with app.run_test(size=SIZE) as pilot:
         assert app.session.model_label is None

@@ -22,16 +22,16 @@ def test_blind_by_default_no_setting_no_key(pooled):
 
 
 def test_show_model_is_recorded_with_who_and_when_and_shown_by_list_and_status(pooled):
-    result = pooled.json("assign", "--show-model", "gpt4o", "--by", "lead")
+    result = pooled.json("assign", "--show-model", "gpt4o", "--assigned-by", "lead")
     assert result["show_model"]["model"] == "gpt4o" and result["show_model"]["by"] == "lead"
     assert result["show_model"]["set"][:4].isdigit()  # an ISO time
     listed = pooled.json("assign", "--list")
     assert listed["show_model"] == result["show_model"]
     assert pooled.json("status")["show_model"] == result["show_model"]
-    said = pooled("assign", "--show-model", "gpt4o", "--by", "lead").stderr
+    said = pooled("assign", "--show-model", "gpt4o", "--assigned-by", "lead").stderr
     assert "shows model gpt4o's label" in said and "has labelled no pairs yet" in said
     assert "Model label shown while judging: gpt4o" in pooled("status").stderr
-    off = pooled.json("assign", "--show-model", "NONE", "--by", "chair")
+    off = pooled.json("assign", "--show-model", "NONE", "--assigned-by", "chair")
     assert (off["show_model"]["model"], off["show_model"]["by"]) == (None, "chair")
     assert pooled.json("status")["show_model"]["model"] is None
 

@@ -15,7 +15,7 @@ def pooled(run_cli, write):
 
 
 def test_topics_are_dealt_round_robin_in_natural_order(pooled):
-    result = pooled.json("assign", "--assessors", "ann,bob", "--by", "lead")
+    result = pooled.json("assign", "--assessors", "ann,bob", "--assigned-by", "lead")
     assert {t: row["assessor"] for t, row in result["topics"].items()} == {
         "1": "ann",
         "2": "bob",

@@ -108,7 +108,7 @@ def test_a_document_twice_in_one_file_is_an_error(run_cli, write, db_path):
 
 def test_word_chunking_makes_stable_ids_offsets_and_hashes(run_cli, write, db_path):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
-    result = run_cli.json("corpus", "chunk", "--name", "w4", "--size", "4", "--overlap", "1")
+    result = run_cli.json("corpus", "chunk", "--name", "w4", "--size", "4", "--chunk-overlap", "1")
     # d1 has 5 words -> windows [0,4) and [3,5); d2 has 13 words -> [0,4) [3,7) [6,10) [9,13)
     assert (result["documents"], result["chunks"]) == (2, 6)
     with Store(db_path) as store:
@@ -131,7 +131,7 @@ def test_the_same_chunking_twice_has_the_same_hash_and_a_name_is_never_reused(ru
 
 def test_sentence_chunking(run_cli, write, db_path):
     run_cli("corpus", "import", write("c.jsonl", CORPUS))
-    run_cli("corpus", "chunk", "--name", "s2", "--size", "2", "--overlap", "1", "--by", "sentences")
+    run_cli("corpus", "chunk", "--name", "s2", "--size", "2", "--chunk-overlap", "1", "--by", "sentences")
     with Store(db_path) as store:
         text = store.document("d2").text
         assert [text[c.start : c.end] for c in store.chunks_of("s2", "d2")] == [
@@ -145,8 +145,11 @@ def test_sentence_chunking(run_cli, write, db_path):
     [
         (["--size", "0"], "--size: must be a whole number from 1 to 1000000, not '0'"),
         (["--size", str(10**12)], "--size: must be a whole number from 1 to 1000000, not '1000000000000'"),
-        (["--size", "5", "--overlap", "5"], "--overlap: must be smaller than the window's size (5), not 5"),
-        (["--size", "5", "--overlap", "-1"], "--overlap: must be a whole number from 0 to 1000000, not '-1'"),
+        (["--size", "5", "--chunk-overlap", "5"], "--chunk-overlap: must be smaller than the window's size (5), not 5"),
+        (
+            ["--size", "5", "--chunk-overlap", "-1"],
+            "--chunk-overlap: must be a whole number from 0 to 1000000, not '-1'",
+        ),
     ],
 )
 def test_bad_windows_are_refused(run_cli, write, args, message):

@@ -8,6 +8,7 @@ Each spelling runs on its own copy of one prepared workbench, so writing command
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,36 @@ CASES = [
         ["agreement", "model", "lex", "--all-pairs", "--measure", "AP", "--bins", "4", "--json"],
         ["agreement"],
     ),
+    (
+        "assign --by",
+        "assign --assigned-by",
+        ["assign", "--assessors", "ann,bob", "--overlap", "0.2", "--by", "lead", "--json"],
+        ["assign", "--assessors", "ann,bob", "--overlap", "0.2", "--assigned-by", "lead", "--json"],
+        ["assign"],
+    ),
+    (
+        "corpus chunk --overlap",
+        "corpus chunk --chunk-overlap",
+        ["corpus", "chunk", "--name", "w7", "--size", "7", "--overlap", "2", "--json"],
+        ["corpus", "chunk", "--name", "w7", "--size", "7", "--chunk-overlap", "2", "--json"],
+        ["corpus", "chunk"],
+    ),
+    (
+        "corpus chunks --name",
+        "corpus chunks --chunking",
+        ["corpus", "chunks", "--name", "w100", "--json"],
+        ["corpus", "chunks", "--chunking", "w100", "--json"],
+        ["corpus", "chunks"],
+    ),
 ]
+
+
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?")
+
+
+def _same(stdout: str, folder: Path) -> str:
+    """What two runs print alike: the workbench's folder and the times of the moment set aside."""
+    return TIME.sub("<time>", stdout.replace(str(folder), "X"))
 
 
 def _invoke(db: Path, argv: list[str]):
@@ -77,7 +107,7 @@ def test_an_old_spelling_does_what_the_new_one_does(prepared, tmp_path, old, new
     before = _invoke(copy_to(prepared, tmp_path / "old"), [arg.format(**fill) for arg in old_argv])
     after = _invoke(copy_to(prepared, tmp_path / "new"), [arg.format(**fill) for arg in new_argv])
     assert before.exit_code == after.exit_code == 0, (before.output, after.output)
-    assert before.stdout.replace(str(tmp_path / "old"), "X") == after.stdout.replace(str(tmp_path / "new"), "X")
+    assert _same(before.stdout, tmp_path / "old") == _same(after.stdout, tmp_path / "new")
     assert before.stdout.strip()
     assert NOTICE.format(old=old, new=new) not in after.stderr
     notices = [line for line in before.stderr.splitlines() if "deprecated" in line]
@@ -117,3 +147,49 @@ def test_snapshot_diff_is_not_in_help():
     shown = CliRunner().invoke(cli, ["snapshot", "--help"])
     assert " diff " not in shown.stdout
     assert "--changes" in CliRunner().invoke(cli, ["compare", "--help"]).stdout
+
+
+def _assigned_by(db: Path) -> set[str]:
+    plan = json.loads(_invoke(db, ["assign", "--list", "--json"]).stdout)
+    return {row["assigned_by"] for row in plan["topics"].values()}
+
+
+def test_the_old_spelling_alone_fills_a_new_option_that_has_a_default(prepared, tmp_path):
+    """`--assigned-by` defaults to the login name: `--by lead` alone is not taken for both spellings."""
+    db = copy_to(prepared, tmp_path)
+    result = _invoke(db, ["assign", "--assessors", "ann,bob", "--by", "lead"])
+    assert result.exit_code == 0, result.output
+    assert _assigned_by(db) == {"lead"}
+    chunked = _invoke(db, ["corpus", "chunk", "--name", "w7", "--size", "7", "--overlap", "2", "--json"])
+    assert chunked.exit_code == 0, chunked.output
+    assert json.loads(chunked.stdout)["params"] == {"by": "words", "size": 7, "overlap": 2}
+
+
+@pytest.mark.parametrize(
+    ("argv", "old", "new"),
+    [
+        (["assign", "--assessors", "ann,bob", "--by", "lead", "--assigned-by", "chair"], "--by", "--assigned-by"),
+        (
+            ["corpus", "chunk", "--name", "w7", "--size", "7", "--overlap", "2", "--chunk-overlap", "0"],
+            "--overlap",
+            "--chunk-overlap",
+        ),
+        (["corpus", "chunks", "--name", "w100", "--chunking", "w100"], "--name", "--chunking"),
+    ],
+    ids=["assign", "corpus chunk", "corpus chunks"],
+)
+def test_both_spellings_at_once_are_refused(prepared, tmp_path, argv, old, new):
+    """Even when the new spelling is given its default value: the user gave both, so neither is guessed."""
+    db = copy_to(prepared, tmp_path)
+    result = _invoke(db, argv)
+    assert result.exit_code == 2
+    assert f"Error: {old} is the old spelling of {new}: give {new} only." in result.stderr.splitlines()
+    assert "Traceback" not in result.output
+    assert db.read_bytes() == prepared
+
+
+def test_a_required_option_is_missing_when_neither_spelling_is_given(prepared, tmp_path):
+    result = _invoke(copy_to(prepared, tmp_path), ["corpus", "chunks"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "Error: Missing option '--chunking'."
+    assert "deprecated" not in result.stderr

@@ -34,12 +34,14 @@ def test_sample_corpus_meets_its_brief():
 def test_corpus_topics_and_chunking_load(loaded):
     status = loaded.json("status")
     assert status["documents"] == 171 and len(status["topics"]) == 18
-    chunking = loaded.json("corpus", "chunk", "--name", "w100", "--size", "100", "--overlap", "20")
+    chunking = loaded.json("corpus", "chunk", "--name", "w100", "--size", "100", "--chunk-overlap", "20")
     assert chunking["documents"] == 171 and chunking["chunks"] > 171
     with Store(loaded.db) as store:
         longest = max(store.iter_documents(), key=lambda d: len(d.text.split()))
         assert len(store.chunks_of("w100", longest.doc_id)) >= 4
-    sentences = loaded.json("corpus", "chunk", "--name", "s5", "--size", "5", "--overlap", "1", "--by", "sentences")
+    sentences = loaded.json(
+        "corpus", "chunk", "--name", "s5", "--size", "5", "--chunk-overlap", "1", "--by", "sentences"
+    )
     assert sentences["chunks"] > 171
 
 

@@ -45,13 +45,13 @@ def test_sentences():
 def test_windows_that_would_not_advance_are_refused():
     with pytest.raises(BadArgumentError, match=r"must be smaller than the window's size \(3\), not 3") as refused:
         validate_window(3, 3)
-    assert refused.value.argument == "overlap"
+    assert refused.value.argument == "chunk_overlap"
     with pytest.raises(BadArgumentError, match="at least 1") as refused:
         validate_window(0, 0)
     assert refused.value.argument == "size"
     with pytest.raises(BadArgumentError, match="0 or more, not -1") as refused:
         validate_window(3, -1)
-    assert refused.value.argument == "overlap"
+    assert refused.value.argument == "chunk_overlap"
 
 
 WHITE = [" ", "  ", "\n", "\t", "\r\n", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c"]

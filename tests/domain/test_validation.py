@@ -47,7 +47,7 @@ def test_choices_units_windows_and_tolerances():
     assert unit_problem("chunk:a b") == "unit must be 'doc' or 'chunk:NAME', not 'chunk:a b'"  # the name is an id
     assert window_problem(5, 1) is None
     assert window_problem(0, 0) == ("size", "must be at least 1, not 0")
-    assert window_problem(5, 5) == ("overlap", "must be smaller than the window's size (5), not 5")
+    assert window_problem(5, 5) == ("chunk_overlap", "must be smaller than the window's size (5), not 5")
     assert tolerance_problem(0) is None
     assert tolerance_problem(31_622_400) is None
     assert tolerance_problem(float("nan")) == "must be a number of seconds from 0 to 31622400 (366 days), not nan"

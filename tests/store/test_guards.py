@@ -102,7 +102,7 @@ def test_ordinary_writes_still_work(db, tmp_path):
     cli("judgments", "add", "1", "agri-002", "1", "--assessor", "bob")
     cli("snapshot", "create", "-m", "after bob", "--unit", "doc")
     cli("pool", "build", "--depth", "5", "--unit", "doc")
-    cli("corpus", "chunk", "--name", "w50", "--size", "50", "--overlap", "0")
+    cli("corpus", "chunk", "--name", "w50", "--size", "50", "--chunk-overlap", "0")
     run = tmp_path / "split.run"  # topic 1's lines stand apart: the import rewrites its ranking before sealing
     run.write_text("1 Q0 agri-001 1 3.0 r\n2 Q0 agri-002 1 2.0 r\n1 Q0 agri-003 2 1.0 r\n")
     cli("runs", "import", run, "--name", "split")

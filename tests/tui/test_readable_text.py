@@ -119,7 +119,7 @@ async def test_msmarco_mojibake_is_repaired_on_screen_and_stored_as_imported(msm
     cli = Cli(msmarco_db)
     (event,) = [json.loads(line) for line in cli("export", "log").stdout.splitlines()]
     assert (event["unit_id"], event["grade"], event["content_hash"]) == (PUMPS, 2, stored_hash)
-    chunks = [json.loads(line) for line in cli("corpus", "chunks", "--name", "w10", "--json").stdout.splitlines()]
+    chunks = [json.loads(line) for line in cli("corpus", "chunks", "--chunking", "w10", "--json").stdout.splitlines()]
     assert "".join(c["text"] for c in chunks if c["doc_id"] == PUMPS).replace(" ", "") == PASSAGES[PUMPS].replace(
         " ", ""
     )
