@@ -44,7 +44,7 @@ def workbench(run_cli, write):
         run_cli("runs", "import", write(f"{name}.run", trec_run(name, {"1": ranking})), "--name", name)
     for unit_id, grade in HUMAN.items():
         run_cli("judgments", "add", "1", unit_id, grade, "--assessor", "ann", "--allow-unknown")
-    run_cli("judgments", "import", model_file(write), "--source", "model", "--model-name", "m", "--allow-unknown")
+    run_cli("judgments", "import", model_file(write), "--source", "model", "--model", "m", "--allow-unknown")
     return run_cli
 
 
@@ -96,7 +96,7 @@ def test_shown_and_blind_are_reported_apart(workbench, db_path):
 
     with open_workbench(db_path) as store:  # ann judges d2 again, the model's label on screen
         record_judgment(store, Judgment(topic_id="1", unit_id="d2", assessor="ann", grade=1, shown_model="m"))
-    out = workbench.json("agreement", "--model", "m")
+    out = workbench.json("agreement", "model", "m")
     assert out["conditions"]["shown"]["pairs"] == 1
     assert out["conditions"]["shown"]["exact_match"]["value"] == 1.0
     assert out["conditions"]["blind"]["pairs"] == 5
@@ -146,7 +146,7 @@ def test_a_hostile_model_name_is_text(run_cli, write, tmp_path):
     name = "<i>[/b]&x"
     run_cli("judgments", "add", "1", "d1", 0, "--assessor", "ann", "--allow-unknown")
     labels = {"d1": MODEL["d1"]}
-    run_cli("judgments", "import", model_file(write, labels=labels), "--source", "model", "--model-name", name,
+    run_cli("judgments", "import", model_file(write, labels=labels), "--source", "model", "--model", name,
             "--allow-unknown")  # fmt: skip
     result = run_cli("agreement", "model", name)  # no runs yet: no tau, no error
     assert name in result.stderr and "Kendall tau -" in result.stderr

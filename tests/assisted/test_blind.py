@@ -60,7 +60,7 @@ def workbench(tmp_path):
     cli("pool", "build", "--depth", "3")
     # imported under the judging assessor's own name: the history screen must still not list them
     cli(
-        "judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model-name", MODEL, "--assessor", "ann"
+        "judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model", MODEL, "--assessor", "ann"
     )
     return cli
 

@@ -54,7 +54,7 @@ def test_calibration_recovers_the_confusion(tmp_path: Path):
     labels = nist_labels()
     model = noisy_model(labels, GRADES, seed=17)
     path = write_jsonl(tmp_path / "noisy.jsonl", model)  # type: ignore[arg-type]
-    cli("judgments", "import", path, "--source", "model", "--model-name", "noisy", "--allow-unknown")
+    cli("judgments", "import", path, "--source", "model", "--model", "noisy", "--allow-unknown")
 
     out = cli.json("agreement", "model", "noisy")
     assert out["pairs"] == len(labels)

@@ -221,7 +221,7 @@ def test_import_a_models_jsonl_with_probabilities(db_path: Path, write):
         '{"topic": "t1", "unit": "d1", "grade": 2, "probs": {"0": 0.1, "1": 0.1, "2": 0.7, "3": 0.1}}\n'
         '{"topic": "t1", "unit": "d2", "grade": 0}\n',
     )
-    args = ("judgments", "import", str(path), "--source", "model", "--model-name", "gpt", "--assessor", "gpt")
+    args = ("judgments", "import", str(path), "--source", "model", "--model", "gpt", "--assessor", "gpt")
     first = cli.json(*args, "--allow-unknown")
     assert (first["judgments"], first["unchanged"], first["source"]) == (2, 0, "model")
     again = cli.json(*args, "--allow-unknown")
@@ -269,7 +269,7 @@ def test_bad_model_jsonl_is_refused_at_its_line_and_nothing_changes(db_path: Pat
     path = write("m.jsonl", text)
     before = dump(db_path)
     result = Cli(db_path)(
-        "judgments", "import", str(path), "--source", "model", "--model-name", "m", "--allow-unknown", expect=1
+        "judgments", "import", str(path), "--source", "model", "--model", "m", "--allow-unknown", expect=1
     )
     assert f"{path}{message}" in result.stderr and "Traceback" not in result.stderr
     assert dump(db_path) == before

@@ -35,7 +35,7 @@ def _import_model(run_cli, write) -> None:
         for t in TOPICS
         for r in range(1, UNITS + 1)
     )
-    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model-name", "sim")
+    run_cli("judgments", "import", write("m.jsonl", model), "--source", "model", "--model", "sim")
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_combined_calibrates_the_stated_probabilities_on_human_labels_outside_th
         for t in TOPICS
         for r in range(1, UNITS + 1)
     )
-    campaign("judgments", "import", write("p.jsonl", model), "--source", "model", "--model-name", "probs")
+    campaign("judgments", "import", write("p.jsonl", model), "--source", "model", "--model", "probs")
     campaign("snapshot", "create", "-m", "again")
     out = campaign.json("eval", "--labels", "combined", "--model", "probs", "--measures", "P@10")
     pairs = [(t, r) for t in TOPICS for r in range(1, UNITS + 1)]

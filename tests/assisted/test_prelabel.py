@@ -126,7 +126,7 @@ def test_a_command_judge_gets_the_protocol_and_its_answers_are_stored(demo_db: P
         "print(json.dumps({'topic': p['topic'], 'unit': p['unit'], 'grade': 2, "
         "'probs': {'0': 0.1, '1': 0.2, '2': 0.6, '3': 0.1}}))",
     )
-    result = Cli(demo_db).json("prelabel", "--judge", spec, "--topics", "1,2", "--model-name", "stub")
+    result = Cli(demo_db).json("prelabel", "--judge", spec, "--topics", "1,2", "--model", "stub")
     asked = [json.loads(line) for line in seen.read_text().splitlines()]
     assert len(asked) == result["pairs"] == result["labelled"] > 0
     assert set(asked[0]) == {"topic", "unit", "unit_space", "title", "description", "narrative", "text"}
@@ -156,7 +156,7 @@ def test_a_command_judge_gets_the_protocol_and_its_answers_are_stored(demo_db: P
 def test_bad_answers_are_refused_naming_the_command_and_line(demo_db: Path, tmp_path: Path, body, message):
     spec = stub_judge(tmp_path, body)
     before = dump(demo_db)
-    result = Cli(demo_db)("prelabel", "--judge", spec, "--model-name", "stub", expect=1)
+    result = Cli(demo_db)("prelabel", "--judge", spec, "--model", "stub", expect=1)
     assert message in result.stderr and "Traceback" not in result.stderr
     assert "stub_judge.py" in result.stderr  # the command is named
     assert dump(demo_db) == before
@@ -175,11 +175,11 @@ def test_an_interrupted_prelabel_keeps_its_finished_batches_and_resumes(demo_db:
     )
     cli = Cli(demo_db)
     monkeypatch.setenv("FAIL", "1")
-    assert "exit code 5" in cli("prelabel", "--judge", spec, "--model-name", "stub", "--batch", "10", expect=1).stderr
+    assert "exit code 5" in cli("prelabel", "--judge", spec, "--model", "stub", "--batch", "10", expect=1).stderr
     monkeypatch.delenv("FAIL")
     with Store(demo_db) as store:
         assert len(model_labels(store, "stub")) == 10  # the first batch
-    result = cli.json("prelabel", "--judge", spec, "--model-name", "stub", "--batch", "10")
+    result = cli.json("prelabel", "--judge", spec, "--model", "stub", "--batch", "10")
     assert result["already_labelled"] == 10 and result["labelled"] == result["pairs"] > 0
 
 
@@ -223,7 +223,7 @@ def test_the_openai_example_judge_speaks_the_protocol(demo_db: Path, monkeypatch
         monkeypatch.setenv("OPENAI_API_KEY", "k-test")
         monkeypatch.setenv("OPENAI_MODEL", "fake-model")
         spec = f"command:{sys.executable} {ROOT / 'examples' / 'openai_judge.py'}"
-        result = Cli(demo_db).json("prelabel", "--judge", spec, "--topics", "2", "--model-name", "fake")
+        result = Cli(demo_db).json("prelabel", "--judge", spec, "--topics", "2", "--model", "fake")
     finally:
         server.shutdown()
     assert result["labelled"] == len(_FakeChat.requests) > 0
@@ -243,7 +243,7 @@ def test_the_openai_example_judge_without_an_endpoint_says_so(demo_db: Path, mon
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     spec = f"command:{sys.executable} {ROOT / 'examples' / 'openai_judge.py'}"
-    result = Cli(demo_db)("prelabel", "--judge", spec, "--topics", "2", "--model-name", "fake", expect=1)
+    result = Cli(demo_db)("prelabel", "--judge", spec, "--topics", "2", "--model", "fake", expect=1)
     assert "failed with exit code 2" in result.stderr and "set OPENAI_BASE_URL and OPENAI_API_KEY" in result.stderr
 
 

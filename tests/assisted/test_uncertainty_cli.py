@@ -37,7 +37,7 @@ def cli(tmp_path):
         import_run(store, tmp_path / "run.txt", "r")
         build_pool(store, 4)
     runner = Cli(db)
-    runner("judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model-name", "m")
+    runner("judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model", "m")
     return runner
 
 

@@ -26,7 +26,7 @@ CASES = [
     (["--assessors", "ann,,bob"], "--assessors", "is empty", 2),
     (["--assessors", "ann,ann"], "--assessors", "given twice", 2),
     (["--assessors", "ann", "--topics", "1,\x1b[31m"], "--topics", "control character", 2),
-    (["--assessors", "ann", "--by", "le ad"], "--by", "white space", 1),
+    (["--assessors", "ann", "--assigned-by", "le ad"], "--assigned-by", "white space", 1),
     (["--topics", "1"], "--assessors", "give the assessors", 2),
     (["--clear"], "--clear", "which topics", 2),
     (["--clear", "--topics", "1"], "--topics", "not assigned (run 'labeler assign --list')", 2),

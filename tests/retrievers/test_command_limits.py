@@ -257,7 +257,7 @@ JUDGE = "for line in sys.stdin:\n    p = json.loads(line)\n    {each}\n"
 
 
 def prelabel(db: Path, spec: str, *options: str):
-    return invoke(db, ["prelabel", "--judge", f"command:{spec}", "--model-name", "stub", *options])
+    return invoke(db, ["prelabel", "--judge", f"command:{spec}", "--model", "stub", *options])
 
 
 def test_a_judge_printing_yes_is_stopped_at_its_first_line(demo, tmp_path):
