@@ -287,9 +287,9 @@ def mark(env: Env, topic: str, status: str, assessor: str, unit: str | None, as_
     with env.store() as store:
         result = workbench.mark_topic(store, topic, status, assessor=assessor, unit=unit)
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
         return
-    info(f"Topic {topic} marked {status} ({result['unit']}).")
+    info(f"Topic {topic} marked {status} ({result.unit}).")
 
 
 COMMANDS = [judgments]

@@ -192,6 +192,7 @@ def scored_topics(
     return scored, excluded, not_in_snapshot
 
 
+# the rows are the manifest's stored documents, returned as stored: free-form on purpose
 def reopened_topics(info: SnapshotInfo) -> dict[str, dict[str, Any]]:
     """`{topic: {"pool", "unjudged"}}` for the snapshot's reopened topics, as its manifest recorded them."""
     return {

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from labeler.assignment import Plan
 from labeler.errors import LabelerError
 from labeler.ids import check_id
-from labeler.json_form import JsonResult, json_field
+from labeler.json_form import JsonResult
 from labeler.ordering import is_seeded
 from labeler.store import Store
 from labeler.workbench.assessors import check_assessor
@@ -234,10 +234,6 @@ def release(store: Store, assessor: str, topic_id: str, unit_id: str, *, unit: s
         return store.delete_claim(space, topic_id, unit_id, assessor)
 
 
-def _reasons_json(reasons: tuple[Reason, ...]) -> list[dict[str, Any]]:
-    return [reason.to_json() for reason in reasons]
-
-
 class _WhyNothing:
     """Why there is nothing to judge: `reasons` (none when there is work), and the first one's code."""
 
@@ -262,7 +258,7 @@ class NextSummary(_WhyNothing, JsonResult):
     remaining: int
     lease_until: str | None
     overlap: bool
-    reasons: tuple[Reason, ...] = json_field(default=(), encode=_reasons_json)
+    reasons: tuple[Reason, ...] = ()
 
 
 def next_summary(
@@ -303,7 +299,7 @@ class QueueView(_WhyNothing, JsonResult):
     remaining: int
     held_by_others: int
     next: tuple[QueuedUnit, ...]
-    reasons: tuple[Reason, ...] = json_field(default=(), encode=_reasons_json)
+    reasons: tuple[Reason, ...] = ()
 
 
 def queue_view(

@@ -43,8 +43,10 @@ from labeler.workbench.coverage_results import (
     Effort,
     PaceNote,
     PoolCounts,
+    RankingNotRun,
     RepoolStatus,
     SnapshotComparison,
+    TopicPoolCounts,
 )
 from labeler.workbench.evaluation import baseline_report, check_statistics, runs_with_baseline
 from labeler.workbench.read_labels import current_labels, judging_pace
@@ -271,10 +273,10 @@ def top_k_effort(topics: dict[str, CoverageTopic], depth: int, pace: Pace) -> Ef
     return Effort(depth=depth, unjudged=unjudged, hours=round(unjudged / pace.per_hour, 2), pace=PaceNote.of(pace))
 
 
-def _ranking(bias: dict[str, Any] | None) -> CoverageRanking:
-    """The first leave-one-run-out measure's ranking figures; an empty ranking when it was not run."""
+def _ranking(bias: dict[str, Any] | None) -> CoverageRanking | RankingNotRun:
+    """The first leave-one-run-out measure's ranking figures; `RankingNotRun` when it was not run."""
     if bias is None:
-        return CoverageRanking()
+        return RankingNotRun()
     measure = bias["measures"][0]
     ranking = bias["ranking"][measure]
     return CoverageRanking(
@@ -320,7 +322,7 @@ def repool_status(store: Store, space: str | None = None, runs: list[str] | None
         effort_hours=round(unjudged_total / pace.per_hour, 2),
         pace=PaceNote.of(pace),
         per_run={run: _pool_counts(counts) for run, counts in per_run.items()},
-        per_topic={t: _pool_counts(per_topic[t]) for t in sorted(per_topic, key=topic_sort_key)},
+        per_topic={t: TopicPoolCounts.of(_pool_counts(per_topic[t])) for t in sorted(per_topic, key=topic_sort_key)},
     )
 
 

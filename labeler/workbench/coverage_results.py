@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from labeler.json_form import JsonResult, json_field, json_form
+from labeler.json_form import JsonResult, json_field
 from labeler.pace import Pace
 from labeler.workbench.eval_results import BaselineReport, judged_over
 from labeler.workbench.rounds import Reopened
@@ -74,22 +74,33 @@ class CoverageTopic(JsonResult):
 
 
 @dataclass(frozen=True)
-class CoverageRanking:
-    """The system ranking under leave-one-run-out: how far it moves, and which runs the pool favours."""
+class CoverageRanking(JsonResult):
+    """The system ranking under leave-one-run-out on `measure`: how far it moves, and which runs the pool favours.
 
-    measure: str | None = None  # None: leave-one-run-out was not run
-    full: list[str] | None = None
-    kendall_tau: dict[str, float | None] | None = None
-    tau_ap: dict[str, float | None] | None = None
-    min_kendall_tau: float | None = None
-    not_equivalent: list[Any] | None = None
+    `kendall_tau` and `tau_ap`: each run's, between the full ranking and the ranking without its unique
+    units; `not_equivalent`: the runs whose tau is under the equivalence line.
+    """
+
+    measure: str
+    full: list[str]
+    kendall_tau: dict[str, float | None]
+    tau_ap: dict[str, float | None]
+    min_kendall_tau: float | None
+    not_equivalent: list[str]
     favoured: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """Without leave-one-run-out the document is another, shorter one (its keys in their own order)."""
-        if self.measure is None:
-            return {"kendall_tau": {}, "tau_ap": {}, "measure": None, "favoured": []}
-        return dict(json_form(self))
+
+@dataclass(frozen=True)
+class RankingNotRun(JsonResult):
+    """The ranking when leave-one-run-out was not run: no measure, no taus, no run favoured.
+
+    Its own, shorter document, with the keys `CoverageRanking` shares in this order.
+    """
+
+    kendall_tau: dict[str, float | None] = field(default_factory=dict)
+    tau_ap: dict[str, float | None] = field(default_factory=dict)
+    measure: None = None
+    favoured: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,10 +127,6 @@ class TopicPoolCounts(JsonResult):
         return cls(counts.pairs, counts.new, counts.unjudged, counts.new_unjudged)
 
 
-def _topic_rows(per_topic: dict[str, PoolCounts]) -> dict[str, Any]:
-    return {topic: TopicPoolCounts.of(counts).to_json() for topic, counts in per_topic.items()}
-
-
 @dataclass(frozen=True)
 class RepoolStatus(JsonResult):
     """What the latest pool added over the previous one of its unit, what is unjudged, and the effort left."""
@@ -133,7 +140,7 @@ class RepoolStatus(JsonResult):
     effort_hours: float
     pace: PaceNote
     per_run: dict[str, PoolCounts]
-    per_topic: dict[str, PoolCounts] = json_field(encode=_topic_rows)
+    per_topic: dict[str, TopicPoolCounts]
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,7 @@ class CoverageReport(JsonResult):
     reopened: dict[str, dict[str, Any]]  # left out of the scored topics: their latest pool is not all judged
     judged_topics: int = judged_over("all")
     effort: Effort = json_field()
-    ranking: CoverageRanking = json_field()
+    ranking: CoverageRanking | RankingNotRun = json_field()
     loro: dict[str, Any] | None = json_field()  # leave-one-run-out summary per measure; None when not run
     r_estimate_warning: str = json_field()
     pool: RepoolStatus | None = json_field()

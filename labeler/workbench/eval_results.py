@@ -36,6 +36,7 @@ class RunTopics(JsonResult):
     # against the previous snapshot of the unit space: its scored count, topics entered, topics left (-> why now)
     since: TopicsSince | None = None
 
+    # the manifest's reopened rows as stored (`alignment.reopened_topics`): free-form on purpose
     def left_out_reopened(self) -> dict[str, dict[str, Any]]:
         """The reopened topics that were not scored (the others are lower bounds)."""
         return {t: r for t, r in self.reopened.items() if t not in self.lower_bound}

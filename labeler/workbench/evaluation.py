@@ -241,7 +241,9 @@ def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score
     rankings, _ = aligned_rankings(store, scoring.info, run, scoring.unit, topics=scored)
     if scoring.depth is not None:  # as `evaluate` reads them: the first `depth` results only
         rankings = {t: units[: scoring.depth] for t, units in rankings.items()}
-    estimates, notes = ppi_for_run(store, by_model, score.run, rankings, scored, scoring.measures, scoring.threshold)
+    estimates, unlabelled = ppi_for_run(
+        store, by_model, score.run, rankings, scored, scoring.measures, scoring.threshold
+    )
     aggregate = {m: (e.mean if e is not None else score.aggregate[m]) for m, e in estimates.items()}
     return replace(
         score,
@@ -250,7 +252,7 @@ def with_intervals(store: Store, scoring: Scoring, by_model: ModelScoring, score
         human_labels=max((e.human_labels for e in estimates.values() if e is not None), default=0),
         ppi={
             "per_measure": {m: (None if e is None else e.to_json()) for m, e in estimates.items()},
-            **notes,
+            "sample_unlabelled": unlabelled,
         },
     )
 

@@ -192,8 +192,9 @@ def ppi_for_run(
     topics: list[str],
     measures: list[Measure],
     threshold: int,
-) -> tuple[dict[str, PPIEstimate | None], dict[str, Any]]:
-    """Each measure's PPI estimate for one run (None for a measure that is not a mean over pairs), and notes.
+) -> tuple[dict[str, PPIEstimate | None], dict[str, int]]:
+    """Each measure's PPI estimate for one run (None for a measure that is not a mean over pairs), and for each
+    estimated measure how many of its random sample pairs (the overlap pairs in the top k) hold no human label.
 
     Raises LabelerError when a P@k has fewer than `MIN_HUMAN_LABELS` labelled sample pairs.
     """
@@ -217,4 +218,4 @@ def ppi_for_run(
                 hints=argument_hint("labels", "human", why="to score with the human labels alone"),
             )
         estimates[measure.name] = ppi_precision_at_k(rankings, topics, k, lambda p: scoring.value.get(p, 0.0), labelled)
-    return estimates, {"sample_unlabelled": unlabelled}
+    return estimates, unlabelled

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labeler.errors import (
     BadArgumentError,
@@ -20,6 +19,7 @@ from labeler.errors import (
 from labeler.formats.model_jsonl import looks_like_jsonl, read_model_parts
 from labeler.formats.qrels import QrelsPart, read_qrels_parts
 from labeler.ids import check_id
+from labeler.json_form import JsonResult
 from labeler.judgments.log import (
     ADJUDICATE,
     FLAG,
@@ -242,7 +242,16 @@ def undo(store: Store, assessor: str) -> Event:
     raise NotFoundError(f"nothing to undo for assessor {assessor!r}")
 
 
-def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TopicMark(JsonResult):
+    """`mark_topic`'s result: the topic, the review status it was given, and the unit space the mark is for."""
+
+    topic: str
+    status: str
+    unit: str
+
+
+def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit: str | None = None) -> TopicMark:
     """Set a topic's review status in one unit space (without `unit`: the one the workbench holds).
 
     A mark is a claim about the labels of one space: reviewing the documents
@@ -262,7 +271,7 @@ def mark_topic(store: Store, topic_id: str, status: str, *, assessor: str, unit:
         raise ConflictError(f"topic {topic_id!r} {problem}")
     with store.transaction():
         store.append_event(Event("", 0, topic_id, None, REVIEW, assessor, now(), reason=status, unit=space))
-    return {"topic": topic_id, "status": status, "unit": space}
+    return TopicMark(topic=topic_id, status=status, unit=space)
 
 
 def relevant_units(store: Store, topic_id: str) -> list[str]:
@@ -279,7 +288,7 @@ def relevant_units(store: Store, topic_id: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class JudgmentImport:
+class JudgmentImport(JsonResult):
     """What importing qrels did: the events it appended, what it skipped, and the topics it marked."""
 
     path: str
@@ -293,9 +302,6 @@ class JudgmentImport:
     pooled_unjudged: int  # negative grades
     marked: dict[str, str]  # topic -> review status, with `reviewed`
     unmarked: list[str]  # with `reviewed`: topics left unmarked, nothing judged (only pooled, not judged)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def import_judgments(

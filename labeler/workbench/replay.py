@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from labeler.errors import BadArgumentError, LabelerError
 from labeler.json_form import JsonResult, json_field
@@ -30,6 +29,16 @@ from labeler.workbench.snapshots import resolve_snapshot
 
 DEFAULT_MEASURE = "nDCG@10"
 DEFAULT_STOP = "window:10,knee"
+
+
+@dataclass(frozen=True)
+class ReplayPool(JsonResult):
+    """The pool a replay judged: the runs' top `depth` under `strategy`, and how many pairs it holds."""
+
+    depth: int
+    strategy: str
+    runs: tuple[str, ...]
+    pairs: int
 
 
 @dataclass(frozen=True)
@@ -62,8 +71,8 @@ class ReplayResult(JsonResult):
     orders: dict[str, OrderFigures] = field(default_factory=dict)
 
     @property
-    def pool(self) -> dict[str, Any]:
-        return {"depth": self.depth, "strategy": self.strategy, "runs": self.runs, "pairs": self.pairs}
+    def pool(self) -> ReplayPool:
+        return ReplayPool(depth=self.depth, strategy=self.strategy, runs=self.runs, pairs=self.pairs)
 
 
 def replay_orders(orders: list[str] | None, model: str | None = None) -> list[str]:

@@ -131,6 +131,7 @@ def _rankings(
     return rankings
 
 
+# the run's stored policies document: its keys differ by retriever kind and its params are the retriever's own
 def _policies(chosen: ChosenRetriever, depth: int, query: str) -> dict[str, Any]:
     """What the run records about how it was made, so it can be made again."""
     policies: dict[str, Any] = {

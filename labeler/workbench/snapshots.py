@@ -207,7 +207,8 @@ def _same_content(parent: dict[str, Any], manifest: dict[str, Any]) -> bool:
     if parent.get("sha256") != manifest["sha256"]:
         return False
 
-    def statuses(m: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    # a topic's review status and its reopened row, as the manifest holds them (the row compared as stored)
+    def statuses(m: dict[str, Any]) -> dict[str, tuple[str | None, object]]:
         return {t: (row.get("review_status"), row.get("reopened")) for t, row in m.get("topics", {}).items()}
 
     return statuses(parent) == statuses(manifest)

@@ -9,8 +9,7 @@ pooled or not: a disagreement needs adjudicating wherever it is.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass
 
 from labeler.assignment import seen_labels
 from labeler.json_form import JsonResult, json_field
@@ -37,6 +36,7 @@ from labeler.workbench.stopping import (
 )
 
 TOPIC_KEYS = ("pool", "judged", "unjudged", "relevant", "skipped", "unsure", "conflicts", "outside", "outside_relevant")
+Counts = dict[str, int]  # a topic's counts while they are counted: TOPIC_KEYS -> count
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,12 @@ class TopicCounts(JsonResult):
     conflicts: int
     outside: int
     outside_relevant: int
+
+    @classmethod
+    def total(cls, rows: Iterable[TopicCounts]) -> TopicCounts:
+        """The counts summed over `rows`."""
+        listed = list(rows)
+        return cls(**{key: sum(getattr(row, key) for row in listed) for key in TOPIC_KEYS})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,6 +101,14 @@ class RunCount(JsonResult):
 
 
 @dataclass(frozen=True)
+class StoppingSummary(JsonResult):
+    """The stopping rule as the user wrote it, and on how many topics it says stop."""
+
+    rule: str
+    stop: int
+
+
+@dataclass(frozen=True)
 class Status(JsonResult):
     """`status`'s result: what the workbench holds, and per topic the judging progress on one pool.
 
@@ -126,9 +140,9 @@ class Status(JsonResult):
         return sum(row.stopping.decision.stop for row in self.topics.values())
 
     @property
-    def stopping(self) -> dict[str, Any]:
+    def stopping(self) -> StoppingSummary:
         """The rule as the user wrote it, and on how many topics it says stop."""
-        return {"rule": self.stop_rule.spec, "stop": self.stopping_topics}
+        return StoppingSummary(rule=self.stop_rule.spec, stop=self.stopping_topics)
 
 
 def all_topic_ids(store: Store) -> list[str]:
@@ -169,13 +183,13 @@ def _topic_rows(
     threshold: int,
     firsts: dict[tuple[str, str], Event],
     rule: StoppingRule,
-) -> tuple[dict[str, dict[str, Any]], dict[str, TopicStop]]:
+) -> tuple[dict[str, TopicCounts], dict[str, TopicStop]]:
     """Each topic's counts: its pool pairs (judged + unjudged = pool), then its labels outside the pool;
     and what the stopping rule says on its pool pairs' judgments (`firsts`: each judged pair's first judging event)."""
     by_topic: dict[str, list[tuple[str, PairState]]] = {}  # references into `labels`, for the outside counts
     for (topic_id, unit_id), state in labels.items():
         by_topic.setdefault(topic_id, []).append((unit_id, state))
-    topics: dict[str, dict[str, Any]] = {}
+    topics: dict[str, Counts] = {}
     stops: dict[str, TopicStop] = {}
     for topic_id in topic_ids:
         # one topic's pooled units at a time (a primary-key seek), dropped after the topic: a pool of
@@ -191,16 +205,16 @@ def _topic_rows(
     for topic_id, rest in by_topic.items():  # labelled topics all_topic_ids does not list (none today)
         _count_outside(topics.setdefault(topic_id, dict.fromkeys(TOPIC_KEYS, 0)), rest, set(), threshold)
         stops.setdefault(topic_id, TopicStop(rule=rule, decision=rule.decide([])))
-    return topics, stops
+    return {t: TopicCounts(**row) for t, row in topics.items()}, stops
 
 
 def _pool_counts(
     topic_id: str, units: set[str], labels: dict[tuple[str, str], PairState], threshold: int, judged: list[str]
-) -> dict[str, Any]:
+) -> Counts:
     """A topic's row for its pool units: judged, relevant among them, unjudged, skipped and unsure among those.
 
     The judged units are appended to `judged` (the stopping rule's pairs)."""
-    row: dict[str, Any] = dict.fromkeys(TOPIC_KEYS, 0)
+    row: Counts = dict.fromkeys(TOPIC_KEYS, 0)
     row["pool"] = len(units)
     for unit_id in units:
         state = labels.get((topic_id, unit_id))
@@ -216,9 +230,7 @@ def _pool_counts(
     return row
 
 
-def _count_outside(
-    row: dict[str, Any], labelled: Iterable[tuple[str, PairState]], units: set[str], threshold: int
-) -> None:
+def _count_outside(row: Counts, labelled: Iterable[tuple[str, PairState]], units: set[str], threshold: int) -> None:
     """Add a topic's labels outside the pool (`outside`, `outside_relevant`) and its conflicts to its row."""
     for unit_id, state in labelled:
         if state.judged and unit_id not in units:
@@ -272,10 +284,10 @@ def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingR
         space,
         labels=labels,
         topics=topic_ids,
-        unjudged={t: row["unjudged"] for t, row in rows.items()} if counted else None,
+        unjudged={t: row.unjudged for t, row in rows.items()} if counted else None,
     )
     topics = {
-        t: TopicProgress(**rows[t], review=states.get(t, ReviewState("unreviewed")), stopping=stops[t])
+        t: TopicProgress(**asdict(rows[t]), review=states.get(t, ReviewState("unreviewed")), stopping=stops[t])
         for t in sorted(rows, key=topic_sort_key)
     }
     assessors = None
@@ -293,7 +305,7 @@ def _status(store: Store, *, unit: str | None, pool: str | None, rule: StoppingR
         chunkings=tuple(ChunkingCount(c.name, c.kind, c.documents, c.chunks) for c in store.chunkings()),
         runs=tuple(RunCount(r.name, str(r.unit), r.stage, r.topics, r.entries) for r in store.runs()),
         topics=topics,
-        totals=TopicCounts(**{key: sum(row[key] for row in rows.values()) for key in TOPIC_KEYS}),
+        totals=TopicCounts.total(rows.values()),
         assessors=assessors,
         stop_rule=rule,
         show_model=show_model_setting(store),
