@@ -59,9 +59,7 @@ def workbench(tmp_path):
     cli("runs", "import", tmp_path / "run.txt", "--name", "bm25")
     cli("pool", "build", "--depth", "3")
     # imported under the judging assessor's own name: the history screen must still not list them
-    cli(
-        "judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model", MODEL, "--assessor", "ann"
-    )
+    cli("judgments", "import", tmp_path / "model.jsonl", "--source", "model", "--model", MODEL, "--assessor", "ann")
     return cli
 
 

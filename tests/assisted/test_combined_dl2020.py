@@ -61,9 +61,7 @@ def test_combined_scores_every_topic_whose_sample_is_judged_and_covers_the_nist_
         json.dumps({"topic": t, "unit": u, "grade": grade, "probs": {str(g): p for g, p in probs.items()}})
         for (t, u), (grade, probs) in model.items()
     ]
-    run_cli(
-        "judgments", "import", write("sim.jsonl", "\n".join(lines) + "\n"), "--source", "model", "--model", "sim"
-    )
+    run_cli("judgments", "import", write("sim.jsonl", "\n".join(lines) + "\n"), "--source", "model", "--model", "sim")
     run_cli("assign", "--assessors", "ann,nist", "--overlap", str(SHARE), "--seed", str(SEED))
     sample = [(t, u) for t, u in pool if overlap_draw(SEED, t, u) < SHARE]
     run_cli(
