@@ -204,7 +204,7 @@ def test_a_progress_bar_label_is_plain_text(monkeypatch):
     import io
     import sys
 
-    from labeler.cli.output import progress_bar
+    from labeler.cli.common.printing import progress_bar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -235,7 +235,7 @@ def test_the_exported_log_holds_no_raw_control_character_and_merges_back_the_sam
 
 def test_a_table_title_is_a_line_of_its_own(capsys):
     """A title used to end without a line break, so it ran into the header row ('scores run ┃ ...')."""
-    from labeler.cli.output import table
+    from labeler.cli.common.printing import table
 
     table("scores", ["run", "P@10"], [["bm25", 0.5]])
     lines = capsys.readouterr().out.splitlines()

@@ -11,7 +11,7 @@ import pytest
 from support import Cli, dump, new_workbench
 
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 
 def workbench(tmp_path: Path, name: str) -> Cli:

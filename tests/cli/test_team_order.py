@@ -11,7 +11,7 @@ from support import Cli, dump, new_workbench
 import labeler.workbench.record_judgments as judging
 from labeler.judgments.log import clock_from_time
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 WRONG_CLOCK = "2099-01-01T00:00:00.000000+00:00"
 

@@ -13,9 +13,8 @@ from labeler.store.connection import APPLICATION_ID
 from labeler.store.digests import event_link
 from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH
 from labeler.store.schema import migrations
-from labeler.workbench import record_judgment
 from labeler.workbench.check import check_workbench
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 
 def schema_4(path, grades):

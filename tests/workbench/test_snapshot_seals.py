@@ -25,9 +25,9 @@ from labeler.store.digests import event_link, manifest_sha256
 from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH, chained_columns
 from labeler.store.guards import expected_guards
 from labeler.store.schema import migrations
-from labeler.workbench import create_snapshot, mark_topic, record_judgment, verify_snapshots
 from labeler.workbench.check import check_workbench
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, mark_topic, record_judgment
+from labeler.workbench.snapshots import create_snapshot, verify_snapshots
 
 
 def invoke(db: Path, *args: str):
