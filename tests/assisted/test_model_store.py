@@ -297,7 +297,7 @@ def test_a_schema_8_log_keeps_its_links_through_the_upgrade(tmp_path: Path):
     path = tmp_path / "old.db"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m009_model_labels")
+        migrations().apply(db, stop_before="m009_model_labels")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 8")
         link = b""

@@ -241,7 +241,8 @@ def test_the_store_hides_pandas_from_sqlite_utils_only_while_importing_it():
     pytest.importorskip("pandas")
     code = """
 import sys
-import labeler.store.lean_sqlite_utils
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
 import sqlite_utils.db
 assert "pandas" not in sys.modules and "numpy" not in sys.modules
 assert sqlite_utils.db.pd is None and sqlite_utils.db.np is None
@@ -255,7 +256,13 @@ print("ok")
 
 def test_pandas_imported_first_is_left_for_sqlite_utils():
     pytest.importorskip("pandas")
-    code = "import pandas, labeler.store.lean_sqlite_utils, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)"
+    code = """
+import pandas
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
+import sqlite_utils.db
+print(sqlite_utils.db.pd is pandas)
+"""
     done = python(code)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
 
@@ -264,7 +271,8 @@ def test_sqlite_utils_recipes_load_on_first_use():
     """`sqlite_utils.recipes` exists once the store imported sqlite_utils; its code (and dateutil) runs when read."""
     code = """
 import sys
-import labeler.store.lean_sqlite_utils
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
 import sqlite_utils, sqlite_utils.utils
 assert "dateutil" not in sys.modules
 assert sqlite_utils.utils.recipes is sys.modules["sqlite_utils.recipes"]

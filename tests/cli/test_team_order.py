@@ -183,7 +183,7 @@ def test_a_workbench_from_before_the_clock_merges_with_the_clocks_its_times_give
     old = tmp_path / "old.db"
     with closing(sqlite3.connect(old, isolation_level=None)) as conn:  # schema 2: no clock column
         db = Database(conn)
-        migrations.apply(db, stop_before="m003_logical_clock")
+        migrations().apply(db, stop_before="m003_logical_clock")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 2")
         db.execute(

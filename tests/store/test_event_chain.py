@@ -21,7 +21,7 @@ def schema_4(path, grades):
     """A workbench at schema 4 (before the chain) holding one grade event per entry of `grades`."""
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m005_event_chain")
+        migrations().apply(db, stop_before="m005_event_chain")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 4")
         for number, grade in enumerate(grades):

@@ -215,7 +215,7 @@ def schema_10(path: Path) -> Path:
     """A workbench at schema 10 (before seals) holding one snapshot with an old-style manifest."""
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m011_snapshot_seals")
+        migrations().apply(db, stop_before="m011_snapshot_seals")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 10")
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
