@@ -227,8 +227,8 @@ def children_cpu() -> float:
 def task_labeler() -> dict:
     """`evaluate_runs` through the workbench API; imports and opening the workbench timed apart."""
     start = time.perf_counter()
-    from labeler.workbench import open_workbench
     from labeler.workbench.evaluation import EvalRequest, evaluate_runs
+    from labeler.workbench.setup import open_workbench
 
     imported = time.perf_counter() - start
     with open_workbench(WORKBENCH) as store:
@@ -241,8 +241,8 @@ def task_labeler() -> dict:
 
 def task_labeler_ten() -> dict:
     """`evaluate_runs` on ten runs in one report (the labels read once, each run's rankings once)."""
-    from labeler.workbench import open_workbench
     from labeler.workbench.evaluation import EvalRequest, evaluate_runs
+    from labeler.workbench.setup import open_workbench
 
     with open_workbench(WORKBENCH) as store:
         clock = Clock()
@@ -511,8 +511,8 @@ def task_profile(out: Path) -> None:
     import io
     import pstats
 
-    from labeler.workbench import open_workbench
     from labeler.workbench.evaluation import EvalRequest, evaluate_runs
+    from labeler.workbench.setup import open_workbench
 
     with open_workbench(WORKBENCH) as store:
         profiler = cProfile.Profile()

@@ -108,8 +108,8 @@ def queue(db: Path, topic: str, limit: int) -> list[dict]:
     """The topic's next units in pool order, with the texts labeler will show (read in-process)."""
     shape = json.loads(labeler(db, "queue", "--topic", topic, "--assessor", "bench", "--limit", str(limit), "--json"))
     sys.path.insert(0, str(ROOT))
-    from labeler.workbench import open_workbench
     from labeler.workbench.reading import unit_text
+    from labeler.workbench.setup import open_workbench
 
     store = open_workbench(db)
     try:

@@ -128,7 +128,8 @@ def count_lines(paths: list[Path]) -> int:
 
 
 def task_labeler(paths: list[str]) -> dict:
-    from labeler.workbench import import_run, init_workbench, open_workbench
+    from labeler.workbench.runs import import_run
+    from labeler.workbench.setup import init_workbench, open_workbench
 
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
         db = Path(tmp) / "bench.db"
@@ -250,8 +251,8 @@ def ensure_qrels(topics: int, units: int) -> tuple[Path, Path]:
                 return qrels, template
         except ValueError:
             pass
-    from labeler.workbench import init_workbench, open_workbench
     from labeler.workbench.corpus import import_corpus
+    from labeler.workbench.setup import init_workbench, open_workbench
     from labeler.workbench.topics import import_topics
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -280,8 +281,8 @@ def task_qrels_labeler(paths: list[str]) -> dict:
     """`import_judgments` of the qrels into a copy of the template workbench (known-ids check on)."""
     import shutil
 
-    from labeler.workbench import open_workbench
     from labeler.workbench.record_judgments import import_judgments
+    from labeler.workbench.setup import open_workbench
 
     qrels, template = paths[0], paths[1] if len(paths) > 1 else None
     with tempfile.TemporaryDirectory(prefix="bench-qrels-") as tmp:
@@ -289,7 +290,7 @@ def task_qrels_labeler(paths: list[str]) -> dict:
         if template:
             shutil.copyfile(template, db)
         else:
-            from labeler.workbench import init_workbench
+            from labeler.workbench.setup import init_workbench
 
             init_workbench(db)
         with open_workbench(db) as store:

@@ -270,7 +270,11 @@ def ensure_log_workbench(judgments: int, console) -> dict:
 
 def task_build(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
+    from labeler.workbench.corpus import import_corpus
+    from labeler.workbench.pools import build_pool
+    from labeler.workbench.runs import import_run
+    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.topics import import_topics
 
     steps: dict[str, dict] = {}
 
@@ -339,7 +343,7 @@ def task_build(args: dict) -> dict:
 def task_build_log(args: dict) -> dict:
     """Judgments for the pooled pairs of the topics outside the judged window, imported as qrels."""
     from labeler.store import Store
-    from labeler.workbench import import_judgments
+    from labeler.workbench.record_judgments import import_judgments
 
     build = json.loads((DATA / "build.json").read_text())["big"]["generated"]
     first, last = (int(t) for t in build["corpus_topics"])

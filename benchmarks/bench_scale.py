@@ -336,7 +336,8 @@ def timed(args: dict, task: str, call) -> tuple[object, float]:
 
 def task_topics(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import import_topics, init_workbench
+    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.topics import import_topics
 
     init_workbench(args["db"])  # not timed
     with Store(args["db"]) as store:
@@ -346,7 +347,7 @@ def task_topics(args: dict) -> dict:
 
 def task_corpus(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import import_corpus
+    from labeler.workbench.corpus import import_corpus
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "corpus", lambda: import_corpus(store, Path(args["data"]) / "corpus.jsonl"))
@@ -355,7 +356,7 @@ def task_corpus(args: dict) -> dict:
 
 def task_chunk(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import chunk_corpus
+    from labeler.workbench.corpus import chunk_corpus
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "chunk", lambda: chunk_corpus(store, CHUNKING, size=CHUNK_WORDS, overlap=0))
@@ -369,7 +370,7 @@ def task_chunk(args: dict) -> dict:
 
 def task_runs(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import import_run
+    from labeler.workbench.runs import import_run
 
     per_run = []
     lines = 0
@@ -389,7 +390,7 @@ def task_runs(args: dict) -> dict:
 
 def task_pool(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import build_pool
+    from labeler.workbench.pools import build_pool
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "pool", lambda: build_pool(store, args["pool_depth"]))
@@ -405,7 +406,8 @@ def task_pool(args: dict) -> dict:
 
 def task_judgments(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import create_snapshot, import_judgments
+    from labeler.workbench.record_judgments import import_judgments
+    from labeler.workbench.snapshots import create_snapshot
 
     with Store(args["db"]) as store:
         imported, import_seconds = timed(
@@ -428,7 +430,7 @@ def task_judgments(args: dict) -> dict:
 
 def task_status(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import status
+    from labeler.workbench.status import status
 
     with Store(args["db"]) as store:
         result, seconds = timed(args, "status", lambda: status(store))

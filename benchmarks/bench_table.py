@@ -122,7 +122,11 @@ def ensure_data(size: str) -> float | None:
 def build_workbench(size: str) -> dict[str, float]:
     """base.db (runs r00.., qrels reviewed, snapshot v1) and full.db (base + a depth-100 pool); seconds per step."""
     from labeler.store import Store
-    from labeler.workbench import build_pool, create_snapshot, import_judgments, import_run, init_workbench
+    from labeler.workbench.pools import build_pool
+    from labeler.workbench.record_judgments import import_judgments
+    from labeler.workbench.runs import import_run
+    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.snapshots import create_snapshot
 
     folder = size_dir(size)
     base, full = folder / "base.db", folder / "full.db"
@@ -195,7 +199,7 @@ def task_cli_plain(args: dict) -> dict:
 
 def task_pool_labeler(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench import build_pool
+    from labeler.workbench.pools import build_pool
 
     with tempfile.TemporaryDirectory(prefix="bench-table-pool-", dir=args["folder"]) as tmp:
         db = Path(tmp) / "pool.db"

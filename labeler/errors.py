@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # What a hint can ask the user to do, in no front end's words. Each front end says it its own way
-# (the CLI names a command or a flag, the TUI a key where it has one): labeler/cli/hints.py and
+# (the CLI names a command or a flag, the TUI a key where it has one): labeler/cli/common/hints.py and
 # labeler/tui/hints.py render every action here, which tests/test_hints.py checks.
 HINT_ACTIONS: dict[str, str] = {
     "set_argument": "give the argument `argument` (with `value` when one is meant)",

@@ -7,7 +7,7 @@ turns each into a visible escape (`\\x1b`, `\\x07`, `\\u202e`), keeping tab and
 newline, so text keeps its meaning and loses its power. Markup (`[b]`, `[/b]`,
 `[link=...]`) is the front ends' concern: they hand the result to Rich or
 Textual as plain text (`rich.text.Text`, `textual.content.Content`), never as
-markup; see `labeler.cli.output` and `labeler.tui.text`.
+markup; see `labeler.cli.common.printing` and `labeler.tui.text`.
 """
 
 from __future__ import annotations

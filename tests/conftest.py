@@ -89,3 +89,27 @@ def full_bytes(tmp_path_factory) -> bytes:
     Built once per run for the guard and check tests (each takes a copy), also under xdist.
     """
     return built_once(tmp_path_factory, "full", build_full_workbench)
+
+
+@pytest.fixture(autouse=True)
+def current_spellings(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """A test that runs an old spelling without meaning to fails: the suite exercises the current CLI.
+
+    Old spellings keep working for a release (`labeler.cli.common.deprecation`); the tests that check
+    they do are marked `deprecated_spelling`. Runs in this process only (a subprocess is not watched).
+    """
+    if request.node.get_closest_marker("deprecated_spelling"):
+        yield
+        return
+    from labeler.cli.common import deprecation
+
+    used: list[str] = []
+    original = deprecation.notice
+
+    def noted(old: str, new: str) -> None:
+        used.append(f"{old} -> {new}")
+        original(old, new)
+
+    monkeypatch.setattr(deprecation, "notice", noted)
+    yield
+    assert not used, f"the test ran deprecated spellings (use the new ones, or mark it deprecated_spelling): {used}"

@@ -12,10 +12,11 @@ import sqlite3
 from pathlib import Path
 
 from labeler.store import Store
-from labeler.workbench import import_corpus, record_judgment, retire_run
 from labeler.workbench.assignments import assign
+from labeler.workbench.corpus import import_corpus
 from labeler.workbench.demo import build_demo
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.runs import retire_run
 
 CHANGED_DOC = "agri-001"
 

@@ -14,7 +14,10 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def all_commands(group: click.Group, prefix: str = "labeler"):
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in sorted(group.list_commands(ctx)):
+        command = group.get_command(ctx, name)
+        assert command is not None
         path = f"{prefix} {name}"
         if isinstance(command, click.Group):
             if command.invoke_without_command:  # runs a report of its own when given no subcommand
@@ -63,13 +66,13 @@ def test_every_command_has_help_text():
 
 
 def test_every_registry_table_in_the_docs_is_what_the_generator_renders():
-    from labeler.cli.doc_tables import stale_tables
+    from labeler.cli.common.doc_tables import stale_tables
 
-    assert stale_tables() == [], "run: python -m labeler.cli.doc_tables --write"
+    assert stale_tables() == [], "run: python -m labeler.cli.common.doc_tables --write"
 
 
 def test_every_registry_table_has_its_region_in_its_page():
-    from labeler.cli.doc_tables import TABLES
+    from labeler.cli.common.doc_tables import TABLES
 
     for table in TABLES:
         text = (DOCS / table.page).read_text()
@@ -78,7 +81,7 @@ def test_every_registry_table_has_its_region_in_its_page():
 
 
 def test_the_generator_checks_and_writes_a_stale_table(tmp_path):
-    from labeler.cli.doc_tables import TABLES, main
+    from labeler.cli.common.doc_tables import TABLES, main
 
     for page in {table.page for table in TABLES}:
         (tmp_path / page).write_text((DOCS / page).read_text())
@@ -91,7 +94,7 @@ def test_the_generator_checks_and_writes_a_stale_table(tmp_path):
 
 
 def test_a_page_without_its_region_is_an_error():
-    from labeler.cli.doc_tables import TABLES, regenerated
+    from labeler.cli.common.doc_tables import TABLES, regenerated
 
     with pytest.raises(ValueError, match="no region <!-- registry:orders -->"):
         regenerated("# a page\n", next(table for table in TABLES if table.name == "orders"))

@@ -16,7 +16,7 @@ import click
 import pytest
 
 from labeler.cli import cli
-from labeler.cli import hints as cli_hints
+from labeler.cli.common import hints as cli_hints
 from labeler.errors import HINT_ACTIONS, BadArgumentError, Hint, LabelerError, argument_hint
 from labeler.tui import hints as tui_hints
 

@@ -7,8 +7,8 @@ from support import new_workbench
 
 from labeler.pace import DEFAULT_PER_HOUR, PACE_WINDOW, median_per_hour, pace
 from labeler.store import Store
-from labeler.workbench import judging_pace, judging_rate, record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.read_labels import judging_pace, judging_rate
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 
 def test_median_worked_by_hand():

@@ -3,192 +3,153 @@
 Expected errors (`LabelerError`, and an `OSError` naming a file) become
 `Error: file:line: reason (hint)` and exit code 1 here, in one place; usage errors
 and bad arguments (`BadArgumentError`) exit 2 (click's convention). The words for
-flags and commands come from `labeler.cli.hints`.
+flags and commands come from `labeler.cli.common.hints`.
 
-The commands are loaded lazily (`LazyCommands`): `labeler --help` lists them from `LISTED`
-without importing any command module, and `labeler next` imports `labeler.cli.next` (and what
-it uses), not the TUI, rich, the retrievers or every other use case. `tests/cli/test_startup.py`
-checks that `LISTED` says what the modules define.
+Each top-level command (or group) is the module of its name, `labeler.cli.NAME`; what several commands
+share is in `labeler.cli.common`. The commands are loaded lazily, with click's lazy group (`LazyGroup`):
+`labeler --help` lists them from `COMMANDS` without importing any command module, and `labeler next`
+imports `labeler.cli.next` (and what it uses), not the TUI, rich, the retrievers or every other use case.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator, MutableMapping
-from typing import NamedTuple
+from typing import Any
 
 import click
 
-from labeler.cli.context import pass_env
-from labeler.cli.hints import cli_message, exit_code
-from labeler.cli.output import error_line
+from labeler.cli.common.context import pass_env
+from labeler.cli.common.hints import cli_message, exit_code
+from labeler.cli.common.printing import error_line
 from labeler.errors import LabelerError
 
 NUMBER_TYPES = (click.types.IntParamType, click.types.FloatParamType)
 
 
-class Listed(NamedTuple):
-    """A top-level command as `labeler --help` lists it before its module is imported."""
-
-    modules: tuple[str, ...]
-    """The `labeler.cli` modules to import: the first defines it, the others add subcommands to it."""
-    summary: str
-    """The first paragraph of its help: all that click shortens into the line `--help` shows."""
-
-
-LISTED: dict[str, Listed] = {
-    "init": Listed(("setup",), "Create the workbench (or upgrade an existing one) and set its grade scale."),
-    "status": Listed(
-        ("setup",),
-        "Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status.",
+COMMANDS: dict[str, tuple[str, str]] = {
+    "agreement": (
+        "labeler.cli.agreement.agreement",
+        "How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.",
     ),
-    "corpus": Listed(("corpus",), "Documents and chunkings (unit mappings)."),
-    "topics": Listed(("topics", "judgments"), "Topics: queries with title, description and narrative."),
-    "runs": Listed(("runs",), "Ranked runs of retrievers."),
-    "pool": Listed(("pools",), "Pool versions: which (topic, unit) pairs get judged."),
-    "judgments": Listed(("judgments", "team"), "Record, import and undo judgments (the append-only log)."),
-    "queue": Listed(
-        ("queue",),
-        "The next units to judge for a topic, in the chosen order (units another assessor holds are left out).",
+    "assign": (
+        "labeler.cli.assign.assign",
+        "Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md.",
     ),
-    "next": Listed(
-        ("next",), "Claim the next unit to judge and print it; asking again gives the same unit until it is judged."
+    "backup": (
+        "labeler.cli.backup.backup",
+        "Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy.",
     ),
-    "judge": Listed(("judge",), "Judge the pool's unjudged units in the terminal UI (one key per grade)."),
-    "serve": Listed(
-        ("judge",),
-        "Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name.",
+    "check": (
+        "labeler.cli.check.check",
+        "Verify the workbench: schema, integrity, keys, guards, log, grades, scale, and every recorded hash.",
     ),
-    "snapshot": Listed(("snapshots",), "Immutable, hashed versions of the labels."),
-    "export": Listed(("export",), "Export labels, runs and the judgment log for other tools."),
-    "eval": Listed(
-        ("evaluation",),
-        "Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot.",
-    ),
-    "coverage": Listed(
-        ("coverage",),
-        "How well the judgments cover each run, how much each run's score depends on the pool, R's bounds.",
-    ),
-    "compare": Listed(
-        ("coverage",),
+    "compare": (
+        "labeler.cli.compare.compare",
         "What changed between two snapshots: labels, relevant sets, scores, and the system ranking.",
     ),
-    "replay": Listed(
-        ("replay",),
+    "corpus": ("labeler.cli.corpus.corpus", "Documents and chunkings (unit mappings)."),
+    "coverage": (
+        "labeler.cli.coverage.coverage",
+        "How well the judgments cover each run, how much each run's score depends on the pool, R's bounds.",
+    ),
+    "demo": (
+        "labeler.cli.demo.demo",
+        "The whole workflow on sample_corpus/: corpus, chunks, retrievers, prior labels as v1, a pool, then judging.",
+    ),
+    "eval": (
+        "labeler.cli.eval.eval_",
+        "Score runs on a snapshot: every number with its topics, unit, stage, cutoff and snapshot.",
+    ),
+    "export": ("labeler.cli.export.export", "Export labels, runs and the judgment log for other tools."),
+    "init": ("labeler.cli.init.init", "Create the workbench (or upgrade an existing one) and set its grade scale."),
+    "judge": ("labeler.cli.judge.judge", "Judge the pool's unjudged units in the terminal UI (one key per grade)."),
+    "judgments": ("labeler.cli.judgments.judgments", "Record, import and undo judgments (the append-only log)."),
+    "merge": (
+        "labeler.cli.merge.merge",
+        "Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one.",
+    ),
+    "next": (
+        "labeler.cli.next.next_",
+        "Claim the next unit to judge and print it; asking again gives the same unit until it is judged.",
+    ),
+    "pool": ("labeler.cli.pool.pool", "Pool versions: which (topic, unit) pairs get judged."),
+    "prelabel": (
+        "labeler.cli.prelabel.prelabel",
+        "Run a judge over the pool's pairs without a human label; its answers are stored as a model's labels.",
+    ),
+    "queue": (
+        "labeler.cli.queue.queue",
+        "The next units to judge for a topic, in the chosen order (units another assessor holds are left out).",
+    ),
+    "replay": (
+        "labeler.cli.replay.replay",
         "Replay judging a pool under each judging order, a snapshot's labels as the assessor: relevant found per "
         "judgment.",
     ),
-    "report": Listed(
-        ("coverage",),
+    "report": (
+        "labeler.cli.report.report",
         "A standalone HTML report: recall curves with ceilings, Judged@k, coverage across snapshots, pool bias.",
     ),
-    "merge": Listed(
-        ("team",),
-        "Union another workbench's judgment log (OTHER.db) or an exported log (LOG.jsonl) into this one.",
+    "runs": ("labeler.cli.runs.runs", "Ranked runs of retrievers."),
+    "serve": (
+        "labeler.cli.serve.serve",
+        "Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name.",
     ),
-    "check": Listed(
-        ("team",),
-        "Verify the workbench: schema, integrity, keys, guards, log, grades, scale, and every recorded hash.",
+    "snapshot": ("labeler.cli.snapshot.snapshot", "Immutable, hashed versions of the labels."),
+    "status": (
+        "labeler.cli.status.status",
+        "Per topic: pool size, judged, unjudged, relevant, skipped/unsure, conflicts, outside the pool, review status.",
     ),
-    "backup": Listed(
-        ("team",),
-        "Copy the workbench to a new file DESTINATION while it is in use (SQLite online backup), then check the copy.",
-    ),
-    "prelabel": Listed(
-        ("prelabel",),
-        "Run a judge over the pool's pairs without a human label; its answers are stored as a model's labels.",
-    ),
-    "agreement": Listed(
-        ("agreement",),
-        "How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.",
-    ),
-    "assign": Listed(
-        ("assign",),
-        "Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md.",
-    ),
-    "demo": Listed(
-        ("demo",),
-        "The whole workflow on sample_corpus/: corpus, chunks, retrievers, prior labels as v1, a pool, then judging.",
-    ),
+    "topics": ("labeler.cli.topics.topics", "Topics: queries with title, description and narrative."),
 }
-"""Every top-level command, in the order `cli.commands` gives them, and where it is defined."""
+"""Every top-level command: where it is defined (module `labeler.cli.NAME`, then the attribute) and the
+first paragraph of its help, all that click shortens into the line `labeler --help` shows. The summary
+is kept here so that listing the commands imports none of them; tests/cli/test_startup.py checks it
+against each command's own help."""
 
 
-class LazyCommands(MutableMapping[str, click.Command]):
-    """The root group's commands: every name in `LISTED` is there, its module imported on first use.
+class LazyGroup(click.Group):
+    """click's lazy group ("Lazily Loading Subcommands" in click's docs): a command's module is imported
+    when the command is looked up (to run it or show its help), not when the group lists it."""
 
-    Looking a command up (click does when it runs one or shows its `--help`) imports its modules
-    and adds their `COMMANDS`; listing the names, or `peek`, imports nothing. A command added with
-    `cli.add_command` (a test's, a plug-in's) is kept as given.
-    """
+    def __init__(self, *args: Any, lazy_subcommands: dict[str, tuple[str, str]] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = lazy_subcommands or {}
 
-    def __init__(self, listed: dict[str, Listed]) -> None:
-        self._listed = listed
-        self._loaded: dict[str, click.Command] = {}
-        # Names whose every module is imported. A command can be loaded as a side effect of another
-        # (`topics` imports the judgments module, which defines `judgments`) before the module that
-        # adds its subcommands (`team` adds `judgments export-log`) is: it is complete only then.
-        self._complete: set[str] = set()
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
 
-    def _load(self, name: str) -> None:
-        for module in self._listed[name].modules:
-            for command in importlib.import_module(f"labeler.cli.{module}").COMMANDS:
-                if command.name is not None:
-                    self._loaded.setdefault(command.name, command)
-        self._complete.add(name)
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands and cmd_name not in self.commands:
+            self.add_command(self._lazy_load(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
-    def __getitem__(self, name: str) -> click.Command:
-        if name in self._listed and name not in self._complete:
-            self._load(name)
-        return self._loaded[name]
-
-    def peek(self, name: str) -> click.Command:
-        """The command if it is loaded, else a stand-in with its summary as help (for `labeler --help`)."""
-        if name in self._loaded or name not in self._listed:
-            return self[name]
-        return click.Command(name, help=self._listed[name].summary)
-
-    def __setitem__(self, name: str, command: click.Command) -> None:
-        self._loaded[name] = command
-
-    def __delitem__(self, name: str) -> None:
-        if name not in self:
-            raise KeyError(name)
-        self._loaded.pop(name, None)
-        self._listed = {key: value for key, value in self._listed.items() if key != name}
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._listed
-        yield from (name for name in self._loaded if name not in self._listed)
-
-    def __len__(self) -> int:
-        return len(self._listed) + sum(1 for name in self._loaded if name not in self._listed)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._listed or name in self._loaded
-
-
-class LabelerGroup(click.Group):
-    """The root group: commands loaded lazily; turns expected errors into one clean line and exit code 1."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.commands = LazyCommands(LISTED)
+    def _lazy_load(self, cmd_name: str) -> click.Command:
+        module_name, attribute = self.lazy_subcommands[cmd_name][0].rsplit(".", 1)
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{module_name}.{attribute} is not a click command")
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """click's own listing, from `LazyCommands.peek`: the same lines, no command module imported."""
-        commands = self.commands
-        if not isinstance(commands, LazyCommands):
-            return super().format_commands(ctx, formatter)
-        shown = [(name, commands.peek(name)) for name in self.list_commands(ctx)]
-        shown = [(name, command) for name, command in shown if not command.hidden]
+        """click's own listing, with each summary from the lazy map: the same lines, no command module imported."""
+        shown = []
+        for name in self.list_commands(ctx):
+            loaded = self.commands.get(name)
+            if loaded is None and name in self.lazy_subcommands:
+                loaded = click.Command(name, help=self.lazy_subcommands[name][1])
+            if loaded is not None and not loaded.hidden:
+                shown.append((name, loaded))
         if not shown:
-            return None
+            return
         limit = formatter.width - 6 - max(len(name) for name, _ in shown)
         with formatter.section("Commands"):
             formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in shown])
-        return None
+
+
+class LabelerGroup(LazyGroup):
+    """The root group: commands loaded lazily; turns expected errors into one clean line and exit code 1."""
 
     def invoke(self, ctx: click.Context):
         try:
@@ -198,7 +159,7 @@ class LabelerGroup(click.Group):
             ctx.exit(exit_code(error))
         except click.BadParameter as error:
             # A number outside click's own IntRange or FloatRange: one line naming the flag, exit 2, as
-            # the project's ranges say it (`labeler.cli.ranges`); other usage errors keep click's form.
+            # the project's ranges say it (`labeler.cli.common.ranges`); other usage errors keep click's form.
             if not (isinstance(error.param, click.Option) and isinstance(error.param.type, NUMBER_TYPES)):
                 raise
             error_line(f"{max(error.param.opts, key=len)}: {error.message}")
@@ -237,7 +198,7 @@ def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(cls=LabelerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LabelerGroup, lazy_subcommands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     "db_path",
@@ -258,7 +219,7 @@ def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.pass_context
 def cli(ctx: click.Context, db_path: str) -> None:
     """labeler: pool runs, judge relevance, version qrels, report scores with their denominators."""
-    from labeler.cli.context import Env
+    from labeler.cli.common.context import Env
 
     ctx.obj = Env(db_path)
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from labeler.agreement.statistics import METRICS
-from labeler.cli import model_view
-from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.deprecation import notice
-from labeler.cli.output import emit_json, info, table
-from labeler.cli.ranges import Whole
+from labeler.cli.common import model_view
+from labeler.cli.common.context import Env, json_option, pass_env
+from labeler.cli.common.deprecation import notice
+from labeler.cli.common.printing import emit_json, info, table
+from labeler.cli.common.ranges import Whole
 from labeler.errors import BadArgumentError
 
 if TYPE_CHECKING:
@@ -275,6 +275,3 @@ def _model_report(
         emit_json(report.to_json())
     else:
         model_view.say(report)
-
-
-COMMANDS = [agreement]

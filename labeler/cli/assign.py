@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, checked_id, default_assessor, json_option, pass_env
-from labeler.cli.deprecation import deprecated_option
-from labeler.cli.output import info, print_result, table
-from labeler.cli.ranges import SEED, Real
+from labeler.cli.common.context import Env, checked_id, default_assessor, json_option, pass_env
+from labeler.cli.common.deprecation import deprecated_option
+from labeler.cli.common.printing import info, print_result, table
+from labeler.cli.common.ranges import SEED, Real
 from labeler.errors import BadArgumentError
 from labeler.workbench.assignments import AssessorProgress, AssignmentPlan, AssignmentsCleared, ShowModel
 
 if TYPE_CHECKING:
-    from labeler.workbench import Store
+    from labeler.workbench.setup import Store
 
 
 @click.command()
@@ -255,6 +255,3 @@ def assessor_table(title: str, assessors: dict[str, AssessorProgress]) -> None:
             for name, row in assessors.items()
         ],
     )
-
-
-COMMANDS = [assign]

@@ -6,16 +6,25 @@ import json
 
 import click
 
-from labeler import workbench
 from labeler.chunking import WINDOW_KINDS
-from labeler.cli.context import Env, checked_id, json_option, pass_env
-from labeler.cli.deprecation import deprecated_option
-from labeler.cli.output import emit_json, info, listing, print_result, progress_bar
-from labeler.cli.ranges import MAX_WINDOW, Whole
-from labeler.cli.reading import reading_options
+from labeler.cli.common.context import Env, checked_id, json_option, pass_env
+from labeler.cli.common.deprecation import deprecated_option
+from labeler.cli.common.printing import emit_json, info, listing, print_result, progress_bar
+from labeler.cli.common.ranges import MAX_WINDOW, Whole
+from labeler.cli.common.reading import reading_options
 from labeler.inert import inert_json, visible_line
 from labeler.wording import plural
-from labeler.workbench.corpus import ChunkingInfo, CorpusImport, check_chunking_name
+from labeler.workbench.corpus import (
+    ChunkingInfo,
+    CorpusImport,
+    check_chunking_name,
+    chunk_corpus,
+    chunk_rows,
+    derive_chunking,
+    import_corpus,
+    import_mapping,
+    list_chunkings,
+)
 
 chunking_name = checked_id("chunking name", check_chunking_name)
 
@@ -34,7 +43,7 @@ def corpus() -> None:
 def import_(env: Env, path: str, update: bool, as_json: bool) -> None:
     """Import documents from JSONL (id/_id, title, text), a BEIR folder, or TSV (id, [title,] text)."""
     with env.store() as store, progress_bar("importing documents") as progress:
-        result = workbench.import_corpus(store, path, update=update, progress=progress)
+        result = import_corpus(store, path, update=update, progress=progress)
     print_result(result, as_json, _say_corpus_import)
 
 
@@ -69,7 +78,7 @@ def _say_corpus_import(result: CorpusImport) -> None:
 def chunk(env: Env, name: str, size: int, overlap: int, by: str, as_json: bool) -> None:
     """Make a new, immutable chunking of every document (chunk ids DOCID#0, DOCID#1, ...)."""
     with env.store() as store, progress_bar("chunking") as progress:
-        result = workbench.chunk_corpus(store, name, size=size, overlap=overlap, by=by, progress=progress)
+        result = chunk_corpus(store, name, size=size, overlap=overlap, by=by, progress=progress)
     _print_chunking(result, as_json)
 
 
@@ -79,7 +88,7 @@ def chunk(env: Env, name: str, size: int, overlap: int, by: str, as_json: bool) 
 def chunkings(env: Env, as_json: bool) -> None:
     """List chunkings with their parameters and hash."""
     with env.store() as store:
-        result = workbench.list_chunkings(store)
+        result = list_chunkings(store)
     listing(
         result,
         as_json,
@@ -106,7 +115,7 @@ def chunkings(env: Env, as_json: bool) -> None:
 def chunks(env: Env, chunking: str, as_json: bool) -> None:
     """List a chunking's chunks (id, document, offsets, text) for an outside chunk retriever."""
     with env.store() as store:
-        for row in workbench.chunk_rows(store, chunking):
+        for row in chunk_rows(store, chunking):
             if as_json:
                 # vars(row) is row.to_json() for this plain row (tested), at a hundredth of the cost a row
                 click.echo(inert_json(json.dumps(vars(row), ensure_ascii=False)))
@@ -130,7 +139,7 @@ def mapping() -> None:
 def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json: bool) -> None:
     """A chunking from a file of chunk_id, doc_id[, start, end] (TSV/whitespace or JSONL)."""
     with env.store() as store:
-        result = workbench.import_mapping(store, path, name, allow_unknown=allow_unknown)
+        result = import_mapping(store, path, name, allow_unknown=allow_unknown)
     _print_chunking(result, as_json)
 
 
@@ -145,7 +154,7 @@ def mapping_import(env: Env, path: str, name: str, allow_unknown: bool, as_json:
 def mapping_derive(env: Env, path: str, name: str, separator: str, allow_unknown: bool, as_json: bool) -> None:
     """A chunking from chunk ids that name their parent (MS MARCO v2.1 segments), read from a run, qrels or id list."""
     with env.store() as store:
-        result = workbench.derive_chunking(store, path, name, separator=separator, allow_unknown=allow_unknown)
+        result = derive_chunking(store, path, name, separator=separator, allow_unknown=allow_unknown)
     _print_chunking(result, as_json)
 
 
@@ -161,6 +170,3 @@ def _print_chunking(result: ChunkingInfo, as_json: bool) -> None:
 
 def _params(chunking: ChunkingInfo) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(chunking.params.items()))
-
-
-COMMANDS = [corpus]

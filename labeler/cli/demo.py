@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.hints import flag
-from labeler.cli.output import info
+from labeler.cli.common.hints import flag
+from labeler.cli.common.printing import info
 
 if TYPE_CHECKING:
     from labeler.workbench.demo import DemoStep
@@ -67,7 +67,7 @@ def demo(folder: str | None, no_tui: bool) -> None:
         )
         return
     info(f"\nOpening the judging UI on {db} (q quits; everything is saved as you go).")
-    from labeler.cli.context import default_assessor
+    from labeler.cli.common.context import default_assessor
     from labeler.tui import JudgeRequest, make_app
 
     make_app(JudgeRequest(db_path=db, assessor=default_assessor())).run()
@@ -112,6 +112,3 @@ def _run(db: str, args: list[str]) -> None:
     except SystemExit as exit_:  # a command that reports a failed check exits 1; the demo goes on
         if exit_.code not in (0, None):
             info(f"(exit {exit_.code})")
-
-
-COMMANDS = [demo]

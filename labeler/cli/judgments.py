@@ -1,20 +1,20 @@
-"""`labeler judgments ...` and `labeler topics mark`: the judgment log without the UI."""
+"""`labeler judgments ...`: the judgment log without the UI."""
 
 from __future__ import annotations
 
 import click
 
-from labeler import workbench
-from labeler.cli.context import Env, assessor_option, checked_id, json_option, pass_env
-from labeler.cli.deprecation import deprecated_option
-from labeler.cli.output import emit_json, info, listing
-from labeler.cli.ranges import LIMIT, SEED
-from labeler.cli.reading import reading_options
-from labeler.cli.registry_options import order_option
-from labeler.cli.topics import topics
+from labeler.cli.common.context import Env, assessor_option, checked_id, json_option, pass_env
+from labeler.cli.common.deprecation import deprecated_command, deprecated_option
+from labeler.cli.common.printing import emit_json, info, listing
+from labeler.cli.common.ranges import LIMIT, SEED
+from labeler.cli.common.reading import reading_options
+from labeler.cli.common.registry_options import order_option
+from labeler.cli.export import log as export_log
 from labeler.formats.judgment_log import shown_event
-from labeler.validation import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS, REVIEW_MARKS
+from labeler.validation import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS
 from labeler.wording import plural
+from labeler.workbench import record_judgments
 from labeler.workbench.record_judgments import Judgment
 
 
@@ -76,7 +76,7 @@ def add(
     if kind == "grade" and grade is None:
         raise click.UsageError("GRADE is required for a grade (or pass --kind skip|unsure|flag|note)")
     with env.store() as store:
-        event = workbench.record_judgment(
+        event = record_judgments.record_judgment(
             store,
             Judgment(
                 topic_id=topic,
@@ -141,7 +141,7 @@ def import_(
     line (probs optional: {"0": p, ...}); a model's labels are kept out of the human labels.
     """
     with env.store() as store:
-        result = workbench.import_judgments(
+        result = record_judgments.import_judgments(
             store,
             path,
             assessor=assessor,
@@ -175,7 +175,7 @@ def import_(
 def undo(env: Env, assessor: str, as_json: bool) -> None:
     """Retract your latest decision (a new event; nothing is deleted)."""
     with env.store() as store:
-        event = workbench.undo(store, assessor)
+        event = record_judgments.undo(store, assessor)
     if as_json:
         emit_json(shown_event(event))
         return
@@ -198,7 +198,7 @@ def adjudicate(
 ) -> None:
     """Settle a pair's label (resolves a conflict between assessors)."""
     with env.store() as store:
-        event = workbench.adjudicate(store, topic, unit_id, grade, assessor=assessor, unit=unit, note=note)
+        event = record_judgments.adjudicate(store, topic, unit_id, grade, assessor=assessor, unit=unit, note=note)
     if as_json:
         emit_json(shown_event(event))
         return
@@ -240,7 +240,7 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
 @pass_env
 def flagged(env: Env, topic: str | None, unit: str | None, as_json: bool) -> None:
     """The flagged pairs: who flagged them, when, why, and their label now (a grade does not unlist a flag)."""
-    from labeler.cli.output import table
+    from labeler.cli.common.printing import table
     from labeler.workbench.flagged import flagged_pairs
 
     with env.store() as store:
@@ -270,26 +270,4 @@ def flagged(env: Env, topic: str | None, unit: str | None, as_json: bool) -> Non
     )
 
 
-@topics.command()
-@click.argument("topic", callback=checked_id("topic id"))
-@click.argument("status", type=click.Choice(REVIEW_MARKS))
-@assessor_option
-@click.option(
-    "--unit",
-    default=None,
-    metavar="doc|chunk:NAME",
-    help="Unit space the mark is for (default: the one the workbench holds, else doc).",
-)
-@json_option
-@pass_env
-def mark(env: Env, topic: str, status: str, assessor: str, unit: str | None, as_json: bool) -> None:
-    """Set a topic's review status in one unit space: reviewed, no_answer (the corpus holds no answer) or unreviewed."""
-    with env.store() as store:
-        result = workbench.mark_topic(store, topic, status, assessor=assessor, unit=unit)
-    if as_json:
-        emit_json(result.to_json())
-        return
-    info(f"Topic {topic} marked {status} ({result.unit}).")
-
-
-COMMANDS = [judgments]
+judgments.add_command(deprecated_command(export_log, old="judgments export-log", new="export log"))

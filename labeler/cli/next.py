@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, assessor_option, json_option, pass_env
-from labeler.cli.hints import hint_text
-from labeler.cli.output import emit_json, info
-from labeler.cli.ranges import MAX_LEASE_MINUTES, SEED, Real
-from labeler.cli.registry_options import order_option
+from labeler.cli.common.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.common.hints import hint_text
+from labeler.cli.common.printing import emit_json, info
+from labeler.cli.common.ranges import MAX_LEASE_MINUTES, SEED, Real
+from labeler.cli.common.registry_options import order_option
 from labeler.ids import check_id
 
 if TYPE_CHECKING:
@@ -103,6 +103,3 @@ def next_(
         f"Topic {claim.topic} {claim.unit_space} {claim.unit} ({claim.position} of {claim.remaining} left), "
         f"yours until {claim.lease_until}: {title or '(no title)'}"
     )
-
-
-COMMANDS = [next_]

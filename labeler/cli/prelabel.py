@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from labeler.cli.context import Env, comma_list, json_option, pass_env
-from labeler.cli.deprecation import deprecated_option
-from labeler.cli.output import emit_json, info, progress_bar
-from labeler.cli.program_options import program_options
-from labeler.cli.ranges import Whole
+from labeler.cli.common.context import Env, comma_list, json_option, pass_env
+from labeler.cli.common.deprecation import deprecated_option
+from labeler.cli.common.printing import emit_json, info, progress_bar
+from labeler.cli.common.program_options import program_options
+from labeler.cli.common.ranges import Whole
 from labeler.wording import plural
 
 
@@ -70,6 +70,3 @@ def prelabel(
         f"of pool {result.pool} ({result.unit}); {result.already_labelled} already labelled by it, "
         f"{result.human_labelled} labelled by people (not asked)."
     )
-
-
-COMMANDS = [prelabel]

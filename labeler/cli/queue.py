@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from labeler.cli.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.common.context import Env, assessor_option, json_option, pass_env
+from labeler.cli.common.printing import emit_json, info, table
+from labeler.cli.common.ranges import LIMIT, SEED
+from labeler.cli.common.registry_options import order_option
 from labeler.cli.next import nothing_lines
-from labeler.cli.output import emit_json, info, table
-from labeler.cli.ranges import LIMIT, SEED
-from labeler.cli.registry_options import order_option
 from labeler.wording import plural
 
 
@@ -55,6 +55,3 @@ def queue(
         return
     info(f"Topic {result.topic}: {plural(result.remaining, 'unit')} to judge ({order} order){held_note}.")
     table(None, ["#", "unit", "later"], [[n.position, n.unit, "yes" if n.later else ""] for n in result.next])
-
-
-COMMANDS = [queue]

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.cli.context import Env, comma_list, json_option, pass_env
-from labeler.cli.output import info, print_result, progress_bar, table
-from labeler.cli.ranges import DEPTH, SEED
+from labeler.cli.common.context import Env, comma_list, json_option, pass_env
+from labeler.cli.common.printing import info, print_result, progress_bar, table
+from labeler.cli.common.ranges import DEPTH, SEED
 from labeler.inert import visible_line
 from labeler.wording import plural
 
@@ -197,6 +197,3 @@ def curve_chart(result: ReplayResult) -> list[str]:
     legend = "  ".join(f"{MARKERS[i % len(MARKERS)]} {name}" for i, (name, _) in enumerate(series))
     lines.append(visible_line(legend))
     return lines
-
-
-COMMANDS = [replay]

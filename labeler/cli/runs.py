@@ -7,27 +7,25 @@ from typing import Any
 
 import click
 
-from labeler import workbench
-from labeler.cli.context import (
+from labeler.cli.common.context import (
     Env,
     checked_id,
     comma_list,
-    export_json_option,
-    force_option,
     json_option,
-    output_option,
     pass_env,
 )
-from labeler.cli.deprecation import deprecated_command
-from labeler.cli.output import emit_export, emit_json, info, listing, progress_bar, refuse_json_without_output
-from labeler.cli.program_options import program_options
-from labeler.cli.ranges import DEPTH, Real
-from labeler.cli.reading import reading_options
-from labeler.cli.registry_options import retriever_option
+from labeler.cli.common.deprecation import deprecated_command
+from labeler.cli.common.printing import emit_json, info, listing, progress_bar
+from labeler.cli.common.program_options import program_options
+from labeler.cli.common.ranges import DEPTH, Real
+from labeler.cli.common.reading import reading_options
+from labeler.cli.common.registry_options import retriever_option
+from labeler.cli.export import run as export_run
 from labeler.formats.runs import DEDUPE_POLICIES
 from labeler.models import STAGES
 from labeler.wording import plural
 from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
+from labeler.workbench.runs import import_run, list_runs, retire_run
 
 # The new run's name, for both ways of making one (import, retrieve).
 name_option = click.option(
@@ -83,7 +81,7 @@ def import_(
 ) -> None:
     """Import a TREC run (6 columns, .gz ok) or JSONL run; validated, all or nothing."""
     with env.store() as store, progress_bar(f"importing {name}") as progress:
-        result = workbench.import_run(
+        result = import_run(
             store,
             path,
             name,
@@ -207,7 +205,7 @@ DIGEST_SHOWN = 12  # hex digits of a run's rankings_sha256 in the table: enough 
 def list_(env: Env, as_json: bool) -> None:
     """List runs with unit, stage, topics, depth, policies and the digest of their rankings."""
     with env.store() as store:
-        result = workbench.list_runs(store)
+        result = list_runs(store)
     listing(
         result,
         as_json,
@@ -235,7 +233,7 @@ def list_(env: Env, as_json: bool) -> None:
 def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
     """Leave a run out of the default runs of pool build, eval, coverage and compare (kept; usable by name)."""
     with env.store() as store:
-        result = workbench.retire_run(store, name, reason=reason)
+        result = retire_run(store, name, reason=reason)
     if as_json:
         emit_json(result.to_json())
         return
@@ -245,57 +243,4 @@ def retire(env: Env, name: str, reason: str, as_json: bool) -> None:
         info(f"Run {name!r} retired: pool build, eval, coverage and compare leave it out unless named with --runs.")
 
 
-@click.command("run")
-@click.argument("name")
-@output_option
-@force_option
-@click.option(
-    "--format",
-    "format_",
-    type=click.Choice(["trec", "parquet"]),
-    default="trec",
-    show_default=True,
-    help="trec: 6 columns, re-imports to the same rankings; parquet: one file for DuckDB "
-    "(`eval --runs-parquet`, needs relevance-labeler[parquet] and -o).",
-)
-@export_json_option
-@pass_env
-def export(env: Env, name: str, output: str | None, force: bool, format_: str, as_json: bool) -> None:
-    """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
-    from labeler.output_files import check_output, write_output
-
-    refuse_json_without_output(as_json, output)
-    if format_ == "parquet":
-        _export_parquet(env, name, output, force, as_json)
-        return
-    if output:
-        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
-    with env.store() as store:
-        lines = workbench.export_run(store, name)
-        if output:
-            written = write_output(output, lines, workbench=env.db_path, force=force)
-            if as_json:
-                emit_export("run", name, format_, output)
-            else:
-                info(f"Wrote run {name!r} to {output} ({plural(written.bytes, 'byte')}).")
-            return
-        for line in lines:
-            click.echo(line, nl=False)
-
-
-def _export_parquet(env: Env, name: str, output: str | None, force: bool, as_json: bool) -> None:
-    from labeler.workbench.parquet_runs import export_run_parquet
-
-    if not output:
-        raise click.UsageError("--format parquet writes a file: give it with -o DIR/NAME.parquet")
-    with env.store() as store:
-        written = export_run_parquet(store, name, output, force=force)
-    if as_json:
-        emit_export("run", name, "parquet", output, text=False)
-        return
-    info(f"Wrote run {name!r} to {output} as Parquet ({plural(written.bytes, 'byte')}).")
-
-
-runs.add_command(deprecated_command(export, old="runs export", new="export run"))
-
-COMMANDS = [runs]
+runs.add_command(deprecated_command(export_run, old="runs export", new="export run"))

@@ -16,6 +16,7 @@ from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
 from labeler.store.event_rows import chained_columns, event_from_row, has_model_columns
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
 from labeler.store.rows import Rows
 
 if TYPE_CHECKING:
@@ -31,17 +32,14 @@ RECOMPUTABLE_CHUNKINGS = ("words", "sentences")
 @cache
 def _reference() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     """Tables' columns and triggers' SQL as this labeler's migrations make them, in an empty in-memory file."""
-    import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
-
-    # isort: split
-
+    import_sqlite_utils()
     from sqlite_utils import Database
 
     from labeler.store.schema import migrations
 
     db = Database(memory=True)
     try:
-        migrations.apply(db)
+        migrations().apply(db)
         triggers = {name: sql for name, sql in db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")}
         return _table_columns(db), triggers
     finally:

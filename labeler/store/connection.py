@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.errors import LabelerError, SchemaVersionError
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
 from labeler.store.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -111,10 +112,7 @@ class Connection:
     def sqlite_utils(self) -> Database:
         """A `sqlite_utils.Database` on the same connection (for the migrations), made on first use."""
         if self._database is None:
-            import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
-
-            # isort: split
-
+            import_sqlite_utils()
             from sqlite_utils import Database
 
             # execute_plugins=False: sqlite-utils would otherwise read every installed distribution's
@@ -174,7 +172,7 @@ def upgrade(db: Connection) -> None:
 
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode = WAL")
-    migrations.apply(db.sqlite_utils())
+    migrations().apply(db.sqlite_utils())
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

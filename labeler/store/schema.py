@@ -7,16 +7,18 @@ refused before anything touches it.
 
 The functions are listed here without importing sqlite-utils: opening a workbench that is up to
 date needs only `SCHEMA_VERSION`, and importing sqlite-utils costs more than the rest of the
-store. `migrations`, the sqlite-utils `Migrations` set, is made (once) when first asked for, by
+store. `migrations()`, the sqlite-utils `Migrations` set, is made (once) when first asked for, by
 `labeler.store.connection.upgrade` or `labeler check`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from labeler.judgments.log import clock_from_time
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
 
 if TYPE_CHECKING:
     from sqlite_utils import Database, Migrations
@@ -30,20 +32,15 @@ def _migration(step: Callable[[Database], None]) -> Callable[[Database], None]:
     return step
 
 
-def __getattr__(name: str) -> Migrations:
-    """`migrations`: the sqlite-utils migration set of `_STEPS`, made on first use (sqlite-utils imported then)."""
-    if name != "migrations":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import labeler.store.lean_sqlite_utils  # noqa: F401  (sqlite_utils without pandas and numpy)
-
-    # isort: split
-
+@cache
+def migrations() -> Migrations:
+    """The sqlite-utils migration set of `_STEPS`, made once, on first use (sqlite-utils imported then)."""
+    import_sqlite_utils()
     from sqlite_utils import Migrations
 
     made = Migrations("labeler")
     for step in _STEPS:
         made()(step)
-    globals()["migrations"] = made
     return made
 
 

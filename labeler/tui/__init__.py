@@ -10,8 +10,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.workbench import open_workbench
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.setup import open_workbench
 
 if TYPE_CHECKING:
     from labeler.stopping import StoppingRule

@@ -24,8 +24,8 @@ from labeler.tui.screens.judge import JudgeScreen
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.tui.text import error_message, shown_lines
 from labeler.wording import plural
-from labeler.workbench import Store, open_workbench
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.setup import Store, open_workbench
 from labeler.workbench.snapshot_results import QrelsExport, SnapshotCreated
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class LabelerApp(SavingApp):
 
     def action_topics(self) -> None:
         from labeler.tui.screens.topics import TopicsScreen
-        from labeler.workbench import status
+        from labeler.workbench.status import status
         from labeler.workbench.topics import topic_titles
 
         titles = topic_titles(self.store)
@@ -323,7 +323,7 @@ class LabelerApp(SavingApp):
 
     @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
     def create_snapshot(self, message: str, after: Callable[[], None] | None = None) -> SnapshotCreated:
-        from labeler.workbench import create_snapshot
+        from labeler.workbench.snapshots import create_snapshot
 
         with open_workbench(self.db_path) as store:
             # the same rule as the CLI without --unit; when several spaces have labels, the one being judged
@@ -343,7 +343,7 @@ class LabelerApp(SavingApp):
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def export_qrels(self, path: str, force: bool = False) -> QrelsExport:
         from labeler.output_files import write_output
-        from labeler.workbench import export_qrels
+        from labeler.workbench.snapshots import export_qrels
 
         if self.served:
             raise LabelerError("a browser session writes no file on the server: the export is a download")
@@ -357,7 +357,7 @@ class LabelerApp(SavingApp):
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def download_qrels(self) -> QrelsExport:
-        from labeler.workbench import export_qrels
+        from labeler.workbench.snapshots import export_qrels
 
         with open_workbench(self.db_path) as store:
             result = export_qrels(store)

@@ -1,7 +1,7 @@
 """Errors in the judging screen's words: a key where the workbench has one, else what to do in a shell.
 
 The services' hints are actions (`list_topics`, `set_argument`); the CLI renders them as commands
-and flags (labeler/cli/hints.py), this module as what an annotator at the screen can do.
+and flags (labeler/cli/common/hints.py), this module as what an annotator at the screen can do.
 """
 
 from __future__ import annotations

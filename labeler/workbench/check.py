@@ -193,7 +193,7 @@ def _schema_problems(store: Store) -> list[str]:
         if version != SCHEMA_VERSION
         else []
     )
-    problems += [f"migration {m.name} not applied" for m in migrations._migrations if m.name not in applied]
+    problems += [f"migration {m.name} not applied" for m in migrations()._migrations if m.name not in applied]
     return problems + store.column_problems()
 
 

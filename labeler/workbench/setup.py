@@ -11,7 +11,7 @@ from labeler import installed_version
 from labeler.errors import ConflictError
 from labeler.json_form import JsonResult, json_field
 from labeler.scales import GradeScale, load_scale
-from labeler.store import Store
+from labeler.store import Store as Store  # re-exported: the handle the front ends hold
 from labeler.store.connection import environment_error  # noqa: F401 - for the front ends' error lines
 from labeler.store.schema import SCHEMA_VERSION
 

@@ -91,8 +91,8 @@ def test_kappas_agree_with_scikit_learn(workbench):
 
 
 def test_shown_and_blind_are_reported_apart(workbench, db_path):
-    from labeler.workbench import open_workbench
     from labeler.workbench.record_judgments import Judgment, record_judgment
+    from labeler.workbench.setup import open_workbench
 
     with open_workbench(db_path) as store:  # ann judges d2 again, the model's label on screen
         record_judgment(store, Judgment(topic_id="1", unit_id="d2", assessor="ann", grade=1, shown_model="m"))

@@ -14,10 +14,9 @@ from labeler.judgments.log import Event, probs_problem
 from labeler.judgments.model_labels import ModelLabel
 from labeler.store import Store
 from labeler.store.digests import CHAIN_FIELDS, event_link
-from labeler.workbench import record_judgment
 from labeler.workbench.check import check_file
 from labeler.workbench.read_labels import current_labels, model_labels, model_names
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 P = {0: 0.1, 1: 0.2, 2: 0.3, 3: 0.4}
 
@@ -298,7 +297,7 @@ def test_a_schema_8_log_keeps_its_links_through_the_upgrade(tmp_path: Path):
     path = tmp_path / "old.db"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m009_model_labels")
+        migrations().apply(db, stop_before="m009_model_labels")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 8")
         link = b""

@@ -9,8 +9,12 @@ from support import Cli
 
 from labeler.ordering import ORDERS
 from labeler.store import Store
-from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
+from labeler.workbench.corpus import import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.runs import import_run
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.setup import init_workbench
+from labeler.workbench.topics import import_topics
 
 CORPUS = "".join(json.dumps({"id": f"d{i}", "title": f"t{i}", "text": f"text {i}"}) + "\n" for i in range(1, 5))
 RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n1 Q0 d4 4 6 r\n"
@@ -98,9 +102,8 @@ def test_replay_replays_uncertainty_only_with_a_model(cli):
 
 
 def test_the_models_labels_are_read_again_when_the_workbench_changes(cli):
-    from labeler.workbench import record_judgment
     from labeler.workbench.queue import queue
-    from labeler.workbench.record_judgments import Judgment
+    from labeler.workbench.record_judgments import Judgment, record_judgment
 
     with Store(cli.db) as store:
         first = [i.unit_id for i in queue(store, "1", assessor="ann", order="uncertainty", model="m")]

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 
 from labeler.cli import cli
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 FILES = Path(__file__).resolve().parent / "files"
 

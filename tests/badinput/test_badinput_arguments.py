@@ -12,7 +12,7 @@ import pytest
 from badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
 
 from labeler.cli import cli
-from labeler.cli.reading import ByteSize
+from labeler.cli.common.reading import ByteSize
 
 # Options whose range the service checks (and says with a hint the CLI's range could not give):
 # still exit 2 and one line, fed to the absurd-value test below like every other.

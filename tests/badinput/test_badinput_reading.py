@@ -308,7 +308,7 @@ def test_a_file_replaced_during_import_records_the_hash_of_the_bytes_read(workbe
 
 
 def test_an_oserror_escaping_a_command_is_one_error_line(workbench, tmp_path, monkeypatch):
-    from labeler import workbench as services
+    from labeler.cli import runs as services  # the command's own name for the use case
 
     path = tmp_path / "r.run"
     path.write_text(RUN)

@@ -9,7 +9,7 @@ from badinput_support import Unchanged, assert_bad_argument, assert_refused, inv
 from support import new_workbench
 
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 MODEL = ["--source", "model", "--model", "m", "--allow-unknown"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from labeler.cli.serving import labeler_command
+from labeler.cli.serve.sessions import labeler_command
 
 T = TypeVar("T")
 

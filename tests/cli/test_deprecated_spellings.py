@@ -17,6 +17,8 @@ from full_workbench import copy_to
 
 from labeler.cli import cli
 
+pytestmark = pytest.mark.deprecated_spelling
+
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 NOTICE = "labeler: '{old}' is deprecated and will be removed in a later release; use '{new}'."

@@ -236,7 +236,7 @@ def test_a_test_that_could_not_run_prints_a_dash_and_its_json_stays_null(run_cli
 
 
 def test_a_value_that_rounds_to_zero_prints_as_zero_never_negative():
-    from labeler.cli.evaluation import _mean_and_interval, _p
+    from labeler.cli.eval import _mean_and_interval, _p
 
     assert _mean_and_interval(-0.0002, [-0.0004, -0.0]) == "0.000 [0.000, 0.000]"
     assert _mean_and_interval(-0.0006, [-0.0012, 0.0001]) == "-0.001 [-0.001, 0.000]"

@@ -21,6 +21,8 @@ from full_workbench import copy_to
 
 from labeler.cli import cli
 
+pytestmark = pytest.mark.deprecated_spelling  # `snapshot diff`, an old spelling that keeps working, keeps its document
+
 GOLDEN = Path(__file__).with_name("json_bytes.json")
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 
 from labeler.store import Store
-from labeler.workbench import record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 CORPUS = "".join(f"d{i}\tword{i}\n" for i in range(1, 9))
 TOPICS = "1\tone\n2\ttwo\n3\tthree\n4\tfour\n"

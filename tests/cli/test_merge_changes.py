@@ -8,7 +8,7 @@ from pathlib import Path
 from support import Cli, new_workbench
 
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 
 def workbench(tmp_path: Path, name: str) -> Cli:

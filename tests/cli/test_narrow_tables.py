@@ -43,7 +43,7 @@ def cells_by_column(stdout: str, first_header: str) -> dict[str, dict[str, str]]
 def test_status_at_80_columns_keeps_every_status_whole_and_says_what_it_left_out(campaign, monkeypatch):
     statuses = {t: row["review_status"] for t, row in campaign.json("status")["topics"].items()}
     assert statuses == {"1": "reopened", "2": "reopened", "10": "reviewed"}
-    monkeypatch.setattr("labeler.cli.output.on_terminal", lambda: True)  # as on an 80-column terminal
+    monkeypatch.setattr("labeler.cli.common.printing.on_terminal", lambda: True)  # as on an 80-column terminal
     monkeypatch.setenv("COLUMNS", "80")
     shown = campaign("status")
     assert max(len(line) for line in shown.stdout.splitlines()) <= 80, shown.stdout

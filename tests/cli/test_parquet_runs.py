@@ -117,7 +117,7 @@ def test_no_other_command_imports_duckdb_or_pyarrow_parquet():
     # and costs every command; what labeler loads only for the Parquet path is duckdb and pyarrow.parquet.
     code = (
         "import sys; from click.testing import CliRunner; from labeler.cli import cli; "
-        "import labeler.cli.runs, labeler.cli.evaluation, labeler.workbench, labeler.workbench.evaluation; "
+        "import labeler.cli.runs, labeler.cli.eval, labeler.workbench, labeler.workbench.evaluation; "
         "r = CliRunner().invoke(cli, ['eval', '--help']); assert r.exit_code == 0, r.output; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'duckdb' or m.startswith('pyarrow.parquet')))"
     )

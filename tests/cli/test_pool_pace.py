@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from labeler.pace import DEFAULT_PER_HOUR
 from labeler.store import Store
-from labeler.workbench import record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 RUN = "1 Q0 d1 1 3 a\n1 Q0 d2 2 2 a\n1 Q0 d3 3 1 a\n1 Q0 d4 4 1 a\n"
 

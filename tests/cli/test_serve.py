@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from serve_support import START, TOKEN, free_port, run_bounded, started_serve, until_recorded
 
-from labeler.cli.serving import labeler_command, session_command
+from labeler.cli.serve.sessions import labeler_command, session_command
 
 
 @pytest.mark.slow
@@ -51,7 +51,8 @@ def serve_in_process(monkeypatch):
     """
     from click.testing import CliRunner
 
-    from labeler.cli import cli, serving
+    from labeler.cli import cli
+    from labeler.cli.serve import sessions as serving
 
     def never(*_args, **_kwargs):
         raise AssertionError("serve got past its checks and would listen")
@@ -207,7 +208,7 @@ def test_a_port_taken_after_the_check_is_one_line_too(db_path, busy_port):
     """The bind inside textual-serve (aiohttp) raises OSError: caught, not a traceback. (serve has
     already said where it was about to listen, so here the error is the line after that one.)"""
     code = (
-        "import labeler.cli.serving as s; s.check_can_listen = lambda host, port: None; "
+        "import labeler.cli.serve.sessions as s; s.check_can_listen = lambda host, port: None; "
         "from labeler.cli import main; main()"
     )
     out = _serve(db_path, "--host", "127.0.0.1", "--port", str(busy_port), code=code)

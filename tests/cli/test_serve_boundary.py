@@ -14,7 +14,7 @@ import pytest
 from badinput.badinput_support import Unchanged, assert_bad_argument
 from serve_support import START, TOKEN, Session, grade_events, run_bounded, started_serve, until_recorded
 
-from labeler.cli.serve_boundary import Boundary, served_url
+from labeler.cli.serve.boundary import Boundary, served_url
 from labeler.tui.live_names import LiveNames
 
 
@@ -280,7 +280,8 @@ def serve_command(monkeypatch):
     """serve(db, *args, env=None) -> `labeler serve` in-process up to the server, whose command is kept."""
     from click.testing import CliRunner
 
-    from labeler.cli import cli, serving
+    from labeler.cli import cli
+    from labeler.cli.serve import sessions as serving
 
     started: list[list[str]] = []
 
@@ -324,7 +325,8 @@ def test_the_sessions_hold_their_names_unless_the_operator_allows_sharing(db_pat
     """serve hands each session its private names folder; with --allow-shared-names it does not (and says so)."""
     from click.testing import CliRunner
 
-    from labeler.cli import cli, serving
+    from labeler.cli import cli
+    from labeler.cli.serve import sessions as serving
 
     commands: list[str] = []
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from labeler.cli.context import comma_list
-from labeler.cli.output import listing, print_result
+from labeler.cli.common.context import comma_list
+from labeler.cli.common.printing import listing, print_result
 from labeler.errors import BadArgumentError
 
 

@@ -18,7 +18,7 @@ import pytest
 
 import labeler
 import labeler.cli
-from labeler.cli import LISTED, cli
+from labeler.cli import COMMANDS, cli
 
 ROOT = Path(labeler.__file__).resolve().parent.parent
 HEAVY = (
@@ -90,7 +90,7 @@ def test_importing_the_cli_loads_no_command_no_store_no_ui_no_numerics():
     loaded, _ = modules_after("import labeler.cli")
     assert [name for name in HEAVY if name in loaded] == []
     assert [name for name in loaded if name.startswith(("labeler.store", "labeler.workbench", "labeler.tui"))] == []
-    commands = {f"labeler.cli.{module}" for listed in LISTED.values() for module in listed.modules}
+    commands = {path.rsplit(".", 1)[0] for path, _summary in COMMANDS.values()}
     assert sorted(commands & set(loaded)) == []
 
 
@@ -99,7 +99,7 @@ def test_help_lists_every_command_without_importing_one():
     assert [name for name in HEAVY if name in loaded] == []
     assert "importlib.metadata" not in loaded  # the version is read by --version, not at every start
     listed = [line.split()[0] for line in out.split("Commands:\n", 1)[1].splitlines() if line.startswith("  ")]
-    assert listed == sorted(LISTED)
+    assert listed == sorted(COMMANDS)
 
 
 @pytest.mark.parametrize("width", [50, 80, 120, 200])
@@ -114,7 +114,8 @@ def commands_section(format_commands):
     format_commands(ctx, formatter)
     return formatter.getvalue()
 lazy = commands_section(cli.format_commands)
-dict(cli.commands)  # every command imported
+for name in cli.list_commands(click.Context(cli)):
+    cli.get_command(click.Context(cli), name)  # every command imported
 eager = commands_section(lambda ctx, formatter: click.Group.format_commands(cli, ctx, formatter))
 print(lazy == eager, repr(lazy), repr(eager), sep="\\n")
 """
@@ -123,23 +124,36 @@ print(lazy == eager, repr(lazy), repr(eager), sep="\\n")
     assert done.stdout.splitlines()[0] == "True", done.stdout
 
 
-def test_every_command_a_module_defines_is_listed_with_its_summary():
-    """A new command module's `COMMANDS` need their rows in `LISTED` (else `labeler --help` would not show them)."""
-    defined = {}
-    for info in pkgutil.iter_modules(labeler.cli.__path__):
-        module = importlib.import_module(f"labeler.cli.{info.name}")
-        commands = getattr(module, "COMMANDS", None)
-        if isinstance(commands, list):
-            for command in commands:
-                assert isinstance(command, click.Command), (info.name, command)
-                defined[command.name] = (info.name, command)
-    assert sorted(defined) == sorted(LISTED)
-    for name, (module, command) in defined.items():
-        assert LISTED[name].modules[0] == module, name
-        stand_in = click.Command(name, help=LISTED[name].summary)
+def loaded_commands() -> dict[str, click.Command]:
+    """Every top-level command, each imported (in this process)."""
+    ctx = click.Context(cli)
+    return {name: command for name in cli.list_commands(ctx) if (command := cli.get_command(ctx, name))}
+
+
+def test_every_command_module_is_listed_with_its_summary():
+    """Each module (or package) directly in labeler.cli but `common` is the command of its name, listed in
+    `COMMANDS` with the first paragraph of its help (else `labeler --help` would not show it, or would
+    show another line)."""
+    modules = {info.name for info in pkgutil.iter_modules(labeler.cli.__path__)} - {"common"}
+    assert sorted(modules) == sorted(COMMANDS)
+    commands = loaded_commands()
+    assert sorted(commands) == sorted(COMMANDS)
+    for name, (path, summary) in COMMANDS.items():
+        module, attribute = path.rsplit(".", 1)
+        assert module == f"labeler.cli.{name}", name
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command) and command.name == name, name
+        assert commands[name] is command
+        stand_in = click.Command(name, help=summary)
         for limit in (20, 45, 80, 300):
             assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), (name, limit)
-        assert cli.commands[name] is command
+
+
+def test_the_common_package_defines_no_command():
+    common = importlib.import_module("labeler.cli.common")
+    for info in pkgutil.iter_modules(common.__path__):
+        module = importlib.import_module(f"labeler.cli.common.{info.name}")
+        assert not [name for name, value in vars(module).items() if isinstance(value, click.Command)], info.name
 
 
 def _tree(command: click.Command) -> object:
@@ -148,9 +162,9 @@ def _tree(command: click.Command) -> object:
     return sorted(param.name or "" for param in command.params)
 
 
-@pytest.mark.parametrize("name", sorted(LISTED))
+@pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_a_command_loaded_alone_has_every_subcommand_and_option(name):
-    """Loading one command imports the modules that add subcommands to it (`judgments export-log` is team's)."""
+    """Loading one command imports what adds subcommands to it (`judgments export-log` is `export log`)."""
     code = f"""
 import json, click
 from labeler.cli import cli
@@ -158,12 +172,12 @@ def tree(command):
     if isinstance(command, click.Group):
         return {{name: tree(sub) for name, sub in sorted(command.commands.items())}}
     return sorted(param.name or "" for param in command.params)
-print(json.dumps(tree(cli.commands[{name!r}])))
+print(json.dumps(tree(cli.get_command(click.Context(cli), {name!r}))))
 """
     done = python(code)
     assert done.returncode == 0, done.stderr
-    dict(cli.commands)  # this process: every command module imported
-    assert json.loads(done.stdout) == json.loads(json.dumps(_tree(cli.commands[name])))
+    commands = loaded_commands()  # this process: every command module imported
+    assert json.loads(done.stdout) == json.loads(json.dumps(_tree(commands[name])))
 
 
 RUN = "1 Q0 d1 1 9 r\n1 Q0 d2 2 8 r\n1 Q0 d3 3 7 r\n2 Q0 d3 1 9 r\n"
@@ -227,7 +241,8 @@ def test_the_store_hides_pandas_from_sqlite_utils_only_while_importing_it():
     pytest.importorskip("pandas")
     code = """
 import sys
-import labeler.store.lean_sqlite_utils
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
 import sqlite_utils.db
 assert "pandas" not in sys.modules and "numpy" not in sys.modules
 assert sqlite_utils.db.pd is None and sqlite_utils.db.np is None
@@ -241,7 +256,13 @@ print("ok")
 
 def test_pandas_imported_first_is_left_for_sqlite_utils():
     pytest.importorskip("pandas")
-    code = "import pandas, labeler.store.lean_sqlite_utils, sqlite_utils.db\nprint(sqlite_utils.db.pd is pandas)"
+    code = """
+import pandas
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
+import sqlite_utils.db
+print(sqlite_utils.db.pd is pandas)
+"""
     done = python(code)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
 
@@ -250,7 +271,8 @@ def test_sqlite_utils_recipes_load_on_first_use():
     """`sqlite_utils.recipes` exists once the store imported sqlite_utils; its code (and dateutil) runs when read."""
     code = """
 import sys
-import labeler.store.lean_sqlite_utils
+from labeler.store.lean_sqlite_utils import import_sqlite_utils
+import_sqlite_utils()
 import sqlite_utils, sqlite_utils.utils
 assert "dateutil" not in sys.modules
 assert sqlite_utils.utils.recipes is sys.modules["sqlite_utils.recipes"]
@@ -275,20 +297,6 @@ print(store.db.execute("PRAGMA foreign_keys").fetchone()[0])
 """
     done = python(code, str(tmp_path / "w.db"))
     assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr
-
-
-def test_a_group_loaded_as_a_side_effect_still_gets_its_subcommands_from_other_modules():
-    """`topics` imports the judgments module (defining `judgments`) before `team` adds `judgments export-log`.
-
-    Looking `judgments` up afterwards must still import `team`: `labeler judgments export-log` said
-    "No such command" in a process that had run a `topics` command first.
-    """
-    import subprocess
-    import sys
-
-    code = "from labeler.cli import cli\ncli.commands['topics']\nprint(sorted(cli.commands['judgments'].commands))\n"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert "'export-log'" in out.stdout, out.stdout
 
 
 def test_the_shared_modules_load_what_they_use_when_they_use_it(tmp_path):

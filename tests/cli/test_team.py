@@ -11,7 +11,7 @@ import pytest
 from support import Cli, dump, new_workbench
 
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 
 def workbench(tmp_path: Path, name: str) -> Cli:
@@ -126,8 +126,7 @@ def test_check_passes_on_a_sound_workbench_and_finds_tampering(pair):
 WRITER = """
 import sys
 from labeler.store import Store
-from labeler.workbench import record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 db, name = sys.argv[1], sys.argv[2]
 with Store(db) as store:

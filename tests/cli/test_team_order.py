@@ -11,7 +11,7 @@ from support import Cli, dump, new_workbench
 import labeler.workbench.record_judgments as judging
 from labeler.judgments.log import clock_from_time
 from labeler.store import Store
-from labeler.workbench import current_labels
+from labeler.workbench.read_labels import current_labels
 
 WRONG_CLOCK = "2099-01-01T00:00:00.000000+00:00"
 
@@ -183,7 +183,7 @@ def test_a_workbench_from_before_the_clock_merges_with_the_clocks_its_times_give
     old = tmp_path / "old.db"
     with closing(sqlite3.connect(old, isolation_level=None)) as conn:  # schema 2: no clock column
         db = Database(conn)
-        migrations.apply(db, stop_before="m003_logical_clock")
+        migrations().apply(db, stop_before="m003_logical_clock")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 2")
         db.execute(

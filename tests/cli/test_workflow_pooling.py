@@ -37,6 +37,7 @@ def test_pool_sizes_and_provenance_at_depth_5(pooled):
     assert result["per_run"] == {"A": {"pairs": 10, "unique": 4}, "B": {"pairs": 10, "unique": 4}}
 
 
+@pytest.mark.deprecated_spelling  # its `snapshot diff` step: the old spelling of `compare --changes`
 def test_the_whole_workflow(pooled, write, db_path, tmp_path):
     run_cli = pooled
     run_cli("pool", "build", "--depth", "5")

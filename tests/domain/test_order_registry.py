@@ -22,7 +22,11 @@ from labeler.cli import cli
 from labeler.ordering import ORDERS, OrderInput, pool_order
 from labeler.pooling import STRATEGIES, PoolRequest, Runs, depth_pool
 from labeler.store import Store
-from labeler.workbench import build_pool, import_corpus, import_run, import_topics, init_workbench
+from labeler.workbench.corpus import import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.runs import import_run
+from labeler.workbench.setup import init_workbench
+from labeler.workbench.topics import import_topics
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 CORPUS = "".join(json.dumps({"id": f"d{i}", "title": f"t{i}", "text": f"text {i}"}) + "\n" for i in range(1, 5))
@@ -211,7 +215,7 @@ def test_the_tui_doc_describes_every_registered_order():
 
 def test_the_guide_table_of_orders_is_generated_and_a_registered_order_joins_it(reverse):
     """The toy order needs no doc edit: the generator's table has its row, so the committed docs are stale."""
-    from labeler.cli.doc_tables import orders_table, stale_tables
+    from labeler.cli.common.doc_tables import orders_table, stale_tables
 
     assert "| `reverse` | reversed pool rank | worst rank first |  |  |" in orders_table().splitlines()
     assert "guide.md: orders" in stale_tables()
@@ -221,7 +225,7 @@ def test_the_guide_table_of_orders_is_generated_and_a_registered_order_joins_it(
 
 
 def test_a_registered_strategy_joins_the_generated_table(shallow):
-    from labeler.cli.doc_tables import stale_tables, strategies_table
+    from labeler.cli.common.doc_tables import stale_tables, strategies_table
 
     assert "| `shallow` | each run's top unit | — |" in strategies_table().splitlines()
     assert stale_tables() == ["cli.md: strategies"]

@@ -17,9 +17,8 @@ from labeler.validation import (
     unit_problem,
     window_problem,
 )
-from labeler.workbench import import_judgments, import_run, record_judgment
-from labeler.workbench.record_judgments import Judgment, JudgmentImport
-from labeler.workbench.runs import RunImport
+from labeler.workbench.record_judgments import Judgment, JudgmentImport, import_judgments, record_judgment
+from labeler.workbench.runs import RunImport, import_run
 from labeler.workbench.team import MergeResult, merge
 
 SCALE = (0, 1, 2, 3)

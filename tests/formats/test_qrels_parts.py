@@ -23,7 +23,7 @@ from labeler.formats.lines import TextLines
 from labeler.formats.qrels import BEIR_HEADER, QrelsLine, read_qrels
 from labeler.ids import MAX_ID_LENGTH
 from labeler.store import Store
-from labeler.workbench import import_judgments
+from labeler.workbench.record_judgments import import_judgments
 
 
 def reference_read_qrels(path):

@@ -110,7 +110,7 @@ def test_a_registered_formats_errors_name_the_file_and_line(tmp_path, csv_format
 
 
 def test_a_registered_format_joins_the_generated_docs_table(csv_format):
-    from labeler.cli.doc_tables import formats_table, stale_tables
+    from labeler.cli.common.doc_tables import formats_table, stale_tables
 
     rows = formats_table().splitlines()
     assert "| `csv` | the first result line has a comma | topic,unit,score | `301,FBIS3-10082,12.52` |" in rows

@@ -7,8 +7,8 @@ from support import dump
 
 from labeler.models import Unit
 from labeler.store import Store
-from labeler.workbench import import_run
 from labeler.workbench.retrieve import RetrieveRequest, retrieve_run, unit_texts
+from labeler.workbench.runs import import_run
 
 RETRIEVERS = ["fts5", "bm25s", "ql"]
 

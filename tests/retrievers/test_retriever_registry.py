@@ -73,7 +73,7 @@ def test_a_registered_retriever_makes_a_run(hand_cli, longest, stored_units):
 
 
 def test_a_registered_retriever_is_in_the_help_and_the_docs_table(longest):
-    from labeler.cli.doc_tables import retrievers_table, stale_tables
+    from labeler.cli.common.doc_tables import retrievers_table, stale_tables
 
     text = " ".join(CliRunner().invoke(cli, ["runs", "retrieve", "--help"]).output.split())
     assert "--retriever fts5|bm25s|ql|longest|command:CMD" in text

@@ -13,16 +13,15 @@ from labeler.store.connection import APPLICATION_ID
 from labeler.store.digests import event_link
 from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH
 from labeler.store.schema import migrations
-from labeler.workbench import record_judgment
 from labeler.workbench.check import check_workbench
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 
 def schema_4(path, grades):
     """A workbench at schema 4 (before the chain) holding one grade event per entry of `grades`."""
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m005_event_chain")
+        migrations().apply(db, stop_before="m005_event_chain")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 4")
         for number, grade in enumerate(grades):

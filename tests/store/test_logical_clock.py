@@ -25,7 +25,7 @@ def schema_2(path, events):
     """A workbench at schema 2 (before m003), holding `events` for one pair and one assessor."""
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m003_logical_clock")
+        migrations().apply(db, stop_before="m003_logical_clock")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 2")
         for event_id, time, grade in events:

@@ -10,13 +10,10 @@ import pytest
 from support import new_workbench
 
 from labeler.store import Store
-from labeler.workbench import (
-    build_pool,
-    chunk_corpus,
-    import_corpus,
-    import_run,
-    import_topics,
-)
+from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.runs import import_run
+from labeler.workbench.topics import import_topics
 
 DOCS = {
     "d1": ("Maize pests", "Fall armyworm caterpillars eat maize leaves.\n\nFarmers scout fields weekly."),

@@ -9,7 +9,7 @@ from labeler.store import Store
 
 def grades(db, assessor="ann", unit="doc"):
     """{(topic, unit): grade} of an assessor's current grades."""
-    from labeler.workbench import current_labels
+    from labeler.workbench.read_labels import current_labels
 
     with Store(db) as store:
         return {

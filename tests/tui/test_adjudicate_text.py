@@ -7,8 +7,7 @@ from svg_text import screen_text
 from labeler.store import Store
 from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
-from labeler.workbench import record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 
 
 def conflict(db, topic, unit_id, unit="doc"):

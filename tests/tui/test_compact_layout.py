@@ -14,7 +14,10 @@ from svg_text import screen_lines
 
 from labeler.store import Store
 from labeler.tui import JudgeRequest, make_app
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
+from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.runs import import_run
+from labeler.workbench.topics import import_topics
 
 NARRATIVE = " ".join(["A relevant document names a pest of maize and a way to control it in the field."] * 8)
 LONG_TEXT = "\n\n".join(

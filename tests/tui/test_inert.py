@@ -30,15 +30,12 @@ from labeler.tui.screens.topics import TopicsScreen
 from labeler.tui.text import CURRENT_HIT_STYLE, QUERY_STYLE, Paragraph, find_hits, render
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import TopicCard
-from labeler.workbench import (
-    build_pool,
-    create_snapshot,
-    import_corpus,
-    import_run,
-    import_topics,
-    record_judgment,
-)
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.corpus import import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.runs import import_run
+from labeler.workbench.snapshots import create_snapshot
+from labeler.workbench.topics import import_topics
 
 SIZE = (200, 50)
 OSC, CSI, C1, BIDI = "\x1b]2;pwned\x07", "\x1b[2J", "\x9b1m", "\u202e"

@@ -179,8 +179,7 @@ async def test_creating_a_snapshot(judging_db):
 
 
 async def test_resolving_a_conflict(judging_db):
-    from labeler.workbench import record_judgment
-    from labeler.workbench.record_judgments import Judgment
+    from labeler.workbench.record_judgments import Judgment, record_judgment
 
     with Store(judging_db) as store:
         record_judgment(store, Judgment(topic_id="1", unit_id="d1", assessor="bob", grade=3))
@@ -194,7 +193,7 @@ async def test_resolving_a_conflict(judging_db):
         assert isinstance(app.screen, JudgeScreen)
     (adjudication,) = events(judging_db, "adjudicate")
     assert (adjudication.unit_id, adjudication.grade, adjudication.assessor) == ("d1", 2, "ann")
-    from labeler.workbench import pair_state
+    from labeler.workbench.read_labels import pair_state
 
     with Store(judging_db) as store:
         state = pair_state(store, "doc", "1", "d1")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from labeler.store import Store
 from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.topic_card import TopicCard
-from labeler.workbench import mark_topic, record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, mark_topic, record_judgment
 
 SIZE = (140, 40)
 

@@ -11,7 +11,8 @@ from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.flagged import FlaggedScreen
 from labeler.tui.screens.history import HistoryScreen
 from labeler.tui.screens.topics import TopicsScreen
-from labeler.workbench import import_judgments, status
+from labeler.workbench.record_judgments import import_judgments
+from labeler.workbench.status import status
 
 NOTE = "the second paragraph contradicts the title and its date is from another century entirely"
 REASON = "wrong language for this collection"

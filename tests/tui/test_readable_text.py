@@ -25,9 +25,12 @@ from labeler.tui import JudgeRequest, make_app
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.text import QUERY_STEM_STYLE, QUERY_STYLE, Paragraph, find_hits, readable_view, topic_terms
 from labeler.tui.widgets.unit_view import REPAIRED_NOTE, STORED_NOTE, UnitView
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics, record_judgment
+from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.pools import build_pool
 from labeler.workbench.reading import UnitText, unit_text
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.runs import import_run
+from labeler.workbench.topics import import_topics
 
 CORPUS = Path(__file__).parent / "msmarco" / "corpus.jsonl"
 PASSAGES = {record["id"]: record["text"] for record in map(json.loads, CORPUS.read_text().splitlines())}

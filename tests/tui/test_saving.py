@@ -19,8 +19,8 @@ from labeler.tui import JudgeRequest, make_app
 from labeler.tui.app import LabelerApp
 from labeler.tui.saving import SERVED_NO_DOWNLOAD
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
-from labeler.workbench import create_snapshot, record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.snapshots import create_snapshot
 
 SIZE = (120, 40)
 

@@ -8,8 +8,7 @@ from labeler.errors import BadArgumentError
 from labeler.store import Store
 from labeler.tui import JudgeRequest, make_app
 from labeler.tui.widgets.topic_card import StopLine, stop_text
-from labeler.workbench import record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.stopping import stopping
 
 SIZE = (140, 40)

@@ -13,7 +13,10 @@ from labeler.store import Store
 from labeler.tui import JudgeRequest, make_app
 from labeler.tui.text import CHUNK_STYLE
 from labeler.tui.widgets.unit_view import UnitView, line_of_offset
-from labeler.workbench import build_pool, chunk_corpus, import_corpus, import_run, import_topics
+from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.pools import build_pool
+from labeler.workbench.runs import import_run
+from labeler.workbench.topics import import_topics
 
 SIZE = (140, 40)
 FILLER = "Rain fell on the fields again and the farmers waited for the soil to dry before they went out."

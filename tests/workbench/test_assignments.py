@@ -6,9 +6,9 @@ import pytest
 from support import Cli
 
 from labeler.store import Store
-from labeler.workbench import queue, record_judgment
 from labeler.workbench.assignments import assign, current_plan
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.queue import queue
+from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.session import JudgingSession
 
 TOPICS = ("1", "2", "3", "4", "5")

@@ -7,14 +7,14 @@ import pytest
 from support import Cli
 
 from labeler.store import Store
-from labeler.workbench import record_judgment, status
 from labeler.workbench.agreement import agreement_report
 from labeler.workbench.assignments import assign, current_plan
 from labeler.workbench.flagged import flagged_pairs
 from labeler.workbench.queue import queue
 from labeler.workbench.read_labels import pair_state
-from labeler.workbench.record_judgments import Judgment, undo
+from labeler.workbench.record_judgments import Judgment, record_judgment, undo
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.status import status
 
 RUN = "".join(f"{t} Q0 d{t}-{r} {r} {100 - r} A\n" for t in ("1", "2") for r in range(1, 7))
 REVERSED = "".join(f"{t} Q0 d{t}-{7 - r} {r} {100 - r} B\n" for t in ("1", "2") for r in range(1, 7))

@@ -21,9 +21,11 @@ from support import dump, new_workbench
 from labeler.models import topic_sort_key
 from labeler.pooling import depth_pool, rrf_pool
 from labeler.store import Store, connection
-from labeler.workbench import build_pool, current_labels, import_run, judging_pace, record_judgment
 from labeler.workbench import pools as pools_module
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.pools import build_pool
+from labeler.workbench.read_labels import current_labels, judging_pace
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.runs import import_run
 
 # numeric order (1, 2, 3, 9, 10, ...) differs from text order (1, 10, 100, 11, ...): the report and the
 # staging table's key use one each

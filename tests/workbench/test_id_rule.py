@@ -10,8 +10,9 @@ import pytest
 
 from labeler.ids import InvalidIdError
 from labeler.store import Store
-from labeler.workbench import adjudicate, chunk_corpus, import_corpus, import_run, mark_topic, record_judgment, undo
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.record_judgments import Judgment, adjudicate, mark_topic, record_judgment, undo
+from labeler.workbench.runs import import_run
 
 HOSTILE = [
     ("d1 3\n2 0 forged", "white space (U+0020)"),  # a second qrels line on export

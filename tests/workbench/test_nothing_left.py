@@ -9,7 +9,6 @@ from support import Cli, trec_run
 
 from labeler.errors import Hint, argument_hint
 from labeler.store import Store
-from labeler.workbench import mark_topic, record_judgment
 from labeler.workbench.assignments import assign
 from labeler.workbench.claims import claim_next, claim_pair
 from labeler.workbench.nothing_left import (
@@ -21,7 +20,7 @@ from labeler.workbench.nothing_left import (
     TOPIC_DONE,
     nothing_left,
 )
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, mark_topic, record_judgment
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 POOL = {"1": ["d1", "d2", "d3"], "2": ["d3", "d4"], "3": ["d5"]}

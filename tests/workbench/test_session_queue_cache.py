@@ -18,11 +18,14 @@ from support import new_workbench
 
 from labeler.errors import LabelerError
 from labeler.store import Store
-from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment
 from labeler.workbench.claims import claim_pair, free_queue
+from labeler.workbench.corpus import import_corpus
+from labeler.workbench.pools import build_pool
 from labeler.workbench.queue import queue
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.runs import import_run
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.topics import import_topics
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
 TOPICS = ("1", "2")

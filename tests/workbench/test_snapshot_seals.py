@@ -25,9 +25,9 @@ from labeler.store.digests import event_link, manifest_sha256
 from labeler.store.event_rows import LOG_HEAD, LOG_LENGTH, chained_columns
 from labeler.store.guards import expected_guards
 from labeler.store.schema import migrations
-from labeler.workbench import create_snapshot, mark_topic, record_judgment, verify_snapshots
 from labeler.workbench.check import check_workbench
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, mark_topic, record_judgment
+from labeler.workbench.snapshots import create_snapshot, verify_snapshots
 
 
 def invoke(db: Path, *args: str):
@@ -215,7 +215,7 @@ def schema_10(path: Path) -> Path:
     """A workbench at schema 10 (before seals) holding one snapshot with an old-style manifest."""
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         db = Database(conn)
-        migrations.apply(db, stop_before="m011_snapshot_seals")
+        migrations().apply(db, stop_before="m011_snapshot_seals")
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("PRAGMA user_version = 10")
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:

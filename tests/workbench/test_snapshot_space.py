@@ -6,8 +6,8 @@ import pytest
 
 from labeler.errors import LabelerError, argument_hint
 from labeler.store import Store
-from labeler.workbench import create_snapshot, record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, record_judgment
+from labeler.workbench.snapshots import create_snapshot
 
 CORPUS = "d1\tone two three four\nd2\tfive six seven eight\n"
 

@@ -18,10 +18,13 @@ from support import new_workbench
 from labeler.errors import BadArgumentError
 from labeler.stopping import parse_rule
 from labeler.store import Store
-from labeler.workbench import build_pool, import_corpus, import_run, import_topics, record_judgment, status
+from labeler.workbench.corpus import import_corpus
+from labeler.workbench.pools import build_pool
 from labeler.workbench.read_labels import current_labels
-from labeler.workbench.record_judgments import Judgment, undo
+from labeler.workbench.record_judgments import Judgment, record_judgment, undo
+from labeler.workbench.runs import import_run
 from labeler.workbench.session import JudgingSession
+from labeler.workbench.status import status
 from labeler.workbench.stopping import (
     TopicFound,
     found_sequence,
@@ -29,6 +32,7 @@ from labeler.workbench.stopping import (
     stopping,
     stopping_rule,
 )
+from labeler.workbench.topics import import_topics
 
 UNITS = [f"d{i:02d}" for i in range(1, 13)]
 F, T = False, True

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from labeler.judgments.log import IN_PROGRESS
 from labeler.store import Store
-from labeler.workbench import mark_topic, record_judgment, undo
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.record_judgments import Judgment, mark_topic, record_judgment, undo
 from labeler.workbench.review import topic_review_state
 from labeler.workbench.status import topic_review_statuses
 
@@ -33,8 +32,9 @@ def test_one_topic_status_equals_the_bulk_status(db_path):
 
 
 def test_one_topic_state_equals_the_bulk_state_with_pools_and_spaces(db_path, tmp_path):
-    from labeler.workbench import build_pool, import_run
+    from labeler.workbench.pools import build_pool
     from labeler.workbench.review import topic_review_state, topic_review_states
+    from labeler.workbench.runs import import_run
     from labeler.workbench.status import all_topic_ids
 
     run = tmp_path / "r.run"
@@ -59,8 +59,9 @@ def test_one_topic_state_equals_the_bulk_state_with_pools_and_spaces(db_path, tm
 def test_both_forms_see_a_grade_after_the_mark_and_keep_a_mark_with_nothing_after(db_path, tmp_path):
     """The all-topics form skips reading a topic's events when nothing was graded since its mark; the one-topic
     form reads them: the same function, so the same answer either way."""
-    from labeler.workbench import build_pool, import_run
+    from labeler.workbench.pools import build_pool
     from labeler.workbench.review import topic_review_state, topic_review_states
+    from labeler.workbench.runs import import_run
     from labeler.workbench.status import all_topic_ids
 
     run = tmp_path / "r.run"

@@ -6,8 +6,8 @@ import pytest
 
 from labeler.errors import BadArgumentError, LabelerError, UnknownIdError, argument_hint
 from labeler.store import Store
-from labeler.workbench import build_pool, record_judgment
-from labeler.workbench.record_judgments import Judgment
+from labeler.workbench.pools import build_pool
+from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.unit_spaces import held_spaces, refuse_foreign, write_space
 
 CORPUS = "d1\tone two three four five six\nd2\tseven eight\n"  # d1#2 is w2's alone (w3: d1#0, d1#1)

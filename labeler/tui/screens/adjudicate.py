@@ -129,7 +129,7 @@ class AdjudicationScreen(Screen[None]):
         self.notify(self.query_one(UnitView).toggle_raw(), timeout=1.5, markup=False)
 
     def action_settle(self, grade: int) -> None:
-        from labeler.workbench import adjudicate
+        from labeler.workbench.record_judgments import adjudicate
 
         item = self.selected()
         if item is None:

@@ -57,8 +57,8 @@ class CoverageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="coverage", exit_on_error=False)
     def compute(self, db_path: Path, depth: int, unit: str) -> None:
-        from labeler.workbench import open_workbench
         from labeler.workbench.coverage import CoverageRequest, coverage_report
+        from labeler.workbench.setup import open_workbench
 
         with open_workbench(db_path) as store:
             # the session's labels, over the runs they can score; the others are named (runs_not_scored)

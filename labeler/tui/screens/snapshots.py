@@ -45,7 +45,7 @@ class SnapshotsScreen(Screen[None]):
         self.reload()
 
     def reload(self) -> None:
-        from labeler.workbench import list_snapshots
+        from labeler.workbench.snapshots import list_snapshots
 
         table = self.query_one(DataTable)
         table.clear(columns=True)
@@ -77,7 +77,7 @@ class SnapshotsScreen(Screen[None]):
         self.reload()
 
     def action_diff(self) -> None:
-        from labeler.workbench import diff_snapshots
+        from labeler.workbench.snapshots import diff_snapshots
 
         chosen = self.selected()
         if not self.marked or not chosen or chosen == self.marked:

@@ -1,38 +1,18 @@
-"""`labeler init` and `labeler status`."""
+"""`labeler status`: per topic, how far judging has got and whether the stopping rule says stop."""
 
 from __future__ import annotations
 
 import click
 
-from labeler import workbench
 from labeler.cli.assign import assessor_table
-from labeler.cli.context import Env, json_option, pass_env
-from labeler.cli.output import emit_json, info, print_result, table
-from labeler.cli.reading import reading_options
-from labeler.workbench.setup import WorkbenchInit
+from labeler.cli.common.context import Env, json_option, pass_env
+from labeler.cli.common.printing import emit_json, info, table
 from labeler.workbench.status import TopicCounts
+from labeler.workbench.status import status as workbench_status
 
-
-@click.command()
-@reading_options
-@click.option(
-    "--scale",
-    default=None,
-    metavar="NAME|PATH",
-    help="Grade scale: default (0-3, threshold 1), binary, trec-dl-passage, or a scale file (JSON or TSV).",
-)
-@json_option
-@pass_env
-def init(env: Env, scale: str | None, as_json: bool) -> None:
-    """Create the workbench (or upgrade an existing one) and set its grade scale."""
-    print_result(workbench.init_workbench(env.db_path, scale), as_json, _say_init)
-
-
-def _say_init(result: WorkbenchInit) -> None:
-    verb = "Created" if result.created else "Opened"
-    grades = ", ".join(f"{g.value}={g.label}" for g in result.scale.grades)
-    info(f"{verb} workbench {result.path} (schema {result.schema_version}).")
-    info(f"Scale {result.scale.name}: {grades}; relevant from grade {result.scale.threshold}.")
+# The status columns a narrow terminal leaves out first: the labels outside the pool, then the
+# skipped and unsure counts (a decision still to come), then the pool size (judged + unjudged).
+NARROW_DROPS = ("relevant outside", "outside pool", "skipped", "unsure", "pool")
 
 
 @click.command()
@@ -53,7 +33,7 @@ def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: boo
     The last column says whether the stopping rule (--stop) says stop on the topic.
     """
     with env.store() as store:
-        result = workbench.status(store, unit=unit, pool=pool, stop=stop)
+        result = workbench_status(store, unit=unit, pool=pool, stop=stop)
     if as_json:
         emit_json(result.to_json())
         return
@@ -95,11 +75,6 @@ def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: boo
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")
 
 
-# The status columns a narrow terminal leaves out first: the labels outside the pool, then the
-# skipped and unsure counts (a decision still to come), then the pool size (judged + unjudged).
-NARROW_DROPS = ("relevant outside", "outside pool", "skipped", "unsure", "pool")
-
-
 def _counts(row: TopicCounts) -> list[int]:
     """A row's columns: its pool pairs, then its labels outside the pool."""
     return [
@@ -113,6 +88,3 @@ def _counts(row: TopicCounts) -> list[int]:
         row.outside,
         row.outside_relevant,
     ]
-
-
-COMMANDS = [init, status]

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
-from labeler.cli.ranges import Whole
+from labeler.cli.common.ranges import Whole
 from labeler.errors import BadArgumentError
 from labeler.formats.lines import HIGHEST_LIMITS, ReadLimits, reading_limits
 
@@ -25,7 +25,7 @@ class ByteSize(click.ParamType):
     """A size in bytes up to `high`: 1048576, 512K, 4M, 2G (binary units; KiB, MB and the like also read).
 
     A size that is not one, or out of range, is `Error: --flag: reason` (exit 2), as every number
-    the CLI reads (`labeler.cli.ranges`).
+    the CLI reads (`labeler.cli.common.ranges`).
     """
 
     name = "size"

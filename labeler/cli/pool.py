@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import click
 
-from labeler import workbench
-from labeler.cli.context import Env, comma_list, json_option, pass_env
-from labeler.cli.hints import hint_text
-from labeler.cli.output import emit_json, info, listing, progress_bar, retired_note, table
-from labeler.cli.ranges import DEPTH, MAX_DEPTH, Whole
-from labeler.cli.registry_options import strategy_option
+from labeler.cli.common.context import Env, comma_list, json_option, pass_env
+from labeler.cli.common.hints import hint_text
+from labeler.cli.common.printing import emit_json, info, listing, progress_bar, retired_note, table
+from labeler.cli.common.ranges import DEPTH, MAX_DEPTH, Whole
+from labeler.cli.common.registry_options import strategy_option
 from labeler.errors import BadArgumentError, LabelerError
 from labeler.wording import plural
-from labeler.workbench.pools import PoolBuilt, PoolListed
+from labeler.workbench.pools import PoolBuilt, PoolListed, build_pool, list_pools
 
 
 @click.group()
@@ -68,7 +67,7 @@ def build(
     """Build a new pool version and report what it adds per topic and per run."""
     names = comma_list(runs, "runs", "run name")
     with env.store() as store, progress_bar("pooling") as progress:
-        result = workbench.build_pool(
+        result = build_pool(
             store,
             depth,
             runs=names,
@@ -121,7 +120,7 @@ def _unit_line(result: PoolBuilt) -> None:
 def list_(env: Env, as_json: bool) -> None:
     """List pool versions."""
     with env.store() as store:
-        result = workbench.list_pools(store)
+        result = list_pools(store)
     listing(
         result,
         as_json,
@@ -129,6 +128,3 @@ def list_(env: Env, as_json: bool) -> None:
         lambda p: [p.pool, p.strategy, p.depth, p.unit, ",".join(p.runs), p.pairs, p.created[:19]],
         to_json=PoolListed.to_json,
     )
-
-
-COMMANDS = [pool]

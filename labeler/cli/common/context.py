@@ -11,7 +11,7 @@ import click
 from labeler.ids import check_id
 
 if TYPE_CHECKING:
-    from labeler.workbench import Store
+    from labeler.workbench.setup import Store
 
 
 @dataclass
@@ -19,7 +19,7 @@ class Env:
     db_path: str
 
     def store(self) -> Store:
-        from labeler.workbench import open_workbench  # here, not at the top: `labeler --help` needs no store
+        from labeler.workbench.setup import open_workbench  # here, not at the top: `labeler --help` needs no store
 
         return open_workbench(self.db_path)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from labeler.cli.ranges import Real
-from labeler.cli.reading import ByteSize, add_options, max_line_bytes_option, short_size
+from labeler.cli.common.ranges import Real
+from labeler.cli.common.reading import ByteSize, add_options, max_line_bytes_option, short_size
 from labeler.external import (
     DEFAULT_MAX_OUTPUT_BYTES,
     HIGHEST_OUTPUT_BYTES,

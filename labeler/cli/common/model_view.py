@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.cli.output import info, table
+from labeler.cli.common.printing import info, table
 
 if TYPE_CHECKING:
     from labeler.agreement.model import Calibration, Reliability

@@ -1,24 +1,31 @@
-"""`labeler snapshot ...` and `labeler export qrels` (registered in `labeler.cli.export`)."""
+"""`labeler snapshot ...`: immutable, hashed versions of the labels."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
-from labeler import workbench
-from labeler.cli.context import Env, export_json_option, force_option, json_option, output_option, pass_env
-from labeler.cli.deprecation import deprecated_command
-from labeler.cli.output import emit_export, emit_json, info, listing, refuse_json_without_output, table
+from labeler.cli.common.context import Env, json_option, pass_env
+from labeler.cli.common.deprecation import deprecated_command
+from labeler.cli.common.printing import emit_json, info, listing, table
+from labeler.cli.compare import say_label_changes
 from labeler.inert import visible_line
 from labeler.review import shown_status
 from labeler.wording import agrees, plural
-from labeler.workbench.snapshot_results import SnapshotDiff, SnapshotSummary
+from labeler.workbench.snapshot_results import SnapshotSummary
+from labeler.workbench.snapshots import (
+    conflicts_left_out,
+    create_snapshot,
+    diff_snapshots,
+    list_snapshots,
+    show_snapshot,
+    verify_snapshots,
+)
 
 if TYPE_CHECKING:
-    from labeler.workbench.coverage_results import SnapshotComparison
+    pass
 
 
 @click.group()
@@ -51,8 +58,8 @@ def _print_summary(result: SnapshotSummary) -> None:
 def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_json: bool) -> None:
     """Freeze the current labels as the next version (v1, v2, ...); conflicts are listed and left out."""
     with env.store() as store:
-        result = workbench.create_snapshot(store, message, unit=unit, allow_unchanged=allow_unchanged)
-        conflicts = workbench.conflicts_left_out(store, result.snapshot) if result.new else []
+        result = create_snapshot(store, message, unit=unit, allow_unchanged=allow_unchanged)
+        conflicts = conflicts_left_out(store, result.snapshot) if result.new else []
     if as_json:
         emit_json(result.to_json())
         return
@@ -78,7 +85,7 @@ def create(env: Env, message: str, unit: str | None, allow_unchanged: bool, as_j
 def list_(env: Env, as_json: bool) -> None:
     """List snapshots."""
     with env.store() as store:
-        result = workbench.list_snapshots(store)
+        result = list_snapshots(store)
     listing(
         result,
         as_json,
@@ -105,7 +112,7 @@ def list_(env: Env, as_json: bool) -> None:
 def show(env: Env, name: str | None, as_json: bool) -> None:
     """A snapshot's manifest (default: the latest)."""
     with env.store() as store:
-        result = workbench.show_snapshot(store, name)
+        result = show_snapshot(store, name)
     if as_json:
         emit_json(result.to_json())
         return
@@ -137,34 +144,11 @@ def show(env: Env, name: str | None, as_json: bool) -> None:
 def diff(env: Env, old: str, new: str, as_json: bool) -> None:
     """Labels added, changed and removed between two snapshots, per topic."""
     with env.store() as store:
-        result = workbench.diff_snapshots(store, old, new)
+        result = diff_snapshots(store, old, new)
     if as_json:
         emit_json(result.to_json())
         return
     say_label_changes(old, new, result)
-
-
-def say_label_changes(old: str, new: str, result: SnapshotDiff) -> None:
-    """The labels added, changed and removed from snapshot `old` to `new`: a count line, then one row per label."""
-    info(f"{old} -> {new}: {result.added} added, {result.changed} changed, {result.removed} removed.")
-    rows: list[list[object]] = []
-    for topic, changes in result.topics.items():
-        rows += [[topic, "added", a.unit, "", a.grade] for a in changes.added]
-        rows += [[topic, "changed", c.unit, c.before, c.after] for c in changes.changed]
-        rows += [[topic, "removed", r.unit, r.grade, ""] for r in changes.removed]
-    if rows:
-        table(None, ["topic", "change", "unit", "before", "after"], rows)
-
-
-def print_with_label_changes(
-    comparison: SnapshotComparison, changes: SnapshotDiff, as_json: bool, say: Callable[[SnapshotComparison], None]
-) -> None:
-    """`compare --changes`: the comparison, then the label changes (JSON: the comparison's keys, then label_changes)."""
-    if as_json:
-        emit_json({**comparison.to_json(), "label_changes": changes.to_json()})
-        return
-    say(comparison)
-    say_label_changes(comparison.old, comparison.new, changes)
 
 
 snapshot.add_command(deprecated_command(diff, old="snapshot diff", new="compare OLD NEW --changes"))
@@ -177,7 +161,7 @@ snapshot.add_command(deprecated_command(diff, old="snapshot diff", new="compare 
 def verify(env: Env, name: str | None, as_json: bool) -> None:
     """Recompute snapshot hashes from their labels and manifests (all snapshots by default); exit 1 on a mismatch."""
     with env.store() as store:
-        result = workbench.verify_snapshots(store, name)
+        result = verify_snapshots(store, name)
     if as_json:
         emit_json(result.to_json())
     else:
@@ -190,51 +174,3 @@ def verify(env: Env, name: str | None, as_json: bool) -> None:
             info(visible_line(finding))
     if not result.ok:
         sys.exit(1)
-
-
-@click.command("qrels")
-@click.option("--snapshot", "snapshot_name", default=None, help="Snapshot to export (default: the latest).")
-@click.option(
-    "--unit", default=None, metavar="doc", help="Lift chunk labels to documents (max grade over judged chunks)."
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["trec", "jsonl"]),
-    default="trec",
-    show_default=True,
-    help="TREC qrels, or JSONL with provenance (assessor, source, time).",
-)
-@output_option
-@force_option
-@export_json_option
-@pass_env
-def export_qrels(
-    env: Env, snapshot_name: str | None, unit: str | None, fmt: str, output: str | None, force: bool, as_json: bool
-) -> None:
-    """Write a snapshot's labels, sorted and byte-identical on every export."""
-    from labeler.output_files import check_output, write_output
-
-    refuse_json_without_output(as_json, output)
-    if output:
-        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
-    with env.store() as store:
-        result = workbench.export_qrels(store, snapshot=snapshot_name, unit=unit, fmt=fmt)
-    if output:
-        write_output(output, result.text, workbench=env.db_path, force=force)
-        if as_json:
-            emit_export("qrels", result.snapshot, fmt, output)
-        else:
-            info(f"Wrote {plural(result.labels, 'label')} of snapshot {result.snapshot} to {output}.")
-    else:
-        click.echo(result.text, nl=False)
-    partial = result.partial_documents
-    if partial:
-        info(
-            f"{plural(len(partial), 'document')} {agrees(len(partial), 'has', 'have')} unjudged chunks: "
-            f"{agrees(len(partial), 'its', 'their')} grade is a lower bound "
-            f"(e.g. {', '.join(f'{t}/{d}' for t, d in partial[:5])})."
-        )
-
-
-COMMANDS = [snapshot]

@@ -1,4 +1,4 @@
-"""The docs' tables of registered things, generated from the registries: `python -m labeler.cli.doc_tables`.
+"""The docs' tables of registered things, generated from the registries: `python -m labeler.cli.common.doc_tables`.
 
 Each table lives in a marked region of a page under `docs/`
 (`<!-- registry:orders -->` ... `<!-- /registry:orders -->`); `--write`
@@ -24,7 +24,7 @@ from labeler.ordering import ORDERS
 from labeler.pooling import STRATEGIES
 from labeler.retrievers.registry import COMMAND_PREFIX, RETRIEVERS
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,9 @@ def write_tables(docs: Path = DOCS) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m labeler.cli.doc_tables", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m labeler.cli.common.doc_tables", description=__doc__.splitlines()[0]
+    )
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--check", action="store_true", help="exit 1 if a docs table differs from its registry")
     action.add_argument("--write", action="store_true", help="render every table into its docs region")
@@ -151,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     stale = stale_tables(args.docs)
     for name in stale:
-        print(f"stale: docs/{name} (run python -m labeler.cli.doc_tables --write)", file=sys.stderr)
+        print(f"stale: docs/{name} (run python -m labeler.cli.common.doc_tables --write)", file=sys.stderr)
     return 1 if stale else 0
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-    from labeler.workbench import Progress as ProgressCallback
+    from labeler.workbench.setup import Progress as ProgressCallback
 
 
 def shown(value: Any) -> Text:

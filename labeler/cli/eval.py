@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from labeler.cli.context import Env, comma_list, json_option, measure_list, pass_env, scored_runs_option
-from labeler.cli.output import info, print_result, progress_bar, retired_note, table
-from labeler.cli.ranges import DEPTH, MAX_BOOTSTRAP, SEED, Whole
+from labeler.cli.common.context import Env, comma_list, json_option, measure_list, pass_env, scored_runs_option
+from labeler.cli.common.printing import info, print_result, progress_bar, retired_note, table
+from labeler.cli.common.ranges import DEPTH, MAX_BOOTSTRAP, SEED, Whole
 from labeler.errors import BadArgumentError
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
-    from labeler.workbench import Store
     from labeler.workbench.eval_results import BaselineReport, EvalReport, RunComparison, RunScore, StageTable
     from labeler.workbench.model_scoring import LabelsNote
+    from labeler.workbench.setup import Store
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -589,6 +589,3 @@ def _family_line(correction: dict[str, Any], bootstrap: dict[str, Any], runs: st
         f"{bootstrap['resamples']} resamples, seed {bootstrap['seed']}; randomization: seeded sign flips; "
         "Wilcoxon signed-rank drops zero deltas."
     )
-
-
-COMMANDS = [eval_]

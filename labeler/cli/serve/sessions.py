@@ -28,7 +28,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from textual_serve.server import Server, to_int
 
-from labeler.cli.serve_boundary import Boundary
+from labeler.cli.serve.boundary import Boundary
 from labeler.errors import LabelerError
 from labeler.inert import visible_line
 
@@ -44,7 +44,7 @@ BOOTSTRAP = (
     "import runpy; runpy.run_module('labeler', run_name='__main__', alter_sys=True)"
 )
 
-PAGE_TEMPLATES = Path(__file__).resolve().parent / "serve_page"
+PAGE_TEMPLATES = Path(__file__).resolve().parent / "page"
 """Our copy of textual-serve's page (app_index.html): same markup, every resource from this server."""
 
 
@@ -160,7 +160,7 @@ async def _secure_headers(request: web.Request, response: web.StreamResponse) ->
 
 
 class GuardedServer(Server):
-    """textual-serve's server with labeler's page (see serve_page/app_index.html) behind a boundary:
+    """textual-serve's server with labeler's page (see page/app_index.html) behind a boundary:
     every request's Host and Origin checked, the token required on the page and the websocket,
     at most `max_sessions` sessions, no directory listing under /static/."""
 
