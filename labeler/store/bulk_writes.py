@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 HELD_FROM = 64
 """Rows in a batch from which holding the guard pays (dropping and creating a trigger changes the schema)."""
 
-BULK_CACHE_KIB = int(__import__("os").environ.get("LW_CACHE", 64 * 1024))
+BULK_CACHE_KIB = 64 * 1024
 """The page cache for a bulk append (KiB): a batch's index pages stay in memory instead of spilling mid-transaction."""
 
 
