@@ -12,10 +12,10 @@ append-only guards, at the end of the log too.
 from __future__ import annotations
 
 import json
-from os import urandom
-from time import time_ns
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from os import urandom
+from time import time_ns
 from typing import TYPE_CHECKING, Any
 
 from labeler.judgments.log import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
@@ -41,6 +41,7 @@ _INSERT_COLUMNS = f"{_CHAIN_V9_COLUMNS}, shown_others"
 _INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 23)})"
 _PROBS = 20  # where `probs` is in a row of `_COLUMNS`
 _OTHERS = 22  # where `shown_others` is
+_NONE_6 = (None,) * 6  # an imported grade's active_ms, content_hash, judging_order, seed, target, pool
 LOG_HEAD, LOG_LENGTH = "log_head", "log_length"  # meta keys: the last link, and how many events the chain holds
 
 
@@ -154,12 +155,8 @@ class EventRows(Rows):
         rows = []
         for topic_id, unit_id, grade in grades:
             latest = next_clock(physical, latest)
-            rows.append(
-                # fmt: off
-                [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model,
-                 None, None, None, None, None, None, unit, latest, None, None, None]
-                # fmt: on
-            )
+            row = [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
+            rows.append([*row, *_NONE_6, unit, latest, None, None, None])
         return self._insert(self._linked(rows))
 
     def _insert(self, rows: list[list[Any]]) -> int:

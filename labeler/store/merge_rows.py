@@ -86,4 +86,3 @@ def log_row(columns: list[str], values: tuple[Any, ...]) -> dict[str, Any]:
     if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
         row["probs"] = _json_or_text(row["probs"])
     return row
-

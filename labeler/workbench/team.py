@@ -224,11 +224,13 @@ def _read_workbench(store: Store, path: Path, rules: LogRules) -> tuple[list[Log
         _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
         columns = source.log_columns()
         comparable = columns == store.log_columns()  # a file of another schema is compared field by field
-        logged, present = [], 0
+        logged: list[LoggedEvent] = []
+        present = 0
         for rows in source.log_row_batches(columns):
             held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
             present += sum(held)
-            logged.extend(_checked(log_row(columns, row), rules, path) for row, kept in zip(rows, held) if not kept)
+            fresh = (row for row, kept in zip(rows, held, strict=True) if not kept)
+            logged.extend(_checked(log_row(columns, row), rules, path) for row in fresh)
     return logged, present
 
 

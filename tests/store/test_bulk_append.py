@@ -130,9 +130,10 @@ def test_a_guard_changed_behind_labelers_back_is_left_for_check_to_report(tmp_pa
         store.db.execute("CREATE TRIGGER events_no_replace BEFORE INSERT ON events BEGIN SELECT 1; END")
         with store.transaction():
             store.append_events(mixed_events(2 * HELD_FROM))
-        assert "SELECT 1; END" in store.db.execute(
-            "SELECT sql FROM sqlite_master WHERE name = 'events_no_replace'"
-        ).fetchone()[0]
+        assert (
+            "SELECT 1; END"
+            in store.db.execute("SELECT sql FROM sqlite_master WHERE name = 'events_no_replace'").fetchone()[0]
+        )
         guards = next(c for c in check_workbench(store).checks if "guard" in c.check)
         assert not guards.ok and any("events_no_replace" in f for f in guards.findings)
 
