@@ -10,7 +10,7 @@ why not in one sentence; the callers add where the event came from.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -182,15 +182,15 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     kind = _choice(row, "kind", EVENT_KINDS, "event kind")
     source = _choice(row, "source", SOURCES, "source")
     unit = _unit(row["unit"], rules)
-    time, physical = _time(row["time"])
+    time, physical = _checked_time(row["time"])
     clock = _clock(row)
     if clock is None:
         clock = clock_from_time(time)
     grade = _integer(row, "grade", low=INT64_MIN)
     fields: dict[str, Any] = {  # by name: _fits_its_kind checks them together
-        "topic_id": _id(row, "topic_id"),
+        "topic_id": _checked_topic(row.get("topic_id")),
         "unit_id": _id(row, "unit_id", optional=True),
-        "assessor": _assessor(row),
+        "assessor": _checked_assessor(row.get("assessor")),
         "target": _id(row, "target", optional=True),
         "pool": _id(row, "pool", optional=True),
         "order": _id(row, "order", optional=True),
@@ -349,16 +349,44 @@ def _id(row: Mapping[str, Any], name: str, *, optional: bool = False) -> str | N
         raise EventProblem(exc.reason) from None
 
 
-def _assessor(row: Mapping[str, Any]) -> str:
+def _assessor(value: Any) -> str:
     """An assessor id whose letters are of one alphabet among those that look alike (`labeler.ids.script_problem`).
 
     Decided by the event alone, so a merge refuses it whatever the workbench holds, in any order.
     """
-    name = _id(row, "assessor")
+    name = _id({"assessor": value}, "assessor")
     problem = script_problem(name)
     if problem is not None:
         raise EventProblem(f"assessor {ascii(name)} {problem}")
     return name
+
+
+class _Checked:
+    """One field's check, each text checked once: topics, assessors and times repeat across a log's events.
+
+    What a check returns for a text depends on the text alone; a refusal is raised, never kept.
+    At most `KEPT` texts are kept (then forgotten together), so a log of any size holds a bounded few.
+    """
+
+    KEPT = 4096
+
+    def __init__(self, check: Callable[[Any], Any]) -> None:
+        self.check = check
+        self.kept: dict[str, Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        if type(value) is not str:
+            return self.check(value)
+        found = self.kept.get(value)
+        if found is None:
+            if len(self.kept) >= self.KEPT:
+                self.kept.clear()
+            found = self.kept[value] = self.check(value)
+        return found
+
+
+def _topic(value: Any) -> str:
+    return _id({"topic_id": value}, "topic_id")
 
 
 def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: str) -> str:
@@ -398,6 +426,11 @@ def _time(value: Any) -> tuple[str, int]:
     if moment is None or moment.year < 1970:
         raise EventProblem(f"time {shown(value)} is before 1970 or out of range")
     return moment.isoformat(timespec="microseconds"), clock_of(moment)
+
+
+_checked_time = _Checked(_time)
+_checked_topic = _Checked(_topic)
+_checked_assessor = _Checked(_assessor)
 
 
 def _clock(row: Mapping[str, Any]) -> int | None:

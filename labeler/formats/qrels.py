@@ -56,10 +56,13 @@ def read_qrels_parts(path: str | Path) -> Iterator[QrelsPart]:
     checked and split into columns by C calls over the part (`_columns`); any other part (a comment, a
     blank line, BEIR's form, anything an error is about) is read line by line (`_line_part`), which
     yields the lines before the first bad one and then raises its error. Both give the same lines.
-    Memory: the pairs seen so far (for the repeat check), and one file block.
+    Memory: one file block, and a hash of each pair seen so far (for the repeat check, `SeenPairs`).
     """
+    return _read_parts(path, SeenPairs(path))
+
+
+def _read_parts(path: str | Path, seen: SeenPairs) -> Iterator[QrelsPart]:
     lines = TextLines(path, QrelsFormatError)
-    seen: dict[tuple[str, str], int] = {}
     state = _ReadState()
     for first, block in lines.batches():
         for offset in range(0, len(block), PART_LINES):
@@ -79,6 +82,59 @@ def read_qrels_parts(path: str | Path) -> Iterator[QrelsPart]:
         raise QrelsFormatError("no judgments found (empty qrels)", path=path)
 
 
+class SeenPairs:
+    """The (topic, unit) pairs read so far, for the repeat check, as one hash each: not the ids.
+
+    A file of a million judgments held its pairs' ids (hundreds of MB) only to find a repeat.
+    Two pairs can share a hash: a hash seen before sends the part line by line, where
+    `first_line` confirms it against the file's earlier lines before it is called a repeat.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        self.hashes: set[int] = set()
+
+    def new(self, pairs: Iterable[tuple[str, str]]) -> bool:
+        """Whether no pair of `pairs` (distinct pairs) can have been seen; if so, they are added."""
+        hashes = set(map(hash, pairs))
+        if not self.hashes.isdisjoint(hashes):
+            return False
+        self.hashes |= hashes
+        return True
+
+    def first_line(self, pair: tuple[str, str], number: int) -> int | None:
+        """The line before `number` that judged `pair`, or None (then it is added as seen)."""
+        key = hash(pair)
+        if key not in self.hashes:
+            self.hashes.add(key)
+            return None
+        return _first_line(self.path, pair, number)
+
+
+class _Unchecked(SeenPairs):
+    """No repeat check: re-reading lines already checked (`_first_line`)."""
+
+    def new(self, pairs: Iterable[tuple[str, str]]) -> bool:
+        return True
+
+    def first_line(self, pair: tuple[str, str], number: int) -> int | None:
+        return None
+
+
+def _first_line(path: str | Path, pair: tuple[str, str], before: int) -> int | None:
+    """The first line before `before` that judges `pair` (those lines were read and checked already), or None."""
+    try:
+        for part in _read_parts(path, _Unchecked(path)):
+            for number, topic_id, unit_id in zip(part.lines, part.topics, part.units, strict=True):
+                if number >= before:
+                    return None
+                if (topic_id, unit_id) == pair:
+                    return number
+    except QrelsFormatError:  # at `before` or after it: not among the lines looked for
+        return None
+    return None
+
+
 class _ReadState:
     """What the line-by-line path learns as it reads: the form (None until the first data line) and data seen."""
 
@@ -87,7 +143,7 @@ class _ReadState:
         self.found = False
 
 
-def _columns(lines: list[str], first: int, seen: dict[tuple[str, str], int]) -> QrelsPart | None:
+def _columns(lines: list[str], first: int, seen: SeenPairs) -> QrelsPart | None:
     """A part's columns when every line is four plain fields that pass every check; else None (`seen` untouched).
 
     Each check is a C call over the part's text or one of its columns, as `trec_runs._columns` does.
@@ -112,15 +168,14 @@ def _columns(lines: list[str], first: int, seen: dict[tuple[str, str], int]) -> 
     ):
         return None
     numbers = range(first, first + len(lines))
-    pairs = dict(zip(zip(topics, units, strict=False), numbers, strict=False))
-    if len(pairs) != len(lines) or not seen.keys().isdisjoint(pairs):
-        return None  # a repeated pair: the line-by-line path names its lines
-    seen.update(pairs)
+    pairs = set(zip(topics, units, strict=True))
+    if len(pairs) != len(lines) or not seen.new(pairs):
+        return None  # a repeated pair (or a hash seen before): the line-by-line path names its lines
     return QrelsPart(numbers, topics, units, list(map(int, grade_texts)))
 
 
 def _line_part(
-    path: str | Path, first: int, block: list[str], seen: dict[tuple[str, str], int], state: _ReadState
+    path: str | Path, first: int, block: list[str], seen: SeenPairs, state: _ReadState
 ) -> tuple[QrelsPart, QrelsFormatError | None]:
     """A part read line by line: its judgment lines up to the first bad one, and that line's error (or None)."""
     part = QrelsPart([], [], [], [])
@@ -147,12 +202,11 @@ def _line_part(
                 grade = int(grade_text)
             else:
                 grade = integer_field(grade_text, "grade", path=path, line=number, error=QrelsFormatError)
-            key = (topic_id, unit_id)
-            if key in seen:
+            earlier = seen.first_line((topic_id, unit_id), number)
+            if earlier is not None:
                 raise QrelsFormatError(
-                    f"topic {topic_id!r} judges {unit_id!r} twice (first at line {seen[key]})", path=path, line=number
+                    f"topic {topic_id!r} judges {unit_id!r} twice (first at line {earlier})", path=path, line=number
                 )
-            seen[key] = number
             state.found = True
             numbers.append(number)
             topics.append(topic_id)

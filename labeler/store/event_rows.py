@@ -12,13 +12,15 @@ append-only guards, at the end of the log too.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from os import urandom
+from time import time_ns
 from typing import TYPE_CHECKING, Any
 
 from labeler.judgments.log import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
-from labeler.store.digests import event_link
+from labeler.store.bulk_writes import guard_held
+from labeler.store.digests import event_link, link_rows
 from labeler.store.rows import Rows
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ _INSERT_COLUMNS = f"{_CHAIN_V9_COLUMNS}, shown_others"
 _INSERT = f"INSERT INTO events ({_INSERT_COLUMNS}, link) VALUES ({', '.join('?' * 23)})"
 _PROBS = 20  # where `probs` is in a row of `_COLUMNS`
 _OTHERS = 22  # where `shown_others` is
+_NONE_6 = (None,) * 6  # an imported grade's active_ms, content_hash, judging_order, seed, target, pool
 LOG_HEAD, LOG_LENGTH = "log_head", "log_length"  # meta keys: the last link, and how many events the chain holds
 
 
@@ -93,12 +96,20 @@ def event_from_row(row: Sequence[Any]) -> Event:
     )
 
 
-def new_event_id() -> str:
-    """A random id, unique across workbenches, so logs can be merged by id: 128 random bits as hex.
+def _same_values(stored: tuple[Any, ...] | None, row: tuple[Any, ...]) -> bool:
+    """Whether a stored row and another are the same values of the same types (SQLite's 1 and 1.0 differ)."""
+    return stored is not None and stored == row and list(map(type, stored)) == list(map(type, row))
 
-    The same length and alphabet as the uuid4 hex ids of older logs, at a tenth of the cost.
+
+def new_event_id() -> str:
+    """An id unique across workbenches, so logs can be merged by id: 32 hex digits, clock first.
+
+    The first 12 digits are the wall clock in milliseconds, the other 20 are 80 random bits:
+    the same length and alphabet as the uuid4 hex ids of older logs, unique across
+    workbenches by the random bits alone, and in the order they are made, so the log's
+    unique index on ids is appended to rather than written at random places.
     """
-    return os.urandom(16).hex()
+    return f"{time_ns() // 1_000_000:012x}{urandom(10).hex()}"
 
 
 NEAR_END = 366 * 86_400 * 1_000_000
@@ -121,9 +132,7 @@ class EventRows(Rows):
 
     def append_events(self, events: Iterable[Event]) -> int:
         """Bulk append (imports, merges; inside a transaction); returns how many were written."""
-        rows = self._linked(self._stamped_rows(events))
-        self.db.conn.executemany(_INSERT, rows)
-        return len(rows)
+        return self._insert(self._linked(self._stamped_rows(events)))
 
     def append_grades(
         self,
@@ -146,12 +155,14 @@ class EventRows(Rows):
         rows = []
         for topic_id, unit_id, grade in grades:
             latest = next_clock(physical, latest)
-            rows.append(
-                [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
-                + [None, None, None, None, None, None, unit, latest, None, None, None]
-            )
-        rows = self._linked(rows)
-        self.db.conn.executemany(_INSERT, rows)
+            row = [new_event_id(), topic_id, unit_id, GRADE, assessor, time, grade, None, None, source, model]
+            rows.append([*row, *_NONE_6, unit, latest, None, None, None])
+        return self._insert(self._linked(rows))
+
+    def _insert(self, rows: list[list[Any]]) -> int:
+        """Insert linked rows as one batch, the no-replace guard held for the batch (`labeler.store.bulk_writes`)."""
+        with guard_held(self.db, "events", len(rows)):
+            self.db.conn.executemany(_INSERT, rows)
         return len(rows)
 
     def _linked(self, rows: list[list[Any]]) -> list[list[Any]]:
@@ -159,10 +170,7 @@ class EventRows(Rows):
         if not rows:
             return rows
         head = self.db.execute("SELECT link FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        link = head[0] if head and head[0] is not None else b""
-        for row in rows:
-            link = event_link(link, row)
-            row.append(link)
+        link = link_rows(head[0] if head and head[0] is not None else b"", rows)
         length = self.get_meta(LOG_LENGTH)
         self.set_meta(LOG_HEAD, link.hex())
         self.set_meta(LOG_LENGTH, str((int(length) if length else 0) + len(rows)))
@@ -311,6 +319,21 @@ class EventRows(Rows):
             )
             found.update((row[0], event_from_row(row)) for row in rows)
         return found
+
+    def identical_rows(self, columns: list[str], rows: list[tuple[Any, ...]]) -> list[bool]:
+        """For each row of `columns` (this log's own columns, `event_id` among them): whether the log holds it exactly.
+
+        The same id with every value equal and of the same type: an event merged before. One
+        query per 500 rows, through the unique index on ids.
+        """
+        at = columns.index("event_id")
+        quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
+        stored: dict[Any, tuple[Any, ...]] = {}
+        for start in range(0, len(rows), 500):
+            ids = [row[at] for row in rows[start : start + 500]]
+            found = self.db.execute(f"SELECT {quoted} FROM events WHERE event_id IN ({','.join('?' * len(ids))})", ids)
+            stored.update((row[at], row) for row in found)
+        return [_same_values(stored.get(row[at]), row) for row in rows]
 
     def pair_events(self, unit: str, topic_id: str, unit_id: str) -> list[Event]:
         rows = self.db.execute(

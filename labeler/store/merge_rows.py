@@ -40,26 +40,21 @@ def _json_or_text(text: str) -> Any:
 
 
 class MergeRows(Rows):
-    def log_rows(self) -> list[dict[str, Any]]:
-        """Every event as a log row (field -> value as stored), in local order; no `seq` or `link`.
-
-        Both are local: the position in this file's log and its chain there.
-
-        Only the columns the file has: a workbench from before the logical clock
-        has no `clock`, and its events are then given the clock their time gives.
-        """
+    def log_columns(self) -> list[str]:
+        """The events table's columns as stored, in table order, without `seq` and `link` (both are local)."""
         if "events" not in self.db.table_names():
             return []
-        columns = [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] not in ("seq", "link")]
+        return [row[1] for row in self.db.execute("PRAGMA table_info(events)") if row[1] not in ("seq", "link")]
+
+    def log_row_batches(self, columns: list[str], size: int = 5000) -> Iterator[list[tuple[Any, ...]]]:
+        """Every event's `columns` (from `log_columns`) as stored, in local order, `size` rows at a time."""
+        if not columns:
+            return
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
-        names = [_LOG_NAMES.get(name, name) for name in columns]
-        rows = [
-            dict(zip(names, row, strict=True)) for row in self.db.execute(f"SELECT {quoted} FROM events ORDER BY seq")
-        ]
-        for row in rows:
-            if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
-                row["probs"] = _json_or_text(row["probs"])
-        return rows
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {quoted} FROM events ORDER BY seq")
+        while rows := cursor.fetchmany(size):
+            yield rows
 
     def chunking_signatures(self) -> dict[str, tuple[Any, Any, Any]]:
         """`name -> (kind, params as stored, hash)` of every chunking."""
@@ -79,3 +74,15 @@ class MergeRows(Rows):
     def scale_text(self) -> Any:
         """The grade scale as stored (JSON text), or None for the default scale."""
         return self.get_meta("scale")
+
+
+def log_row(columns: list[str], values: tuple[Any, ...]) -> dict[str, Any]:
+    """A stored event (`MergeRows.log_row_batches`) as a log row: field -> value, the probabilities decoded.
+
+    Only the columns the file has: a workbench from before the logical clock
+    has no `clock`, and its events are then given the clock their time gives.
+    """
+    row = dict(zip((_LOG_NAMES.get(name, name) for name in columns), values, strict=True))
+    if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
+        row["probs"] = _json_or_text(row["probs"])
+    return row

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from labeler.models import SnapshotInfo
+from labeler.store.bulk_writes import guard_held
 from labeler.store.rows import Rows
 
 _COLUMNS = "name, parent, message, created, unit, manifest, sha256"
@@ -54,10 +55,12 @@ class SnapshotRows(Rows):
     def insert_snapshot(
         self, snapshot_id: int, info: SnapshotInfo, labels: Iterable[tuple[str, str, int, str | None]]
     ) -> None:
-        self.db.conn.executemany(
-            "INSERT INTO snapshot_labels (snapshot_id, topic_id, unit_id, grade, event_id) VALUES (?, ?, ?, ?, ?)",
-            ((snapshot_id, *label) for label in labels),
-        )
+        rows = [(snapshot_id, *label) for label in labels]
+        with guard_held(self.db, "snapshot_labels", len(rows)):  # its key refuses a repeated pair
+            self.db.conn.executemany(
+                "INSERT INTO snapshot_labels (snapshot_id, topic_id, unit_id, grade, event_id) VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
         self.db.execute(
             f"INSERT INTO snapshots (snapshot_id, {_COLUMNS}, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [

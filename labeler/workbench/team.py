@@ -38,7 +38,7 @@ from labeler.judgments.log import RETRACT, Event, PairState, clock_from_time, ev
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
-from labeler.store.merge_rows import read_errors
+from labeler.store.merge_rows import log_row, read_errors
 from labeler.validation import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.wording import agrees, plural
 from labeler.workbench.read_labels import current_labels
@@ -130,7 +130,7 @@ def merge(
     path = Path(other)
     is_db = _check_merge_request(store, path, clock_tolerance)
     rules = _merge_rules(store, clock_tolerance, allow_future)
-    logged = _read_workbench(store, path, rules) if is_db else list(read_log(path, rules))
+    logged, present = _read_workbench(store, path, rules) if is_db else (list(read_log(path, rules)), 0)
     new = _new_events(store, path, logged)
     _check_retracts(store, path, logged, new)
     _check_spaces(store, path, new)
@@ -140,9 +140,9 @@ def merge(
     return MergeResult(
         source=str(path),
         format="workbench" if is_db else "jsonl",
-        events=len(logged),
+        events=len(logged) + present,
         added=len(events),
-        already_present=len(logged) - len(events),
+        already_present=len(logged) + present - len(events),
         assessors=tuple(sorted({e.assessor for e in events})),
         new_conflicts=tuple(NewConflict(s, t, u) for s, t, u in new_conflicts),
         unknown_topics=tuple(sorted({e.topic_id for e in events if topics and e.topic_id not in topics})),
@@ -212,21 +212,35 @@ def _label_changes(events: list[Event], before: dict[str, Labels], after: dict[s
     return changes
 
 
-def _read_workbench(store: Store, path: Path, rules: LogRules) -> list[LoggedEvent]:
-    """Another workbench's events, each checked, once the workbench is known to fit this one."""
+def _read_workbench(store: Store, path: Path, rules: LogRules) -> tuple[list[LoggedEvent], int]:
+    """Another workbench's events this one does not hold exactly, each checked; and how many it does hold.
+
+    Read a batch at a time. An event stored here with every value the same (merged before) is
+    neither checked again nor kept: a repeated merge holds one batch, not the other log.
+    """
     with read_errors(path), Store(path, readonly=True) as source:
         _same_scale(store.scale(), source.scale_text(), path)
         _same_chunkings(store.chunking_signatures(), source.chunking_signatures(), path)
         _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
-        rows = source.log_rows()
-    logged = []
-    for row in rows:
-        try:
-            event, future = log_event(row, rules)
-        except EventProblem as exc:
-            raise LogFormatError(f"event {shown(row.get('event_id'))}: {exc}", path=path, hints=exc.hints) from None
-        logged.append(LoggedEvent(event, None, future))
-    return logged
+        columns = source.log_columns()
+        comparable = columns == store.log_columns()  # a file of another schema is compared field by field
+        logged: list[LoggedEvent] = []
+        present = 0
+        for rows in source.log_row_batches(columns):
+            held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
+            present += sum(held)
+            fresh = (row for row, kept in zip(rows, held, strict=True) if not kept)
+            logged.extend(_checked(log_row(columns, row), rules, path) for row in fresh)
+    return logged, present
+
+
+def _checked(row: dict[str, Any], rules: LogRules, path: Path) -> LoggedEvent:
+    """One event of another workbench, checked as a log line is."""
+    try:
+        event, future = log_event(row, rules)
+    except EventProblem as exc:
+        raise LogFormatError(f"event {shown(row.get('event_id'))}: {exc}", path=path, hints=exc.hints) from None
+    return LoggedEvent(event, None, future)
 
 
 def _same_scale(ours: GradeScale, stored: Any, path: Path) -> None:

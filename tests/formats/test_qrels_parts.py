@@ -90,12 +90,16 @@ def read(path, reader):
 
 
 def three_ways(path, monkeypatch):
+    """The reference's lines and error, read as is, in tiny parts and blocks, and with every pair's hash alike."""
     expected = read(path, reference_read_qrels)
     assert read(path, read_qrels) == expected
     with monkeypatch.context() as patch:
         patch.setattr(qrels_module, "PART_LINES", 3)
         assert read(path, read_qrels) == expected
         patch.setattr(lines_module, "BLOCK_SIZE", 64)
+        assert read(path, read_qrels) == expected
+    with monkeypatch.context() as patch:  # every pair's hash the same: each one confirmed against the file
+        patch.setattr(qrels_module, "hash", lambda pair: 7, raising=False)
         assert read(path, read_qrels) == expected
     return expected
 
