@@ -148,7 +148,10 @@ def test_several_files_take_their_names_from_name_given_once_each_in_order(run_c
     text = run_cli("runs", "import", write("a.txt", GOOD), write("b.txt", GOOD), "--name", "one", "--name", "two")
     assert text.stderr.count("Run '") == 2
     with Store(db_path) as store:
-        assert (store.run("one").source, store.run("two").source) == (str(write("a.txt", GOOD)), str(write("b.txt", GOOD)))
+        assert (store.run("one").source, store.run("two").source) == (
+            str(write("a.txt", GOOD)),
+            str(write("b.txt", GOOD)),
+        )
 
 
 def test_one_bad_file_among_several_imports_none_of_them(run_cli, write, db_path):
