@@ -28,7 +28,7 @@ from labeler.ids import check_id
 from labeler.models import STAGES
 from labeler.wording import plural
 from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
-from labeler.workbench.runs import RunImport, import_runs, list_runs, retire_run, run_name_of
+from labeler.workbench.runs import RunImport, RunImportOptions, import_runs, list_runs, retire_run, run_name_of
 
 # The new run's name, for both ways of making one (import, retrieve).
 name_option = click.option(
@@ -93,16 +93,8 @@ def import_(
     files = list(zip(paths, _run_names(paths, names), strict=True))
     label = f"importing {files[0][1]}" if len(files) == 1 else f"importing {plural(len(files), 'run')}"
     with env.store() as store, progress_bar(label) as progress:
-        result = import_runs(
-            store,
-            files,
-            unit=unit,
-            stage=stage,
-            dedupe=dedupe,
-            replace=replace,
-            allow_unknown=allow_unknown,
-            progress=progress,
-        )
+        options = RunImportOptions(unit=unit, stage=stage, dedupe=dedupe, replace=replace, allow_unknown=allow_unknown)
+        result = import_runs(store, files, options, progress)
     if as_json:
         emit_json(result.runs[0].to_json() if len(paths) == 1 else result.to_json())
         return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -218,6 +218,17 @@ def run_name_of(path: str | Path) -> str:
 
 
 @dataclass(frozen=True)
+class RunImportOptions:
+    """How `import_runs` reads and files each run: `import_run`'s keyword arguments, the same for every file."""
+
+    unit: str = "doc"
+    stage: str = "candidate"
+    dedupe: str = "error"
+    replace: bool = False
+    allow_unknown: bool = False
+
+
+@dataclass(frozen=True)
 class RunImports(JsonResult):
     """`import_runs`'s result: each file's run as `import_run` gives it, in the order given."""
 
@@ -227,12 +238,7 @@ class RunImports(JsonResult):
 def import_runs(
     store: Store,
     files: Sequence[tuple[str | Path, str]],
-    *,
-    unit: str = "doc",
-    stage: str = "candidate",
-    dedupe: str = "error",
-    replace: bool = False,
-    allow_unknown: bool = False,
+    options: RunImportOptions | None = None,
     progress: Progress | None = None,
 ) -> RunImports:
     """Import several run files, each `(path, name)`, in one transaction: all of them or none.
@@ -242,6 +248,7 @@ def import_runs(
     in and refuse the rerun's names). Names and options are checked for every file before a line is
     read; each file is then read with `import_run`'s checks and errors (`file:line`).
     """
+    options = options or RunImportOptions()
     names = [normal_id(name) for _, name in files]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -251,20 +258,10 @@ def import_runs(
             hints=argument_hint("name", why="once per file, in the files' order"),
         )
     for name in names:
-        _check_import_request(store, name, unit, stage, dedupe, replace)
+        _check_import_request(store, name, options.unit, options.stage, options.dedupe, options.replace)
     with store.transaction():
         runs = [
-            import_run(
-                store,
-                path,
-                name,
-                unit=unit,
-                stage=stage,
-                dedupe=dedupe,
-                replace=replace,
-                allow_unknown=allow_unknown,
-                progress=progress,
-            )
+            import_run(store, path, name, **asdict(options), progress=progress)
             for (path, _), name in zip(files, names, strict=True)
         ]
     return RunImports(runs=runs)
