@@ -298,6 +298,18 @@ def task_cli() -> dict:
     }
 
 
+def task_cli_ten() -> dict:
+    """`labeler eval` of the ten runs in one command, timed from outside around the whole process."""
+    cpu = children_cpu()
+    seconds, report = labeler_command("eval", "--runs", ",".join(TEN_RUNS), "--measures", MEASURES)
+    return {
+        "seconds": seconds,
+        "cpu_seconds": children_cpu() - cpu,
+        "values": report["runs"][0]["aggregate"],
+        "runs": len(report["runs"]),
+    }
+
+
 HIDE_PANDAS = """
 import sys
 sys.modules["pandas"] = None  # sqlite-utils imports pandas when it can; a labeler-only install has none
@@ -451,6 +463,7 @@ TASKS = {
     "trec_eval_ten": ("trec_eval binary, ten calls", task_trec_eval_ten),
     "pytrec_eval_ten": ("pytrec_eval on dicts, ten runs", task_pytrec_eval_ten),
     "cli": ("labeler eval CLI, whole process", task_cli),
+    "cli_ten": ("labeler eval CLI, ten runs, whole process", task_cli_ten),
     "cli_no_pandas": ("labeler eval CLI, pandas hidden", task_cli_no_pandas),
     "ir_measures_files": ("ir_measures calc_aggregate from files", task_ir_measures_files),
     "ir_measures_dicts": ("ir_measures calc_aggregate on dicts", task_ir_measures_dicts),
@@ -460,7 +473,12 @@ TASKS = {
     "ranx_warm": ("ranx warm (second call in one process)", task_ranx_warm),
 }
 RANX_TASKS = ("ranx_first", "ranx_cold", "ranx_warm")
-TEN_TASKS = ("labeler_ten", "trec_eval_ten", "pytrec_eval_ten")  # compared with labeler_ten, the rest with labeler
+TEN_TASKS = (
+    "labeler_ten",
+    "trec_eval_ten",
+    "pytrec_eval_ten",
+    "cli_ten",
+)  # compared with labeler_ten, the rest with labeler
 
 
 def _ratio(seconds: float, base: float | None) -> str:
@@ -622,7 +640,12 @@ def main(argv: list[str] | None = None) -> None:
         "work (all threads); vs labeler = seconds relative to labeler's evaluate_runs "
         "(above 1: slower than labeler)."
     )
-    for mine, theirs, target in (("labeler", "trec_eval", 1.0), ("labeler_ten", "trec_eval_ten", 0.5)):
+    for mine, theirs, target in (
+        ("labeler", "trec_eval", 1.0),
+        ("labeler_ten", "trec_eval_ten", 0.5),
+        ("cli", "trec_eval", 1.0),
+        ("cli_ten", "trec_eval_ten", 0.5),
+    ):
         ours, binary = results.get(mine, {}), results.get(theirs, {})
         if "seconds" in ours and "seconds" in binary:
             ratio = ours["seconds"] / binary["seconds"]

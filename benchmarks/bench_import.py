@@ -185,6 +185,43 @@ def task_cli(paths: list[str]) -> dict:
     }
 
 
+def _cli_imports(commands: list[list[str]]) -> dict:
+    """`labeler runs import` commands into one fresh workbench, timed from outside around all of them."""
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        db = str(Path(tmp) / "bench.db")
+        subprocess.run(["labeler", "--db", db, "init"], check=True, capture_output=True)  # not timed
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = usage.ru_utime + usage.ru_stime
+        start = time.perf_counter()
+        lines = 0
+        for args in commands:
+            done = subprocess.run(
+                ["labeler", "--db", db, "runs", "import", *args, "--json"], check=True, capture_output=True, text=True
+            )
+            result = json.loads(done.stdout)
+            lines += sum(run["lines"] for run in result.get("runs", [result]))
+        seconds = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = usage.ru_maxrss
+    return {
+        "seconds": seconds,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime - cpu,
+        "lines": lines,
+        "processes": len(commands),
+        "peak_rss_mb": peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024,
+    }
+
+
+def task_cli_each(paths: list[str]) -> dict:
+    """Every file through its own `labeler runs import PATH --name rN` process."""
+    return _cli_imports([[path, "--name", f"r{index}"] for index, path in enumerate(paths)])
+
+
+def task_cli_one(paths: list[str]) -> dict:
+    """Every file through one `labeler runs import PATH... ` process (each run named after its file)."""
+    return _cli_imports([list(paths)])
+
+
 def task_python(paths: list[str]) -> dict:
     """The in-memory baseline: split, float, group by topic, sort by (score, docid) descending."""
     start, cpu = time.perf_counter(), time.process_time()
@@ -369,6 +406,8 @@ TASKS = {
     "labeler": ("labeler import_run (API, all files; pyarrow if installed)", task_labeler),
     "labeler_python": ("labeler import_run, pyarrow off (LABELER_NO_PYARROW=1)", task_labeler_python),
     "cli": ("labeler CLI, 1 file, whole process", task_cli),
+    "cli_each": ("labeler CLI, all files, one process per file", task_cli_each),
+    "cli_one": ("labeler CLI, all files in one process", task_cli_one),
     "python": ("plain Python in memory (all files)", task_python),
     "trectools": ("trectools TrecRun (all files)", task_trectools),
     **QRELS_TASKS,
@@ -507,6 +546,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"{key} vs plain Python (parse and sort, same files, same run): {wall:.2f}x wall, {cpu:.2f}x CPU "
                 f"({mine['cpu_seconds']:.2f} s vs {python['cpu_seconds']:.2f} s CPU)."
             )
+    each, one = results.get("cli_each", {}), results.get("cli_one", {})
+    if "cpu_seconds" in each and "cpu_seconds" in one:
+        console.print(
+            f"{len(paths)} files through the CLI: one process {one['seconds']:.2f} s ({one['cpu_seconds']:.2f} s CPU), "
+            f"one per file {each['seconds']:.2f} s ({each['cpu_seconds']:.2f} s CPU): "
+            f"{one['cpu_seconds'] / each['cpu_seconds']:.2f}x CPU."
+        )
     for key, result in results.items():
         if "skipped" in result:
             console.print(f"note: {key} skipped: {result['skipped']}")

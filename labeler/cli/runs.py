@@ -10,6 +10,7 @@ import click
 from labeler.cli.common.context import (
     Env,
     checked_id,
+    checked_ids,
     comma_list,
     json_option,
     pass_env,
@@ -21,11 +22,13 @@ from labeler.cli.common.ranges import DEPTH, Real
 from labeler.cli.common.reading import reading_options
 from labeler.cli.common.registry_options import retriever_option
 from labeler.cli.export import run as export_run
+from labeler.errors import BadArgumentError
 from labeler.formats.runs import DEDUPE_POLICIES
+from labeler.ids import check_id
 from labeler.models import STAGES
 from labeler.wording import plural
 from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
-from labeler.workbench.runs import import_run, list_runs, retire_run
+from labeler.workbench.runs import RunImport, RunImportOptions, import_runs, list_runs, retire_run, run_name_of
 
 # The new run's name, for both ways of making one (import, retrieve).
 name_option = click.option(
@@ -53,8 +56,15 @@ def runs() -> None:
 
 @runs.command("import")
 @reading_options
-@click.argument("path", type=click.Path())
-@name_option
+@click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--name",
+    "names",
+    multiple=True,
+    callback=checked_ids("run name"),
+    help="The run's name in the workbench (an id); once per PATH, in order. Default: each file's name without "
+    ".gz and a .run/.trec/.txt/.tsv/.res/.jsonl/.json ending.",
+)
 @unit_option("What the run ranks: documents, or chunks of a named chunking.")
 @stage_option("Pipeline stage the ranking comes from.")
 @click.option(
@@ -70,8 +80,8 @@ def runs() -> None:
 @pass_env
 def import_(
     env: Env,
-    path: str,
-    name: str,
+    paths: tuple[str, ...],
+    names: tuple[str, ...],
     unit: str,
     stage: str,
     dedupe: str,
@@ -79,22 +89,33 @@ def import_(
     allow_unknown: bool,
     as_json: bool,
 ) -> None:
-    """Import a TREC run (6 columns, .gz ok) or JSONL run; validated, all or nothing."""
-    with env.store() as store, progress_bar(f"importing {name}") as progress:
-        result = import_run(
-            store,
-            path,
-            name,
-            unit=unit,
-            stage=stage,
-            dedupe=dedupe,
-            replace=replace,
-            allow_unknown=allow_unknown,
-            progress=progress,
-        )
+    """Import TREC runs (6 columns, .gz ok) or JSONL runs; validated, all or nothing (every file or none)."""
+    files = list(zip(paths, _run_names(paths, names), strict=True))
+    label = f"importing {files[0][1]}" if len(files) == 1 else f"importing {plural(len(files), 'run')}"
+    with env.store() as store, progress_bar(label) as progress:
+        options = RunImportOptions(unit=unit, stage=stage, dedupe=dedupe, replace=replace, allow_unknown=allow_unknown)
+        result = import_runs(store, files, options, progress)
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.runs[0].to_json() if len(paths) == 1 else result.to_json())
         return
+    for run in result.runs:
+        _print_import(run)
+
+
+def _run_names(paths: tuple[str, ...], names: tuple[str, ...]) -> list[str]:
+    """`--name` once per path, or each path's own name (`run_name_of`) when none is given."""
+    if not names:
+        return [check_id(run_name_of(path), "run name taken from the file name", path=path) for path in paths]
+    if len(names) != len(paths):
+        raise BadArgumentError(
+            f"{plural(len(names), 'name')} for {plural(len(paths), 'file')}: give one per file, in order, "
+            "or none to name each run after its file",
+            argument="name",
+        )
+    return list(names)
+
+
+def _print_import(result: RunImport) -> None:
     info(
         f"Run {result.name!r} ({result.unit}, {result.stage}): {plural(result.entries, 'result')} for "
         f"{plural(result.topics, 'topic')}, depth up to {result.depth}"

@@ -69,8 +69,10 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
 
 
 # pyarrow (when importable) reads a whole file block (1 MiB, ~30,000 lines) at once, for files of at least
-# ARROW_MIN_BYTES: importing pyarrow costs ~0.1 s of CPU, what Python's own reader spends on ~100,000 lines.
-ARROW_MIN_BYTES = 4 << 20
+# ARROW_MIN_BYTES. Measured (benchmarks/bench_arrow.py: a whole import in a fresh process, pyarrow's import
+# included, CPU arrow / Python): 3.3 MB 1.78x, 6.7 MB 1.03x, 13.4 MB 0.94x, 27 MB 0.54x; the two lines cross
+# near 8 MB (~250,000 lines), and below it arrow also holds ~75 MB more memory.
+ARROW_MIN_BYTES = 8 << 20
 ARROW_MIN_LINES = 1024  # a shorter block (a file's last) is not worth arrow's per-call cost
 
 

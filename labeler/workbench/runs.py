@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -197,6 +197,74 @@ def import_run(
     if progress:
         progress(reader.lines.size, reader.lines.size)
     return RunImport.of(store.run(name), lines=reader.line_count, replaced=exists)
+
+
+RUN_SUFFIXES = (".run", ".trec", ".txt", ".tsv", ".res", ".jsonl", ".json")
+"""Endings a run file's name loses to give the run's name (after `.gz`): `bm25.run.gz` is run `bm25`."""
+
+
+def run_name_of(path: str | Path) -> str:
+    """The run name a file gives when none is named: its file name without `.gz`, then without a `RUN_SUFFIXES` ending.
+
+    `bm25.run.gz` -> `bm25`, `input.tasb.gz` -> `input.tasb`, `splade.trec` -> `splade`; a name that is
+    nothing but an ending (`.run`) is kept whole, so the id rule judges it.
+    """
+    name = Path(path).name
+    for endings in ((".gz",), RUN_SUFFIXES):
+        stem, dot, ending = name.rpartition(".")
+        if dot and stem and f".{ending.lower()}" in endings:
+            name = stem
+    return name
+
+
+@dataclass(frozen=True)
+class RunImportOptions:
+    """How `import_runs` reads and files each run: `import_run`'s keyword arguments, the same for every file."""
+
+    unit: str = "doc"
+    stage: str = "candidate"
+    dedupe: str = "error"
+    replace: bool = False
+    allow_unknown: bool = False
+
+
+@dataclass(frozen=True)
+class RunImports(JsonResult):
+    """`import_runs`'s result: each file's run as `import_run` gives it, in the order given."""
+
+    runs: list[RunImport]
+
+
+def import_runs(
+    store: Store,
+    files: Sequence[tuple[str | Path, str]],
+    options: RunImportOptions | None = None,
+    progress: Progress | None = None,
+) -> RunImports:
+    """Import several run files, each `(path, name)`, in one transaction: all of them or none.
+
+    One command, one outcome: a bad line in the last file leaves the workbench as it was, so the same
+    command can be run again once the file is fixed (a file-by-file import would leave the first runs
+    in and refuse the rerun's names). Names and options are checked for every file before a line is
+    read; each file is then read with `import_run`'s checks and errors (`file:line`).
+    """
+    options = options or RunImportOptions()
+    names = [normal_id(name) for _, name in files]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise BadArgumentError(
+            f"run name {repeated[0]!r} is given to more than one file; each file needs a name of its own",
+            argument="name",
+            hints=argument_hint("name", why="once per file, in the files' order"),
+        )
+    for name in names:
+        _check_import_request(store, name, options.unit, options.stage, options.dedupe, options.replace)
+    with store.transaction():
+        runs = [
+            import_run(store, path, name, **asdict(options), progress=progress)
+            for (path, _), name in zip(files, names, strict=True)
+        ]
+    return RunImports(runs=runs)
 
 
 def _check_import_request(

@@ -32,7 +32,6 @@ from labeler.workbench.snapshot_results import (
     TopicLabelCounts,
 )
 from labeler.workbench.snapshot_seals import numbering_findings, seal_findings, seal_manifest, sealed
-from labeler.workbench.status import all_topic_ids
 from labeler.workbench.unit_spaces import all_spaces, choices_hint, label_count, write_space
 
 
@@ -97,6 +96,8 @@ def _topic_counts(
     store: Store, space: str, current: Labels, labels: list[LabelRow], threshold: int
 ) -> dict[str, TopicLabelCounts]:
     """Each topic's labels by kind and its review status in `space` (with what reopened it), in natural order."""
+    from labeler.workbench.status import all_topic_ids  # here: scoring a snapshot reads no status
+
     states = topic_review_states(store, space, labels=current, topics=all_topic_ids(store))
     counts: dict[str, list[int]] = {}  # topic -> [labels, relevant, nonrelevant, pooled_unjudged]
     for topic_id, _, grade, _ in labels:

@@ -316,7 +316,7 @@ def test_an_oserror_escaping_a_command_is_one_error_line(workbench, tmp_path, mo
     def vanished(*args, **kwargs):
         raise FileNotFoundError(2, "No such file or directory", str(path))
 
-    monkeypatch.setattr(services, "import_run", vanished)
+    monkeypatch.setattr(services, "import_runs", vanished)
     with Unchanged(workbench):
         result = invoke(workbench, command("run", path))
     assert_refused(result, path, None, "no such file or directory")

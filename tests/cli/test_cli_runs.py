@@ -132,3 +132,32 @@ def test_trec_rag_2024_segments_import_under_a_derived_chunking(run_cli, conform
 def test_trec_eval_truncated_results_import_ignoring_text_after_six_fields(run_cli, conformance):
     run = run_cli.json("runs", "import", conformance / "results.trunc", "--name", "trunc")
     assert run["topics"] == 2
+
+
+def test_several_files_import_in_one_command_each_named_after_its_file(run_cli, write, db_path):
+    paths = [write("bm25.run.gz.txt", GOOD), write("tasb.trec", GOOD.replace("bm25", "tasb")), write("input.x", GOOD)]
+    result = run_cli.json("runs", "import", *paths)
+    assert [r["name"] for r in result["runs"]] == ["bm25.run.gz", "tasb", "input.x"]
+    assert [r["tags"] for r in result["runs"]] == [["bm25"], ["tasb"], ["bm25"]]
+    with Store(db_path) as store:
+        assert sorted(store.run_names()) == ["bm25.run.gz", "input.x", "tasb"]
+        assert store.run("tasb").entries == 3 and store.run("tasb").source == str(paths[1])
+
+
+def test_several_files_take_their_names_from_name_given_once_each_in_order(run_cli, write, db_path):
+    text = run_cli("runs", "import", write("a.txt", GOOD), write("b.txt", GOOD), "--name", "one", "--name", "two")
+    assert text.stderr.count("Run '") == 2
+    with Store(db_path) as store:
+        assert (store.run("one").source, store.run("two").source) == (
+            str(write("a.txt", GOOD)),
+            str(write("b.txt", GOOD)),
+        )
+
+
+def test_one_bad_file_among_several_imports_none_of_them(run_cli, write, db_path):
+    """All or nothing per command: the run of the good file before the bad one is not kept either."""
+    bad = write("bad.run", "1 Q0 d1 1 3.0 t\n1 Q0 d2 two 2.0 t\n")
+    result = run_cli("runs", "import", write("good.run", GOOD), bad, expect=1)
+    assert result.stderr.startswith(f"Error: {bad}:2: ")
+    with Store(db_path) as store:
+        assert store.run_names() == []

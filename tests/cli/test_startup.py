@@ -317,3 +317,17 @@ print(labeler.scales.load_scale(sys.argv[1]).to_dict()["grades"][1]["label"], "h
     done = python(code, str(scale))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["[]", "yes True"]
+
+
+def test_eval_json_of_one_run_loads_what_scoring_needs_only(pooled):
+    """Scoring a run reads the snapshot and the rankings: no UI, no tables, no numerics, no run reader,
+    no status, assignment or stopping use case (a snapshot's status counts are for `snapshot create`)."""
+    pooled("judgments", "add", "1", "d1", "2", "--assessor", "ann")
+    pooled("snapshot", "create", "-m", "v1")
+    args = ("--db", str(pooled.db), "eval", "--runs", "bm25", "--measures", "AP P@10", "--json")
+    loaded, out = modules_after(MAIN, *args)
+    assert json.loads(out) == pooled.json(*args[2:-1])
+    assert [name for name in (*NUMERICS_AND_UI, "rich", "scipy") if name in loaded] == []
+    assert not_to_judge(loaded) == []
+    unneeded = ("labeler.workbench.status", "labeler.workbench.assignments", "labeler.workbench.stopping")
+    assert [name for name in unneeded if name in loaded] == []

@@ -122,6 +122,15 @@ def checked_id(what: str, check: Callable[..., str] = check_id) -> Callback:
     return callback
 
 
+def checked_ids(what: str) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
+    """`checked_id` for an option given several times: each value obeys the id rule."""
+
+    def callback(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(check_id(value, what, path=_where(param)) for value in values)
+
+    return callback
+
+
 def _where(param: click.Parameter) -> str:
     """How the user gave a value: `argument TOPIC` or `--assessor`."""
     if isinstance(param, click.Argument):
