@@ -161,7 +161,7 @@ class JudgingSession:
     _topics: dict[str, list[str]] = field(default_factory=dict, repr=False)  # pool name -> its topics
     _claimed: tuple[str, str] | None = field(default=None, repr=False)  # the pair this session holds a lease on
     _renewed: datetime | None = field(default=None, repr=False)
-    _cache: _QueueCache | None = field(default=None, repr=False)  # the open topic's queue inputs (see _queue_items)
+    _cache: _QueueCache | None = field(default=None, repr=False)  # the open topic's queue inputs (see queue_items)
     model_label: ModelLabel | None = None  # the model label shown beside the current pair; None: none shown
     # (model, unit space), the data_version they were read at, and that model's labels of the space
     _model_labels: tuple[tuple[str, str], int, dict[tuple[str, str], ModelLabel]] | None = field(
@@ -487,13 +487,18 @@ class JudgingSession:
         if topic_id is None:
             self._queue, self.held = [], 0
         else:
-            items = self._queue_items(topic_id)
+            items = self.queue_items(topic_id)
             held = held_by_others(self.store, self.unit, self.assessor, self.now(), topic_id) if items else set()
             # nothing held by others (the usual case): the queue as it is, positions already 1..n
             self._queue, self.held = free_items(items, held) if held else (items, 0)
         return self._queue
 
-    def _queue_items(self, topic_id: str) -> list[QueueItem]:
+    @property
+    def queued(self) -> list[QueueItem]:
+        """The units this session shows next on its topic, in order: the queue less the units others hold."""
+        return list(self._queue)
+
+    def queue_items(self, topic_id: str) -> list[QueueItem]:
         """`queue(...)` of the topic for this session, from inputs kept in memory between keys.
 
         They are read again when the topic, pool or assessor changed, or when the workbench

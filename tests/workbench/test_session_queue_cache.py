@@ -73,7 +73,7 @@ def check(session: JudgingSession, fresh: Store, after_own: bool, step: str = "s
     expected = queue(
         fresh, topic, assessor=session.assessor, order=session.order, seed=session.seed, pool=session.pool_info.name
     )
-    assert session._queue_items(topic) == expected
+    assert session.queue_items(topic) == expected
     if after_own:  # what the session loaded with its last step is what it would be shown now
         free, held = free_queue(
             fresh,
@@ -84,7 +84,7 @@ def check(session: JudgingSession, fresh: Store, after_own: bool, step: str = "s
             pool=session.pool_info.name,
             now=session.now(),
         )
-        assert (session._queue, session.held) == (free, held), step
+        assert (session.queued, session.held) == (free, held), step
 
 
 @pytest.mark.parametrize("seed", range(12))
