@@ -83,7 +83,14 @@ async def back_to(pilot, key: str, screen_type: type) -> None:
 
 async def settle_table(pilot, table) -> None:
     """Wait until a DataTable has laid out its new rows: column widths and auto row heights follow them when idle."""
-    await until(pilot, lambda: not (table._updated_cells or table._require_update_dimensions), "the table settled")
+    await until(pilot, lambda: laid_out(table), "the table settled")
+
+
+def laid_out(table) -> bool:
+    """Whether a DataTable's scrollable height is its rows' heights: true once it has measured the rows it was given."""
+    header = table.header_height if table.show_header else 0
+    rows = list(table.rows.values())
+    return all(row.height > 0 for row in rows) and table.virtual_size.height == header + sum(r.height for r in rows)
 
 
 async def column_on_screen(pilot, table, name: str) -> list[str]:
