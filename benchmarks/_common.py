@@ -21,6 +21,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where the scripts write their generated inputs and workbenches; BENCH_DATA moves it (the smoke test does).
+DATA = Path(os.environ.get("BENCH_DATA") or ROOT / "benchmarks" / "data")
+# BENCH_TINY=1: the smoke test's size, for a script whose sizes are not options (inherited by its children).
+TINY = os.environ.get("BENCH_TINY") == "1"
 
 
 def peak_rss_mb() -> float:

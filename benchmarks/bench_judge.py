@@ -61,7 +61,7 @@ from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DATA = HERE / "data" / "judge"
+DATA = _common.DATA / "judge"
 SAMPLE = ROOT / "sample_corpus"
 GENERATOR_VERSION = 1
 SEED = 7

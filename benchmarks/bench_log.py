@@ -38,7 +38,7 @@ import _common
 from _common import load_1min, machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("BENCH_LOG_DATA") or HERE / "data" / "log")  # the smoke test points it elsewhere
+DATA = _common.DATA / "log"
 SIZES = {"tiny": 2_000, "100k": 100_000, "300k": 300_000, "1M": 1_000_000}  # "tiny" is the smoke test's
 UNITS_PER_TOPIC = 200  # judged units per topic: 100k lines are 500 topics, 1M are 5,000
 CORPUS = 50_000  # the documents the qrels' ids are drawn from, so the known-ids checks run

@@ -73,7 +73,7 @@ from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DATA = HERE / "data" / "scale"
+DATA = _common.DATA / "scale"
 GENERATOR_VERSION = 1
 SEED = 11
 CANDIDATES = 1_500  # per-topic documents in a latent order that every run follows, with noise

@@ -37,7 +37,7 @@ import bench_startup
 from _common import load_1min, machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("BENCH_TABLE_DATA") or HERE / "data" / "table")  # the smoke test points it elsewhere
+DATA = Path(os.environ.get("BENCH_TABLE_DATA") or _common.DATA / "table")  # the smoke test points it elsewhere
 SIZES = {  # runs, topics, depth; "tiny" is the smoke test's, not in --help
     "tiny": (10, 4, 50),
     "S": (10, 50, 1000),
