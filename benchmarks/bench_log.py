@@ -89,9 +89,9 @@ def ensure_data(size: str) -> dict[str, float] | None:
     built = [paths[name] for name in ("qrels", "other_qrels", "template", "imported", "other")]
     if marker.exists() and all(p.exists() for p in built) and json.loads(marker.read_text()) == params:
         return None
-    from labeler.workbench import init_workbench, open_workbench
     from labeler.workbench.corpus import import_corpus
     from labeler.workbench.record_judgments import import_judgments
+    from labeler.workbench.setup import init_workbench, open_workbench
     from labeler.workbench.topics import import_topics
 
     shutil.rmtree(folder, ignore_errors=True)
@@ -168,8 +168,8 @@ def task_import_cli(args: dict) -> dict:
 
 
 def task_import_api(args: dict) -> dict:
-    from labeler.workbench import open_workbench
     from labeler.workbench.record_judgments import import_judgments
+    from labeler.workbench.setup import open_workbench
 
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         db = _fresh_copy(args["template"], tmp)  # not timed
