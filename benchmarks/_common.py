@@ -14,8 +14,10 @@ import platform
 import random
 import resource
 import sqlite3
+import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -100,3 +102,32 @@ def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
 def load_1min() -> float:
     """The machine's 1-minute load average (printed beside timings: on a shared machine they stretch with it)."""
     return os.getloadavg()[0]
+
+
+def clock() -> tuple[float, float]:
+    """Wall and CPU time now; `since(clock())` gives the seconds of each spent since."""
+    return time.perf_counter(), time.process_time()
+
+
+def since(start: tuple[float, float]) -> dict:
+    return {"seconds": time.perf_counter() - start[0], "cpu_seconds": time.process_time() - start[1]}
+
+
+def run_task(script: str | Path, task: str, args: dict) -> dict:
+    """`python SCRIPT --child TASK ARGS_JSON` in a fresh interpreter, with the 1-minute load once it ended."""
+    result = run_child(script, ["--child", task, json.dumps(args)], cwd=None, stderr_lines=2)
+    result["load_1min"] = load_1min()
+    return result
+
+
+def median(results: list[dict]) -> dict:
+    """The last good round with each timing replaced by its median (all rounds' seconds kept); an error as it came."""
+    good = [r for r in results if "seconds" in r]
+    if not good:
+        return results[-1]
+    out = dict(good[-1])
+    for key in ("seconds", "cpu_seconds", "peak_rss_mb", "parse_seconds", "load_1min"):
+        if key in out:
+            out[key] = statistics.median(r[key] for r in good)
+    out["all_seconds"] = [r["seconds"] for r in good]
+    return out

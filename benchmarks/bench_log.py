@@ -26,7 +26,6 @@ import random
 import resource
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ import uuid
 from pathlib import Path
 
 import _common
-from _common import load_1min, machine, now_iso, peak_rss_mb
+from _common import clock, load_1min, machine, median, now_iso, peak_rss_mb, run_task, since
 
 HERE = Path(__file__).resolve().parent
 DATA = _common.DATA / "log"
@@ -126,14 +125,6 @@ def ensure_data(size: str) -> dict[str, float] | None:
 # -- the tasks, each in a fresh child process ------------------------------------------------------
 
 
-def _clock() -> tuple[float, float]:
-    return time.perf_counter(), time.process_time()
-
-
-def _since(clock: tuple[float, float]) -> dict:
-    return {"seconds": time.perf_counter() - clock[0], "cpu_seconds": time.process_time() - clock[1]}
-
-
 def _fresh_copy(source: str, tmp: str) -> Path:
     db = Path(tmp) / "bench.db"
     shutil.copyfile(source, db)
@@ -174,9 +165,9 @@ def task_import_api(args: dict) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         db = _fresh_copy(args["template"], tmp)  # not timed
         with open_workbench(db) as store:
-            clock = _clock()
+            start = clock()
             result = import_judgments(store, args["qrels"], assessor="A", reviewed=True)
-            timing = _since(clock)
+            timing = since(start)
     return {**timing, "rows": result.judgments, "peak_rss_mb": peak_rss_mb()}
 
 
@@ -212,21 +203,21 @@ def task_export(args: dict) -> dict:
 
 def task_parse(args: dict) -> dict:
     """The plain parse: each line split into topic, iteration, unit, grade, into a dict."""
-    clock = _clock()
+    start = clock()
     grades: dict[tuple[str, str], int] = {}
     with open(args["qrels"], encoding="utf-8") as handle:
         for line in handle:
             topic, _, unit, grade = line.split()
             grades[topic, unit] = int(grade)
-    return {**_since(clock), "rows": len(grades), "peak_rss_mb": peak_rss_mb()}
+    return {**since(start), "rows": len(grades), "peak_rss_mb": peak_rss_mb()}
 
 
 def task_ir_measures(args: dict) -> dict:
     import ir_measures
 
-    clock = _clock()
+    start = clock()
     rows = sum(1 for _ in ir_measures.read_trec_qrels(args["qrels"]))
-    return {**_since(clock), "rows": rows, "peak_rss_mb": peak_rss_mb()}
+    return {**since(start), "rows": rows, "peak_rss_mb": peak_rss_mb()}
 
 
 def event_columns(db: str) -> list[str]:
@@ -269,9 +260,9 @@ def task_floor_import(args: dict) -> dict:
 
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         con = _bare_log(Path(tmp) / "floor.db", columns)
-        clock = _clock()
+        start = clock()
         _append(con, columns, rows())
-        timing = _since(clock)
+        timing = since(start)
         count = con.execute("SELECT count(*) FROM events").fetchone()[0]
         con.close()
     return {**timing, "rows": count, "peak_rss_mb": peak_rss_mb()}
@@ -293,9 +284,9 @@ def _floor_merge(args: dict, again: bool) -> dict:
             con.execute("ATTACH ? AS other", (args["other"],))
             con.execute(f"INSERT INTO events ({listed}) SELECT {listed} FROM other.events")  # not timed
         other = sqlite3.connect(f"file:{args['other']}?mode=ro", uri=True)
-        clock = _clock()
+        start = clock()
         _append(con, columns, other.execute(f"SELECT {listed} FROM events ORDER BY seq"), "INSERT OR IGNORE")
-        timing = _since(clock)
+        timing = since(start)
         count = con.execute("SELECT count(*) FROM events").fetchone()[0]
         other.close()
         con.close()
@@ -314,11 +305,11 @@ def task_floor_backup(args: dict) -> dict:
     """sqlite3's online backup of the whole other workbench into a new file: copying a log without reading it."""
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         source = sqlite3.connect(f"file:{args['other']}?mode=ro", uri=True)
-        clock = _clock()
+        start = clock()
         target = sqlite3.connect(Path(tmp) / "copy.db")
         source.backup(target)
         target.close()
-        timing = _since(clock)
+        timing = since(start)
         source.close()
     return {**timing, "peak_rss_mb": peak_rss_mb()}
 
@@ -332,12 +323,12 @@ def task_floor_snapshot(args: dict) -> dict:
                     "UNIQUE (snapshot, topic_id, unit_id))")  # fmt: skip
         con.execute("CREATE INDEX labels_by_unit ON labels (unit_id)")
         source = sqlite3.connect(f"file:{args['imported']}?mode=ro", uri=True)
-        clock = _clock()
+        start = clock()
         con.execute("BEGIN")
         rows = source.execute("SELECT 1, topic_id, unit_id, grade FROM events WHERE kind = 'grade' ORDER BY seq")
         con.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?)", rows)
         con.execute("COMMIT")
-        timing = _since(clock)
+        timing = since(start)
         count = con.execute("SELECT count(*) FROM labels").fetchone()[0]
         source.close()
         con.close()
@@ -352,7 +343,7 @@ def task_floor_export(args: dict) -> dict:
     """Every event as one JSON object a line (json.dumps of the row), written to a file."""
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         source = sqlite3.connect(f"file:{args['imported']}?mode=ro", uri=True)
-        clock = _clock()
+        start = clock()
         cursor = source.execute("SELECT * FROM events ORDER BY seq")
         names = [d[0] for d in cursor.description]
         count = 0
@@ -360,7 +351,7 @@ def task_floor_export(args: dict) -> dict:
             for row in cursor:
                 out.write(json.dumps(dict(zip(names, row, strict=True)), separators=(",", ":"), default=_hex) + "\n")
                 count += 1
-        timing = _since(clock)
+        timing = since(start)
         source.close()
     return {**timing, "rows": count, "peak_rss_mb": peak_rss_mb()}
 
@@ -406,25 +397,6 @@ FLOORS = {
     "floor_snapshot": "read pairs, append label rows",
     "floor_export": "SELECT *, json.dumps a line",
 }
-
-
-def run_task(task: str, args: dict) -> dict:
-    result = _common.run_child(__file__, ["--child", task, json.dumps(args)], cwd=None, stderr_lines=2)
-    result["load_1min"] = load_1min()
-    return result
-
-
-def median(results: list[dict]) -> dict:
-    """The last good round with each timing replaced by its median; an error as it came."""
-    good = [r for r in results if "seconds" in r]
-    if not good:
-        return results[-1]
-    out = dict(good[-1])
-    for key in ("seconds", "cpu_seconds", "peak_rss_mb", "load_1min"):
-        if key in out:
-            out[key] = statistics.median(r[key] for r in good)
-    out["all_seconds"] = [r["seconds"] for r in good]
-    return out
 
 
 # -- the table -------------------------------------------------------------------------------------
@@ -511,7 +483,7 @@ def main(argv: list[str] | None = None) -> None:
         for number in range(args.repeat):
             for task in TASKS:  # interleaved: a change in the machine's load falls on both sides alike
                 print(f"  {size} round {number + 1}/{args.repeat}: {task} ...", flush=True)
-                rounds[task].append(run_task(task, child))
+                rounds[task].append(run_task(__file__, task, child))
         got = {task: median(results) for task, results in rounds.items()}
         rows = table_rows(size, got)
         print_table(size, rows)
