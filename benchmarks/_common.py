@@ -30,7 +30,19 @@ TINY = os.environ.get("BENCH_TINY") == "1"
 
 
 def peak_rss_mb() -> float:
-    """This process's peak resident set size in MB (ru_maxrss: bytes on macOS, KiB on Linux)."""
+    """This process's peak resident set size in MB: VmHWM on Linux, else ru_maxrss (bytes on macOS, KiB on Linux).
+
+    Linux's ru_maxrss is carried over an exec: a child that subprocess starts (vfork, then exec)
+    reports at least its parent's peak, so a runner that built a big workbench would lend that
+    peak to every task it starts. VmHWM belongs to the process's own memory since its exec.
+    """
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
