@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import _common
@@ -246,17 +245,20 @@ def _append(con: sqlite3.Connection, columns: list[str], rows, verb: str = "INSE
 
 
 def task_floor_import(args: dict) -> dict:
-    """Parse the qrels and append one event-shaped row per line (a random 128-bit id, a time) in one transaction."""
-    columns = [c for c in event_columns(args["template"]) if c != "seq"]
-    when = now_iso()
-    values = {"unit": "doc", "kind": "grade", "assessor": "A", "source": "import", "time": when}
+    """Parse the qrels and append one event-shaped row per line (a random 128-bit id, a time) in one transaction.
+
+    Every column of the events table is bound, the ones a qrels line does not fill as constants or NULL.
+    """
+    varying = ["event_id", "topic_id", "unit_id", "grade"]
+    constant = {"unit": "doc", "kind": "grade", "assessor": "A", "source": "import", "time": now_iso()}
+    rest = [c for c in event_columns(args["template"]) if c not in varying and c != "seq"]
+    columns, tail = varying + rest, tuple(constant.get(c) for c in rest)
 
     def rows():
         with open(args["qrels"], encoding="utf-8") as handle:
             for line in handle:
                 topic, _, unit, grade = line.split()
-                row = {**values, "event_id": uuid.uuid4().hex, "topic_id": topic, "unit_id": unit, "grade": int(grade)}
-                yield tuple(row.get(c) for c in columns)
+                yield (os.urandom(16).hex(), topic, unit, int(grade), *tail)
 
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         con = _bare_log(Path(tmp) / "floor.db", columns)
