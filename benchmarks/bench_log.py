@@ -135,6 +135,7 @@ def _labeler(db: Path, *argv: str, alternative: tuple[str, ...] = ()) -> dict:
 
     This task runs in a fresh child, so RUSAGE_CHILDREN holds that one command (and `alternative`,
     an older spelling of the same command, when the first spelling is not known: exit 2, nothing run).
+    Its ru_maxrss is at least this small child's own peak (carried over the exec), never the runner's.
     """
     env = {**os.environ, "PYTHONPATH": str(_common.ROOT)}
     command = [sys.executable, "-m", "labeler", "--db", str(db)]
