@@ -8,6 +8,7 @@ JSON object on its last stdout line. Imported by the scripts as `_common`
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -18,7 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -143,3 +144,25 @@ def median(results: list[dict]) -> dict:
             out[key] = statistics.median(r[key] for r in good)
     out["all_seconds"] = [r["seconds"] for r in good]
     return out
+
+
+def add_child_arguments(parser: argparse.ArgumentParser, tasks: Mapping[str, Callable[[dict], dict]]) -> None:
+    """The hidden `--child TASK ARGS_JSON` that `run_task` starts the script with."""
+    parser.add_argument("--child", choices=list(tasks), help=argparse.SUPPRESS)
+    parser.add_argument("child_args", nargs="?", help=argparse.SUPPRESS)
+
+
+def ran_as_child(args: argparse.Namespace, tasks: Mapping[str, Callable[[dict], dict]]) -> bool:
+    """When started as a child: run the task and print its JSON object (the last stdout line run_child reads)."""
+    if not args.child:
+        return False
+    print(json.dumps(tasks[args.child](json.loads(args.child_args))))
+    return True
+
+
+def print_markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A Markdown table, as docs/performance.md shows it, after a blank line."""
+    print("\n| " + " | ".join(header) + " |")
+    print("|" + " --- |" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")

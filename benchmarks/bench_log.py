@@ -33,7 +33,19 @@ import time
 from pathlib import Path
 
 import _common
-from _common import clock, load_1min, machine, median, now_iso, peak_rss_mb, run_task, since
+from _common import (
+    add_child_arguments,
+    clock,
+    load_1min,
+    machine,
+    median,
+    now_iso,
+    peak_rss_mb,
+    print_markdown,
+    ran_as_child,
+    run_task,
+    since,
+)
 
 HERE = Path(__file__).resolve().parent
 DATA = _common.DATA / "log"
@@ -451,10 +463,9 @@ def table_rows(size: str, got: dict[str, dict]) -> list[dict]:
 
 
 def print_table(size: str, rows: list[dict]) -> None:
-    print(f"\n| operation ({size} lines/events) | measured | floor (SQLite, same rows) | ratio | target | load 1 min |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for r in rows:
-        print(f"| {r['operation']} | {r['labeler']} | {r['floor']} | {r['ratio']} | {r['target']} | {r['load_1min']} |")
+    header = [f"operation ({size} lines/events)", "measured", "floor (SQLite, same rows)", "ratio", "target"]
+    keys = ["operation", "labeler", "floor", "ratio", "target", "load_1min"]
+    print_markdown([*header, "load 1 min"], [[r[k] for k in keys] for r in rows])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -464,11 +475,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--repeat", type=int, default=3, help="rounds of every task, interleaved; medians printed")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="where log.json goes")
-    parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
-    parser.add_argument("child_args", nargs="?", help=argparse.SUPPRESS)
+    add_child_arguments(parser, TASKS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(TASKS[args.child](json.loads(args.child_args))))
+    if ran_as_child(args, TASKS):
         return
 
     sizes = args.size or ["100k"]

@@ -34,7 +34,19 @@ import bench_eval
 import bench_frame
 import bench_import
 import bench_startup
-from _common import clock, load_1min, machine, median, now_iso, peak_rss_mb, run_task, since
+from _common import (
+    add_child_arguments,
+    clock,
+    load_1min,
+    machine,
+    median,
+    now_iso,
+    peak_rss_mb,
+    print_markdown,
+    ran_as_child,
+    run_task,
+    since,
+)
 
 HERE = Path(__file__).resolve().parent
 DATA = Path(os.environ.get("BENCH_TABLE_DATA") or _common.DATA / "table")  # the smoke test points it elsewhere
@@ -521,10 +533,10 @@ def table_rows(size: str, got: dict[str, dict], startup: dict[str, dict], ui: di
 
 
 def print_table(size: str, rows: list[dict]) -> None:
-    print(f"\n| step ({size}) | labeler | the alternative | ratio | load 1 min |")
-    print("| --- | --- | --- | --- | --- |")
-    for r in rows:
-        print(f"| {r['step']} | {r['labeler']} | {r['alternative']} | {r['ratio']} | {r['load_1min']} |")
+    keys = ["step", "labeler", "alternative", "ratio", "load_1min"]
+    print_markdown(
+        [f"step ({size})", "labeler", "the alternative", "ratio", "load 1 min"], [[r[k] for k in keys] for r in rows]
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -536,11 +548,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--big", type=Path, default=bench_frame.BIG_DB, help="the 1M-pair workbench for the UI rows")
     parser.add_argument("--ui-keys", type=int, default=100, help="grade keys per UI session")
     parser.add_argument("--ui-runs", type=int, default=1, help="UI sessions per app")
-    parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
-    parser.add_argument("child_args", nargs="?", help=argparse.SUPPRESS)
+    add_child_arguments(parser, TASKS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(TASKS[args.child](json.loads(args.child_args))))
+    if ran_as_child(args, TASKS):
         return
 
     sizes = args.size or ["S"]
