@@ -49,7 +49,7 @@ from _common import (
 )
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("BENCH_TABLE_DATA") or _common.DATA / "table")  # the smoke test points it elsewhere
+DATA = _common.DATA / "table"
 SIZES = {  # runs, topics, depth; "tiny" is the smoke test's, not in --help
     "tiny": (10, 4, 50),
     "S": (10, 50, 1000),
