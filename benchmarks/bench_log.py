@@ -468,6 +468,24 @@ def print_table(size: str, rows: list[dict]) -> None:
     print_markdown([*header, "load 1 min"], [[r[k] for k in keys] for r in rows])
 
 
+def measure_size(size: str, repeat: int) -> dict:
+    """Build (or reuse) the size's data, run every task `repeat` rounds interleaved, print the table."""
+    build = ensure_data(size)
+    steps = "(earlier)" if build is None else ", ".join(f"{k} {v:.1f} s" for k, v in build.items())
+    print(f"\nbuild {size}: {steps}")
+    child = {name: str(path) for name, path in paths_of(size).items()}
+    Path(child["merged"]).unlink(missing_ok=True)
+    rounds: dict[str, list[dict]] = {task: [] for task in TASKS}
+    for number in range(repeat):
+        for task in TASKS:  # interleaved: a change in the machine's load falls on both sides alike
+            print(f"  {size} round {number + 1}/{repeat}: {task} ...", flush=True)
+            rounds[task].append(run_task(__file__, task, child))
+    got = {task: median(results) for task, results in rounds.items()}
+    rows = table_rows(size, got)
+    print_table(size, rows)
+    return {"lines": SIZES[size], "build_seconds": build, "rows": rows, "results": got, "rounds": rounds}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -486,21 +504,7 @@ def main(argv: list[str] | None = None) -> None:
     report["sizes"] = {}
     print(f"load 1 min at start: {load_1min():.2f}")
     for size in sizes:
-        build = ensure_data(size)
-        steps = "(earlier)" if build is None else ", ".join(f"{k} {v:.1f} s" for k, v in build.items())
-        print(f"\nbuild {size}: {steps}")
-        child = {name: str(path) for name, path in paths_of(size).items()}
-        Path(child["merged"]).unlink(missing_ok=True)
-        rounds: dict[str, list[dict]] = {task: [] for task in TASKS}
-        for number in range(args.repeat):
-            for task in TASKS:  # interleaved: a change in the machine's load falls on both sides alike
-                print(f"  {size} round {number + 1}/{args.repeat}: {task} ...", flush=True)
-                rounds[task].append(run_task(__file__, task, child))
-        got = {task: median(results) for task, results in rounds.items()}
-        rows = table_rows(size, got)
-        print_table(size, rows)
-        report["sizes"][size] = {"lines": SIZES[size], "build_seconds": build, "rows": rows, "results": got}
-        report["sizes"][size]["rounds"] = rounds
+        report["sizes"][size] = measure_size(size, args.repeat)
     print(f"\nload 1 min at end: {load_1min():.2f}")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "log.json").write_text(json.dumps(report, indent=2, default=str) + "\n")

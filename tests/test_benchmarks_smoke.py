@@ -32,6 +32,11 @@ def check_table(tmp: Path, stdout: str) -> None:
     printed = "\n".join(line for line in stdout.splitlines() if line.startswith("| "))
     for row in rows:
         assert f"| {row['step']} |" in printed
+    check_table_rows(report)
+
+
+def check_table_rows(report: dict) -> None:
+    rows = report["sizes"]["tiny"]["rows"]
     by_key = {row["key"]: row for row in rows}
     for key in ("import", "cli_import", "pool", "help", "next"):
         assert by_key[key]["ratio"].endswith(")") and "x" in by_key[key]["ratio"], by_key[key]
@@ -53,11 +58,14 @@ def check_log(tmp: Path, stdout: str) -> None:
     for row in size["rows"]:
         assert f"| {row['operation']} |" in printed
         assert row["ratio"].endswith("x)"), row  # both sides measured: wall (cpu) ratio
-    results = size["results"]
+    check_log_results(size["results"], size["lines"])
+
+
+def check_log_results(results: dict[str, dict], lines: int) -> None:
+    """Every task measured (time, CPU, peak memory), and each side handled the rows it should have."""
     for task, result in results.items():
         assert "error" not in result, (task, result)
         assert {"seconds", "cpu_seconds", "peak_rss_mb"} <= result.keys(), (task, result)
-    lines = size["lines"]
     assert results["import_api"]["rows"] == lines  # every qrels line became an event
     assert results["floor_import"]["rows"] == lines
     held = results["floor_export"]["rows"]  # imported.db's events: a grade per line and a review mark per topic
