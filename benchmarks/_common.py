@@ -8,23 +8,42 @@ JSON object on its last stdout line. Imported by the scripts as `_common`
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import random
 import resource
 import sqlite3
+import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where the scripts write their generated inputs and workbenches; BENCH_DATA moves it (the smoke test does).
+DATA = Path(os.environ.get("BENCH_DATA") or ROOT / "benchmarks" / "data")
+# BENCH_TINY=1: the smoke test's size, for a script whose sizes are not options (inherited by its children).
+TINY = os.environ.get("BENCH_TINY") == "1"
 
 
 def peak_rss_mb() -> float:
-    """This process's peak resident set size in MB (ru_maxrss: bytes on macOS, KiB on Linux)."""
+    """This process's peak resident set size in MB: VmHWM on Linux, else ru_maxrss (bytes on macOS, KiB on Linux).
+
+    Linux's ru_maxrss is carried over an exec: a child that subprocess starts (vfork, then exec)
+    reports at least its parent's peak, so a runner that built a big workbench would lend that
+    peak to every task it starts. VmHWM belongs to the process's own memory since its exec.
+    """
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
@@ -96,3 +115,54 @@ def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
 def load_1min() -> float:
     """The machine's 1-minute load average (printed beside timings: on a shared machine they stretch with it)."""
     return os.getloadavg()[0]
+
+
+def clock() -> tuple[float, float]:
+    """Wall and CPU time now; `since(clock())` gives the seconds of each spent since."""
+    return time.perf_counter(), time.process_time()
+
+
+def since(start: tuple[float, float]) -> dict:
+    return {"seconds": time.perf_counter() - start[0], "cpu_seconds": time.process_time() - start[1]}
+
+
+def run_task(script: str | Path, task: str, args: dict) -> dict:
+    """`python SCRIPT --child TASK ARGS_JSON` in a fresh interpreter, with the 1-minute load once it ended."""
+    result = run_child(script, ["--child", task, json.dumps(args)], cwd=None, stderr_lines=2)
+    result["load_1min"] = load_1min()
+    return result
+
+
+def median(results: list[dict]) -> dict:
+    """The last good round with each timing replaced by its median (all rounds' seconds kept); an error as it came."""
+    good = [r for r in results if "seconds" in r]
+    if not good:
+        return results[-1]
+    out = dict(good[-1])
+    for key in ("seconds", "cpu_seconds", "peak_rss_mb", "parse_seconds", "load_1min"):
+        if key in out:
+            out[key] = statistics.median(r[key] for r in good)
+    out["all_seconds"] = [r["seconds"] for r in good]
+    return out
+
+
+def add_child_arguments(parser: argparse.ArgumentParser, tasks: Mapping[str, Callable[[dict], dict]]) -> None:
+    """The hidden `--child TASK ARGS_JSON` that `run_task` starts the script with."""
+    parser.add_argument("--child", choices=list(tasks), help=argparse.SUPPRESS)
+    parser.add_argument("child_args", nargs="?", help=argparse.SUPPRESS)
+
+
+def ran_as_child(args: argparse.Namespace, tasks: Mapping[str, Callable[[dict], dict]]) -> bool:
+    """When started as a child: run the task and print its JSON object (the last stdout line run_child reads)."""
+    if not args.child:
+        return False
+    print(json.dumps(tasks[args.child](json.loads(args.child_args))))
+    return True
+
+
+def print_markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A Markdown table, as docs/performance.md shows it, after a blank line."""
+    print("\n| " + " | ".join(header) + " |")
+    print("|" + " --- |" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")

@@ -55,15 +55,14 @@ import _common
 from _common import machine
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data" / "eval"
+DATA = _common.DATA / "eval"
 RUN_FILE = DATA / "run.trec"
 QRELS_FILE = DATA / "qrels.txt"
 WORKBENCH = DATA / "eval.db"
 NUMBA_CACHE = DATA / "numba-cache"
 GENERATOR_VERSION = 1
 SEED = 2024
-TOPICS = 500
-DEPTH = 1000
+TOPICS, DEPTH = (5, 100) if _common.TINY else (500, 1000)
 JUDGED_PER_TOPIC = 50
 JUDGED_UNRETRIEVED = 5  # of the 50, judged documents the run does not retrieve (they keep recall below 1)
 POOL_SIZE = 1_000_000  # doc ids D0000000 .. D0999999

@@ -51,20 +51,33 @@ import tempfile
 import time
 from pathlib import Path
 
+import _common
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SHARED = next(
     (p / "shared" / "data" / "trec-dl-2020" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared").exists()),
     ROOT.parent / "shared" / "data" / "trec-dl-2020",
 )  # ../shared beside the checkout (a worktree in wt/ looks one level up too)
-DL_DB = HERE / "data" / "frame" / "dl2020.db"
-BIG_DB = HERE / "data" / "judge" / "big.db"
+DL_DB = _common.DATA / "frame" / "dl2020.db"
+BIG_DB = _common.DATA / "judge" / "big.db"
 BIG_TOPICS = [str(t) for t in range(2780, 2830)]  # the topics of big.db with a corpus (bench_judge.py)
+
+
+def big_topics(db: Path) -> list[str]:
+    """The topics of bench_judge.py's workbench that have a corpus, from its build.json (BIG_TOPICS without one)."""
+    build = db.parent / "build.json"
+    if not build.exists():
+        return BIG_TOPICS
+    first, last = (int(t) for t in json.loads(build.read_text())["big"]["generated"]["corpus_topics"])
+    return [str(t) for t in range(first, last + 1)]
+
+
 DL_DEPTH = 20
 DL_RUNS = ["bm25", "bm25-rm3", "tasb", "ada2", "splade-pp-ed"]  # repllama returns passages the corpus file lacks
 GRADE_WEIGHTS = {0: 60, 1: 20, 2: 12, 3: 8}
 SLOW_MS = 50.0
-MIN_KEYS = 20  # a topic with a shorter queue is passed over
+MIN_KEYS = 20  # a topic with a shorter queue is passed over (fewer when --keys asks for fewer)
 KEY_TIMEOUT = 5.0
 START_TIMEOUT = 30.0
 
@@ -310,7 +323,7 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
         if pressed >= args.runs * args.keys:
             break
         units = queue(copy, topic, args.keys + 1)
-        if len(units) < MIN_KEYS + 1:
+        if len(units) < min(MIN_KEYS, args.keys) + 1:
             continue
         keys = len(units) - 1  # a topic with fewer units than --keys: as many as it has, more sessions
         pressed += keys
@@ -337,7 +350,7 @@ def measure(name: str, db: Path, topics: list[str], args, tmp: Path) -> dict:
                 flush=True,
             )
     if not used:
-        raise SystemExit(f"{name}: no topic with {MIN_KEYS + 1} units in its queue")
+        raise SystemExit(f"{name}: no topic with {min(MIN_KEYS, args.keys) + 1} units in its queue")
     roots = {"labeler": ROOT, **({"compare": args.compare} if args.compare else {})}
     make_app: dict[str, list[dict]] = {app: [] for app in roots}
     for _ in range(3):  # interleaved when comparing; with --topic (used[0]) and without (the first unfinished)
@@ -417,7 +430,7 @@ def main() -> None:
                 if not args.big.exists():
                     print(f"{args.big} is missing: run python benchmarks/bench_judge.py first (or pass --big)")
                     continue
-                report["big"] = figures = measure("big", args.big, BIG_TOPICS, args, tmp)
+                report["big"] = figures = measure("big", args.big, big_topics(args.big), args, tmp)
             else:
                 build_dl(DL_DB)
                 report["dl"] = figures = measure("dl", DL_DB, dl_topics(), args, tmp)

@@ -30,7 +30,7 @@ import _common
 from _common import machine, now_iso, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
+DATA = _common.DATA
 GENERATOR_VERSION = 1
 SEED = 42
 POOL_SIZE = 1_000_000  # doc ids D0000000 .. D0999999

@@ -61,7 +61,7 @@ from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DATA = HERE / "data" / "judge"
+DATA = _common.DATA / "judge"
 SAMPLE = ROOT / "sample_corpus"
 GENERATOR_VERSION = 1
 SEED = 7
@@ -301,14 +301,14 @@ def task_build(args: dict) -> dict:
         corpus = timed("import corpus", lambda: import_corpus(store, DATA / "big" / "corpus.jsonl"))
         steps["import corpus"]["items"] = corpus.documents
         pool = timed("build_pool(depth 20)", lambda: build_pool(store, POOL_DEPTH))
-        steps["build_pool(depth 20)"]["items"] = pool["pairs"]
+        steps["build_pool(depth 20)"]["items"] = pool.pairs
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     big = {
         "steps": steps,
         "generated": generated,
-        "pool": pool["pool"],
-        "pairs": pool["pairs"],
-        "topics": len(pool["per_topic"]),
+        "pool": pool.pool,
+        "pairs": pool.pairs,
+        "topics": len(pool.per_topic),
         "workbench_mb": big_db().stat().st_size / 1e6,
         "peak_rss_mb": peak_rss_mb(),
     }
@@ -332,9 +332,9 @@ def task_build(args: dict) -> dict:
     small = {
         "steps": small_steps,
         "generated": generated_small,
-        "pool": small_pool["pool"],
-        "pairs": small_pool["pairs"],
-        "topics": len(small_pool["per_topic"]),
+        "pool": small_pool.pool,
+        "pairs": small_pool.pairs,
+        "topics": len(small_pool.per_topic),
         "workbench_mb": small_db().stat().st_size / 1e6,
     }
     return {"date": now_iso(), "big": big, "small": small}
@@ -371,8 +371,8 @@ def task_build_log(args: dict) -> dict:
     partial.rename(target)
     return {
         "date": now_iso(),
-        "judgments": result["judgments"],
-        "topics": result["topics"],
+        "judgments": result.judgments,
+        "topics": result.topics,
         "import_seconds": seconds,
         "workbench_mb": target.stat().st_size / 1e6,
     }

@@ -18,7 +18,7 @@ so runs overlap near the top as real runs do); and `--qrels-per-topic` graded
 judgments per topic (at least one relevant each), mostly of top candidates.
 
 Then it builds one workbench, step by step, each step in a fresh Python
-subprocess (so each peak RSS, `getrusage(RUSAGE_SELF).ru_maxrss`, is that step's
+subprocess (so each peak RSS, `_common.peak_rss_mb()`, is that step's
 alone; the time is taken inside the child around the labeler call):
 topics, corpus (`import_corpus`), chunking (`chunk_corpus`, 30 words, no
 overlap), runs (`import_run` of every file, unit ids checked against the
@@ -73,7 +73,7 @@ from _common import machine, now_iso, peak_rss_mb, vocabulary
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DATA = HERE / "data" / "scale"
+DATA = _common.DATA / "scale"
 GENERATOR_VERSION = 1
 SEED = 11
 CANDIDATES = 1_500  # per-topic documents in a latent order that every run follows, with noise

@@ -34,10 +34,22 @@ import bench_eval
 import bench_frame
 import bench_import
 import bench_startup
-from _common import load_1min, machine, now_iso, peak_rss_mb
+from _common import (
+    add_child_arguments,
+    clock,
+    load_1min,
+    machine,
+    median,
+    now_iso,
+    peak_rss_mb,
+    print_markdown,
+    ran_as_child,
+    run_task,
+    since,
+)
 
 HERE = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("BENCH_TABLE_DATA") or HERE / "data" / "table")  # the smoke test points it elsewhere
+DATA = _common.DATA / "table"
 SIZES = {  # runs, topics, depth; "tiny" is the smoke test's, not in --help
     "tiny": (10, 4, 50),
     "S": (10, 50, 1000),
@@ -157,14 +169,6 @@ def build_workbench(size: str) -> dict[str, float]:
 # -- the tasks, each in a fresh child process --------------------------------------------------
 
 
-def _clock() -> tuple[float, float]:
-    return time.perf_counter(), time.process_time()
-
-
-def _since(clock: tuple[float, float]) -> dict:
-    return {"seconds": time.perf_counter() - clock[0], "cpu_seconds": time.process_time() - clock[1]}
-
-
 def task_import_labeler(args: dict) -> dict:
     return bench_import.task_labeler(args["paths"])
 
@@ -205,15 +209,15 @@ def task_pool_labeler(args: dict) -> dict:
         db = Path(tmp) / "pool.db"
         shutil.copyfile(args["base"], db)  # not timed
         with Store(db) as store:
-            clock = _clock()
+            start = clock()
             result = build_pool(store, POOL_DEPTH).to_json()
-            timing = _since(clock)
+            timing = since(start)
     return {**timing, "pairs": result["pairs"], "peak_rss_mb": peak_rss_mb()}
 
 
 def task_pool_plain(args: dict) -> dict:
     """Parse every file, sort each topic as trec_eval does (score, then doc id, descending), union the top 100."""
-    clock = _clock()
+    start = clock()
     pool: dict[str, set[str]] = {}
     for path in args["paths"]:
         topics: dict[str, list[tuple[float, str]]] = {}
@@ -224,7 +228,7 @@ def task_pool_plain(args: dict) -> dict:
         for qid, ranking in topics.items():
             ranking.sort(reverse=True)
             pool.setdefault(qid, set()).update(doc for _, doc in ranking[:POOL_DEPTH])
-    timing = _since(clock)
+    timing = since(start)
     return {**timing, "pairs": sum(map(len, pool.values())), "peak_rss_mb": peak_rss_mb()}
 
 
@@ -233,9 +237,9 @@ def _evaluate(args: dict, runs: list[str]) -> dict:
     from labeler.workbench.evaluation import EvalRequest, evaluate_runs
 
     with Store(args["base"]) as store:  # no pool: a pool built after the snapshot reopens its topics
-        clock = _clock()
+        start = clock()
         report = evaluate_runs(store, EvalRequest(snapshot="v1", runs=runs, measures=MEASURES))
-        timing = _since(clock)
+        timing = since(start)
     return {**timing, "values": report.to_json()["runs"][0]["aggregate"]}
 
 
@@ -300,7 +304,7 @@ def _pytrec(args: dict, count: int) -> dict:
     """
     import pytrec_eval
 
-    clock = _clock()
+    began = clock()
     start = time.perf_counter()
     qrels = _read_qrels(args["qrels"])
     parse = time.perf_counter() - start
@@ -313,7 +317,7 @@ def _pytrec(args: dict, count: int) -> dict:
         per_query = evaluator.evaluate(run)
         if not values:  # the first run's means, r00's, as the other tools print
             values = {name: statistics.fmean(q[k] for q in per_query.values()) for name, k in PYTREC_MEASURES.items()}
-    return {**_since(clock), "parse_seconds": parse, "values": values}
+    return {**since(began), "parse_seconds": parse, "values": values}
 
 
 def task_eval_pytrec(args: dict) -> dict:
@@ -329,9 +333,9 @@ def task_coverage(args: dict) -> dict:
     from labeler.workbench.coverage import CoverageRequest, coverage_report
 
     with Store(args["full"]) as store:
-        clock = _clock()
+        start = clock()
         coverage_report(store, CoverageRequest(include_reopened=True))
-        timing = _since(clock)
+        timing = since(start)
     return {**timing, "peak_rss_mb": peak_rss_mb()}
 
 
@@ -355,25 +359,6 @@ STARTUP = {  # measured by bench_startup's timer, on its small workbench (size i
     "next": ["-m", "labeler", "--db", "{db}", "next", "--json", "--assessor", "bench"],
     "pass": ["-c", "pass"],
 }
-
-
-def run_task(task: str, args: dict) -> dict:
-    result = _common.run_child(__file__, ["--child", task, json.dumps(args)], cwd=None, stderr_lines=2)
-    result["load_1min"] = load_1min()
-    return result
-
-
-def median(results: list[dict]) -> dict:
-    """The last good round with each timing replaced by its median; an error or skip as it came."""
-    good = [r for r in results if "seconds" in r]
-    if not good:
-        return results[-1]
-    out = dict(good[-1])
-    for key in ("seconds", "cpu_seconds", "peak_rss_mb", "parse_seconds", "load_1min"):
-        if key in out:
-            out[key] = statistics.median(r[key] for r in good)
-    out["all_seconds"] = [r["seconds"] for r in good]
-    return out
 
 
 def measure_startup(repeat: int) -> tuple[dict[str, dict], float]:
@@ -552,10 +537,10 @@ def table_rows(size: str, got: dict[str, dict], startup: dict[str, dict], ui: di
 
 
 def print_table(size: str, rows: list[dict]) -> None:
-    print(f"\n| step ({size}) | labeler | the alternative | ratio | load 1 min |")
-    print("| --- | --- | --- | --- | --- |")
-    for r in rows:
-        print(f"| {r['step']} | {r['labeler']} | {r['alternative']} | {r['ratio']} | {r['load_1min']} |")
+    keys = ["step", "labeler", "alternative", "ratio", "load_1min"]
+    print_markdown(
+        [f"step ({size})", "labeler", "the alternative", "ratio", "load 1 min"], [[r[k] for k in keys] for r in rows]
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -567,11 +552,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--big", type=Path, default=bench_frame.BIG_DB, help="the 1M-pair workbench for the UI rows")
     parser.add_argument("--ui-keys", type=int, default=100, help="grade keys per UI session")
     parser.add_argument("--ui-runs", type=int, default=1, help="UI sessions per app")
-    parser.add_argument("--child", choices=list(TASKS), help=argparse.SUPPRESS)
-    parser.add_argument("child_args", nargs="?", help=argparse.SUPPRESS)
+    add_child_arguments(parser, TASKS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(TASKS[args.child](json.loads(args.child_args))))
+    if ran_as_child(args, TASKS):
         return
 
     sizes = args.size or ["S"]
@@ -607,7 +590,7 @@ def main(argv: list[str] | None = None) -> None:
         for number in range(args.repeat):
             for task in TASKS:  # interleaved, so a change in the machine's load falls on both sides alike
                 print(f"  {size} round {number + 1}/{args.repeat}: {task} ...", flush=True)
-                rounds[task].append(run_task(task, child))
+                rounds[task].append(run_task(__file__, task, child))
         got = {task: median(results) for task, results in rounds.items()}
         rows = table_rows(size, got, startup, ui)
         print_table(size, rows)
