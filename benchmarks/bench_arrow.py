@@ -34,7 +34,7 @@ import _common
 from _common import machine, peak_rss_mb
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data" / "arrow"
+DATA = _common.DATA / "arrow"
 DEPTH = 1000
 SIZES = [25_000, 50_000, 100_000, 200_000, 400_000, 800_000]
 

@@ -92,6 +92,7 @@ class Script:
 
 
 SCRIPTS = [
+    Script("bench_arrow", [["bench_arrow.py", "--lines", "3000", "--repeat", "1"]], "arrow.json"),
     Script("bench_eval", [["bench_eval.py", "--repeat", "1"]], "eval.json", check_eval, {"BENCH_TINY": "1"}),
     Script(
         "bench_import",
@@ -124,7 +125,16 @@ SCRIPTS = [
         "bench_table", [["bench_table.py", "--size", "tiny", "--repeat", "1", "--no-ui"]], "table.json", check_table
     ),
 ]
-COVERED = {"bench_eval", "bench_import", "bench_judge", "bench_frame", "floor_app", "bench_log", "bench_scale"}
+COVERED = {
+    "bench_arrow",
+    "bench_eval",
+    "bench_import",
+    "bench_judge",
+    "bench_frame",
+    "floor_app",
+    "bench_log",
+    "bench_scale",
+}
 COVERED |= {"bench_startup", "bench_table"}
 
 
