@@ -24,7 +24,6 @@ from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.read_labels import current_labels, unit_space
 from labeler.workbench.setup import now
-from labeler.workbench.unit_spaces import write_space
 
 __all__ = [
     "AssessorProgress",
@@ -171,6 +170,8 @@ def assign(
     if topics is None:
         # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
         # spaces held and no unit, refused rather than taken from whichever was pooled last)
+        from labeler.workbench.unit_spaces import write_space  # here: `next` and `status` do not assign
+
         unit = write_space(store, unit, why="to say which pool's topics to assign")
     chosen = _topics(store, topics, unit)
     if not chosen:

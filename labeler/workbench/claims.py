@@ -32,7 +32,6 @@ from labeler.workbench.assessors import check_assessor
 from labeler.workbench.assignments import current_plan
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
 from labeler.workbench.read_labels import unit_space
-from labeler.workbench.topics import require_topic
 
 if TYPE_CHECKING:
     from labeler.workbench.nothing_left import NothingLeft, Reason
@@ -141,6 +140,8 @@ def claim_next(
     now_ms = epoch_ms(moment)
     info = current_pool(store, pool)
     if topic is not None:
+        from labeler.workbench.topics import require_topic  # only a named topic is checked
+
         require_topic(store, topic, pool=info.name)
     with store.transaction():
         store.drop_expired_claims(now_ms)
@@ -317,6 +318,8 @@ def queue_view(
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
     check_model(order, model)
     if topic_id is not None:
+        from labeler.workbench.topics import require_topic
+
         require_topic(store, topic_id, pool=current_pool(store, pool).name)
     topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
     items: list[QueueItem] = []
