@@ -1,8 +1,8 @@
 """Assignments: deal topics to assessors, plan an overlap, and read the plan back.
 
-`current_plan` is what the queue, the judging session, `status` and `agreement`
-ask: who must judge a pair. Assigning is an event per topic (a later one
-supersedes it), so the plan's history stays in the workbench.
+`current_plan` (kept in `labeler.workbench.assessors`, which loads less) is what the queue, the
+judging session, `status` and `agreement` ask: who must judge a pair. Assigning is an event per
+topic (a later one supersedes it), so the plan's history stays in the workbench.
 
 `set_show_model` is the campaign's other setting: which model's label the judging UI
 shows beside a pair (none by default: blind). Every change is kept, with who made it and when
@@ -22,6 +22,7 @@ from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
+from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import current_labels, unit_space
 from labeler.workbench.setup import now
 
@@ -100,11 +101,6 @@ class AssignmentsCleared(JsonResult):
     """The topics taken out of the plan."""
 
     cleared: tuple[str, ...]
-
-
-def current_plan(store: Store) -> Plan:
-    """The assignments in force: each topic's latest assignment event (an empty plan when there is none)."""
-    return Plan(store.current_assignments())
 
 
 def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:

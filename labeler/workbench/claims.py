@@ -28,8 +28,7 @@ from labeler.ids import check_id
 from labeler.json_form import JsonResult
 from labeler.ordering import is_seeded
 from labeler.store import Store
-from labeler.workbench.assessors import check_assessor
-from labeler.workbench.assignments import current_plan
+from labeler.workbench.assessors import check_assessor, current_plan
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
 from labeler.workbench.read_labels import unit_space
 

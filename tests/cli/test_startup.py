@@ -214,9 +214,9 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     assert [name for name in ("hashlib", "_hashlib", "labeler.agreement.calibration") if name in loaded] == []
     assert sorted({"labeler.ordering", "labeler.store"} - set(loaded)) == []
     # a unit was claimed: why nothing is left, the unit's title (for the text line) and the topic check
-    # (no --topic), and the assignment's unit-space choice are not read
+    # (no --topic), and the assigning use cases (the plan is read without them) are not loaded
     unread = ("labeler.workbench.nothing_left", "labeler.workbench.reading", "labeler.workbench.topics")
-    assert [name for name in (*unread, "labeler.workbench.unit_spaces") if name in loaded] == []
+    assert [name for name in (*unread, "labeler.workbench.assignments") if name in loaded] == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 
 
