@@ -227,6 +227,7 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
     assert [name for name in loaded if name.startswith("labeler.cli.") and name != "labeler.cli.status"] == [
         name for name in loaded if name.startswith("labeler.cli.common")
     ]  # no other command's module (the assessor table is for the text form)
+    assert "labeler.pooling" not in loaded  # status counts a pool's pairs without its strategies
     assert not_to_judge(loaded) == []
 
 
