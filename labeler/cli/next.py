@@ -82,15 +82,21 @@ def next_(
 ) -> None:
     """Claim the next unit to judge and print it; asking again gives the same unit until it is judged."""
     from labeler.workbench.claims import claim_next, next_summary
-    from labeler.workbench.nothing_left import nothing_left
     from labeler.workbench.queue import current_pool
-    from labeler.workbench.reading import unit_text
 
+    title = ""
+    nothing = None
     with env.store() as store:
         space = current_pool(store, pool).unit
         claim = claim_next(store, assessor, topic=topic, lease=lease, order=order, seed=seed, pool=pool, model=model)
-        title = unit_text(store, claim.unit_space, claim.unit).title if claim else ""
-        nothing = nothing_left(store, assessor, topic=topic, pool=pool) if claim is None else None
+        if claim is None:  # why, read from the claims and the plan: loaded only when nothing is left
+            from labeler.workbench.nothing_left import nothing_left
+
+            nothing = nothing_left(store, assessor, topic=topic, pool=pool)
+        elif not as_json:  # the title is for the line printed, not for the JSON document
+            from labeler.workbench.reading import unit_text
+
+            title = unit_text(store, claim.unit_space, claim.unit).title
     result = next_summary(claim, topic=topic, unit_space=space, nothing=nothing)
     if as_json:
         emit_json(result.to_json())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from labeler.cli.assign import assessor_table
 from labeler.cli.common.context import Env, json_option, pass_env
 from labeler.cli.common.printing import emit_json, info, table
 from labeler.workbench.status import TopicCounts
@@ -70,6 +69,8 @@ def status(env: Env, pool: str | None, unit: str | None, stop: str, as_json: boo
     if result.show_model is not None:
         info(f"Model label shown while judging: {result.show_model.model or 'none (blind)'}.")
     if result.assessors:
+        from labeler.cli.assign import assessor_table  # the text form only: `status --json` loads no other command
+
         assessor_table("per assessor (assignments)", result.assessors)
     elif not result.runs:
         info("No topics, runs or judgments yet: see 'labeler topics import' and 'labeler runs import'.")

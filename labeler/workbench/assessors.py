@@ -5,14 +5,23 @@ like an existing assessor's (Cyrillic `аnn` beside Latin `ann`, `ANN` beside `a
 one person's labels in two, or let someone judge under a colleague's name unnoticed in agreement
 tables and reports. Only a name new to the workbench is weighed, so a name already in the log
 keeps working: the cost on every judgment is one index seek.
+
+`current_plan` reads which assessors must judge which topics (`labeler.workbench.assignments`
+writes it): the queue and the claims ask it on every `next`, without the assigning use cases.
 """
 
 from __future__ import annotations
 
+from labeler.assignment import Plan
 from labeler.errors import BadArgumentError
 from labeler.ids import check_id, script_problem, skeleton
 from labeler.store import Store
 from labeler.validation import ID_NAMES
+
+
+def current_plan(store: Store) -> Plan:
+    """The assignments in force: each topic's latest assignment event (an empty plan when there is none)."""
+    return Plan(store.current_assignments())
 
 
 def check_assessor(store: Store, assessor: object) -> str:

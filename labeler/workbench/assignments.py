@@ -1,8 +1,8 @@
 """Assignments: deal topics to assessors, plan an overlap, and read the plan back.
 
-`current_plan` is what the queue, the judging session, `status` and `agreement`
-ask: who must judge a pair. Assigning is an event per topic (a later one
-supersedes it), so the plan's history stays in the workbench.
+`current_plan` (kept in `labeler.workbench.assessors`, which loads less) is what the queue, the
+judging session, `status` and `agreement` ask: who must judge a pair. Assigning is an event per
+topic (a later one supersedes it), so the plan's history stays in the workbench.
 
 `set_show_model` is the campaign's other setting: which model's label the judging UI
 shows beside a pair (none by default: blind). Every change is kept, with who made it and when
@@ -22,9 +22,9 @@ from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import PairState
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.store import Store
+from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import current_labels, unit_space
 from labeler.workbench.setup import now
-from labeler.workbench.unit_spaces import write_space
 
 __all__ = [
     "AssessorProgress",
@@ -103,11 +103,6 @@ class AssignmentsCleared(JsonResult):
     cleared: tuple[str, ...]
 
 
-def current_plan(store: Store) -> Plan:
-    """The assignments in force: each topic's latest assignment event (an empty plan when there is none)."""
-    return Plan(store.current_assignments())
-
-
 def space_pool(store: Store, unit: str | None = None) -> PoolInfo | None:
     """The latest pool of a unit space (`unit` None: the latest pool of all)."""
     if unit is None:
@@ -171,6 +166,8 @@ def assign(
     if topics is None:
         # the pool's topics: the latest pool of the space the workbench holds (`write_space`: with several
         # spaces held and no unit, refused rather than taken from whichever was pooled last)
+        from labeler.workbench.unit_spaces import write_space  # here: `next` and `status` do not assign
+
         unit = write_space(store, unit, why="to say which pool's topics to assign")
     chosen = _topics(store, topics, unit)
     if not chosen:

@@ -28,11 +28,9 @@ from labeler.ids import check_id
 from labeler.json_form import JsonResult
 from labeler.ordering import is_seeded
 from labeler.store import Store
-from labeler.workbench.assessors import check_assessor
-from labeler.workbench.assignments import current_plan
+from labeler.workbench.assessors import check_assessor, current_plan
 from labeler.workbench.queue import QueueItem, check_model, current_pool, pool_topics, queue
 from labeler.workbench.read_labels import unit_space
-from labeler.workbench.topics import require_topic
 
 if TYPE_CHECKING:
     from labeler.workbench.nothing_left import NothingLeft, Reason
@@ -141,6 +139,8 @@ def claim_next(
     now_ms = epoch_ms(moment)
     info = current_pool(store, pool)
     if topic is not None:
+        from labeler.workbench.topics import require_topic  # only a named topic is checked
+
         require_topic(store, topic, pool=info.name)
     with store.transaction():
         store.drop_expired_claims(now_ms)
@@ -317,6 +317,8 @@ def queue_view(
     """`labeler queue`: what this assessor would be shown (pairs held by others left out, and counted)."""
     check_model(order, model)
     if topic_id is not None:
+        from labeler.workbench.topics import require_topic
+
         require_topic(store, topic_id, pool=current_pool(store, pool).name)
     topics = [topic_id] if topic_id is not None else current_plan(store).order_for(assessor, pool_topics(store, pool))
     items: list[QueueItem] = []

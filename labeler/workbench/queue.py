@@ -17,7 +17,7 @@ from labeler.judgments.model_labels import ModelLabel
 from labeler.models import PoolInfo, topic_sort_key
 from labeler.ordering import ORDERS, OrderInput, arrange, needs_model
 from labeler.store import Store
-from labeler.workbench.assignments import current_plan
+from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import model_labels_by_topic, topic_labels
 
 

@@ -213,6 +213,10 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     # nor OpenSSL (only a seeded shuffle and an overlap draw hash) nor the calibrator (only `uncertainty` fits one)
     assert [name for name in ("hashlib", "_hashlib", "labeler.agreement.calibration") if name in loaded] == []
     assert sorted({"labeler.ordering", "labeler.store"} - set(loaded)) == []
+    # a unit was claimed: why nothing is left, the unit's title (for the text line) and the topic check
+    # (no --topic), and the assigning use cases (the plan is read without them) are not loaded
+    unread = ("labeler.workbench.nothing_left", "labeler.workbench.reading", "labeler.workbench.topics")
+    assert [name for name in (*unread, "labeler.workbench.assignments") if name in loaded] == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 
 
@@ -220,6 +224,10 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
     loaded, out = modules_after(MAIN, "--db", str(pooled.db), "status", "--json")
     assert json.loads(out) == pooled.json("status")
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
+    assert [name for name in loaded if name.startswith("labeler.cli.") and name != "labeler.cli.status"] == [
+        name for name in loaded if name.startswith("labeler.cli.common")
+    ]  # no other command's module (the assessor table is for the text form)
+    assert "labeler.pooling" not in loaded  # status counts a pool's pairs without its strategies
     assert not_to_judge(loaded) == []
 
 
