@@ -55,6 +55,7 @@ from labeler.validation import (
 from labeler.wording import plural
 from labeler.workbench.assessors import check_assessor
 from labeler.workbench.read_labels import current_labels, model_labels, topic_labels
+from labeler.workbench.review import is_relevant
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, refuse_foreign, write_space
 from labeler.workbench.unknown import unknown_ids_advice
@@ -583,22 +584,23 @@ def _review_marks(store: Store, space: str, topics: list[str]) -> tuple[dict[str
 
 
 def _judged_and_relevant(store: Store, space: str, wanted: set[str]) -> tuple[set[str], dict[str, list[str]]]:
-    """Of the `wanted` topics: those with a real label in `space`, and each one's relevant units in any space."""
+    """Of the `wanted` topics: those with a real label in `space`, and each one's relevant units in any space.
+
+    Read a topic at a time (`topic_labels`), so an import of a million lines holds one topic's labels,
+    not every label of the workbench, while it marks the topics it imported.
+    """
+    threshold = store.scale().threshold
     judged: set[str] = set()
     relevant: dict[str, list[str]] = {}
     for each in store.unit_spaces():
-        labels = current_labels(store, each)
-        if each == space:
-            judged = {topic_id for (topic_id, _), state in labels.items() if state.judged} & wanted
-        for topic_id, unit_id in _relevant_pairs(labels, store.scale().threshold):
-            if topic_id in wanted:
-                relevant.setdefault(topic_id, []).append(unit_id)
+        for topic_id in sorted(wanted, key=topic_sort_key):
+            labels = topic_labels(store, each, topic_id)
+            if each == space and any(state.judged for state in labels.values()):
+                judged.add(topic_id)
+            found = [unit_id for unit_id, state in labels.items() if is_relevant(state, threshold)]
+            if found:
+                relevant.setdefault(topic_id, []).extend(found)
     return judged, relevant
-
-
-def _relevant_pairs(labels: Mapping[tuple[str, str], PairState], threshold: int) -> Iterator[tuple[str, str]]:
-    """The (topic, unit) pairs whose label is relevant (at or above the scale's threshold)."""
-    return (pair for pair, state in labels.items() if state.label is not None and state.label >= threshold)
 
 
 def _check_source_and_fields(
