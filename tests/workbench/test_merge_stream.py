@@ -20,6 +20,12 @@ def log_line(**fields) -> str:
     return json.dumps({**event, **fields}) + "\n"
 
 
+def write_log(tmp_path: Path, *lines: str) -> Path:
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    return log
+
+
 def at(second: int) -> str:
     return f"2026-01-01T00:00:{second:02d}+00:00"
 
@@ -83,13 +89,12 @@ def test_the_chain_is_the_one_appending_the_events_in_log_order_gives(base, othe
 
 
 def test_an_id_repeated_with_other_content_in_a_later_batch_is_refused_and_nothing_written(tmp_path, monkeypatch):
-    log = tmp_path / "log.jsonl"
-    log.write_text(
-        log_line(event_id="e1", grade=2, assessor="ann", time=at(0))
-        + log_line(event_id="e2", unit_id="d2", grade=1, assessor="ann", time=at(1))
-        + log_line(event_id="e3", unit_id="d3", grade=1, assessor="ann", time=at(2))
-        + log_line(event_id="e1", grade=3, assessor="ann", time=at(0)),
-        encoding="utf-8",
+    log = write_log(
+        tmp_path,
+        log_line(event_id="e1", grade=2, assessor="ann", time=at(0)),
+        log_line(event_id="e2", unit_id="d2", grade=1, assessor="ann", time=at(1)),
+        log_line(event_id="e3", unit_id="d3", grade=1, assessor="ann", time=at(2)),
+        log_line(event_id="e1", grade=3, assessor="ann", time=at(0)),
     )
     monkeypatch.setattr(team, "STAGE_BATCH", 2)
     db = new_workbench(tmp_path / "a.db")
@@ -101,12 +106,11 @@ def test_an_id_repeated_with_other_content_in_a_later_batch_is_refused_and_nothi
 
 
 def test_a_retract_of_an_event_in_a_later_batch_is_merged(tmp_path, monkeypatch):
-    log = tmp_path / "log.jsonl"
-    log.write_text(
-        log_line(event_id="r1", kind="retract", target="g1", assessor="ann", time=at(5))
-        + log_line(event_id="g2", unit_id="d2", grade=1, assessor="ann", time=at(1))
-        + log_line(event_id="g1", grade=2, assessor="ann", time=at(0)),
-        encoding="utf-8",
+    log = write_log(
+        tmp_path,
+        log_line(event_id="r1", kind="retract", target="g1", assessor="ann", time=at(5)),
+        log_line(event_id="g2", unit_id="d2", grade=1, assessor="ann", time=at(1)),
+        log_line(event_id="g1", grade=2, assessor="ann", time=at(0)),
     )
     monkeypatch.setattr(team, "STAGE_BATCH", 1)
     db = new_workbench(tmp_path / "a.db")
