@@ -91,6 +91,18 @@ class MergeRows(Rows):
         columns = _STAGED_VALUES.replace("event_id, ", "", 1)
         self.db.execute(f"CREATE TEMP TABLE merge_staged (event_id PRIMARY KEY, {columns}, line, future)")
 
+    @contextlib.contextmanager
+    def cache_restored(self) -> Iterator[None]:
+        """Inside: a bulk append may raise the page cache (`labeler.store.bulk_writes`); after, its size is back.
+
+        SQLite frees the pages beyond it, so what a merge derives after its append does not add to them.
+        """
+        (size,) = self.db.execute("PRAGMA cache_size").fetchone()
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA cache_size = {int(size)}")
+
     def stage_end(self) -> None:
         self.db.execute("DROP TABLE IF EXISTS temp.merge_staged")
 

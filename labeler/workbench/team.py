@@ -145,7 +145,7 @@ def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResul
     """Append the staged events in log order in one transaction, and what the merge took and changed."""
     added, assessors, staged_topics = store.staged_summary()
     before = store.last_seq()
-    with store.transaction():
+    with store.cache_restored(), store.transaction():
         for rows in store.staged_in_log_order():
             store.append_rows(rows)  # each keeps its clock; the workbench's clock moves past them
     new_conflicts, changes = _label_changes(store, before, store.last_seq())
