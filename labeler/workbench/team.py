@@ -35,7 +35,7 @@ from labeler.formats.judgment_log import (
 )
 from labeler.ids import shown_id
 from labeler.json_form import JsonResult
-from labeler.judgments.log import REVIEW, Event, clock_from_time, derive_pair, event_clock, parse_time
+from labeler.judgments.log import GRADE, MODEL, REVIEW, Event, clock_from_time, derive_pair, event_clock, parse_time
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
@@ -198,9 +198,23 @@ def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConfl
 
 
 def _pair_state(topic: str, unit_id: str, events: list[Event], changed: dict[str, str]) -> tuple[int | None, bool]:
-    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict)."""
+    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict).
+
+    One person's grade alone, made after the unit's text last changed, is the label (what
+    `derive_pair` settles it to, without its steps: a first merge meets a million such pairs).
+    """
     if not events:
         return None, False
+    if len(events) == 1:
+        (event,) = events
+        after = changed.get(unit_id)
+        if (
+            event.kind == GRADE
+            and event.source != MODEL
+            and event.grade is not None
+            and not (after and event.time < after)
+        ):
+            return event.grade, False
     state = derive_pair(topic, unit_id, events, changed.get(unit_id))
     return state.label, state.conflict
 

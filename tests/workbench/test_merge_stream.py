@@ -11,7 +11,7 @@ from support import Cli, new_workbench
 
 import labeler.workbench.team as team
 from labeler.errors import LabelerError
-from labeler.judgments.log import event_order
+from labeler.judgments.log import Event, derive_pair, event_order
 from labeler.store import Store
 
 
@@ -119,3 +119,33 @@ def test_a_retract_of_an_event_in_a_later_batch_is_merged(tmp_path, monkeypatch)
         assert result.added == 3
         assert [e.event_id for e in store.log_events()] == ["g1", "g2", "r1"]  # appended in log order
         assert [(c.unit_id, c.after) for c in result.changes] == [("d2", 1)]  # d1 graded, then withdrawn
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"grade": 2},
+        {"grade": -1},  # pooled, not judged
+        {"grade": 2, "source": "model"},  # a model's label is no person's
+        {"grade": 2, "time": "2025-01-01T00:00:00.000000+00:00"},  # made before the text changed: stale
+        {"kind": "unsure"},
+        {"kind": "adjudicate", "grade": 1},
+    ],
+)
+def test_a_pair_of_one_event_has_the_label_derive_pair_gives(fields):
+    event = Event(
+        **{
+            "event_id": "e1",
+            "seq": 1,
+            "topic_id": "1",
+            "unit_id": "d1",
+            "kind": "grade",
+            "assessor": "ann",
+            "time": "2026-01-01T00:00:00.000000+00:00",
+            "clock": 1,
+            **fields,
+        }
+    )
+    changed = {"d1": "2025-06-01T00:00:00.000000+00:00"}
+    state = derive_pair("1", "d1", [event], changed["d1"])
+    assert team._pair_state("1", "d1", [event], changed) == (state.label, state.conflict)
