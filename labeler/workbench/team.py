@@ -177,10 +177,7 @@ def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConfl
     for space, topic, pairs in store.staged_pairs():
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit: dict[str, list[Event]] = {}
-        for event in store.topic_events(space, topic):
-            if event.kind != REVIEW and event.unit_id is not None and event.seq <= after:
-                by_unit.setdefault(event.unit_id, []).append(event)
+        by_unit = _pair_events(store, space, topic, after)
         assessors: dict[str, set[str]] = {}
         for unit_id, assessor in pairs:
             assessors.setdefault(unit_id, set()).add(assessor)
@@ -195,6 +192,15 @@ def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConfl
                 names = shared.setdefault(names, names)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
+
+
+def _pair_events(store: Store, space: str, topic: str, after: int) -> dict[str, list[Event]]:
+    """`unit id -> its pair events up to seq `after`, in local order` of one topic of a unit space."""
+    by_unit: dict[str, list[Event]] = {}
+    for event in store.topic_events(space, topic):
+        if event.kind != REVIEW and event.unit_id is not None and event.seq <= after:
+            by_unit.setdefault(event.unit_id, []).append(event)
+    return by_unit
 
 
 def _pair_state(topic: str, unit_id: str, events: list[Event], changed: dict[str, str]) -> tuple[int | None, bool]:
