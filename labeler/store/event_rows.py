@@ -112,6 +112,34 @@ def new_event_id() -> str:
     return f"{time_ns() // 1_000_000:012x}{urandom(10).hex()}"
 
 
+def event_values(e: Event, clock: int) -> list[Any]:
+    """An event's column values as `append_rows` takes them (an id made when it has none), with `clock`."""
+    return [
+        e.event_id or new_event_id(),
+        e.topic_id,
+        e.unit_id,
+        e.kind,
+        e.assessor,
+        e.time,
+        e.grade,
+        e.reason,
+        e.note,
+        e.source,
+        e.model,
+        e.active_ms,
+        e.content_hash,
+        e.order,
+        e.seed,
+        e.target,
+        e.pool,
+        e.unit,
+        clock,
+        probs_text(e.probs),
+        e.shown_model,
+        others_text(e.shown_others),
+    ]
+
+
 NEAR_END = 366 * 86_400 * 1_000_000
 """How close to the clock's bound (in microseconds: a year) the log's clock is near its end for `check`."""
 
@@ -133,6 +161,14 @@ class EventRows(Rows):
     def append_events(self, events: Iterable[Event]) -> int:
         """Bulk append (imports, merges; inside a transaction); returns how many were written."""
         return self._insert(self._linked(self._stamped_rows(events)))
+
+    def append_rows(self, rows: list[list[Any]]) -> int:
+        """Bulk append of rows of `event_values` with their clocks set (a merge's, in log order; in a transaction)."""
+        return self._insert(self._linked(rows))
+
+    def last_seq(self) -> int:
+        """The local sequence number of the log's last event (0 when it is empty)."""
+        return self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
 
     def append_grades(
         self,
@@ -276,32 +312,7 @@ class EventRows(Rows):
                 clock = next_clock(physical, latest)
             if clock > latest:
                 latest = clock
-            rows.append(
-                [
-                    e.event_id or new_event_id(),
-                    e.topic_id,
-                    e.unit_id,
-                    e.kind,
-                    e.assessor,
-                    e.time,
-                    e.grade,
-                    e.reason,
-                    e.note,
-                    e.source,
-                    e.model,
-                    e.active_ms,
-                    e.content_hash,
-                    e.order,
-                    e.seed,
-                    e.target,
-                    e.pool,
-                    e.unit,
-                    clock,
-                    probs_text(e.probs),
-                    e.shown_model,
-                    others_text(e.shown_others),
-                ]
-            )
+            rows.append(event_values(e, clock))
         return rows
 
     def latest_clock(self) -> int:
@@ -370,6 +381,14 @@ class EventRows(Rows):
         while rows := cursor.fetchmany(5000):
             for row in rows:
                 yield Event(*row) if plain_row(row) else event_from_row(row)  # most events: no call
+
+    def log_events(self) -> Iterator[Event]:
+        """Every event of the log, in local order, streamed (the log's export holds one batch, not the log)."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {_COLUMNS} FROM events ORDER BY seq")
+        while rows := cursor.fetchmany(5000):
+            for row in rows:
+                yield Event(*row) if plain_row(row) else event_from_row(row)
 
     def model_source_events(self, unit: str | None = None, model: str | None = None) -> list[Event]:
         """Models' pair events (one model's, of one unit space, if given) and the retracts that target them.

@@ -18,6 +18,15 @@ from typing import Any
 from labeler.errors import LabelerError
 from labeler.store.rows import Rows
 
+_STAGED_VALUES = (
+    "event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
+    "content_hash, judging_order, seed, target, pool, unit, clock, probs, shown_model, shown_others"
+)
+"""A staged event's values, in the order `EventRows.append_rows` takes them (the events table's, without seq)."""
+_STAGED_EVENT = _STAGED_VALUES.replace("event_id, ", "event_id, NULL, ", 1)
+"""The same as a row `labeler.store.event_rows.event_from_row` reads (a staged event has no seq yet)."""
+STAGE_BATCH = 5000
+
 # events column -> log field (the log says `order` where the table says `judging_order`)
 _LOG_NAMES = {"judging_order": "order"}
 
@@ -70,6 +79,93 @@ class MergeRows(Rows):
         cursor.execute("SELECT doc_id, hash FROM documents ORDER BY doc_id")
         while rows := cursor.fetchmany(5000):
             yield from rows
+
+    def stage_begin(self) -> None:
+        """An empty `merge_staged`: the connection's temporary table of the events a merge will append.
+
+        Temporary (a file SQLite deletes, outside the workbench): it holds the other log's new events,
+        so that they are compared, checked and put in log order on disk, not in memory. Untyped
+        columns keep each value's type (1 and 1.0 stay apart).
+        """
+        self.db.execute("DROP TABLE IF EXISTS temp.merge_staged")
+        columns = _STAGED_VALUES.replace("event_id, ", "", 1)
+        self.db.execute(f"CREATE TEMP TABLE merge_staged (event_id PRIMARY KEY, {columns}, line, future)")
+
+    @contextlib.contextmanager
+    def cache_restored(self) -> Iterator[None]:
+        """Inside: a bulk append may raise the page cache (`labeler.store.bulk_writes`); after, its size is back.
+
+        SQLite frees the pages beyond it, so what a merge derives after its append does not add to them.
+        """
+        (size,) = self.db.execute("PRAGMA cache_size").fetchone()
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA cache_size = {int(size)}")
+
+    def stage_end(self) -> None:
+        self.db.execute("DROP TABLE IF EXISTS temp.merge_staged")
+
+    def stage_rows(self, rows: list[list[Any]]) -> None:
+        """Stage rows of `_STAGED_VALUES` followed by the line (or None) and whether the event is in the future."""
+        marks = ", ".join("?" * 24)
+        self.db.conn.executemany(f"INSERT INTO temp.merge_staged VALUES ({marks})", rows)
+
+    def staged_by_id(self, event_ids: list[str]) -> dict[str, tuple[tuple[Any, ...], Any]]:
+        """`id -> (row as event_from_row reads it, line)` of the staged events among `event_ids`."""
+        found: dict[str, tuple[tuple[Any, ...], Any]] = {}
+        for start in range(0, len(event_ids), 500):
+            ids = event_ids[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT {_STAGED_EVENT}, line FROM temp.merge_staged WHERE event_id IN ({','.join('?' * len(ids))})",
+                ids,
+            )
+            found.update((row[0], (row[:-1], row[-1])) for row in rows)
+        return found
+
+    def staged_retracts(self) -> Iterator[list[tuple[Any, ...]]]:
+        """The staged retracts (rows as `event_from_row` reads them, then the line), in the order staged, by batch."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {_STAGED_EVENT}, line FROM temp.merge_staged WHERE kind = 'retract' ORDER BY rowid")
+        while rows := cursor.fetchmany(STAGE_BATCH):
+            yield rows
+
+    def staged_in_log_order(self, size: int = STAGE_BATCH) -> Iterator[list[list[Any]]]:
+        """The staged events' values in log order (clock, then id), `size` at a time, for `append_rows`."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {_STAGED_VALUES} FROM temp.merge_staged ORDER BY clock, event_id")
+        while rows := cursor.fetchmany(size):
+            yield [list(row) for row in rows]
+
+    def staged_summary(self) -> tuple[int, list[str], list[str]]:
+        """How many events are staged, their assessors and their topics (each sorted)."""
+        (count,) = self.db.execute("SELECT count(*) FROM temp.merge_staged").fetchone()
+        assessors = [row[0] for row in self.db.execute("SELECT DISTINCT assessor FROM temp.merge_staged ORDER BY 1")]
+        topics = [row[0] for row in self.db.execute("SELECT DISTINCT topic_id FROM temp.merge_staged ORDER BY 1")]
+        return count, assessors, topics
+
+    def staged_future(self) -> list[tuple[Any, Any, Any]]:
+        """`(id, time, line)` of the staged events dated in the future, in the order staged."""
+        return list(self.db.execute("SELECT event_id, time, line FROM temp.merge_staged WHERE future ORDER BY rowid"))
+
+    def staged_pairs(self) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+        """Per unit space and topic (in order): the staged pair events' `(unit id, assessor)`, by unit id."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(
+            "SELECT unit, topic_id, unit_id, assessor FROM temp.merge_staged WHERE unit_id IS NOT NULL "
+            "ORDER BY unit, topic_id, unit_id"
+        )
+        key: tuple[str, str] | None = None
+        pairs: list[tuple[str, str]] = []
+        while rows := cursor.fetchmany(STAGE_BATCH):
+            for unit, topic, unit_id, assessor in rows:
+                if key != (unit, topic):
+                    if key is not None:
+                        yield key[0], key[1], pairs
+                    key, pairs = (unit, topic), []
+                pairs.append((unit_id, assessor))
+        if key is not None:
+            yield key[0], key[1], pairs
 
     def scale_text(self) -> Any:
         """The grade scale as stored (JSON text), or None for the default scale."""

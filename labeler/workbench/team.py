@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -34,30 +35,28 @@ from labeler.formats.judgment_log import (
 )
 from labeler.ids import shown_id
 from labeler.json_form import JsonResult
-from labeler.judgments.log import RETRACT, Event, PairState, clock_from_time, event_order, parse_time
+from labeler.judgments.log import GRADE, MODEL, REVIEW, Event, clock_from_time, derive_pair, event_clock, parse_time
 from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
-from labeler.store.merge_rows import log_row, read_errors
+from labeler.store.event_rows import event_from_row, event_values
+from labeler.store.merge_rows import STAGE_BATCH, log_row, read_errors
 from labeler.validation import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.wording import agrees, plural
-from labeler.workbench.read_labels import current_labels
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, space_name
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-Labels = dict[tuple[str, str], PairState]
-"""A unit space's pairs and what the log says of each (`current_labels`)."""
 __all__ = ["LOG_FIELDS", "DEFAULT_CLOCK_TOLERANCE", "BackupResult", "MergeResult", "backup", "export_log", "merge"]
 
 
 def export_log(store: Store) -> Iterator[str]:
-    """The whole judgment log as JSON lines, in local order (one event per line)."""
-    for event in store.all_events():
+    """The whole judgment log as JSON lines, in local order (one event per line), streamed."""
+    for event in store.log_events():
         yield log_line(event)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NewConflict:
     """A pair whose assessors disagree since the merge (it had no conflict before)."""
 
@@ -66,7 +65,7 @@ class NewConflict:
     unit_id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LabelChange:
     """A pair whose current label the merge changed, from `before` to `after` (None: no label).
 
@@ -83,7 +82,7 @@ class LabelChange:
     assessors: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FutureEvent:
     """An event dated ahead of this machine's clock, merged because the merge allowed it."""
 
@@ -125,30 +124,105 @@ def merge(
     """Union another workbench's (or a JSONL log's) events into this one; report new conflicts.
 
     All or nothing: the first unsound event, or a workbench that does not fit
-    this one, refuses the whole merge with where and why.
+    this one, refuses the whole merge with where and why. Streamed: the other
+    log is read, checked and compared with this one a batch at a time, its new
+    events staged on disk (`MergeRows.stage_begin`) and appended in log order a
+    batch at a time, and the labels they change derived one topic at a time.
     """
     path = Path(other)
     is_db = _check_merge_request(store, path, clock_tolerance)
     rules = _merge_rules(store, clock_tolerance, allow_future)
-    logged, present = _read_workbench(store, path, rules) if is_db else (list(read_log(path, rules)), 0)
-    new = _new_events(store, path, logged)
-    _check_retracts(store, path, logged, new)
-    _check_spaces(store, path, new)
-    events = sorted((item.event for item in new), key=event_order)
-    new_conflicts, changes = _record_events(store, events)
+    store.stage_begin()
+    try:
+        read = _stage_workbench(store, path, rules) if is_db else _stage_log(store, path, rules)
+        _check_retracts(store, path)
+        return _append_staged(store, path, "workbench" if is_db else "jsonl", read)
+    finally:
+        store.stage_end()
+
+
+def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResult:
+    """Append the staged events in log order in one transaction, and what the merge took and changed."""
+    added, assessors, staged_topics = store.staged_summary()
+    before = store.last_seq()
+    with store.cache_restored(), store.transaction():
+        for rows in store.staged_in_log_order():
+            store.append_rows(rows)  # each keeps its clock; the workbench's clock moves past them
+    new_conflicts, changes = _label_changes(store, before, store.last_seq())
     topics = store.topic_ids()
     return MergeResult(
         source=str(path),
-        format="workbench" if is_db else "jsonl",
-        events=len(logged) + present,
-        added=len(events),
-        already_present=len(logged) + present - len(events),
-        assessors=tuple(sorted({e.assessor for e in events})),
-        new_conflicts=tuple(NewConflict(s, t, u) for s, t, u in new_conflicts),
-        unknown_topics=tuple(sorted({e.topic_id for e in events if topics and e.topic_id not in topics})),
-        future=tuple(FutureEvent(i.event.event_id, i.event.time, i.line) for i in new if i.future),
+        format=form,
+        events=read,
+        added=added,
+        already_present=read - added,
+        assessors=tuple(assessors),
+        new_conflicts=tuple(new_conflicts),
+        unknown_topics=tuple(t for t in staged_topics if topics and t not in topics),
+        future=tuple(FutureEvent(event_id, time, line) for event_id, time, line in store.staged_future()),
         changes=tuple(changes),
     )
+
+
+def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConflict], list[LabelChange]]:
+    """The pairs the merged events put in conflict, and those whose label they changed, in pair order.
+
+    One topic at a time: its events up to `before` (the log's last seq before the merge) give
+    the labels before, up to `after` the labels after.
+    """
+    conflicts: list[NewConflict] = []
+    changes: list[LabelChange] = []
+    changed: dict[str, dict[str, str]] = {}
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per set of assessors: a merge may change 1M labels
+    for space, topic, pairs in store.staged_pairs():
+        if space not in changed:
+            changed[space] = store.change_times(space)
+        by_unit = _pair_events(store, space, topic, after)
+        assessors: dict[str, set[str]] = {}
+        for unit_id, assessor in pairs:
+            assessors.setdefault(unit_id, set()).add(assessor)
+        for unit_id, who in assessors.items():
+            events = by_unit.get(unit_id, [])
+            old = _pair_state(topic, unit_id, [e for e in events if e.seq <= before], changed[space])
+            new = _pair_state(topic, unit_id, events, changed[space])
+            if new[1] and not old[1]:
+                conflicts.append(NewConflict(space, topic, unit_id))
+            if old != new:
+                names = tuple(sorted(who))
+                names = shared.setdefault(names, names)
+                changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
+    return conflicts, changes
+
+
+def _pair_events(store: Store, space: str, topic: str, after: int) -> dict[str, list[Event]]:
+    """`unit id -> its pair events up to seq `after`, in local order` of one topic of a unit space."""
+    by_unit: dict[str, list[Event]] = {}
+    for event in store.topic_events(space, topic):
+        if event.kind != REVIEW and event.unit_id is not None and event.seq <= after:
+            by_unit.setdefault(event.unit_id, []).append(event)
+    return by_unit
+
+
+def _pair_state(topic: str, unit_id: str, events: list[Event], changed: dict[str, str]) -> tuple[int | None, bool]:
+    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict).
+
+    One person's grade alone, made after the unit's text last changed, is the label (what
+    `derive_pair` settles it to, without its steps: a first merge meets a million such pairs).
+    """
+    if not events:
+        return None, False
+    if len(events) == 1:
+        (event,) = events
+        after = changed.get(unit_id)
+        if (
+            event.kind == GRADE
+            and event.source != MODEL
+            and event.grade is not None
+            and not (after and event.time < after)
+        ):
+            return event.grade, False
+    state = derive_pair(topic, unit_id, events, changed.get(unit_id))
+    return state.label, state.conflict
 
 
 def _check_merge_request(store: Store, path: Path, clock_tolerance: float) -> bool:
@@ -181,42 +255,11 @@ def _merge_rules(store: Store, clock_tolerance: float, allow_future: bool) -> Lo
     )
 
 
-def _record_events(store: Store, events: list[Event]) -> tuple[list[tuple[str, str, str]], list[LabelChange]]:
-    """Append the new events in one transaction; the pairs they put in conflict, and the labels they changed."""
-    spaces = sorted({e.unit for e in events if e.unit_id is not None})
-    before = {space: current_labels(store, space) for space in spaces}
-    with store.transaction():
-        store.append_events(events)  # each keeps its clock; the workbench's clock moves past them
-    after = {space: current_labels(store, space) for space in spaces}
-    conflicts = sorted(
-        (space, topic, unit)
-        for space in spaces
-        for (topic, unit) in _conflicts(after[space]) - _conflicts(before[space])
-    )
-    return conflicts, _label_changes(events, before, after)
-
-
-def _label_changes(events: list[Event], before: dict[str, Labels], after: dict[str, Labels]) -> list[LabelChange]:
-    """The pairs the merged events are about whose label (or conflict) differs after the merge, in pair order."""
-    by_pair: dict[tuple[str, str, str], set[str]] = {}
-    for event in events:
-        if event.unit_id is not None:
-            by_pair.setdefault((event.unit, event.topic_id, event.unit_id), set()).add(event.assessor)
-    changes = []
-    for (space, topic, unit_id), assessors in sorted(by_pair.items()):
-        old, new = before[space].get((topic, unit_id)), after[space].get((topic, unit_id))
-        was = (old.label, old.conflict) if old else (None, False)
-        became = (new.label, new.conflict) if new else (None, False)
-        if was != became:
-            changes.append(LabelChange(space, topic, unit_id, was[0], became[0], became[1], tuple(sorted(assessors))))
-    return changes
-
-
-def _read_workbench(store: Store, path: Path, rules: LogRules) -> tuple[list[LoggedEvent], int]:
-    """Another workbench's events this one does not hold exactly, each checked; and how many it does hold.
+def _stage_workbench(store: Store, path: Path, rules: LogRules) -> int:
+    """Stage another workbench's events this one lacks, each checked; how many events it holds.
 
     Read a batch at a time. An event stored here with every value the same (merged before) is
-    neither checked again nor kept: a repeated merge holds one batch, not the other log.
+    neither checked again nor staged: a merge holds one batch, not the other log.
     """
     with read_errors(path), Store(path, readonly=True) as source:
         _same_scale(store.scale(), source.scale_text(), path)
@@ -224,14 +267,23 @@ def _read_workbench(store: Store, path: Path, rules: LogRules) -> tuple[list[Log
         _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
         columns = source.log_columns()
         comparable = columns == store.log_columns()  # a file of another schema is compared field by field
-        logged: list[LoggedEvent] = []
-        present = 0
-        for rows in source.log_row_batches(columns):
+        count = 0
+        for rows in source.log_row_batches(columns, STAGE_BATCH):
+            count += len(rows)
             held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
-            present += sum(held)
-            fresh = (row for row, kept in zip(rows, held, strict=True) if not kept)
-            logged.extend(_checked(log_row(columns, row), rules, path) for row in fresh)
-    return logged, present
+            fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
+            _stage_batch(store, path, [_checked(log_row(columns, row), rules, path) for row in fresh])
+    return count
+
+
+def _stage_log(store: Store, path: Path, rules: LogRules) -> int:
+    """Stage a JSONL log's events this workbench lacks, each checked, a batch at a time; how many lines it holds."""
+    count = 0
+    events = read_log(path, rules)
+    while batch := list(islice(events, STAGE_BATCH)):
+        count += len(batch)
+        _stage_batch(store, path, batch)
+    return count
 
 
 def _checked(row: dict[str, Any], rules: LogRules, path: Path) -> LoggedEvent:
@@ -306,21 +358,18 @@ def _same_documents(ours: Iterable[tuple[Any, Any]], theirs: Iterable[tuple[Any,
         )
 
 
-def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[LoggedEvent]:
-    """The events this workbench lacks; an id seen before with other content is refused, not skipped."""
+def _stage_batch(store: Store, path: Path, logged: list[LoggedEvent]) -> None:
+    """Stage the events of a batch this workbench lacks; an id seen before with other content is refused, not skipped.
+
+    Seen before: earlier in the batch, staged from an earlier batch, or stored here.
+    """
     first: dict[str, LoggedEvent] = {}
     for item in logged:
         seen = first.setdefault(item.event.event_id, item)
         if seen is not item:
-            differs = _difference(seen.event, item.event, "first", "here")
-            if differs:
-                where = f"line {seen.line}" if seen.line is not None else "earlier"
-                _refuse(
-                    path,
-                    item,
-                    f"event id {shown_id(item.event.event_id)} appears again with other content "
-                    f"({differs}; first at {where}): a forged or corrupt log",
-                )
+            _repeated(path, seen.event, seen.line, item)
+    for event_id, (row, line) in store.staged_by_id(list(first)).items():
+        _repeated(path, event_from_row(row), line, first.pop(event_id))
     existing = store.events_by_id(first)
     new = []
     for event_id, item in first.items():
@@ -336,32 +385,47 @@ def _new_events(store: Store, path: Path, logged: list[LoggedEvent]) -> list[Log
                 f"event {shown_id(event_id)} is already in this workbench with other content "
                 f"({differs}): a forged or corrupt event",
             )
-    return new
+    _check_spaces(store, path, new)
+    store.stage_rows([[*event_values(i.event, event_clock(i.event)), i.line, i.future] for i in new])
 
 
-def _check_retracts(store: Store, path: Path, logged: list[LoggedEvent], new: list[LoggedEvent]) -> None:
+def _repeated(path: Path, seen: Event, line: int | None, item: LoggedEvent) -> None:
+    """Refuse `item` when its id was seen before (`seen`, at `line`) with other content."""
+    differs = _difference(seen, item.event, "first", "here")
+    if differs:
+        where = f"line {line}" if line is not None else "earlier"
+        _refuse(
+            path,
+            item,
+            f"event id {shown_id(item.event.event_id)} appears again with other content "
+            f"({differs}; first at {where}): a forged or corrupt log",
+        )
+
+
+def _check_retracts(store: Store, path: Path) -> None:
     """A retract cancels an event of its own pair that exists (here or in the same log), made by its own assessor.
 
     The same rule as `undo`, which withdraws only the assessor's own decisions: a merged
     retract cannot take back another assessor's grade, or an adjudication it did not make.
+    Every event of the log is either staged or held here, so a target is looked up in both.
     """
-    in_log = {item.event.event_id: item.event for item in logged}
-    targets = {item.event.target for item in new if item.event.kind == RETRACT and item.event.target is not None}
-    known = {**store.events_by_id(t for t in targets if t not in in_log), **in_log}
-    for item in new:
-        event = item.event
-        if event.kind != RETRACT:
-            continue
-        target = known.get(event.target) if event.target is not None else None  # the schema requires a target
-        if target is None:
-            _refuse(
-                path,
-                item,
-                f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
-            )
-        problem = _retract_problem(event, target)
-        if problem is not None:
-            _refuse(path, item, problem)
+    for rows in store.staged_retracts():
+        retracts = [(event_from_row(row[:-1]), row[-1]) for row in rows]
+        targets = [event.target for event, _ in retracts if event.target is not None]
+        known = {**store.events_by_id(targets)}
+        known.update((event_id, event_from_row(row)) for event_id, (row, _) in store.staged_by_id(targets).items())
+        for event, line in retracts:
+            item = LoggedEvent(event, line, False)
+            target = known.get(event.target) if event.target is not None else None  # the schema requires a target
+            if target is None:
+                _refuse(
+                    path,
+                    item,
+                    f"retract targets event {shown(event.target)}, which is neither in this workbench nor in the log",
+                )
+            problem = _retract_problem(event, target)
+            if problem is not None:
+                _refuse(path, item, problem)
 
 
 def _retract_problem(event: Event, target: Event) -> str | None:
@@ -422,10 +486,6 @@ def _refuse(path: Path, item: LoggedEvent, reason: str) -> NoReturn:
     if item.line is not None:
         raise LogFormatError(reason, path=path, line=item.line)
     raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
-
-
-def _conflicts(labels: Labels) -> set[tuple[str, str]]:
-    return {pair for pair, state in labels.items() if state.conflict}
 
 
 def backup(store: Store, destination: str | Path, *, force: bool = False) -> BackupResult:
