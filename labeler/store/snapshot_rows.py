@@ -52,14 +52,30 @@ class SnapshotRows(Rows):
         stored = self.db.execute("SELECT coalesce(max(snapshot_id), 0) FROM snapshots").fetchone()[0]
         return max(stored, self.snapshots_made()) + 1
 
-    def insert_snapshot(
-        self, snapshot_id: int, info: SnapshotInfo, labels: Iterable[tuple[str, str, int, str | None]]
-    ) -> None:
-        rows = [(snapshot_id, *label) for label in labels]
-        with guard_held(self.db, "snapshot_labels", len(rows)):  # its key refuses a repeated pair
-            self.db.conn.executemany(
-                "INSERT INTO snapshot_labels (snapshot_id, topic_id, unit_id, grade, event_id) VALUES (?, ?, ?, ?, ?)",
-                rows,
+    def stage_snapshot_begin(self) -> None:
+        """An empty `snapshot_staged`: the connection's temporary table of the label rows a snapshot will hold.
+
+        Temporary (a file SQLite deletes, outside the workbench): the labels are derived and staged
+        a topic at a time before the write begins, so neither memory nor the write lock holds them.
+        """
+        self.db.execute("DROP TABLE IF EXISTS temp.snapshot_staged")
+        self.db.execute("CREATE TEMP TABLE snapshot_staged (topic_id, unit_id, grade, event_id)")
+
+    def stage_snapshot_labels(self, labels: Iterable[tuple[str, str, int, str | None]]) -> None:
+        """Stage a batch of (topic, unit, grade, deciding event) rows."""
+        self.db.conn.executemany("INSERT INTO temp.snapshot_staged VALUES (?, ?, ?, ?)", labels)
+
+    def stage_snapshot_end(self) -> None:
+        self.db.execute("DROP TABLE IF EXISTS temp.snapshot_staged")
+
+    def insert_snapshot(self, snapshot_id: int, info: SnapshotInfo) -> None:
+        """Store a snapshot with the label rows staged (`stage_snapshot_labels`)."""
+        (count,) = self.db.execute("SELECT count(*) FROM temp.snapshot_staged").fetchone()
+        with guard_held(self.db, "snapshot_labels", count):  # its key refuses a repeated pair
+            self.db.execute(
+                "INSERT INTO snapshot_labels (snapshot_id, topic_id, unit_id, grade, event_id) "
+                "SELECT ?, topic_id, unit_id, grade, event_id FROM temp.snapshot_staged ORDER BY rowid",
+                [snapshot_id],
             )
         self.db.execute(
             f"INSERT INTO snapshots (snapshot_id, {_COLUMNS}, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -9,6 +9,7 @@ that topic's events and pool units.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from labeler.judgments.log import IN_PROGRESS, Event, PairState, derive_pairs
@@ -47,11 +48,24 @@ def topic_review_states(
     """
     if labels is None:
         labels = current_labels(store, space)
+    return review_states_in_batches(store, space, unjudged=unjudged)(topics, labels)
+
+
+def review_states_in_batches(
+    store: Store, space: str, *, unjudged: dict[str, int] | None = None
+) -> Callable[[list[str], dict[tuple[str, str], PairState]], dict[str, ReviewState]]:
+    """`topic_review_states` for a batch of topics at a time, given the batch's labels.
+
+    What the whole space shares (its review marks, latest pool, scale and latest label times)
+    is read once; each call then needs only its own topics' labels, so a caller that derives
+    the labels a topic at a time (a snapshot) never holds the whole space's.
+    """
     reviews: dict[str, list[Event]] = {}
     for event in store.review_events():
         if event.unit == space:
             reviews.setdefault(event.topic_id, []).append(event)
-    return _review_states(store, space, topics, labels, reviews, unjudged=unjudged, whole_space=True)
+    shared = _Shared(store.scale().threshold, latest_pool_in(store, space), unjudged, whole_space=True)
+    return lambda topics, labels: _review_states(store, space, topics, labels, reviews, shared)
 
 
 def topic_review_state(store: Store, topic_id: str, unit: str | None = None) -> ReviewState:
@@ -66,9 +80,29 @@ def topic_review_state(store: Store, topic_id: str, unit: str | None = None) -> 
     reviews = [e for e in store.review_events(topic_id) if e.unit == space]
     if not (labels or reviews) and not _known_topic(store, topic_id):
         return ReviewState(IN_PROGRESS)  # as for a topic the all-topics statuses do not list
-    return _review_states(store, space, [topic_id], labels, {topic_id: reviews}, unjudged=None, whole_space=False)[
-        topic_id
-    ]
+    shared = _Shared(store.scale().threshold, latest_pool_in(store, space), None, whole_space=False)
+    return _review_states(store, space, [topic_id], labels, {topic_id: reviews}, shared)[topic_id]
+
+
+@dataclass
+class _Shared:
+    """What every topic's review state in a space reads alike.
+
+    `whole_space`: the caller asks for many topics, so one query of the space's latest label
+    times (`label_clocks`, read at the first need) skips reading the events of a topic graded
+    nothing since its mark; for one topic reading its events directly is cheaper.
+    """
+
+    threshold: int
+    pool: PoolInfo | None
+    unjudged: dict[str, int] | None
+    whole_space: bool
+    label_clocks: dict[str, int] | None = None
+
+    def clocks(self, store: Store, space: str) -> dict[str, int] | None:
+        if self.whole_space and self.label_clocks is None:
+            self.label_clocks = store.latest_label_clocks(space)
+        return self.label_clocks
 
 
 def _review_states(
@@ -77,38 +111,31 @@ def _review_states(
     topics: list[str],
     labels: dict[tuple[str, str], PairState],
     reviews: dict[str, list[Event]],
-    *,
-    unjudged: dict[str, int] | None,
-    whole_space: bool,
+    shared: _Shared,
 ) -> dict[str, ReviewState]:
     """The one review computation: each topic's latest mark, weighed against its labels and the latest pool.
 
-    `labels` and `reviews` hold at least the topics asked for. `whole_space`: the caller asks for
-    many topics, so one query of the space's latest label times skips reading the events of a
-    topic graded nothing since its mark; for one topic reading its events directly is cheaper.
+    `labels` and `reviews` hold at least the topics asked for.
     """
-    threshold = store.scale().threshold
     judged: set[str] = set()
     relevant: set[str] = set()
     for (topic_id, _), state in labels.items():
         if state.judged:
             judged.add(topic_id)
-            if is_relevant(state, threshold):
+            if is_relevant(state, shared.threshold):
                 relevant.add(topic_id)
-    pool = latest_pool_in(store, space)
+    pool = shared.pool
     states = {}
-    label_clocks: dict[str, int] | None = None
     for topic_id in topics:
         mark = latest_mark(reviews.get(topic_id, []))
         missing, after = 0, False
         if mark is not None:  # only a mark can be reopened or judged after: the others need no pool or events
-            if unjudged is not None:
-                missing = unjudged.get(topic_id, 0) if pool is not None else 0
+            if shared.unjudged is not None:
+                missing = shared.unjudged.get(topic_id, 0) if pool is not None else 0
             else:
                 missing = _unjudged(store, pool, topic_id, partial(_state_of, labels, topic_id))
             if not missing:  # a reopened topic is reopened whatever was judged after its mark
-                if whole_space and label_clocks is None:
-                    label_clocks = store.latest_label_clocks(space)
+                label_clocks = shared.clocks(store, space)
                 if label_clocks is None or label_clocks.get(topic_id, -1) >= (mark.clock or 0):
                     after = judged_after(mark, store.topic_events(space, topic_id))
         states[topic_id] = review_state(

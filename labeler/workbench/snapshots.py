@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterator
+from itertools import groupby
 from typing import Any
 
 from labeler import installed_version
 from labeler.errors import Hint, LabelerError, NotFoundError
-from labeler.formats.qrels import format_qrels, qrels_sort_key
-from labeler.judgments.log import UNREVIEWED, PairState
+from labeler.formats.qrels import format_qrels, qrels_sort_key, qrels_topic_key
+from labeler.judgments.log import UNREVIEWED, PairState, derive_pairs
 from labeler.models import SnapshotInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.store import Store
-from labeler.workbench.read_labels import current_labels, unit_space
-from labeler.workbench.review import topic_review_states
+from labeler.workbench.read_labels import unit_space
+from labeler.workbench.review import review_states_in_batches
 from labeler.workbench.setup import now
 from labeler.workbench.snapshot_results import (
     ChunkingRef,
@@ -40,7 +42,7 @@ def sha256_text(text: str) -> str:
 
 
 Labels = dict[tuple[str, str], PairState]
-"""A unit space's pairs and what the log says of each (`current_labels`)."""
+"""Pairs of a unit space and what the log says of each (`derive_pairs`)."""
 
 CURRENT = "current"
 """The name that means "the labels as they are now", wherever a snapshot name is taken for reading."""
@@ -50,31 +52,53 @@ LabelRow = tuple[str, str, int, str | None]
 """(topic, unit, grade, deciding event) of one label in a snapshot."""
 
 
-def _freeze(
-    store: Store, space: str, message: str, name: str, current: Labels | None = None
-) -> tuple[list[LabelRow], FrozenManifest]:
-    """The current labels of a unit space and the manifest that describes them.
+LabelSink = Callable[[list[LabelRow]], None]
+"""Where `_freeze` puts each batch of label rows (a staging table, a list, or nowhere)."""
+
+
+def _space_labels(store: Store, space: str) -> Iterator[tuple[list[str], Labels]]:
+    """A unit space's labels a topic at a time, in the topic order of canonical qrels.
+
+    Every topic the workbench knows comes, with or without labels. Topics whose ids tie in that
+    order ("7" and "007") come together, their events in log order, so their pairs come in the
+    order the whole space's would.
+    """
+    from labeler.workbench.status import all_topic_ids  # here: scoring a snapshot reads no status
+
+    changes = store.change_times(space)
+    held = space in store.unit_spaces()
+    for _, tied in groupby(sorted(all_topic_ids(store), key=qrels_topic_key), key=qrels_topic_key):
+        topics = list(tied)
+        events = [e for t in topics for e in store.topic_events(space, t)] if held else []
+        if len(topics) > 1:
+            events.sort(key=lambda e: e.seq)
+        yield topics, derive_pairs(events, changes) if events else {}
+
+
+def _freeze(store: Store, space: str, message: str, name: str, sink: LabelSink | None = None) -> FrozenManifest:
+    """The manifest of a unit space's current labels, each batch of label rows given to `sink`.
 
     Pairs in conflict have no label: they are left out and listed. Stale
     judgments (text changed since) no longer count and are counted.
+    The labels are derived a topic at a time, so memory holds one topic's.
     """
-    labels: list[LabelRow] = []
-    conflicts: list[tuple[str, str]] = []
-    stale = 0
-    if current is None:
-        current = current_labels(store, space)
-    for (topic_id, unit_id), state in current.items():
-        if state.conflict:
-            conflicts.append((topic_id, unit_id))
-        elif state.label is not None:
-            deciding = state.deciding_event
-            labels.append((topic_id, unit_id, state.label, deciding.event_id if deciding else None))
-        elif state.stale:
-            stale += 1
-    conflicts.sort(key=lambda p: qrels_sort_key(*p))
     scale = store.scale()
+    states_of = review_states_in_batches(store, space)
+    digest = hashlib.sha256()
+    conflicts: list[tuple[str, str]] = []
+    stale = labelled = 0
+    counts: dict[str, TopicLabelCounts] = {}
+    for topics, current in _space_labels(store, space):
+        labels, left_out, stale_here = _split(current)
+        digest.update(format_qrels((t, u, g) for t, u, g, _ in labels).encode("utf-8"))
+        conflicts.extend(sorted(left_out, key=lambda p: qrels_sort_key(*p)))
+        stale += stale_here
+        labelled += len(labels)
+        counts.update(_topic_counts(topics, labels, states_of(topics, current), scale.threshold))
+        if sink is not None and labels:
+            sink(labels)
     parent = latest_snapshot_of(store, space)
-    return labels, FrozenManifest(
+    return FrozenManifest(
         snapshot=name,
         created=now(),
         message=message,
@@ -83,31 +107,43 @@ def _freeze(
         unit=space,
         chunking=_chunking_ref(store, space),
         scale=scale,
-        labels=len(labels),
-        topics=_topic_counts(store, space, current, labels, scale.threshold),
+        labels=labelled,
+        topics={t: counts[t] for t in sorted(counts, key=topic_sort_key)},
         conflicts_left_out=tuple(conflicts),
         stale_left_out=stale,
-        sha256=sha256_text(format_qrels((t, u, g) for t, u, g, _ in labels)),
+        sha256=digest.hexdigest(),
         labeler_version=installed_version(),
     )
 
 
-def _topic_counts(
-    store: Store, space: str, current: Labels, labels: list[LabelRow], threshold: int
-) -> dict[str, TopicLabelCounts]:
-    """Each topic's labels by kind and its review status in `space` (with what reopened it), in natural order."""
-    from labeler.workbench.status import all_topic_ids  # here: scoring a snapshot reads no status
+def _split(current: Labels) -> tuple[list[LabelRow], list[tuple[str, str]], int]:
+    """The label rows of some pairs, the pairs in conflict, and how many are stale."""
+    labels: list[LabelRow] = []
+    conflicts: list[tuple[str, str]] = []
+    stale = 0
+    for (topic_id, unit_id), state in current.items():
+        if state.conflict:
+            conflicts.append((topic_id, unit_id))
+        elif state.label is not None:
+            deciding = state.deciding_event
+            labels.append((topic_id, unit_id, state.label, deciding.event_id if deciding else None))
+        elif state.stale:
+            stale += 1
+    return labels, conflicts, stale
 
-    states = topic_review_states(store, space, labels=current, topics=all_topic_ids(store))
-    counts: dict[str, list[int]] = {}  # topic -> [labels, relevant, nonrelevant, pooled_unjudged]
+
+def _topic_counts(
+    topics: list[str], labels: list[LabelRow], states: dict[str, ReviewState], threshold: int
+) -> dict[str, TopicLabelCounts]:
+    """Each topic's labels by kind and its review status (with what reopened it)."""
+    counts = {topic_id: [0, 0, 0, 0] for topic_id in topics}  # topic -> [labels, relevant, nonrelevant, unjudged]
     for topic_id, _, grade, _ in labels:
-        row = counts.setdefault(topic_id, [0, 0, 0, 0])
+        row = counts[topic_id]
         row[0] += 1
         row[3 if grade < 0 else 1 if grade >= threshold else 2] += 1
     rows = {}
-    for topic_id in sorted(set(states) | set(counts), key=topic_sort_key):
+    for topic_id, (labelled, relevant, nonrelevant, unjudged) in counts.items():
         state = states.get(topic_id, ReviewState(UNREVIEWED))
-        labelled, relevant, nonrelevant, unjudged = counts.get(topic_id, [0, 0, 0, 0])
         rows[topic_id] = TopicLabelCounts(labelled, relevant, nonrelevant, unjudged, state.status, state.reopened)
     return rows
 
@@ -128,8 +164,8 @@ def latest_snapshot_of(store: Store, space: str) -> SnapshotInfo | None:
     return next((s for s in reversed(store.snapshots()) if s.unit == space), None)
 
 
-def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> tuple[str, Labels]:
-    """The unit space a new snapshot freezes, and its current labels.
+def snapshot_space(store: Store, unit: str | None, *, default: str | None = None) -> str:
+    """The unit space a new snapshot freezes.
 
     Asked for: that one. Otherwise the one space that has labels (so a chunk
     pool built after document judging does not make an empty chunk snapshot);
@@ -139,24 +175,26 @@ def snapshot_space(store: Store, unit: str | None, *, default: str | None = None
     it holds several).
     """
     if unit is not None:
-        space = unit_space(store, unit)
-        return space, current_labels(store, space)
+        return unit_space(store, unit)
     spaces = all_spaces(store)
-    found = {space: current_labels(store, space) for space in spaces}
-    counts = {space: label_count(current) for space, current in found.items()}
-    labelled = [space for space in spaces if counts[space]]
+    labelled = [space for space in spaces if _has_labels(store, space)]
     if len(labelled) == 1:
-        return labelled[0], found[labelled[0]]
+        return labelled[0]
     if labelled:
         if default in labelled:
-            return default, found[default]
+            return default
+        counts = {space: sum(label_count(current) for _, current in _space_labels(store, space)) for space in labelled}
         listing = ", ".join(f"{space} ({counts[space]} label{'' if counts[space] == 1 else 's'})" for space in labelled)
         raise LabelerError(
             f"labels exist in {len(labelled)} unit spaces: {listing}",
             hints=choices_hint(labelled, "to say which to freeze"),
         )
-    space = default or write_space(store, None, why="to say which to freeze")
-    return space, found.get(space) or current_labels(store, space)
+    return default or write_space(store, None, why="to say which to freeze")
+
+
+def _has_labels(store: Store, space: str) -> bool:
+    """Whether any pair of the space has a label (read up to the first topic that has one)."""
+    return any(label_count(current) for _, current in _space_labels(store, space))
 
 
 def create_snapshot(
@@ -177,9 +215,19 @@ def create_snapshot(
     """
     if not message.strip():
         raise LabelerError("a snapshot needs a message (-m)")
-    space, current = snapshot_space(store, unit, default=default_unit)
-    # read the log before taking the write lock, so annotators are not kept waiting while labels are derived
-    labels, frozen = _freeze(store, space, message, "", current)
+    space = snapshot_space(store, unit, default=default_unit)
+    # read the log and stage the labels before taking the write lock, so annotators are not kept
+    # waiting while labels are derived
+    store.stage_snapshot_begin()
+    try:
+        frozen = _freeze(store, space, message, "", store.stage_snapshot_labels)
+        return _store_snapshot(store, space, frozen, allow_unchanged)
+    finally:
+        store.stage_snapshot_end()
+
+
+def _store_snapshot(store: Store, space: str, frozen: FrozenManifest, allow_unchanged: bool) -> SnapshotCreated:
+    """Store a frozen manifest and the labels staged as `vN`, unless its parent says the same."""
     manifest: dict[str, Any] = frozen.to_json()  # the document stored and sealed
     parent = latest_snapshot_of(store, space)
     if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
@@ -192,14 +240,14 @@ def create_snapshot(
         info = SnapshotInfo(
             manifest["snapshot"],
             manifest["parent"],
-            message,
+            frozen.message,
             manifest["created"],
             space,
             manifest,
             manifest["sha256"],
             seal,
         )
-        store.insert_snapshot(snapshot_id, info, labels)
+        store.insert_snapshot(snapshot_id, info)
     return SnapshotCreated.of(info, new=True, unchanged_since=None)
 
 
@@ -218,7 +266,7 @@ def _same_content(parent: dict[str, Any], manifest: dict[str, Any]) -> bool:
 def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
     """The labels as they are now, described like a snapshot but stored nowhere (name `current`)."""
     space = unit_space(store, unit)
-    _, manifest = _freeze(store, space, "the labels now, not a snapshot", CURRENT)
+    manifest = _freeze(store, space, "the labels now, not a snapshot", CURRENT)
     return SnapshotInfo(
         CURRENT, manifest.parent, manifest.message, manifest.created, space, manifest.to_json(), manifest.sha256
     )
@@ -227,7 +275,9 @@ def current_snapshot(store: Store, unit: str | None = None) -> SnapshotInfo:
 def snapshot_rows(store: Store, info: SnapshotInfo) -> list[LabelRow]:
     """(topic, unit, grade, deciding event) of a snapshot, or of the current labels."""
     if info.name == CURRENT:
-        return _freeze(store, info.unit, info.message, CURRENT)[0]
+        rows: list[LabelRow] = []
+        _freeze(store, info.unit, info.message, CURRENT, rows.extend)
+        return rows
     return store.snapshot_labels(info.name)
 
 
