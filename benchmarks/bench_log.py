@@ -184,10 +184,14 @@ def task_import_api(args: dict) -> dict:
 
 
 def task_merge_first(args: dict) -> dict:
-    """Merge other.db into a copy of imported.db; the result is kept as merged.db for the repeated merge."""
+    """Merge other.db into a copy of imported.db; the result is kept as merged.db for the repeated merge.
+
+    Printed as text: `--json` lists every label the merge changed (all of them here), so its memory
+    would be the document's, not the merge's.
+    """
     with tempfile.TemporaryDirectory(prefix="bench-log-", dir=args["folder"]) as tmp:
         db = _fresh_copy(args["imported"], tmp)  # not timed
-        result = _labeler(db, "merge", args["other"], "--json")
+        result = _labeler(db, "merge", args["other"])
         shutil.copyfile(db, args["merged"])
     return result
 
