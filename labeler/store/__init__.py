@@ -15,6 +15,7 @@ from typing import Any
 
 from labeler.errors import Hint, LabelerError, NotFoundError, SchemaVersionError, argument_hint
 from labeler.scales import PRESETS, GradeScale
+from labeler.store.answer_rows import AnswerRows
 from labeler.store.assignment_rows import AssignmentRows
 from labeler.store.check_rows import CheckRows
 from labeler.store.claim_rows import ClaimRows
@@ -50,6 +51,7 @@ class Store(
     MergeRows,
     AssignmentRows,
     ClaimRows,
+    AnswerRows,
 ):
     """A labeler workbench file."""
 

@@ -18,6 +18,7 @@ from os import urandom
 from time import time_ns
 from typing import TYPE_CHECKING, Any
 
+from labeler.answers.spaces import is_answer_unit
 from labeler.judgments.log import CLOCK_END, GRADE, MAX_CLOCK, REVIEW, Event, clock_from_time, next_clock
 from labeler.store.bulk_writes import guard_held
 from labeler.store.digests import event_link, link_rows
@@ -482,14 +483,19 @@ class EventRows(Rows):
         return [row[0] for row in rows]
 
     def unit_spaces(self) -> list[str]:
-        """The unit spaces that have judgment events."""
+        """The relevance unit spaces (`doc`, `chunk:NAME`) that have judgment events; answer spaces are not listed."""
         return [
             unit
             for unit in self._log_units()
-            if self.db.execute(
+            if not is_answer_unit(unit)
+            and self.db.execute(
                 "SELECT EXISTS (SELECT 1 FROM events WHERE unit = ? AND unit_id IS NOT NULL)", [unit]
             ).fetchone()[0]
         ]
+
+    def answer_units(self) -> list[str]:
+        """The answer spaces (`nuggets`, `nugget:RUN`, `support:RUN`) that have events, ascending."""
+        return [unit for unit in self._log_units() if is_answer_unit(unit)]
 
     def _log_units(self) -> list[str]:
         """Every distinct `unit` in the log, ascending: one index seek per unit, not a scan of the log.

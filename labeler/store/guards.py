@@ -25,6 +25,11 @@ IMMUTABLE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "document_changes": (("change_id",),),
     "run_retirements": (("run_id",),),
     "assignments": (("assignment_id",),),
+    "answer_runs": (("answer_run_id",), ("name",)),
+    "answers": (("answer_run_id", "topic_id"),),
+    "answer_retirements": (("answer_run_id",),),
+    "snapshot_nuggets": (("snapshot_id", "topic_id", "nugget_id"),),
+    "snapshot_answer_labels": (("snapshot_id", "space", "topic_id", "item_id"),),
 }
 """Tables whose rows never change once written, with every key a REPLACE could collide on."""
 

@@ -447,4 +447,76 @@ def m011_snapshot_seals(db: Database) -> None:
         )
 
 
+@_migration
+def m012_answers(db: Database) -> None:
+    """RAG answers: answer runs and their answers, and what a snapshot holds of nuggets and answer judgments.
+
+    Nugget versions and answer judgments are events of the log (`labeler.answers.spaces`);
+    these tables hold what is not a judgment. An answer run is imported whole and never
+    changed (import it again under another name); retirement is a row of its own, as for
+    runs. A snapshot's nuggets and answer labels sit beside its relevance labels.
+    """
+    from labeler.store.guards import expected_guards
+
+    db.execute(
+        """CREATE TABLE answer_runs (
+            answer_run_id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            file TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            format TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            imported TEXT NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE answers (
+            answer_run_id INTEGER NOT NULL REFERENCES answer_runs(answer_run_id),
+            topic_id TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            topic_text TEXT,
+            response_length INTEGER,
+            refs TEXT NOT NULL,
+            sentences TEXT NOT NULL,
+            original TEXT NOT NULL,
+            PRIMARY KEY (answer_run_id, topic_id)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        """CREATE TABLE answer_retirements (
+            answer_run_id INTEGER PRIMARY KEY,
+            retired TEXT NOT NULL,
+            reason TEXT NOT NULL
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE snapshot_nuggets (
+            snapshot_id INTEGER NOT NULL REFERENCES snapshots(snapshot_id) DEFERRABLE INITIALLY DEFERRED,
+            topic_id TEXT NOT NULL,
+            nugget_id TEXT NOT NULL,
+            importance TEXT NOT NULL,
+            rank INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            PRIMARY KEY (snapshot_id, topic_id, nugget_id)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        """CREATE TABLE snapshot_answer_labels (
+            snapshot_id INTEGER NOT NULL REFERENCES snapshots(snapshot_id) DEFERRABLE INITIALLY DEFERRED,
+            space TEXT NOT NULL,
+            topic_id TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            grade INTEGER NOT NULL,
+            event_id TEXT,
+            PRIMARY KEY (snapshot_id, space, topic_id, item_id)
+        ) WITHOUT ROWID"""
+    )
+    tables = {"answer_runs", "answers", "answer_retirements", "snapshot_nuggets", "snapshot_answer_labels"}
+    for name, sql in expected_guards(tables).items():
+        if name.split("_no_")[0] in tables:
+            db.execute(sql)
+
+
 SCHEMA_VERSION = len(_STEPS)

@@ -34,7 +34,18 @@ def connect(db: Path, *, recursive_triggers: bool) -> sqlite3.Connection:
     return conn
 
 
+ANSWER_ROWS = {  # rows of the answer tables, written as an import and a snapshot would, where the workbench has none
+    "answer_runs": "INSERT INTO answer_runs VALUES (1, 'rag', 'a.jsonl', '00', 'trec-rag-2024', 'doc', '2026-01-01')",
+    "answers": "INSERT INTO answers VALUES (1, '1', 1, NULL, NULL, '[]', '[]', '{}')",
+    "answer_retirements": "INSERT INTO answer_retirements VALUES (1, '2026-01-02', 'old')",
+    "snapshot_nuggets": "INSERT INTO snapshot_nuggets VALUES (1, '1', 'n1', 'vital', 1, 'A fact', 'written', 'e1')",
+    "snapshot_answer_labels": "INSERT INTO snapshot_answer_labels VALUES (1, 'nugget:rag', '1', 'n1', 2, 'e2')",
+}
+
+
 def first_row(conn: sqlite3.Connection, table: str) -> tuple[list[str], tuple]:
+    if table in ANSWER_ROWS and not conn.execute(f"SELECT 1 FROM {table}").fetchone():
+        conn.execute(ANSWER_ROWS[table])
     cursor = conn.execute(f"SELECT * FROM {table} LIMIT 1")
     row = cursor.fetchone()
     assert row is not None, f"the workbench holds no {table} row to tamper with"

@@ -1,0 +1,81 @@
+"""The log's unit spaces for answers, and the labels judged in them.
+
+Relevance judgments live in the spaces `doc` and `chunk:NAME`. Answers add three:
+
+- `nuggets`: a topic's nuggets. Each version of a nugget (created, edited,
+  merged, re-ranked, deleted) is a `note` event on the pair (topic, nugget id)
+  whose note is the version's canonical JSON (`labeler.answers.nuggets`); the
+  latest version in log order is the nugget.
+- `nugget:RUN`: nugget assignments of the answers of run RUN. The pair is
+  (topic, nugget id); its grade is 2 support, 1 partial support, 0 not supported.
+- `support:RUN`: citation support of run RUN's answers. The pair is (topic,
+  sentence number counted from 1); its grade says how far the sentence's first
+  cited unit supports it: 2 full, 1 partial, 0 none.
+
+Judgments in the last two are grade events like any relevance label: the same
+derivation (latest grade per assessor, conflicts, adjudication), blind overlap,
+leases and agreement apply. A run name obeys the id rule, so the space names
+cannot be confused with `doc` or `chunk:NAME`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NUGGETS = "nuggets"
+ASSIGNMENT_PREFIX = "nugget:"
+SUPPORT_PREFIX = "support:"
+
+ASSIGNMENT_LABELS: dict[int, str] = {2: "support", 1: "partial_support", 0: "not_support"}
+"""A nugget assignment's grade -> nuggetizer's name for it."""
+ASSIGNMENT_GRADES: dict[str, int] = {name: grade for grade, name in ASSIGNMENT_LABELS.items()}
+
+SUPPORT_LABELS: dict[int, str] = {2: "full", 1: "partial", 0: "none"}
+"""A citation-support grade -> its name."""
+SUPPORT_GRADES: dict[str, int] = {name: grade for grade, name in SUPPORT_LABELS.items()}
+
+CREDIT: dict[int, float] = {2: 1.0, 1: 0.5, 0: 0.0}
+"""The credit a grade of either kind earns: full 1, partial 0.5, none 0."""
+
+
+@dataclass(frozen=True)
+class AnswerSpace:
+    """An answer judging space: `kind` is `nugget` (assignments) or `support`, `run` the answer run."""
+
+    kind: str
+    run: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.run}"
+
+    @property
+    def labels(self) -> dict[int, str]:
+        return ASSIGNMENT_LABELS if self.kind == "nugget" else SUPPORT_LABELS
+
+
+def assignment_space(run: str) -> str:
+    """The space holding the nugget assignments of `run`'s answers."""
+    return f"{ASSIGNMENT_PREFIX}{run}"
+
+
+def support_space(run: str) -> str:
+    """The space holding the citation-support judgments of `run`'s answers."""
+    return f"{SUPPORT_PREFIX}{run}"
+
+
+def answer_space(unit: str) -> AnswerSpace | None:
+    """The answer space `unit` names, or None (a relevance space, `nuggets`, or nothing known)."""
+    for prefix in (ASSIGNMENT_PREFIX, SUPPORT_PREFIX):
+        if unit.startswith(prefix) and len(unit) > len(prefix):
+            return AnswerSpace(prefix[:-1], unit[len(prefix) :])
+    return None
+
+
+def is_answer_unit(unit: str) -> bool:
+    """Whether `unit` is one of the answer spaces (`nuggets`, `nugget:RUN`, `support:RUN`), not a relevance space."""
+    return unit == NUGGETS or answer_space(unit) is not None
+
+
+def sentence_id(number: int) -> str:
+    """The unit id of an answer's sentence in a `support:RUN` space: its number, counted from 1."""
+    return str(number)

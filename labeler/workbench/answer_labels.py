@@ -1,0 +1,82 @@
+"""Reading and writing what the log holds about answers: nugget versions, nugget assignments, citation support.
+
+The one place the answer spaces of the log (`labeler.answers.spaces`) are read
+into nuggets and labels, and nugget versions written; the answer use cases
+(import, judging screens, scores, snapshots) go through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from labeler.answers.nuggets import Nugget, NuggetVersion, fold_nuggets, nugget_event, version_problem
+from labeler.answers.spaces import NUGGETS, answer_space
+from labeler.errors import BadArgumentError, LabelerError
+from labeler.judgments.log import MODEL, SOURCES, Event, PairState
+from labeler.store import Store
+from labeler.workbench.assessors import check_assessor
+from labeler.workbench.read_labels import topic_labels
+from labeler.workbench.setup import now
+
+
+def nuggets_now(
+    store: Store, topic_id: str | None = None, *, model: str | None = None, include_deleted: bool = False
+) -> list[Nugget]:
+    """The nuggets the log holds now (one topic's, or all), people's and imported ones, or one model's drafts."""
+    events = store.topic_events(NUGGETS, topic_id) if topic_id is not None else store.unit_events(NUGGETS)
+    return fold_nuggets(events, model=model, include_deleted=include_deleted)
+
+
+def nugget_history(store: Store, topic_id: str, nugget_id: str) -> list[Event]:
+    """Every event of one nugget, in local order (its versions, and any retract of one)."""
+    return store.pair_events(NUGGETS, topic_id, nugget_id)
+
+
+def answer_labels(store: Store, space: str, topic_id: str) -> dict[str, PairState]:
+    """`item id -> state` of one answer space and topic: nugget id (assignments) or sentence number (support)."""
+    if answer_space(space) is None:
+        raise BadArgumentError(f"{space!r} is not an answer space", argument="unit")
+    return topic_labels(store, space, topic_id)
+
+
+@dataclass(frozen=True)
+class NuggetChange:
+    """One version to log: the nugget it is a version of, and who made it (`source` human, import or model)."""
+
+    topic_id: str
+    nugget_id: str
+    version: NuggetVersion
+    assessor: str
+    source: str = "human"
+    model: str | None = None
+
+
+def change_problem(change: NuggetChange) -> str | None:
+    """Why a change cannot be logged (its version, source or model), or None."""
+    if change.source not in SOURCES:
+        return f"source must be one of {', '.join(SOURCES)}, not {change.source!r}"
+    if (change.source == MODEL) != (change.model is not None):
+        return "a model's nugget names its model, and only a model's does"
+    return version_problem(change.version)
+
+
+def record_nugget_changes(store: Store, changes: Sequence[NuggetChange]) -> list[Event]:
+    """Log nugget versions, all in one transaction or none (a bad one refuses them all)."""
+    for change in changes:
+        problem = change_problem(change)
+        if problem is not None:
+            raise LabelerError(f"nugget {change.nugget_id} of topic {change.topic_id}: {problem}")
+    for assessor in {change.assessor for change in changes}:
+        check_assessor(store, assessor)
+    time = now()
+    events = [
+        _with_source(nugget_event(c.topic_id, c.nugget_id, c.version, assessor=c.assessor, time=time), c)
+        for c in changes
+    ]
+    with store.transaction():
+        return [store.append_event(event) for event in events]
+
+
+def _with_source(event: Event, change: NuggetChange) -> Event:
+    return replace(event, source=change.source, model=change.model)
