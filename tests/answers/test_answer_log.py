@@ -32,8 +32,14 @@ def store(tmp_path):
 
 
 def _version(text: str, importance: str = VITAL, rank: int = 1, **more) -> NuggetVersion:
-    return NuggetVersion(action=more.pop("action", CREATE), text=text, importance=importance, rank=rank,
-                         origin=more.pop("origin", WRITTEN), **more)
+    return NuggetVersion(
+        action=more.pop("action", CREATE),
+        text=text,
+        importance=importance,
+        rank=rank,
+        origin=more.pop("origin", WRITTEN),
+        **more,
+    )
 
 
 def test_spaces_are_told_apart():
@@ -52,8 +58,13 @@ def test_a_version_round_trips_through_its_note():
 
 
 def test_the_latest_version_is_the_nugget_and_history_is_kept(store):
-    record_nugget_changes(store, [NuggetChange("1", "n1", _version("Paris is the capital"), "ann"),
-                                  NuggetChange("1", "n2", _version("It has 2M people", OKAY, 2), "ann")])
+    record_nugget_changes(
+        store,
+        [
+            NuggetChange("1", "n1", _version("Paris is the capital"), "ann"),
+            NuggetChange("1", "n2", _version("It has 2M people", OKAY, 2), "ann"),
+        ],
+    )
     record_nugget_changes(store, [NuggetChange("1", "n1", _version("Paris is France's capital", action=EDIT), "bob")])
     now = nuggets_now(store, "1")
     assert [(n.nugget_id, n.text, n.importance, n.assessor, n.versions) for n in now] == [
@@ -70,10 +81,13 @@ def test_the_latest_version_is_the_nugget_and_history_is_kept(store):
 
 
 def test_model_drafts_are_kept_apart_from_peoples_nuggets(store):
-    record_nugget_changes(store, [
-        NuggetChange("1", "m1", _version("Draft fact", origin=DRAFTED), "m", source="model", model="gpt"),
-        NuggetChange("1", "n1", _version("Edited fact", origin=EDITED, draft="m1"), "ann"),
-    ])
+    record_nugget_changes(
+        store,
+        [
+            NuggetChange("1", "m1", _version("Draft fact", origin=DRAFTED), "m", source="model", model="gpt"),
+            NuggetChange("1", "n1", _version("Edited fact", origin=EDITED, draft="m1"), "ann"),
+        ],
+    )
     assert [n.nugget_id for n in nuggets_now(store, "1")] == ["n1"]
     assert [n.nugget_id for n in nuggets_now(store, "1", model="gpt")] == ["m1"]
     merged = _version("Merged", action=MERGE, merged_into="n1")
@@ -84,8 +98,13 @@ def test_model_drafts_are_kept_apart_from_peoples_nuggets(store):
 def test_a_bad_change_refuses_the_whole_set(store):
     before = store.event_count()
     with pytest.raises(LabelerError, match="importance"):
-        record_nugget_changes(store, [NuggetChange("1", "n1", _version("fine"), "ann"),
-                                      NuggetChange("1", "n2", _version("bad", importance="meh"), "ann")])
+        record_nugget_changes(
+            store,
+            [
+                NuggetChange("1", "n1", _version("fine"), "ann"),
+                NuggetChange("1", "n2", _version("bad", importance="meh"), "ann"),
+            ],
+        )
     with pytest.raises(LabelerError, match="names its model"):
         record_nugget_changes(store, [NuggetChange("1", "n1", _version("fine"), "ann", source="model")])
     assert store.event_count() == before
@@ -94,8 +113,16 @@ def test_a_bad_change_refuses_the_whole_set(store):
 def test_an_answer_run_is_read_back_whole(store):
     answers = [
         Answer("r1", "2", (Sentence("B.", ("d2",)),), ("d2",), line=1, original='{"topic_id":"2"}'),
-        Answer("r1", "1", (Sentence("A.", ("d1", "d3")), Sentence("No cite.")), ("d1", "d3"), "q one", 12, 2,
-               '{"topic_id":"1"}'),
+        Answer(
+            "r1",
+            "1",
+            (Sentence("A.", ("d1", "d3")), Sentence("No cite.")),
+            ("d1", "d3"),
+            "q one",
+            12,
+            2,
+            '{"topic_id":"1"}',
+        ),
     ]
     info = AnswerRunInfo("r1", "a.jsonl", "0" * 64, "trec-rag-2024", "doc", "2026-12-02T00:00:00Z", 2, 2)
     with store.transaction():
