@@ -73,6 +73,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "labeler.cli.next.next_",
         "Claim the next unit to judge and print it; asking again gives the same unit until it is judged.",
     ),
+    "nuggets": (
+        "labeler.cli.nuggets.nuggets",
+        "Nuggets of RAG answers: write, import, assign, score and export them.",
+    ),
     "pool": ("labeler.cli.pool.pool", "Pool versions: which (topic, unit) pairs get judged."),
     "prelabel": (
         "labeler.cli.prelabel.prelabel",
