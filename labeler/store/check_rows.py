@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from labeler.answers.nuggets import parse_version
+from labeler.answers.spaces import ASSIGNMENT_LABELS, NUGGETS
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
 from labeler.models import Chunk, Document
@@ -18,6 +20,9 @@ from labeler.store.event_rows import chained_columns, event_from_row, has_model_
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.lean_sqlite_utils import import_sqlite_utils
 from labeler.store.rows import Rows
+
+ANSWER_GRADES = ", ".join(str(grade) for grade in sorted(ASSIGNMENT_LABELS))
+"""The grades of an answer judgment, as SQL lists them (support's are the same three)."""
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -111,11 +116,15 @@ class CheckRows(Rows):
         return problems
 
     def grades_off_scale(self, grades: tuple[int, ...]) -> list[str]:
-        """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged)."""
+        """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged).
+
+        An answer judgment (`nugget:RUN`, `support:RUN`) is on its own three-label scale, whatever the workbench's.
+        """
         allowed = ", ".join(str(int(g)) for g in grades)
         events = self.db.execute(
             "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND "
-            f"(typeof(grade) != 'integer' OR (grade >= 0 AND grade NOT IN ({allowed}))) ORDER BY seq"
+            "(typeof(grade) != 'integer' OR (grade >= 0 AND CASE WHEN unit LIKE 'nugget:%' OR unit LIKE 'support:%' "
+            f"THEN grade NOT IN ({ANSWER_GRADES}) ELSE grade NOT IN ({allowed}) END)) ORDER BY seq"
         )
         labels = self.db.execute(
             "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "
@@ -271,7 +280,19 @@ class CheckRows(Rows):
             + (model_rules if has_model_columns(self.db) else "")  # a file before migration 9: none to check
             + (others_rule if "shown_others" in chained_columns(self.db) else "")  # before migration 10: none
         )
-        return [f"{event_id} ({kind})" for event_id, kind in rows]
+        return [f"{event_id} ({kind})" for event_id, kind in rows] + self._malformed_nugget_events()
+
+    def _malformed_nugget_events(self) -> list[str]:
+        """`nuggets` events that are not a note holding a valid nugget version (or a retract of one)."""
+        problems = []
+        rows = self.db.execute(
+            "SELECT event_id, kind, note FROM events WHERE unit = ? AND kind != 'retract' ORDER BY seq", [NUGGETS]
+        )
+        for event_id, kind, note in rows:
+            version = parse_version(note) if kind == "note" else f"a nugget event must be a note, not a {kind}"
+            if isinstance(version, str):
+                problems.append(f"{event_id} ({kind}: {version})")
+        return problems
 
     def run_entry_mismatches(self) -> list[str]:
         """Runs whose stored rankings do not add up to the counts recorded at import."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 import pytest
 
 from labeler.answers.model import Answer, AnswerRunInfo, Sentence
@@ -20,8 +23,10 @@ from labeler.answers.nuggets import (
 )
 from labeler.answers.spaces import NUGGETS, answer_space, assignment_space, is_answer_unit, support_space
 from labeler.errors import LabelerError
+from labeler.judgments.log import Event
 from labeler.store import Store
 from labeler.workbench.answer_labels import NuggetChange, nugget_history, nuggets_now, record_nugget_changes
+from labeler.workbench.check import check_file
 from tests.support import new_workbench
 
 
@@ -136,3 +141,24 @@ def test_an_answer_run_is_read_back_whole(store):
         assert store.retire_answer_run("r1", retired="2026-12-02T01:00:00Z", reason="old")
         assert not store.retire_answer_run("r1", retired="2026-12-02T02:00:00Z", reason="again")
     assert store.answer_run("r1").retired_reason == "old"
+
+
+def test_check_holds_answer_events_to_their_own_rules(tmp_path):
+    """A nugget event must hold a valid version; an answer grade is on the three labels, not the workbench's scale."""
+    path = new_workbench(tmp_path / "c.db")
+    with Store(path) as store:
+        record_nugget_changes(store, [NuggetChange("1", "n1", _version("A fact"), "ann")])
+        with store.transaction():
+            store.append_event(
+                Event("", 0, "1", "n1", "grade", "ann", "2026-12-02T00:00:00Z", grade=2, unit=assignment_space("r1"))
+            )
+    assert check_file(path).ok
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET note = '{\"text\": 1}' WHERE unit = 'nuggets'")
+    conn.execute("UPDATE events SET grade = 3 WHERE unit = 'nugget:r1'")
+    conn.commit()
+    conn.close()
+    printed = json.dumps(check_file(path).to_json())
+    assert "a nugget event's 'action' is missing or not text" in printed
+    assert "grade 3 is not on the scale" in printed
