@@ -23,7 +23,7 @@ from labeler.errors import (
     argument_hint,
 )
 from labeler.formats.answers import AnswerReader
-from labeler.ids import check_id, normal_id
+from labeler.ids import check_id
 from labeler.json_form import JsonResult, json_field
 from labeler.models import topic_sort_key
 from labeler.store import Store
@@ -116,41 +116,50 @@ def import_answers(
     unit of another space of the workbench is refused all the same).
     """
     path = Path(path)
-    name = check_id(normal_id(name) if isinstance(name, str) else name, ID_NAMES["run"])
+    name = _free_name(store, name)
+    space = unit_space(store, unit) if unit is not None else None
+    reader = AnswerReader(path, name)
+    read = _read(reader)
+    if space is None:
+        space = space_of_ids(store, [list(read.first_cited)], "to say which units the answers cite") or DOC
+    _refuse_unknown_topics(store, reader, read, allow_unknown)
+    missing = missing_units(store, space, list(read.first_cited))
+    _refuse_unknown_units(store, reader, read, space, missing, allow_unknown)
+    if reader.sha256 is None or reader.format is None:
+        raise LabelerError("the answers were not read to their end", path=path)
+    count = len(read.answers)
+    info = AnswerRunInfo(name, str(path), reader.sha256, reader.format, space, now(), count, count)
+    with store.transaction():
+        store.insert_answer_run(info, read.answers)
+    return _imported(info, read.answers, unknown_units=len(missing))
+
+
+def _free_name(store: Store, name: str) -> str:
+    """The new run's name, an id no answer run has yet (answer runs are immutable)."""
+    name = check_id(name, ID_NAMES["run"])
     if store.has_answer_run(name):
         raise ConflictError(
             f"an answer run named {name!r} exists already; answer runs are immutable: import under a new name",
             hints=Hint("list_answer_runs"),
         )
-    space = unit_space(store, unit) if unit is not None else None
-    reader = AnswerReader(path, name)
-    read = _read(reader)
-    if space is None:
-        found = space_of_ids(store, [list(read.first_cited)], "to say which units the answers cite")
-        space = found or DOC
-    _refuse_unknown_topics(store, reader, read, allow_unknown)
-    missing = missing_units(store, space, list(read.first_cited))
-    _refuse_unknown_units(store, reader, read, space, missing, allow_unknown)
-    sha256 = reader.sha256
-    if sha256 is None or reader.format is None:
-        raise LabelerError("the answers were not read to their end", path=path)
-    info = AnswerRunInfo(name, str(path), sha256, reader.format, space, now(), len(read.answers), len(read.answers))
-    with store.transaction():
-        store.insert_answer_run(info, read.answers)
-    sentences = [s for a in read.answers for s in a.sentences]
+    return name
+
+
+def _imported(info: AnswerRunInfo, answers: list[Answer], *, unknown_units: int) -> AnswerImport:
+    sentences = [s for a in answers for s in a.sentences]
     return AnswerImport(
-        name=name,
-        file=str(path),
-        sha256=sha256,
-        format=reader.format,
-        unit=space,
+        name=info.name,
+        file=info.file,
+        sha256=info.sha256,
+        format=info.format,
+        unit=info.unit,
         imported=info.imported,
-        answers=len(read.answers),
-        topics=len(read.answers),
+        answers=info.answers,
+        topics=info.topics,
         sentences=len(sentences),
         cited_sentences=sum(1 for s in sentences if s.citations),
         citations=sum(len(s.citations) for s in sentences),
-        unknown_units=len(missing),
+        unknown_units=unknown_units,
     )
 
 
