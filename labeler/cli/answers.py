@@ -13,7 +13,7 @@ from labeler.cli.common.context import (
     output_option,
     pass_env,
 )
-from labeler.cli.common.printing import emit_export, emit_json, info, listing, refuse_json_without_output
+from labeler.cli.common.printing import emit_json, info, listing, text_export
 from labeler.cli.common.reading import reading_options
 from labeler.inert import visible
 from labeler.wording import plural
@@ -126,23 +126,19 @@ def show(env: Env, run: str, topic: str, as_json: bool) -> None:
 @pass_env
 def export(env: Env, run: str, output: str | None, force: bool, as_json: bool) -> None:
     """Write an answer run as the JSONL it was imported from: every field of every line, in the file's order."""
-    from labeler.output_files import check_output, write_output
     from labeler.workbench.answers import export_answers
 
-    refuse_json_without_output(as_json, output)
-    if output:
-        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
-    with env.store() as store:
-        lines = export_answers(store, run)
-        if output:
-            written = write_output(output, lines, workbench=env.db_path, force=force)
-            if as_json:
-                emit_export("answers", run, "jsonl", output)
-            else:
-                info(f"Wrote answer run {run!r} to {output} ({plural(written.bytes, 'byte')}).")
-            return
-        for line in lines:
-            click.echo(line, nl=False)
+    text_export(
+        env,
+        lambda store: export_answers(store, run),
+        exported="answers",
+        name=run,
+        fmt="jsonl",
+        output=output,
+        force=force,
+        as_json=as_json,
+        what="answer run",
+    )
 
 
 @answers.command("retire")
