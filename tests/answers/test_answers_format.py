@@ -133,3 +133,18 @@ def test_bytes_that_are_not_utf8_are_refused_at_their_line(write):
     with pytest.raises(AnswerFormatError) as caught:
         list(AnswerReader(path, "run"))
     assert caught.value.line == 2 and "UTF-8" in caught.value.reason
+
+
+def test_the_sample_nuggets_are_for_the_sample_answers_topics():
+    """nuggetizer's format, 3 to 6 nuggets a topic, vital and okay, for the topics the sample answers answer."""
+    rows = [json.loads(line) for line in (SAMPLE / "nuggets.jsonl").read_text(encoding="utf-8").splitlines()]
+    titles = {t["id"]: t["title"] for t in map(json.loads, (SAMPLE / "topics.jsonl").read_text().splitlines())}
+    answered = {
+        a.topic_id for name in ("answers_rag24.jsonl", "answers_rag25.jsonl") for a in AnswerReader(SAMPLE / name, "r")
+    }
+    assert {row["qid"] for row in rows} == answered
+    for row in rows:
+        assert set(row) == {"qid", "query", "nuggets"} and row["query"] == titles[row["qid"]]
+        assert 3 <= len(row["nuggets"]) <= 6
+        assert {n["importance"] for n in row["nuggets"]} == {"vital", "okay"}
+        assert all(set(n) == {"text", "importance"} and n["text"].strip() for n in row["nuggets"])
