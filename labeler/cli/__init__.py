@@ -32,6 +32,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "labeler.cli.agreement.agreement",
         "How far assessors agree on pairs graded by more than one: overlap, Cohen's kappa, Krippendorff's alpha.",
     ),
+    "answers": (
+        "labeler.cli.answers.answers",
+        "Generated RAG answers (TREC RAG 2024 and 2025 JSONL), imported as answer runs.",
+    ),
     "assign": (
         "labeler.cli.assign.assign",
         "Assign topics to assessors (round-robin or as given), with an optional planned overlap; see docs/guide.md.",

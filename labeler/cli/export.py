@@ -22,6 +22,7 @@ from labeler.cli.common.printing import (
     emit_export,
     info,
     refuse_json_without_output,
+    text_export,
 )
 from labeler.wording import agrees, plural
 from labeler.workbench.runs import export_run
@@ -102,25 +103,20 @@ def qrels(
 @pass_env
 def run(env: Env, name: str, output: str | None, force: bool, format_: str, as_json: bool) -> None:
     """Write a run as a 6-column TREC file that re-imports to the same rankings (or as Parquet)."""
-    from labeler.output_files import check_output, write_output
-
     refuse_json_without_output(as_json, output)
     if format_ == "parquet":
         _export_parquet(env, name, output, force, as_json)
         return
-    if output:
-        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
-    with env.store() as store:
-        lines = export_run(store, name)
-        if output:
-            written = write_output(output, lines, workbench=env.db_path, force=force)
-            if as_json:
-                emit_export("run", name, format_, output)
-            else:
-                info(f"Wrote run {name!r} to {output} ({plural(written.bytes, 'byte')}).")
-            return
-        for line in lines:
-            click.echo(line, nl=False)
+    text_export(
+        env,
+        lambda store: export_run(store, name),
+        exported="run",
+        name=name,
+        fmt=format_,
+        output=output,
+        force=force,
+        as_json=as_json,
+    )
 
 
 def _export_parquet(env: Env, name: str, output: str | None, force: bool, as_json: bool) -> None:

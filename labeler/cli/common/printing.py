@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+    from labeler.cli.common.context import Env
     from labeler.workbench.setup import Progress as ProgressCallback
+    from labeler.workbench.setup import Store
 
 
 def shown(value: Any) -> Text:
@@ -227,3 +229,41 @@ def emit_export(exported: str, name: str | None, fmt: str, path: str, *, text: b
     from labeler.output_files import summarize_export
 
     emit_json(summarize_export(exported, name, fmt, path, text=text).to_json())
+
+
+def text_export(
+    env: Env,
+    lines_of: Callable[[Store], Iterable[str]],
+    *,
+    exported: str,
+    name: str,
+    fmt: str,
+    output: str | None,
+    force: bool,
+    as_json: bool,
+    what: str | None = None,
+) -> None:
+    """An export of text lines to stdout, or to `output` under the output rule (`--json`: what was written).
+
+    `lines_of` gives the lines from the open workbench; it refuses an unknown name before the first
+    line, so nothing is written then. The path is checked before the workbench is opened. `what`
+    names the thing exported in the line for people (default: `exported`).
+    """
+    from labeler.output_files import check_output, write_output
+
+    refuse_json_without_output(as_json, output)
+    if output:
+        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
+    with env.store() as store:
+        lines = lines_of(store)
+        if not output:
+            for line in lines:
+                click.echo(line, nl=False)
+            return
+        written = write_output(output, lines, workbench=env.db_path, force=force)
+    if as_json:
+        emit_export(exported, name, fmt, output)
+    else:
+        from labeler.wording import plural
+
+        info(f"Wrote {what or exported} {name!r} to {output} ({plural(written.bytes, 'byte')}).")
