@@ -320,9 +320,7 @@ def _version_of(nugget: Nugget) -> NuggetVersion:
 def _known_topic(store: Store, topic: str) -> str:
     topic = check_id(topic, "topic id")
     if store.topic(topic) is None:
-        raise BadArgumentError(
-            f"topic {topic} is not a topic of the workbench", argument="topic", hints=Hint("list_topics")
-        )
+        raise NotFoundError(f"topic {topic} is not a topic of the workbench", hints=Hint("list_topics"))
     return topic
 
 
@@ -333,9 +331,7 @@ def _find(nuggets: Iterable[Nugget], nugget_id: str) -> Nugget | None:
 def _require(nuggets: Sequence[Nugget], nugget_id: str, topic: str) -> Nugget:
     nugget = _find(nuggets, nugget_id)
     if nugget is None:
-        raise BadArgumentError(
-            f"topic {topic} has no nugget {nugget_id!r}", argument="nugget", hints=Hint("list_nuggets")
-        )
+        raise NotFoundError(f"topic {topic} has no nugget {nugget_id!r}", hints=Hint("list_nuggets"))
     return nugget
 
 
@@ -351,7 +347,7 @@ def _refuse_held_text(nuggets: Iterable[Nugget], text: str, other_than: str | No
     """Two nuggets of a topic with one text could not be told apart (assignments are matched by text)."""
     twin = next((n for n in nuggets if n.text == text and n.nugget_id != other_than), None)
     if twin is not None:
-        raise BadArgumentError(f"nugget {twin.nugget_id} of the topic has this text already", argument="text")
+        raise ConflictError(f"nugget {twin.nugget_id} of the topic has this text already")
 
 
 # ---------------------------------------------------------------- assignments from a file

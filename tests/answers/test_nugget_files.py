@@ -305,7 +305,7 @@ def test_a_person_editing_a_draft_makes_a_nugget_of_their_own(store, nugget_file
 
 def test_two_nuggets_of_a_topic_never_share_a_text(store):
     add_nugget(store, "1", "Netting keeps insects out", "vital", assessor="ann")
-    with pytest.raises(BadArgumentError, match="has this text already"):
+    with pytest.raises(ConflictError, match="has this text already"):
         add_nugget(store, "1", "Netting keeps insects out", "okay", assessor="ann")
 
 
