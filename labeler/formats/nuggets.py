@@ -152,19 +152,25 @@ def _nugget(item: object, number: int, *, assignments: bool) -> FileNugget:
     missing = [key for key in keys if key not in item]
     if missing:
         raise ValueError(f"{where} lacks {', '.join(map(repr, missing))}")
-    text = _string(item["text"], f"{where}'s text")
+    text = _text(item["text"], where)
+    importance = _word(item["importance"], IMPORTANCE, f"{where}'s importance")
+    assignment = _word(item["assignment"], tuple(ASSIGNMENT_GRADES), f"{where}'s assignment") if assignments else None
+    return FileNugget(text, importance, assignment)
+
+
+def _text(value: object, where: str) -> str:
+    text = _string(value, f"{where}'s text")
     if not text.strip():
         raise ValueError(f"{where}'s text is empty")
     if len(text) > MAX_TEXT:
         raise ValueError(f"{where}'s text is {len(text):,} characters (at most {MAX_TEXT:,})")
-    importance = item["importance"]
-    if importance not in IMPORTANCE:
-        raise ValueError(f"{where}'s importance must be 'vital' or 'okay', not {_shown(importance)}")
-    assignment = item.get("assignment") if assignments else None
-    if assignments and assignment not in ASSIGNMENT_GRADES:
-        names = ", ".join(repr(name) for name in ASSIGNMENT_GRADES)
-        raise ValueError(f"{where}'s assignment must be one of {names}, not {_shown(assignment)}")
-    return FileNugget(text, str(importance), None if assignment is None else str(assignment))
+    return text
+
+
+def _word(value: object, words: Sequence[str], what: str) -> str:
+    if isinstance(value, str) and value in words:
+        return value
+    raise ValueError(f"{what} must be one of {', '.join(map(repr, words))}, not {_shown(value)}")
 
 
 def _shown(value: object) -> str:

@@ -210,6 +210,23 @@ def add_nugget(
     return _logged(store, CREATE, topic, [change])
 
 
+@dataclass(frozen=True)
+class _Edits:
+    """What an edit gives: a new text, importance or rank (None: kept as it is)."""
+
+    text: str | None
+    importance: str | None
+    rank: int | None
+
+    def applied(self, version: NuggetVersion) -> NuggetVersion:
+        return replace(
+            version,
+            text=version.text if self.text is None else self.text,
+            importance=self.importance or version.importance,
+            rank=version.rank if self.rank is None else self.rank,
+        )
+
+
 def edit_nugget(
     store: Store,
     topic: str,
@@ -221,56 +238,43 @@ def edit_nugget(
     rank: int | None = None,
 ) -> NuggetEdit:
     """A new text, importance or rank for a nugget; a model's draft edited becomes the person's own nugget."""
-    if text is None and importance is None and rank is None:
+    edits = _Edits(text, importance, rank)
+    if edits == _Edits(None, None, None):
         raise BadArgumentError("nothing to change: give a text, an importance or a rank", argument="text")
     topic = _known_topic(store, topic)
     current = nuggets_now(store, topic)
     nugget = _find(current, nugget_id)
     if nugget is None:
-        return _edit_draft(store, topic, nugget_id, assessor, text, importance, rank)
+        return _edit_draft(store, topic, nugget_id, assessor, edits)
     if text is not None:
         _refuse_held_text(current, text, nugget.nugget_id)
     version = _version_of(nugget)
-    edited = replace(
-        version,
-        text=nugget.text if text is None else text,
-        importance=importance or nugget.importance,
-        rank=nugget.rank if rank is None else rank,
-    )
+    edited = edits.applied(version)
     if edited == version:
         return NuggetEdit(EDIT, topic, (nugget,), changed=False)
     action = EDIT if edited.text != nugget.text else RANK
-    return _logged(
-        store, action, topic, [NuggetChange(topic, nugget.nugget_id, replace(edited, action=action), assessor)]
-    )
+    change = NuggetChange(topic, nugget.nugget_id, replace(edited, action=action), assessor)
+    return _logged(store, action, topic, [change])
 
 
-def _edit_draft(
-    store: Store,
-    topic: str,
-    draft_id: str,
-    assessor: str,
-    text: str | None,
-    importance: str | None,
-    rank: int | None,
-) -> NuggetEdit:
+def _edit_draft(store: Store, topic: str, draft_id: str, assessor: str, edits: _Edits) -> NuggetEdit:
     """A person's nugget made from a model's draft (origin `edited`); editing the same draft again edits it."""
     draft = _find_draft(store, topic, draft_id)
     current = nuggets_now(store, topic)
     mine = next((n for n in current if n.draft == draft.nugget_id), None)
     if mine is not None:
-        return edit_nugget(store, topic, mine.nugget_id, assessor=assessor, text=text, importance=importance, rank=rank)
-    new_text = draft.text if text is None else text
-    _refuse_held_text(current, new_text, None)
-    version = NuggetVersion(
-        CREATE,
-        new_text,
-        importance or draft.importance,
-        draft.rank if rank is None else rank,
-        EDITED,
-        sources=draft.sources,
-        draft=draft.nugget_id,
-    )
+        return edit_nugget(
+            store,
+            topic,
+            mine.nugget_id,
+            assessor=assessor,
+            text=edits.text,
+            importance=edits.importance,
+            rank=edits.rank,
+        )
+    made = NuggetVersion(CREATE, draft.text, draft.importance, draft.rank, EDITED, sources=draft.sources)
+    version = replace(edits.applied(made), draft=draft.nugget_id)
+    _refuse_held_text(current, version.text, None)
     return _logged(store, CREATE, topic, [NuggetChange(topic, new_nugget_id(), version, assessor)])
 
 
@@ -425,6 +429,10 @@ def _held_grades(store: Store, space: str, topic: str, assessor: str, model: str
             for nugget_id, state in answer_labels(store, space, topic).items()
             if assessor in state.grades
         }
+    return _model_grades(store, space, topic, model)
+
+
+def _model_grades(store: Store, space: str, topic: str, model: str) -> dict[str, int]:
     held: dict[str, int] = {}
     events = (e for e in store.topic_events(space, topic) if e.source == MODEL and e.model == model)
     for event in sorted(model_events(events), key=event_order):
