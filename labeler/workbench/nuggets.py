@@ -53,26 +53,28 @@ from labeler.workbench.setup import now
 
 
 @dataclass(frozen=True)
-class NuggetImport(JsonResult):
-    """What `import_nuggets` logged: new nuggets, and those the workbench held already (logged again: none)."""
+class FileImport(JsonResult):
+    """The file a nugget or assignment import read, and who its contents are recorded for."""
 
     path: str
     source: str
     model: str | None = json_field(omit_if_none=True)
     assessor: str = ""
+
+
+@dataclass(frozen=True)
+class NuggetImport(FileImport):
+    """What `import_nuggets` logged: new nuggets, and those the workbench held already (logged again: none)."""
+
     topics: int = 0
     nuggets: int = 0
     unchanged: int = 0
 
 
 @dataclass(frozen=True)
-class AssignmentImport(JsonResult):
+class AssignmentImport(FileImport):
     """What `import_assignments` logged: assignments per run, and those equal to the assessor's or model's own."""
 
-    path: str
-    source: str
-    model: str | None = json_field(omit_if_none=True)
-    assessor: str = ""
     runs: tuple[str, ...] = ()
     answers: int = 0
     assignments: int = 0

@@ -6,7 +6,7 @@ Their exports are `labeler export nuggets [--assignments]` (`labeler.cli.export`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -15,6 +15,9 @@ from labeler.cli.common.printing import emit_json, info
 from labeler.cli.common.reading import reading_options
 from labeler.validation import IMPORT_SOURCES
 from labeler.wording import plural
+
+if TYPE_CHECKING:
+    from labeler.workbench.nuggets import FileImport
 
 
 def source_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -39,6 +42,27 @@ def source_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., An
     return add
 
 
+Imported = TypeVar("Imported", bound="FileImport")
+
+
+def _imported(
+    env: Env,
+    run: Callable[..., Imported],
+    path: str,
+    assessor: str,
+    source: str,
+    model: str | None,
+    as_json: bool,
+) -> Imported | None:
+    """Run an import; with `--json` print its result and return None, else return it to be put in words."""
+    with env.store() as store:
+        result = run(store, path, assessor=assessor, source=source, model=model)
+    if as_json:
+        emit_json(result.to_json())
+        return None
+    return result
+
+
 @click.command("import")
 @reading_options
 @click.argument("path", type=click.Path())
@@ -54,10 +78,8 @@ def import_nuggets(env: Env, path: str, assessor: str, source: str, model: str |
     """
     from labeler.workbench.nuggets import import_nuggets as run
 
-    with env.store() as store:
-        result = run(store, path, assessor=assessor, source=source, model=model)
-    if as_json:
-        emit_json(result.to_json())
+    result = _imported(env, run, path, assessor, source, model, as_json)
+    if result is None:
         return
     what = f"drafts of model {model}" if model else f"imported, assessor {result.assessor}"
     info(
@@ -81,10 +103,8 @@ def import_assignments(env: Env, path: str, assessor: str, source: str, model: s
     """
     from labeler.workbench.nuggets import import_assignments as run
 
-    with env.store() as store:
-        result = run(store, path, assessor=assessor, source=source, model=model)
-    if as_json:
-        emit_json(result.to_json())
+    result = _imported(env, run, path, assessor, source, model, as_json)
+    if result is None:
         return
     who = f"model {model}" if model else f"assessor {result.assessor}"
     info(
