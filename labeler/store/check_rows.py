@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from labeler.answers.spaces import ASSIGNMENT_LABELS, ASSIGNMENT_PREFIX, SUPPORT_PREFIX
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
 from labeler.models import Chunk, Document
@@ -113,9 +114,13 @@ class CheckRows(Rows):
     def grades_off_scale(self, grades: tuple[int, ...]) -> list[str]:
         """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged)."""
         allowed = ", ".join(str(int(g)) for g in grades)
+        # an answer space's grades are its own labels (support 2, partial 1, none 0), whatever the scale
+        answer_grades = ", ".join(str(g) for g in ASSIGNMENT_LABELS)
+        in_answer_space = " OR ".join(f"substr(unit, 1, {len(p)}) = '{p}'" for p in (ASSIGNMENT_PREFIX, SUPPORT_PREFIX))
         events = self.db.execute(
-            "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND "
-            f"(typeof(grade) != 'integer' OR (grade >= 0 AND grade NOT IN ({allowed}))) ORDER BY seq"
+            "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND (typeof(grade) != 'integer' OR "
+            f"(grade >= 0 AND CASE WHEN {in_answer_space} THEN grade NOT IN ({answer_grades}) "
+            f"ELSE grade NOT IN ({allowed}) END)) ORDER BY seq"
         )
         labels = self.db.execute(
             "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "

@@ -324,3 +324,23 @@ def test_an_impossible_edit_is_refused(store, call, fragment):
     with pytest.raises(LabelerError, match=fragment):
         call(store)
     assert list(store.unit_events("nuggets")) == []
+
+
+def test_assignment_grades_are_on_their_own_labels_whatever_the_scale(tmp_path, nugget_file, write):
+    """On a binary scale, `support` (2) is an assignment's label, not a relevance grade off the scale."""
+    from labeler.workbench.setup import init_workbench
+
+    init_workbench(tmp_path / "b.db", scale="binary")
+    with Store(tmp_path / "b.db") as store:
+        with store.transaction():
+            store.put_topics([Topic(t, title) for t, title in TOPICS.items()], "2026-12-02T00:00:00Z")
+        import_nuggets(store, nugget_file, assessor="nist")
+        add_answers(store, "r1", {"2": [("Give calcium.", ["d2"])]})
+        import_assignments(
+            store, write("a.jsonl", jsonl([assigned("2", "r1", ["support", "partial_support"])])), assessor="nist"
+        )
+        assert store.grades_off_scale(store.scale().values) == []
+        store.append_grades(
+            [("2", "d2", 2)], assessor="nist", time="2026-12-02T00:00:00Z", source="import", model=None, unit="doc"
+        )
+        assert len(store.grades_off_scale(store.scale().values)) == 1
