@@ -132,6 +132,51 @@ def _export_parquet(env: Env, name: str, output: str | None, force: bool, as_jso
     info(f"Wrote run {name!r} to {output} as Parquet ({plural(written.bytes, 'byte')}).")
 
 
+@export.command("nuggets")
+@click.option(
+    "--assignments",
+    is_flag=True,
+    help="nuggetizer's assignment file (one line per answer, people's labels) instead of its nugget file.",
+)
+@click.option(
+    "--runs",
+    default=None,
+    metavar="R1,R2",
+    help="With --assignments: these answer runs, in this order (default: every one not retired).",
+)
+@output_option
+@force_option
+@export_json_option
+@pass_env
+def nuggets(env: Env, assignments: bool, runs: str | None, output: str | None, force: bool, as_json: bool) -> None:
+    """Write the topics' nuggets (or the answers' assignments) in nuggetizer's JSONL, which its tools read."""
+    from labeler.errors import BadArgumentError
+    from labeler.ids import parse_names
+    from labeler.output_files import check_output, write_output
+    from labeler.workbench.nuggets import export_assignments, export_nuggets
+
+    refuse_json_without_output(as_json, output)
+    if runs is not None and not assignments:
+        raise BadArgumentError("chooses the answer runs of an assignment file: give --assignments too", argument="runs")
+    names = parse_names(runs, "answer run", "runs") if runs is not None else None
+    if output:
+        check_output(output, workbench=env.db_path, force=force)  # before any work: a bad path changes nothing
+    with env.store() as store:
+        result = export_assignments(store, names) if assignments else export_nuggets(store)
+    if output:
+        write_output(output, result.text, workbench=env.db_path, force=force)
+        if as_json:
+            emit_export("nuggets", result.kind, "nuggetizer", output)
+        else:
+            info(f"Wrote {plural(result.lines, 'line')} ({plural(result.nuggets, 'nugget')}) to {output}.")
+    else:
+        click.echo(result.text, nl=False)
+    for reason in result.left_out[:5]:
+        info(f"Left out: {reason} (nuggetizer's file needs every nugget of an answer assigned).")
+    if len(result.left_out) > 5:
+        info(f"... and {plural(len(result.left_out) - 5, 'more answer')} left out.")
+
+
 @export.command("log")
 @output_option
 @force_option

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labeler.answers.nuggets import parse_version
-from labeler.answers.spaces import ASSIGNMENT_LABELS, NUGGETS
+from labeler.answers.spaces import ASSIGNMENT_LABELS, ASSIGNMENT_PREFIX, NUGGETS, SUPPORT_PREFIX
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
 from labeler.models import Chunk, Document
@@ -20,9 +20,6 @@ from labeler.store.event_rows import chained_columns, event_from_row, has_model_
 from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.lean_sqlite_utils import import_sqlite_utils
 from labeler.store.rows import Rows
-
-ANSWER_GRADES = ", ".join(str(grade) for grade in sorted(ASSIGNMENT_LABELS))
-"""The grades of an answer judgment, as SQL lists them (support's are the same three)."""
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -116,15 +113,15 @@ class CheckRows(Rows):
         return problems
 
     def grades_off_scale(self, grades: tuple[int, ...]) -> list[str]:
-        """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged).
-
-        An answer judgment (`nugget:RUN`, `support:RUN`) is on its own three-label scale, whatever the workbench's.
-        """
+        """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged)."""
         allowed = ", ".join(str(int(g)) for g in grades)
+        # an answer space's grades are its own labels (support 2, partial 1, none 0), whatever the scale
+        answer_grades = ", ".join(str(g) for g in ASSIGNMENT_LABELS)
+        in_answer_space = " OR ".join(f"substr(unit, 1, {len(p)}) = '{p}'" for p in (ASSIGNMENT_PREFIX, SUPPORT_PREFIX))
         events = self.db.execute(
-            "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND "
-            "(typeof(grade) != 'integer' OR (grade >= 0 AND CASE WHEN unit LIKE 'nugget:%' OR unit LIKE 'support:%' "
-            f"THEN grade NOT IN ({ANSWER_GRADES}) ELSE grade NOT IN ({allowed}) END)) ORDER BY seq"
+            "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND (typeof(grade) != 'integer' OR "
+            f"(grade >= 0 AND CASE WHEN {in_answer_space} THEN grade NOT IN ({answer_grades}) "
+            f"ELSE grade NOT IN ({allowed}) END)) ORDER BY seq"
         )
         labels = self.db.execute(
             "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "

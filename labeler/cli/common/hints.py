@@ -14,6 +14,7 @@ FLAGS: dict[str, str] = {
     "run_depths": "--run-depth",
     "query_field": "--query",
     "status": "argument STATUS",  # `topics mark TOPIC STATUS`: a positional argument, named as click names them
+    "others": "argument OTHER",  # `nuggets merge TOPIC KEEP OTHER...`: the nuggets merged into the one kept
     "serve_token": "LABELER_SERVE_TOKEN",  # `serve`'s token: an environment variable, never an option
 }
 

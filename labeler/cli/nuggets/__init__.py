@@ -12,3 +12,16 @@ import click
 @click.group()
 def nuggets() -> None:
     """Nuggets of RAG answers: write, import, assign, score and export them."""
+
+
+from labeler.cli.nuggets.editing import add, delete, edit, merge  # noqa: E402 (registered after the group)
+from labeler.cli.nuggets.files import import_assignments, import_nuggets  # noqa: E402
+from labeler.cli.nuggets.listing import list_nuggets  # noqa: E402
+
+nuggets.add_command(import_nuggets)
+nuggets.add_command(import_assignments)
+nuggets.add_command(list_nuggets)
+nuggets.add_command(add)
+nuggets.add_command(edit)
+nuggets.add_command(merge)
+nuggets.add_command(delete)
