@@ -23,13 +23,14 @@ from labeler.answers.nuggets import (
     NuggetVersion,
     new_nugget_id,
 )
-from labeler.errors import BadArgumentError, ConflictError, LabelerError, UnknownIdError
+from labeler.errors import BadArgumentError, ConflictError, Hint, LabelerError, UnknownIdError
+from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.answer_labels import NuggetChange, nuggets_now, record_nugget_changes
 from labeler.workbench.read_labels import topic_labels
 from labeler.workbench.reading import unit_text
 from labeler.workbench.review import is_relevant
-from labeler.workbench.topics import find_topic, require_topic
+from labeler.workbench.topics import find_topic, require_topic, topic_titles
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,17 @@ def relevant_unit_texts(store: Store, topic_id: str) -> list[RelevantUnit]:
                 text = shown.text if shown.span is None else shown.text[shown.span[0] : shown.span[1]]
                 found.append(RelevantUnit(space, unit_id, shown.title, text, state.label))
     return found
+
+
+def writing_topic(store: Store, topic_id: str | None = None) -> str:
+    """The topic to write nuggets for: the one named (known to the workbench), else the first with a relevant unit."""
+    if topic_id is not None:
+        require_topic(store, topic_id)
+        return topic_id
+    topics = sorted(topic_titles(store), key=topic_sort_key)
+    if not topics:
+        raise LabelerError("the workbench has no topics", hints=Hint("import_topics"))
+    return next((t for t in topics if relevant_unit_texts(store, t)), topics[0])
 
 
 def nugget_desk(store: Store, topic_id: str, *, drafts_from: str | None = None) -> NuggetDesk:
