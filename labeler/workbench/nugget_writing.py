@@ -159,9 +159,9 @@ def move_nugget(store: Store, topic_id: str, nugget_id: str, step: int, *, asses
     The group's ranks are handed out again in the new order (the same ranks, made distinct); a
     version is logged for each nugget whose rank changed. At the top or bottom nothing changes.
     """
-    nugget = _find(store, topic_id, nugget_id)
-    group = [n for n in nuggets_now(store, topic_id) if n.importance == nugget.importance]
-    at = next(i for i, n in enumerate(group) if n.nugget_id == nugget_id)
+    importance = _find(store, topic_id, nugget_id).importance
+    group = _of_importance(store, topic_id, importance)
+    at = [n.nugget_id for n in group].index(nugget_id)
     to = max(0, min(len(group) - 1, at + step))
     if to == at:
         return group
@@ -173,7 +173,11 @@ def move_nugget(store: Store, topic_id: str, nugget_id: str, step: int, *, asses
         if n.rank != r
     ]
     record_nugget_changes(store, changes)
-    return [n for n in nuggets_now(store, topic_id) if n.importance == nugget.importance]
+    return _of_importance(store, topic_id, importance)
+
+
+def _of_importance(store: Store, topic_id: str, importance: str) -> list[Nugget]:
+    return [n for n in nuggets_now(store, topic_id) if n.importance == importance]
 
 
 def _distinct(ranks: list[int]) -> list[int]:

@@ -118,14 +118,15 @@ async def test_nuggets_are_written_edited_merged_deleted_and_a_draft_post_edited
         await until(pilot, lambda: len(_nuggets(judging_db)) == 1, "deleted")
 
         await _select(pilot, "ndraft")
-        await pilot.press("p")
-        await _type_into_prompt(pilot, "Fall armyworm is a pest of maize")
+        await pilot.press("p")  # the draft's text, edited in place: typing adds at its end
+        await until(pilot, lambda: isinstance(app.focused, Input) and app.focused.value == "armyworm is a pest", "p")
+        await pilot.press(*" of maize", "enter")
         await until(pilot, lambda: len(_nuggets(judging_db)) == 2, "post-edited")
 
     now = _nuggets(judging_db)
     assert [(n.text, n.origin, n.draft, n.sources, n.assessor) for n in now] == [
         ("Fall armyworm eats maize leaves", WRITTEN, None, ("d1", "d2"), "ann"),
-        ("Fall armyworm is a pest of maize", EDITED, "ndraft", ("d1",), "ann"),
+        ("armyworm is a pest of maize", EDITED, "ndraft", ("d1",), "ann"),
     ]
     assert [(n.nugget_id, n.text, n.origin) for n in _nuggets(judging_db, model="gpt")] == [
         ("ndraft", "armyworm is a pest", DRAFTED)

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label, Static, TextArea
+from textual.widgets import DataTable, Footer, Input, Label, Static, TextArea
 
 from labeler.answers.nuggets import Nugget
 from labeler.errors import LabelerError
@@ -31,6 +31,15 @@ from labeler.workbench.setup import Store, open_workbench
 WIDTHS = {"*": 1, "importance": 10, "nugget": 0, "origin": 7, "who": 10}
 """Each column's width; the nugget's text takes what the others leave (and wraps)."""
 FRAME = sum(WIDTHS.values()) + 2 * len(WIDTHS) + 2  # the columns beside the text, the cells' padding, the scrollbar
+
+
+class EditPrompt(TextPrompt):
+    """A text prompt whose text is edited in place: the cursor at its end, nothing selected (typing adds)."""
+
+    def on_mount(self) -> None:
+        field = self.query_one(Input)
+        field.select_on_focus = False
+        field.cursor_position = len(field.value)
 
 
 class ImportancePrompt(ModalScreen[str | None]):
@@ -230,7 +239,7 @@ class NuggetWritingScreen(Screen[None]):
             if answer:
                 self.push_screen_importance(answer, sources)
 
-        self.app.push_screen(TextPrompt("The nugget (a short fact):", value=text), typed)
+        self.app.push_screen(EditPrompt("The nugget (a short fact):", value=text), typed)
 
     def push_screen_importance(self, text: str, sources: tuple[str, ...]) -> None:
         def chosen(importance: str | None) -> None:
@@ -274,7 +283,7 @@ class NuggetWritingScreen(Screen[None]):
                     done="Nugget edited.",
                 )
 
-        self.app.push_screen(TextPrompt("Edit the nugget:", value=nugget.text), typed)
+        self.app.push_screen(EditPrompt("Edit the nugget:", value=nugget.text), typed)
 
     def action_importance(self, importance: str) -> None:
         nugget = self.own()
@@ -360,7 +369,7 @@ class NuggetWritingScreen(Screen[None]):
                     done="Draft post-edited: a nugget of yours, the draft kept apart.",
                 )
 
-        self.app.push_screen(TextPrompt("Post-edit the draft:", value=draft.text), typed)
+        self.app.push_screen(EditPrompt("Post-edit the draft:", value=draft.text), typed)
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
