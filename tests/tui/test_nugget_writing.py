@@ -159,3 +159,17 @@ async def test_n_on_the_judging_screen_opens_the_topics_nuggets(judging_db):
         assert screen.has_class("compact")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, NuggetWritingScreen), "back to judging")
+
+
+async def test_nugget_text_is_shown_as_data(judging_db):
+    _judged(judging_db)
+    text = "crop [b]rotation[/b] [@click=app.quit]x[/] \x1b[2J"
+    with Store(judging_db) as store:
+        version = NuggetVersion(CREATE, text, OKAY, 1, DRAFTED)
+        record_nugget_changes(store, [NuggetChange("1", "nd", version, "ann", source="model", model="gpt")])
+    app = make_nugget_writing_app(judging_db, "ann", "1", drafts_from="gpt")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetWritingScreen), "the screen opened")
+        row = app.screen.query_one(DataTable).get_row_at(0)
+        assert row[2].plain == "crop [b]rotation[/b] [@click=app.quit]x[/] \\x1b[2J"
+        assert row[4].plain == "gpt"

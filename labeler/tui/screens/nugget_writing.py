@@ -15,7 +15,6 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static, TextArea
 
@@ -204,7 +203,7 @@ class NuggetWritingScreen(Screen[None]):
         try:
             made = work()
         except LabelerError as error:
-            self.notify(tui_message(error), severity="error", markup=False)
+            self.notify(shown_lines(tui_message(error)), severity="error", markup=False)
             return
         self.reload(keep=None if made is None else made.nugget_id)
         self.notify(done, markup=False)
@@ -396,18 +395,6 @@ class NuggetWritingApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.screen_made)
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Plain text, as in the judging app: markup never read, control characters shown as escapes."""
-        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
 
     def on_unmount(self) -> None:
         self.store.close()
