@@ -29,6 +29,10 @@ from labeler.cli.next import lease_option
     metavar="RULE",
     help="Stopping rule shown for the open topic: window[:N] (no relevant unit in the last N judgments), knee[:N].",
 )
+@click.option("--write-nuggets", is_flag=True, help="Write the topic's nuggets while reading its relevant units.")
+@click.option(
+    "--drafts-from", default=None, metavar="MODEL", help="With --write-nuggets: show MODEL's drafts to post-edit."
+)
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option(
     "--served",
@@ -53,15 +57,20 @@ def judge(
     pool: str | None,
     lease,
     stop: str,
+    write_nuggets: bool,
+    drafts_from: str | None,
     ask_assessor: bool,
     served: bool,
     live_names: str | None,
 ) -> None:
     """Judge the pool's unjudged units in the terminal UI (one key per grade)."""
-    from labeler.tui import JudgeRequest, make_app
+    from labeler.tui import JudgeRequest, make_app, make_nugget_writing_app
     from labeler.workbench.setup import open_workbench
 
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
+    if write_nuggets or drafts_from is not None:
+        make_nugget_writing_app(env.db_path, assessor, topic, drafts_from=drafts_from).run()
+        return
     app = make_app(
         JudgeRequest(
             db_path=env.db_path,

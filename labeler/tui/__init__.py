@@ -16,6 +16,7 @@ from labeler.workbench.setup import open_workbench
 if TYPE_CHECKING:
     from labeler.stopping import StoppingRule
     from labeler.tui.app import LabelerApp
+    from labeler.tui.screens.nugget_writing import NuggetWritingApp
 
 
 @dataclass(frozen=True)
@@ -95,3 +96,20 @@ def make_app(request: JudgeRequest) -> LabelerApp:
         served=request.served,
         live_names=names,
     )
+
+
+def make_nugget_writing_app(
+    db_path: str | Path, assessor: str, topic: str | None = None, *, drafts_from: str | None = None
+) -> NuggetWritingApp:
+    """The nugget writing screen on its own, on `topic` (default: the first with a relevant unit).
+
+    Raises `LabelerError` (bad assessor name, unknown topic, no topics) before any screen is drawn.
+    """
+    from labeler.ids import check_id
+    from labeler.tui.screens.nugget_writing import NuggetWritingApp
+    from labeler.workbench.nugget_writing import writing_topic
+
+    name = check_id(assessor, "assessor name")
+    with open_workbench(db_path) as store:
+        topic_id = writing_topic(store, topic)
+    return NuggetWritingApp(db_path, name, topic_id, drafts_from=drafts_from)

@@ -103,6 +103,7 @@ class JudgeScreen(Screen[None]):
         Binding("t", "topics", "Topics", id="judge.topics"),
         Binding("a", "adjudicate", "Adjudicate", show=False, id="judge.adjudicate"),
         Binding("c", "coverage", "Coverage", show=False, id="judge.coverage"),
+        Binding("N", "write_nuggets", "Write nuggets", key_display="N", show=False, id="judge.write_nuggets"),
         Binding("question_mark", "help", "Help", key_display="?", id="judge.help"),
     ]
 
@@ -443,6 +444,12 @@ class JudgeScreen(Screen[None]):
 
     def action_coverage(self) -> None:
         self.labeler_app.action_coverage()
+
+    def action_write_nuggets(self) -> None:
+        from labeler.tui.screens.nugget_writing import NuggetWritingScreen
+
+        if self.session.topic_id is not None:
+            self.app.push_screen(NuggetWritingScreen(self.session.store, self.session.assessor, self.session.topic_id))
 
     def action_help(self) -> None:
         from labeler.tui.screens.help import HelpScreen
