@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from labeler.workbench.snapshot_results import QrelsExport, SnapshotCreated
 
 if TYPE_CHECKING:
     from labeler.judgments.log import Event
+    from labeler.workbench.answer_judging import AnswerJudgingSession
 
 
 def order_choices() -> list[tuple[str, str]]:
@@ -376,3 +378,64 @@ class LabelerApp(SavingApp):
             self.notify(
                 error_message(event.worker.error), title="That did not work", severity="error", timeout=8, markup=False
             )
+
+
+class AnswersApp(SavingApp):
+    """`labeler judge --answers TASK`: the nugget assignment or citation support screen, on one session."""
+
+    TITLE = "labeler"
+    CSS = LabelerApp.CSS
+    BINDINGS = [Binding("q", "quit", "Quit", show=False, id="app.quit")]
+
+    def __init__(self, db_path: str | Path, session: AnswerJudgingSession) -> None:
+        super().__init__()
+        self.db_path = Path(db_path)
+        self.deliveries = []
+        self.session = session
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Plain text, as the judging app's: markup never read, control characters shown as escapes."""
+        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
+
+    def on_mount(self) -> None:
+        from labeler.tui.screens.answer_judging import answer_screen
+
+        self.push_screen(answer_screen(self.session))
+
+    def on_unmount(self) -> None:
+        try:
+            self.session.close()  # quitting lets the item shown go, undecided
+        except LabelerError:
+            pass  # the workbench cannot be written: the lease ends by itself
+        self.session.store.close()
+
+
+def make_answers_app(
+    db_path: str | Path,
+    assessor: str,
+    task: str,
+    *,
+    runs: tuple[str, ...] | None = None,
+    topic: str | None = None,
+    lease: timedelta | None = None,
+) -> AnswersApp:
+    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen)."""
+    from labeler.workbench.answer_judging import AnswerJudgingSession
+    from labeler.workbench.claims import DEFAULT_LEASE
+
+    store = open_workbench(db_path)
+    try:
+        session = AnswerJudgingSession(store, assessor, task, runs=runs, topic=topic, lease=lease or DEFAULT_LEASE)
+        session.advance()
+    except BaseException:
+        store.close()
+        raise
+    return AnswersApp(db_path, session)

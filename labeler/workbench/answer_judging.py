@@ -43,6 +43,8 @@ NUGGET_TASK, SUPPORT_TASK = "nuggets", "support"
 TASKS = (NUGGET_TASK, SUPPORT_TASK)
 """What is judged of answers: nugget assignments, or citation support."""
 
+_RENEW_EVERY = timedelta(seconds=30)
+
 ANSWER_KINDS = (GRADE, SKIP, NOTE)
 """The decisions an answer judging screen records."""
 
@@ -287,6 +289,7 @@ class AnswerJudgingSession:
     _claimed: tuple[str, str, str] | None = field(default=None, repr=False)
     _shown: tuple[tuple[str, str, str], tuple[str, ...] | None] | None = field(default=None, repr=False)
     _started: datetime | None = field(default=None, repr=False)
+    _renewed: datetime | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_task(self.task)
@@ -338,7 +341,7 @@ class AnswerJudgingSession:
         if item is not None and self._claimed != item.key:
             if hold_pair(self.store, self.assessor, *item.key, lease=self.lease, now=self.now()) is None:
                 return False
-            self._claimed = item.key
+            self._claimed, self._renewed = item.key, self.now()
         self.current = item
         self.answer = None if item is None else self.store.answer(item.run, item.topic_id)
         self._started = self.now()
@@ -349,11 +352,16 @@ class AnswerJudgingSession:
             key, self._claimed = self._claimed, None
             let_go(self.store, self.assessor, *key)
 
-    def keep_claim(self) -> bool:
-        """Renew the lease on the item shown; False (and moved on) when it went to another annotator."""
+    def keep_claim(self, *, force: bool = False) -> bool:
+        """Renew the lease on the item shown (at most every sixth of the lease or 30 s, unless `force`);
+        False (and moved on) when the lease ended and another annotator has the item now."""
         if self.current is None or self._claimed is None:
             return True
-        if hold_pair(self.store, self.assessor, *self._claimed, lease=self.lease, now=self.now()) is not None:
+        moment = self.now()
+        if not force and self._renewed is not None and moment - self._renewed < min(self.lease / 6, _RENEW_EVERY):
+            return True
+        if hold_pair(self.store, self.assessor, *self._claimed, lease=self.lease, now=moment) is not None:
+            self._renewed = moment
             return True
         self._claimed = None
         self.notice = f"Your lease on {self.current.item_id} ended and another assessor has it now: moved on."

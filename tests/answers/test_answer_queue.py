@@ -131,7 +131,7 @@ def test_the_item_shown_is_leased_so_a_second_annotator_gets_another(store, nugg
     assert ann.current is not None and ann.current.key not in (first.key, second.key)
     clock[0] = T0 + timedelta(minutes=16)  # bob's lease ended: his item is free for ann again
     assert second.key in [i.key for i in answer_queue(store, "ann", "nuggets", runs=["rag1"], now=clock[0])]
-    assert bob.keep_claim()  # nobody took it meanwhile: renewed
+    assert bob.keep_claim(force=True)  # nobody took it meanwhile: renewed
     ann.close()
     assert store.live_claims("nugget:rag1", 0) == {(bob.current.topic_id, bob.current.item_id): {"bob"}}
 
