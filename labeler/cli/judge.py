@@ -72,7 +72,7 @@ def judge(
     from labeler.workbench.setup import open_workbench
 
     if runs is not None and answers is None:
-        raise BadArgumentError("--runs names answer runs: give --answers nuggets or --answers support", argument="runs")
+        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     if answers is not None:
         from labeler.tui.app import make_answers_app

@@ -297,6 +297,11 @@ class AnswerJudgingSession:
         self.assessor = check_assessor(self.store, self.assessor)
         if self.runs is not None:
             self.runs = tuple(judged_runs(self.store, self.runs))
+        if self.topic is not None:
+            self.topic = check_id(self.topic, "topic id")
+            answered = set(self.store.answer_topics().get(self.topic, ())) & set(judged_runs(self.store, self.runs))
+            if not answered:
+                raise UnknownIdError(f"no answer run judged here has an answer to topic {self.topic!r}")
 
     @property
     def labels(self) -> dict[int, str]:
