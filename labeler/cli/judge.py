@@ -75,7 +75,7 @@ def judge(
         raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     if answers is not None:
-        from labeler.tui.app import make_answers_app
+        from labeler.tui import make_answers_app
 
         names = comma_list(runs, "runs", "answer run")
         chosen = tuple(names) if names is not None else None

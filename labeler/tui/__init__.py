@@ -15,7 +15,7 @@ from labeler.workbench.setup import open_workbench
 
 if TYPE_CHECKING:
     from labeler.stopping import StoppingRule
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.app import AnswersApp, LabelerApp
 
 
 @dataclass(frozen=True)
@@ -95,3 +95,27 @@ def make_app(request: JudgeRequest) -> LabelerApp:
         served=request.served,
         live_names=names,
     )
+
+
+def make_answers_app(
+    db_path: str | Path,
+    assessor: str,
+    task: str,
+    *,
+    runs: tuple[str, ...] | None = None,
+    topic: str | None = None,
+    lease: timedelta | None = None,
+) -> AnswersApp:
+    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen)."""
+    from labeler.tui.app import AnswersApp
+    from labeler.workbench.answer_judging import AnswerJudgingSession
+    from labeler.workbench.claims import DEFAULT_LEASE
+
+    store = open_workbench(db_path)
+    try:
+        session = AnswerJudgingSession(store, assessor, task, runs=runs, topic=topic, lease=lease or DEFAULT_LEASE)
+        session.advance()
+    except BaseException:
+        store.close()
+        raise
+    return AnswersApp(db_path, session)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -385,7 +384,7 @@ class AnswersApp(SavingApp):
 
     TITLE = "labeler"
     CSS = LabelerApp.CSS
-    BINDINGS = [Binding("q", "quit", "Quit", show=False, id="app.quit")]
+    BINDINGS = [Binding("q", "quit", "Quit", show=False, id="answers_app.quit")]
 
     def __init__(self, db_path: str | Path, session: AnswerJudgingSession) -> None:
         super().__init__()
@@ -416,26 +415,3 @@ class AnswersApp(SavingApp):
         except LabelerError:
             pass  # the workbench cannot be written: the lease ends by itself
         self.session.store.close()
-
-
-def make_answers_app(
-    db_path: str | Path,
-    assessor: str,
-    task: str,
-    *,
-    runs: tuple[str, ...] | None = None,
-    topic: str | None = None,
-    lease: timedelta | None = None,
-) -> AnswersApp:
-    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen)."""
-    from labeler.workbench.answer_judging import AnswerJudgingSession
-    from labeler.workbench.claims import DEFAULT_LEASE
-
-    store = open_workbench(db_path)
-    try:
-        session = AnswerJudgingSession(store, assessor, task, runs=runs, topic=topic, lease=lease or DEFAULT_LEASE)
-        session.advance()
-    except BaseException:
-        store.close()
-        raise
-    return AnswersApp(db_path, session)

@@ -429,7 +429,9 @@ class AnswerJudgingSession:
     # -- what the screens show --------------------------------------------------------
 
     def _seen(self, space: str, topic_id: str) -> dict[str, PairState]:
-        return seen_states(current_plan(self.store), self.assessor, answer_labels(self.store, space, topic_id), topic_id)
+        return seen_states(
+            current_plan(self.store), self.assessor, answer_labels(self.store, space, topic_id), topic_id
+        )
 
     def item_labels(self) -> dict[str, ItemLabel]:
         """Every item of the current answer with a label or a decision, as the assessor may see it."""
@@ -450,9 +452,7 @@ class AnswerJudgingSession:
         state = answer_labels(self.store, item.space, item.topic_id).get(item.item_id)
         assignment = current_plan(self.store).topics.get(item.topic_id)
         self._shown = (item.key, shown_others(assignment, item.item_id, self.assessor, state))
-        return item_label(seen_state(assignment, item.item_id, self.assessor, state), self.assessor).words(
-            self.labels
-        )
+        return item_label(seen_state(assignment, item.item_id, self.assessor, state), self.assessor).words(self.labels)
 
     def _others_shown(self, item: AnswerItem) -> tuple[str, ...] | None:
         if self._shown is None or self._shown[0] != item.key:

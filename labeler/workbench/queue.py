@@ -194,7 +194,9 @@ def pool_topics(store: Store, pool: str | None = None) -> list[str]:
     return sorted(store.pool_topic_ids(info.name), key=topic_sort_key)
 
 
-def waiting_in_plan(assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]) -> bool:
+def waiting_in_plan(
+    assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]
+) -> bool:
     """Still in this assessor's queue: any unjudged pair of an unassigned topic, else only theirs to judge."""
     if assignment is None:
         return waiting_for(states.get(unit_id), assessor, overlap=False)

@@ -9,8 +9,9 @@ from svg_text import screen_text
 
 from labeler.judgments.log import GRADE, NOTE, RETRACT
 from labeler.store import Store
-from labeler.tui.app import make_answers_app
+from labeler.tui import make_answers_app
 from labeler.tui.screens.answer_judging import NuggetScreen, SupportScreen
+from labeler.tui.screens.help import HelpScreen
 from labeler.workbench.answer_labels import answer_labels
 from labeler.workbench.assignments import assign
 from tests.answers.judged_answers import add_judged_answers
@@ -83,6 +84,12 @@ async def test_support_is_judged_beside_the_first_cited_unit(answers_db):
         assert "Weevils damage stored maize grain." in text
         await pilot.press("n")
         await answer_prompt(pilot, "bags, not weevils")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help opened")
+        keys = screen_text(app.export_screenshot())
+        assert all(words in keys for words in ("Full", "Partial", "None", "Undo", "Skip", "Note"))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SupportScreen), "back on the support screen")
         await pilot.press("0")
         await until(pilot, lambda: shown(app) is None, "topic 1 done (sentence 3 cites nothing)")
     events = space_events(db, "support:rag1")

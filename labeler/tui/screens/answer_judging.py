@@ -7,10 +7,12 @@ Answers, nuggets and cited units are user text: drawn as `rich.text.Text` made i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -59,23 +61,13 @@ def cited_text(number: int, view: UnitText) -> Text:
     return text
 
 
-def grade_bindings(words: dict[int, str]) -> list[Binding]:
-    """One key per grade of a task, described by the grade's name."""
-    return [Binding(str(grade), f"grade({grade})", name, id=f"answers.grade_{grade}") for grade, name in words.items()]
-
-
-DECISION_KEYS = [
-    Binding("u,backspace,ctrl+z", "undo", "Undo", key_display="u", id="answers.undo"),
-    Binding("s", "skip", "Skip", tooltip="Judge later: the item comes back at the end", id="answers.skip"),
-    Binding("n", "note", "Note", id="answers.note"),
-    Binding("right", "next", "Next", key_display="→", show=False, id="answers.next"),
-    Binding("question_mark", "help", "Help", key_display="?", id="answers.help"),
-]
-"""The keys both answer screens have, after their grade keys."""
-
-
 class AnswerScreen(Screen[None]):
-    """What both answer screens share: the panes, the status bar, the decision keys, leases."""
+    """What both answer screens share: the panes, the status bar, the decision keys, leases.
+
+    A screen's grade keys (`GRADES`: grade -> its name) are made when it is built and come
+    first in the footer and the help (`dynamic_bindings`), each with its keymap id
+    (`KEYMAP.grade_2`), as the relevance screen's grade keys are.
+    """
 
     DEFAULT_CSS = """
     AnswerScreen #panes { height: 1fr; }
@@ -84,10 +76,28 @@ class AnswerScreen(Screen[None]):
     AnswerScreen .heading { text-style: bold; background: $boost; }
     AnswerScreen #cited { margin-top: 1; }
     """
+    BINDINGS = [
+        Binding("u,backspace,ctrl+z", "undo", "Undo", key_display="u", id="answers.undo"),
+        Binding("s", "skip", "Skip", tooltip="Judge later: the item comes back at the end", id="answers.skip"),
+        Binding("n", "note", "Note", id="answers.note"),
+        Binding("right", "next", "Next", key_display="→", show=False, id="answers.next"),
+        Binding("question_mark", "help", "Help", key_display="?", id="answers.help"),
+    ]
     TITLE_WORDS = ""
+    KEYMAP = "answers"
+    GRADES: ClassVar[dict[int, str]] = {}
+
     def __init__(self, session: AnswerJudgingSession) -> None:
         super().__init__()
         self.session = session
+        self._bindings = BindingsMap.merge([BindingsMap(self.dynamic_bindings()), self._bindings])
+
+    def dynamic_bindings(self) -> list[Binding]:
+        """One key per grade of the screen's task, described by the grade's name."""
+        return [
+            Binding(str(grade), f"grade({grade})", name, id=f"{self.KEYMAP}.grade_{grade}")
+            for grade, name in self.GRADES.items()
+        ]
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -222,10 +232,12 @@ class NuggetScreen(AnswerScreen):
     """The answer with its citations on the left (a cited unit below it on demand), the topic's nuggets on the right."""
 
     TITLE_WORDS = "Nugget assignment"
+    KEYMAP = "nuggets"
+    GRADES: ClassVar[dict[int, str]] = {2: "Support", 1: "Partial", 0: "Not"}
     BINDINGS = [
-        *grade_bindings({2: "Support", 1: "Partial", 0: "Not"}),
-        Binding("c", "cite", "Cited", tooltip="Show the next cited unit's text (again: the one after)", id="answers.cite"),
-        *DECISION_KEYS,
+        Binding(
+            "c", "cite", "Cited", tooltip="Show the next cited unit's text (again: the one after)", id="nuggets.cite"
+        )
     ]
 
     def __init__(self, session: AnswerJudgingSession) -> None:
@@ -287,7 +299,8 @@ class SupportScreen(AnswerScreen):
     """The sentence highlighted in its answer on the left, its first cited unit's text on the right."""
 
     TITLE_WORDS = "Citation support"
-    BINDINGS = [*grade_bindings({2: "Full", 1: "Partial", 0: "None"}), *DECISION_KEYS]
+    KEYMAP = "support"
+    GRADES: ClassVar[dict[int, str]] = {2: "Full", 1: "Partial", 0: "None"}
 
     def show_item(self, answer: Answer) -> None:
         item = self.session.current
