@@ -398,6 +398,7 @@ class AnswerJudgingSession:
             overlap = assignment is not None and assignment.is_overlap(event.unit_id)
             if task == self.task:
                 self._show(AnswerItem(task, parsed.run, event.topic_id, event.unit_id, overlap))
+                self.remaining = len(self.queue())
         return event
 
     def _decide(self, kind: str, grade: int | None = None) -> Event:

@@ -60,6 +60,7 @@ async def test_nuggets_are_assigned_by_keys_and_undo_retracts_the_last(answers_d
         assert "Nothing left for ann to judge" in screen_text(app.export_screenshot())
         await pilot.press("u")
         await until(pilot, lambda: shown(app) == ("2", n3), "the undone item is shown again")
+        assert "left 1" in screen_text(app.export_screenshot())
     events = space_events(db, "nugget:rag1")
     grades = [(e.topic_id, e.unit_id, e.grade) for e in events if e.kind == GRADE]
     assert grades == [("1", n1, 2), ("1", n2, 1), ("2", n3, 0)]
@@ -82,6 +83,7 @@ async def test_support_is_judged_beside_the_first_cited_unit(answers_db):
         text = screen_text(app.export_screenshot())
         assert "Sentence 2's first cited unit" in text and "[2] d2  Stored grain" in text
         assert "Weevils damage stored maize grain." in text
+        assert "leaves. [1] ▶ Hermetic bags stop weevils" in text  # the sentence judged, marked in its answer
         await pilot.press("n")
         await answer_prompt(pilot, "bags, not weevils")
         await pilot.press("question_mark")

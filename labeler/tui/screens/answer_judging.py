@@ -43,6 +43,8 @@ def answer_text(answer: Answer, *, current: int | None = None) -> Text:
     for n, sentence in enumerate(answer.sentences, 1):
         if n > 1:
             text.append(" ")
+        if n == current:
+            text.append("▶ ", style=CURRENT_STYLE)  # seen without colours too
         text.append(shown_lines(sentence.text), style=CURRENT_STYLE if n == current else "")
         for unit_id in sentence.citations:
             text.append(f" [{numbers[unit_id]}]", style=MARKER_STYLE)
