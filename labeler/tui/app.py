@@ -72,7 +72,25 @@ def human_decisions(store: Store, assessor: str) -> list[Event]:
     return [d for d in decisions if d.event_id not in models][:10]
 
 
-class LabelerApp(SavingApp):
+class PlainNoticesApp(SavingApp):
+    """Every `notify` passes `markup=False`: messages carry ids, names and paths, which Textual would
+    otherwise parse as markup (see labeler/tui/text.py). Every screen's and widget's `notify` ends in
+    the app's, which shows their control characters as escapes."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text: markup is never read, control characters are shown as escapes."""
+        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
+
+
+class LabelerApp(PlainNoticesApp):
     """`labeler judge`: built by `make_app`, which the CLI and the tests share.
 
     Every `notify` passes `markup=False`: messages carry ids, names and paths, which
@@ -107,18 +125,6 @@ class LabelerApp(SavingApp):
         self.session = session
         self.ask_assessor = ask_assessor
         self.start_topic = start_topic
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every notification is plain text: markup is never read, control characters are shown as escapes."""
-        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
 
     @property
     def store(self) -> Store:
@@ -379,7 +385,7 @@ class LabelerApp(SavingApp):
             )
 
 
-class AnswersApp(SavingApp):
+class AnswersApp(PlainNoticesApp):
     """`labeler judge --answers TASK`: the nugget assignment or citation support screen, on one session."""
 
     TITLE = "labeler"
@@ -391,18 +397,6 @@ class AnswersApp(SavingApp):
         self.db_path = Path(db_path)
         self.deliveries = []
         self.session = session
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Plain text, as the judging app's: markup never read, control characters shown as escapes."""
-        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
 
     def on_mount(self) -> None:
         from labeler.tui.screens.answer_judging import answer_screen

@@ -118,17 +118,21 @@ def answer_queue(
     """
     check_task(task)
     plan = current_plan(store)
-    chosen = judged_runs(store, runs)
-    by_topic = store.answer_topics()
-    topics = sorted((t for t, rs in by_topic.items() if set(rs) & set(chosen)), key=topic_sort_key)
-    if topic is not None:
-        topics = [t for t in topics if t == topic]
     items: list[AnswerItem] = []
-    for topic_id in plan.order_for(assessor, topics):
+    for topic_id, topic_runs in _answered(store, judged_runs(store, runs), topic, plan, assessor):
         view = _TopicView(plan.topics.get(topic_id), nuggets_now(store, topic_id) if task == NUGGET_TASK else [])
-        for run in (r for r in chosen if r in by_topic[topic_id]):
+        for run in topic_runs:
             items.extend(_answer_items(store, plan, assessor, task, run, topic_id, view, now))
     return [item for item in items if not item.later] + [item for item in items if item.later]
+
+
+def _answered(
+    store: Store, runs: list[str], topic: str | None, plan: Plan, assessor: str
+) -> list[tuple[str, list[str]]]:
+    """`(topic, the runs judged that answer it)`, topics in the order the plan gives the assessor (or the one asked)."""
+    by_topic = {t: [r for r in runs if r in answered] for t, answered in store.answer_topics().items()}
+    topics = sorted((t for t, rs in by_topic.items() if rs and topic in (None, t)), key=topic_sort_key)
+    return [(t, by_topic[t]) for t in plan.order_for(assessor, topics)]
 
 
 def _answer_items(

@@ -6,7 +6,6 @@ Answers, nuggets and cited units are user text: drawn as `rich.text.Text` made i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,12 +13,10 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from labeler.answers.model import Answer
-from labeler.errors import LabelerError
-from labeler.tui.hints import tui_message
+from labeler.tui.screens.leased import LeasedScreen
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import shown, shown_lines
 from labeler.tui.widgets.status_bar import StatusBar
@@ -63,7 +60,7 @@ def cited_text(number: int, view: UnitText) -> Text:
     return text
 
 
-class AnswerScreen(Screen[None]):
+class AnswerScreen(LeasedScreen):
     """What both answer screens share: the panes, the status bar, the decision keys, leases.
 
     A screen's grade keys (`GRADES`: grade -> its name) are made when it is built and come
@@ -123,24 +120,7 @@ class AnswerScreen(Screen[None]):
             event.stop()
 
     def _keep(self, *, force: bool = False) -> bool:
-        kept = True
-
-        def renew() -> None:
-            nonlocal kept
-            kept = self.session.keep_claim(force=force)
-
-        self._attempt(renew)
-        if not kept:
-            self.refresh_item()
-        return kept
-
-    def _attempt(self, action: Callable[[], object]) -> bool:
-        try:
-            action()
-        except LabelerError as error:
-            self.notify(tui_message(error), severity="error", markup=False)
-            return False
-        return True
+        return self._renewed(lambda: self.session.keep_claim(force=force), self.refresh_item)
 
     # -- drawing ----------------------------------------------------------------------
 
