@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from labeler.cli.common.context import Env, assessor_option, pass_env
+from labeler.cli.common.context import Env, assessor_option, comma_list, pass_env
 from labeler.cli.common.ranges import SEED
 from labeler.cli.common.registry_options import order_option
 from labeler.cli.next import lease_option
+from labeler.errors import BadArgumentError
 
 
 @click.command()
@@ -33,6 +34,13 @@ from labeler.cli.next import lease_option
 @click.option(
     "--drafts-from", default=None, metavar="MODEL", help="With --write-nuggets: show MODEL's drafts to post-edit."
 )
+@click.option(
+    "--answers",
+    type=click.Choice(["nuggets", "support"]),
+    default=None,
+    help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
+)
+@click.option("--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one).")
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option(
     "--served",
@@ -59,17 +67,30 @@ def judge(
     stop: str,
     write_nuggets: bool,
     drafts_from: str | None,
+    answers: str | None,
+    runs: str | None,
     ask_assessor: bool,
     served: bool,
     live_names: str | None,
 ) -> None:
-    """Judge the pool's unjudged units in the terminal UI (one key per grade)."""
+    """Judge the pool's unjudged units in the terminal UI (one key per grade); with --answers, RAG answers."""
     from labeler.tui import JudgeRequest, make_app, make_nugget_writing_app
     from labeler.workbench.setup import open_workbench
 
+    if runs is not None and answers is None:
+        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
+    if (write_nuggets or drafts_from is not None) and answers is not None:
+        raise BadArgumentError("nuggets are written or answers judged, not both at once", argument="answers")
     if write_nuggets or drafts_from is not None:
         make_nugget_writing_app(env.db_path, assessor, topic, drafts_from=drafts_from).run()
+        return
+    if answers is not None:
+        from labeler.tui import make_answers_app
+
+        names = comma_list(runs, "runs", "answer run")
+        chosen = tuple(names) if names is not None else None
+        make_answers_app(env.db_path, assessor, answers, runs=chosen, topic=topic, lease=lease).run()
         return
     app = make_app(
         JudgeRequest(

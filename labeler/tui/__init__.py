@@ -15,7 +15,7 @@ from labeler.workbench.setup import open_workbench
 
 if TYPE_CHECKING:
     from labeler.stopping import StoppingRule
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.app import AnswersApp, LabelerApp
     from labeler.tui.screens.nugget_writing import NuggetWritingApp
 
 
@@ -113,3 +113,25 @@ def make_nugget_writing_app(
     with open_workbench(db_path) as store:
         topic_id = writing_topic(store, topic)
     return NuggetWritingApp(db_path, name, topic_id, drafts_from=drafts_from)
+def make_answers_app(
+    db_path: str | Path,
+    assessor: str,
+    task: str,
+    *,
+    runs: tuple[str, ...] | None = None,
+    topic: str | None = None,
+    lease: timedelta | None = None,
+) -> AnswersApp:
+    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen)."""
+    from labeler.tui.app import AnswersApp
+    from labeler.workbench.answer_judging import AnswerJudgingSession
+    from labeler.workbench.claims import DEFAULT_LEASE
+
+    store = open_workbench(db_path)
+    try:
+        session = AnswerJudgingSession(store, assessor, task, runs=runs, topic=topic, lease=lease or DEFAULT_LEASE)
+        session.advance()
+    except BaseException:
+        store.close()
+        raise
+    return AnswersApp(db_path, session)

@@ -30,6 +30,7 @@ from labeler.workbench.snapshot_results import QrelsExport, SnapshotCreated
 
 if TYPE_CHECKING:
     from labeler.judgments.log import Event
+    from labeler.workbench.answer_judging import AnswerJudgingSession
 
 
 def order_choices() -> list[tuple[str, str]]:
@@ -71,7 +72,25 @@ def human_decisions(store: Store, assessor: str) -> list[Event]:
     return [d for d in decisions if d.event_id not in models][:10]
 
 
-class LabelerApp(SavingApp):
+class PlainNoticesApp(SavingApp):
+    """Every `notify` passes `markup=False`: messages carry ids, names and paths, which Textual would
+    otherwise parse as markup (see labeler/tui/text.py). Every screen's and widget's `notify` ends in
+    the app's, which shows their control characters as escapes."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text: markup is never read, control characters are shown as escapes."""
+        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
+
+
+class LabelerApp(PlainNoticesApp):
     """`labeler judge`: built by `make_app`, which the CLI and the tests share.
 
     Every `notify` passes `markup=False`: messages carry ids, names and paths, which
@@ -106,18 +125,6 @@ class LabelerApp(SavingApp):
         self.session = session
         self.ask_assessor = ask_assessor
         self.start_topic = start_topic
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Every notification is plain text: markup is never read, control characters are shown as escapes."""
-        super().notify(shown_lines(message), title=shown_lines(title), severity=severity, timeout=timeout, markup=False)
 
     @property
     def store(self) -> Store:
@@ -376,3 +383,29 @@ class LabelerApp(SavingApp):
             self.notify(
                 error_message(event.worker.error), title="That did not work", severity="error", timeout=8, markup=False
             )
+
+
+class AnswersApp(PlainNoticesApp):
+    """`labeler judge --answers TASK`: the nugget assignment or citation support screen, on one session."""
+
+    TITLE = "labeler"
+    CSS = LabelerApp.CSS
+    BINDINGS = [Binding("q", "quit", "Quit", show=False, id="answers_app.quit")]
+
+    def __init__(self, db_path: str | Path, session: AnswerJudgingSession) -> None:
+        super().__init__()
+        self.db_path = Path(db_path)
+        self.deliveries = []
+        self.session = session
+
+    def on_mount(self) -> None:
+        from labeler.tui.screens.answer_judging import answer_screen
+
+        self.push_screen(answer_screen(self.session))
+
+    def on_unmount(self) -> None:
+        try:
+            self.session.close()  # quitting lets the item shown go, undecided
+        except LabelerError:
+            pass  # the workbench cannot be written: the lease ends by itself
+        self.session.store.close()

@@ -197,8 +197,21 @@ def claim_pair(
     now: datetime | None = None,
 ) -> str | None:
     """Claim (or renew) one pair for the assessor; the lease's end (ISO), or None when another assessor holds it."""
+    return hold_pair(store, assessor, unit_space(store, unit), topic_id, unit_id, lease=lease, now=now)
+
+
+def hold_pair(
+    store: Store,
+    assessor: str,
+    space: str,
+    topic_id: str,
+    unit_id: str,
+    *,
+    lease: timedelta = DEFAULT_LEASE,
+    now: datetime | None = None,
+) -> str | None:
+    """`claim_pair` in a space already known (a relevance space, or an answer space `nugget:RUN`, `support:RUN`)."""
     check_lease(lease)
-    space = unit_space(store, unit)
     now_ms = epoch_ms(utc_now(now))
     with store.transaction():
         store.drop_expired_claims(now_ms)
@@ -229,7 +242,11 @@ def renew(
 
 def release(store: Store, assessor: str, topic_id: str, unit_id: str, *, unit: str | None = None) -> bool:
     """Let the pair go (the assessor moved on or quit, undecided); False when they held no claim on it."""
-    space = unit_space(store, unit)
+    return let_go(store, assessor, unit_space(store, unit), topic_id, unit_id)
+
+
+def let_go(store: Store, assessor: str, space: str, topic_id: str, unit_id: str) -> bool:
+    """`release` in a space already known."""
     with store.transaction():
         return store.delete_claim(space, topic_id, unit_id, assessor)
 

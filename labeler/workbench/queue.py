@@ -159,7 +159,7 @@ def arranged_queue(inputs: QueueInputs, *, assessor: str, order: str = "pool", s
     )
     given = OrderInput(topic_id, entries, states, inputs.threshold, seed, info.runs, inputs.model, inputs.grades)
     ordered = arrange(order, given)
-    waiting = [u for u in ordered if _waiting_for(assignment, assessor, u, states)]
+    waiting = [u for u in ordered if waiting_in_plan(assignment, assessor, u, states)]
     now_ = [u for u in waiting if states.get(u) is None or states[u].states.get(assessor) not in (SKIP, UNSURE)]
     first = set(now_)
     later = [u for u in waiting if u not in first]
@@ -194,7 +194,9 @@ def pool_topics(store: Store, pool: str | None = None) -> list[str]:
     return sorted(store.pool_topic_ids(info.name), key=topic_sort_key)
 
 
-def _waiting_for(assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]) -> bool:
+def waiting_in_plan(
+    assignment: TopicAssignment | None, assessor: str, unit_id: str, states: dict[str, PairState]
+) -> bool:
     """Still in this assessor's queue: any unjudged pair of an unassigned topic, else only theirs to judge."""
     if assignment is None:
         return waiting_for(states.get(unit_id), assessor, overlap=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,16 +213,19 @@ def adjudicate(
     )
 
 
-def undo(store: Store, assessor: str) -> Event:
+def undo(store: Store, assessor: str, *, where: Callable[[Event], bool] | None = None) -> Event:
     """Retract the assessor's latest decision that is still in force; returns the retracted event.
 
-    The pair goes back to its state before that decision (it reopens in the queue).
+    The pair goes back to its state before that decision (it reopens in the queue). `where`
+    chooses the decisions that count (the answer judging screens undo only answer judgments).
     """
     assessor = _check_assessor(assessor)
     recent = store.recent_events(assessor, limit=200)
     retracted = {e.target for e in recent if e.kind == RETRACT}
     retracted |= store.retracted_ids(e.event_id for e in recent)
     for event in recent:
+        if where is not None and not where(event):
+            continue
         # a model's label imported under the assessor's name is not their decision to undo (nor to show)
         if event.kind in UNDOABLE and event.source != MODEL and event.event_id not in retracted:
             retract = Event(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -11,14 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from labeler.errors import Hint, LabelerError
+from labeler.errors import Hint
 from labeler.judgments.log import NO_ANSWER, REVIEWED
 from labeler.ordering import is_seeded
 from labeler.tui import gc_policy
-from labeler.tui.hints import hint_text, tui_message
+from labeler.tui.hints import hint_text
+from labeler.tui.screens.leased import LeasedScreen
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import shown, topic_terms
 from labeler.tui.widgets.model_label import ModelLabelView
@@ -49,7 +48,7 @@ def why_lines(assessor: str, topic: str | None, nothing: NothingLeft) -> list[st
     return lines
 
 
-class JudgeScreen(Screen[None]):
+class JudgeScreen(LeasedScreen):
     """One key judges, commits and advances; the next unit is ready when the key is pressed."""
 
     # `compact` (set on resize, below COMPACT_WIDTH x COMPACT_HEIGHT): the rubric on one line under the
@@ -167,16 +166,7 @@ class JudgeScreen(Screen[None]):
 
     def keep_claim(self, *, force: bool = False) -> bool:
         """Renew the lease on the pair shown; if it was lost to another assessor, show where the session went."""
-        kept = True
-
-        def renew() -> None:
-            nonlocal kept
-            kept = self.session.keep_claim(force=force)
-
-        self._attempt(renew)
-        if not kept:
-            self.refresh_unit()
-        return kept
+        return self._renewed(lambda: self.session.keep_claim(force=force), self.refresh_unit)
 
     def _notice(self) -> None:
         if self.session.notice:
@@ -269,14 +259,6 @@ class JudgeScreen(Screen[None]):
     def _after(self, started: float) -> None:
         """Record how long the key took to show the next unit (from the action to the refresh)."""
         self.call_after_refresh(lambda: self.latencies.append(time.perf_counter() - started))
-
-    def _attempt(self, action: Callable[[], object]) -> bool:
-        try:
-            action()
-        except LabelerError as error:
-            self.notify(tui_message(error), severity="error", markup=False)
-            return False
-        return True
 
     # -- decisions ------------------------------------------------------------------
 
