@@ -12,3 +12,8 @@ import click
 @click.group()
 def nuggets() -> None:
     """Nuggets of RAG answers: write, import, assign, score and export them."""
+
+
+from labeler.cli.nuggets.score import score  # noqa: E402  (registered after the group is made)
+
+nuggets.add_command(score)
