@@ -190,3 +190,56 @@ def test_cli_refusals_leave_the_workbench_unchanged(db_path, run_cli):
         assert result.exit_code == 1 and result.stderr.startswith("Error: ") and "fewer than the 50" in result.stderr
         result = run_cli("nuggets", "score", "--snapshot", "v9", expect=None)
         assert result.exit_code != 0 and result.stderr.count("\n") == 1
+
+
+def _combined_workbench(store: Store, *, model_grade) -> tuple[dict[tuple[str, str], int], object]:
+    """30 topics of 5 vital nuggets, run r1 answers all; people assign the overlap sample, a model every pair."""
+    import random
+
+    from labeler.workbench.assessors import current_plan
+    from labeler.workbench.assignments import assign
+
+    rng = random.Random(7)
+    topics = [str(t) for t in range(1, 31)]
+    add_answers(store, "r1", {t: [("an answer.", ["d1"])] for t in topics})
+    truth: dict[tuple[str, str], int] = {}
+    for t in topics:
+        for nugget in add_nuggets(store, t, [(f"fact {i}", "vital") for i in range(5)]):
+            truth[(t, nugget)] = rng.choice([0, 1, 2])
+    assign(store, ["ann", "bob"], topics=topics, overlap=0.5, seed=3)
+    plan = current_plan(store)
+    for t in topics:
+        mine = {n: g for (topic, n), g in truth.items() if topic == t}
+        add_grades(store, assignment_space("r1"), t, {n: g for n, g in mine.items() if plan.is_overlap(t, n)})
+        add_grades(
+            store,
+            assignment_space("r1"),
+            t,
+            {n: model_grade(g) for n, g in mine.items()},
+            assessor="m",
+            source="model",
+            model="m",
+        )
+    return truth, plan
+
+
+def test_combined_labels_equal_the_truth_when_the_model_agrees_with_people(store):
+    truth, _ = _combined_workbench(store, model_grade=lambda g: g)
+    (run,) = score_nuggets(store, NuggetScoreRequest(labels="combined", model="m")).runs
+    estimate = run.combined.estimate
+    true_mean = (
+        sum(sum(g == 2 for (t, _), g in truth.items() if t == topic) / 5 for topic in {t for t, _ in truth}) / 30
+    )
+    assert estimate.mean == pytest.approx(true_mean) and estimate.rectifier == pytest.approx(0.0)
+    assert estimate.units == 150 and estimate.human_labels >= 50 and run.combined.model_missing == 0
+
+
+def test_combined_labels_correct_a_biased_model(store):
+    truth, plan = _combined_workbench(store, model_grade=lambda g: 2)  # the model says support everywhere
+    (run,) = score_nuggets(store, NuggetScoreRequest(labels="combined", model="m")).runs
+    sample = [g for (t, n), g in truth.items() if plan.is_overlap(t, n)]
+    # value of a pair: 1 / 5 scaled by N / T = 150 / 30, i.e. 1 when supported
+    expected = 1.0 + sum((g == 2) - 1.0 for g in sample) / len(sample)
+    assert run.combined.estimate.mean == pytest.approx(expected)
+    assert run.combined.estimate.model_mean == pytest.approx(1.0)
+    assert run.combined.estimate.human_labels == len(sample)
