@@ -101,6 +101,8 @@ class NuggetScoreRequest:
 def score_nuggets(store: Store, request: NuggetScoreRequest) -> NuggetScoresReport:
     """Score answer runs by nuggets and citation support as `request` asks."""
     _check_request(request)
+    if request.baseline is not None:
+        store.answer_run(request.baseline)  # an unknown run is refused by name
     names = _runs(store, runs_with_baseline(list(request.runs) if request.runs else None, request.baseline))
     if request.baseline is not None and request.baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {request.baseline!r}", argument="baseline")

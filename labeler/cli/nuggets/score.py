@@ -67,10 +67,12 @@ def _figure(value: float | None) -> str:
 
 def _say(report: NuggetScoresReport) -> None:
     where = "the log now" if report.snapshot == "current" else f"snapshot {report.snapshot}"
-    info(
-        f"Nugget scores on {where} ({report.labels}'s assignments"
-        + (f", model {report.model})." if report.model else ").")
+    labels = (
+        "people's assignments"
+        if report.model is None
+        else f"people's assignments, and model {report.model}'s corrected by people's random sample"
     )
+    info(f"Nugget scores on {where} ({labels}).")
     if not report.runs:
         info("No answer run to score.")
         return
