@@ -12,7 +12,7 @@ of the random sample (the pairs the topic's assignment draws for overlap) correc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from labeler.answers.model import Answer
 from labeler.answers.scores import (
@@ -108,13 +108,17 @@ def score_nuggets(store: Store, request: NuggetScoreRequest) -> NuggetScoresRepo
         raise BadArgumentError(f"names a run that is not scored: {request.baseline!r}", argument="baseline")
     name, answers = _answers(store, request.snapshot)
     runs = tuple(_run_scores(store, run, answers) for run in names)
-    if request.labels == "combined":
-        runs = tuple(_with_combined(store, scores, answers, str(request.model)) for scores in runs)
-    report = None
-    if request.baseline is not None:
-        per_topic = {r.run: {s.topic: {m: getattr(s, m) for m in SCORE_NAMES} for s in r.per_topic} for r in runs}
-        report = baseline_report(per_topic, request.baseline, list(SCORE_NAMES), correction=request.correction)
-    return NuggetScoresReport(name, request.labels, request.model, runs, report)
+    if request.model is not None:
+        runs = tuple(_with_combined(store, scores, answers, request.model) for scores in runs)
+    return NuggetScoresReport(name, request.labels, request.model, runs, _against_baseline(runs, request))
+
+
+def _against_baseline(runs: Sequence[RunNuggetScores], request: NuggetScoreRequest) -> BaselineReport | None:
+    """Every run against the baseline on the four scores, paired over the topics both score (None: no baseline)."""
+    if request.baseline is None:
+        return None
+    per_topic = {r.run: {s.topic: {m: getattr(s, m) for m in SCORE_NAMES} for s in r.per_topic} for r in runs}
+    return baseline_report(per_topic, request.baseline, list(SCORE_NAMES), correction=request.correction)
 
 
 def _check_request(request: NuggetScoreRequest) -> None:
@@ -154,18 +158,26 @@ def _run_scores(store: Store, run: str, frozen: FrozenAnswers) -> RunNuggetScore
     importance = frozen.importance()
     assigned = frozen.grades(assignment_space(run))
     supported = frozen.grades(support_space(run))
-    scored: list[NuggetScore] = []
-    left_out: list[LeftOut] = []
-    for topic_id in sorted(answers.keys() | importance.keys(), key=topic_sort_key):
-        if topic_id not in answers:
-            left_out.append(LeftOut(topic_id, NO_ANSWER))
-            continue
-        outcome = nugget_score(topic_id, importance.get(topic_id, {}), assigned.get(topic_id, {}))
-        if isinstance(outcome, NuggetScore):
-            scored.append(outcome)
-        else:
-            left_out.append(outcome)
+    outcomes = [
+        nugget_score(topic_id, importance.get(topic_id, {}), assigned.get(topic_id, {}))
+        if topic_id in answers
+        else LeftOut(topic_id, NO_ANSWER)
+        for topic_id in sorted(answers.keys() | importance.keys(), key=topic_sort_key)
+    ]
+    scored = [o for o in outcomes if isinstance(o, NuggetScore)]
+    left_out = [o for o in outcomes if isinstance(o, LeftOut)]
     support, support_out = _support(answers, supported)
+    return _run_means(run, scored, left_out, support, support_out)
+
+
+def _run_means(
+    run: str,
+    scored: list[NuggetScore],
+    left_out: list[LeftOut],
+    support: list[SupportScore],
+    support_out: list[LeftOut],
+) -> RunNuggetScores:
+    """A run's per-topic outcomes and their means."""
     precisions = [s.precision for s in support if s.precision is not None]
     return RunNuggetScores(
         run=run,
@@ -220,23 +232,15 @@ def _with_combined(store: Store, scores: RunNuggetScores, frozen: FrozenAnswers,
     from labeler.workbench.assessors import current_plan
 
     plan = current_plan(store)
-    answered = set(store.answer_topics(scores.run))
-    importance = {t: n for t, n in frozen.importance().items() if t in answered}
-    vital = {t: [n for n, level in nuggets.items() if level == "vital"] for t, nuggets in importance.items()}
-    pairs = [(t, n) for t in sorted(vital, key=topic_sort_key) for n in vital[t]]
-    if not pairs:
-        raise LabelerError(f"run {scores.run!r}: no vital nugget of a topic it answered to estimate its score over")
+    topics, pairs, weight = _vital_pairs(store, scores.run, frozen)
     people = frozen.grades(assignment_space(scores.run))
     predicted = _model_assignments(store, scores.run, model)
-    weight = {t: len(pairs) / (len(importance) * len(v)) for t, v in vital.items() if v}
 
     def value(grade: int | None, topic_id: str) -> float:
         return weight[topic_id] if grade == SUPPORT else 0.0
 
     sample = [p for p in pairs if plan.is_overlap(*p)]
-    labelled = [
-        (value(people[p[0]][p[1]], p[0]), value(predicted.get(p), p[0])) for p in sample if p[1] in people.get(p[0], {})
-    ]
+    labelled = [(value(people[t][n], t), value(predicted.get((t, n)), t)) for t, n in sample if n in people.get(t, {})]
     if len(labelled) < MIN_HUMAN_LABELS:
         raise LabelerError(
             f"run {scores.run!r}: the estimate would rest on {len(labelled)} people's assignments of the random "
@@ -246,10 +250,23 @@ def _with_combined(store: Store, scores: RunNuggetScores, frozen: FrozenAnswers,
     estimate = ppi_mean([value(predicted.get(p), p[0]) for p in pairs], labelled)
     combined = CombinedEstimate(
         estimate=estimate,
-        topics=len(importance),
+        topics=topics,
         model_missing=sum(1 for p in pairs if p not in predicted),
         sample_unlabelled=len(sample) - len(labelled),
     )
-    from dataclasses import replace
-
     return replace(scores, combined=combined)
+
+
+def _vital_pairs(store: Store, run: str, frozen: FrozenAnswers) -> tuple[int, list[tuple[str, str]], dict[str, float]]:
+    """The topics T the run answered that have nuggets, their N vital pairs, and each topic's N / (T * V_t)."""
+    answered = set(store.answer_topics(run))
+    vital = {t: _vital(nuggets) for t, nuggets in frozen.importance().items() if t in answered}
+    pairs = [(t, n) for t in sorted(vital, key=topic_sort_key) for n in vital[t]]
+    if not pairs:
+        raise LabelerError(f"run {run!r}: no vital nugget of a topic it answered to estimate its score over")
+    weight = {t: len(pairs) / (len(vital) * len(v)) for t, v in vital.items() if v}
+    return len(vital), pairs, weight
+
+
+def _vital(importance: Mapping[str, str]) -> list[str]:
+    return [n for n, level in importance.items() if level == "vital"]

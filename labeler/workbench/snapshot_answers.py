@@ -35,6 +35,12 @@ class FrozenAnswers:
     nuggets: tuple[NuggetRow, ...] = ()
     labels: tuple[AnswerLabelRow, ...] = ()
 
+    def counts(self) -> dict[str, int | None]:
+        """The manifest's counts: `nuggets` and `answer_labels`, both None (left out) when there are neither."""
+        if not (self.nuggets or self.labels):
+            return {"nuggets": None, "answer_labels": None}
+        return {"nuggets": len(self.nuggets), "answer_labels": len(self.labels)}
+
     def importance(self) -> dict[str, dict[str, str]]:
         """`topic -> nugget id -> importance`."""
         topics: dict[str, dict[str, str]] = {}

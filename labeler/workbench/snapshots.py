@@ -134,8 +134,7 @@ def _freeze(
         stale_left_out=stale,
         sha256=digest.hexdigest(),
         labeler_version=installed_version(),
-        nuggets=len(answers.nuggets) if answers.nuggets or answers.labels else None,
-        answer_labels=len(answers.labels) if answers.nuggets or answers.labels else None,
+        **answers.counts(),
     )
 
 

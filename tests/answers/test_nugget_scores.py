@@ -126,13 +126,18 @@ def test_a_snapshot_without_answers_keeps_its_manifest(store):
     assert store.snapshot_nuggets(made.snapshot) == []
 
 
-def test_check_finds_a_nugget_changed_in_a_snapshot(db_path):
+def _tampered(db_path, table: str, change: str) -> None:
+    """The example frozen as v1, then one of its rows changed behind the table's guard."""
     with Store(db_path) as store:
         _example(store)
         create_snapshot(store, "with nuggets", unit="doc")
     with sqlite3.connect(db_path) as db:
-        db.execute("DROP TRIGGER IF EXISTS snapshot_nuggets_no_update")
-        db.execute("UPDATE snapshot_nuggets SET text = 'forged' WHERE topic_id = '1' AND rank = 1")
+        db.execute(f"DROP TRIGGER IF EXISTS {table}_no_update")
+        db.execute(f"UPDATE {table} SET {change}")
+
+
+def test_check_finds_a_nugget_changed_in_a_snapshot(db_path):
+    _tampered(db_path, "snapshot_nuggets", "text = 'forged' WHERE topic_id = '1' AND rank = 1")
     with Store(db_path) as store:
         verified = verify_snapshots(store)
         report = check_workbench(store)
@@ -264,12 +269,7 @@ def test_a_snapshot_without_answers_hashes_its_qrels_alone(store):
 
 
 def test_check_finds_an_answer_label_changed_in_a_snapshot(db_path):
-    with Store(db_path) as store:
-        _example(store)
-        create_snapshot(store, "with nuggets", unit="doc")
-    with sqlite3.connect(db_path) as db:
-        db.execute("DROP TRIGGER IF EXISTS snapshot_answer_labels_no_update")
-        db.execute("UPDATE snapshot_answer_labels SET grade = 2 WHERE space = 'support:r1' AND item_id = '2'")
+    _tampered(db_path, "snapshot_answer_labels", "grade = 2 WHERE space = 'support:r1' AND item_id = '2'")
     with Store(db_path) as store:
         problems = store.snapshot_answer_problems()
         assert not verify_snapshots(store).ok
