@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from labeler.workbench.snapshot_answers import AnswersDiff
 from labeler.workbench.snapshot_results import SnapshotDiff
 
 if TYPE_CHECKING:
@@ -51,6 +52,30 @@ def say_label_changes(old: str, new: str, result: SnapshotDiff) -> None:
         rows += [[topic, "removed", r.unit, r.grade, ""] for r in changes.removed]
     if rows:
         table(None, ["topic", "change", "unit", "before", "after"], rows)
+    if result.answers is not None:
+        say_answer_changes(result.answers)
+
+
+def say_answer_changes(answers: AnswersDiff) -> None:
+    """Nuggets added, changed and removed, and answer labels that differ, one row each."""
+    nuggets: list[list[object]] = [[n.topic, "added", n.nugget, n.importance, n.text] for n in answers.nuggets_added]
+    for c in answers.nuggets_changed:
+        if c.importance is not None:
+            nuggets.append([c.topic, "importance", c.nugget, c.importance[0], c.importance[1]])
+        if c.text is not None:
+            nuggets.append([c.topic, "text", c.nugget, c.text[0], c.text[1]])
+    nuggets += [[n.topic, "removed", n.nugget, n.importance, n.text] for n in answers.nuggets_removed]
+    if nuggets:
+        info(f"Nuggets: {len(nuggets)} {agrees(len(nuggets), 'change', 'changes')}.")
+        table(None, ["topic", "change", "nugget", "before", "after"], nuggets)
+    labels = [[c.space, c.topic, c.item, _grade(c.before), _grade(c.after)] for c in answers.answer_labels]
+    if labels:
+        info(f"Answer labels: {len(labels)} {agrees(len(labels), 'change', 'changes')}.")
+        table(None, ["space", "topic", "item", "before", "after"], labels)
+
+
+def _grade(grade: int | None) -> object:
+    return "" if grade is None else grade
 
 
 def print_with_label_changes(

@@ -156,6 +156,33 @@ class CheckRows(Rows):
             for name, topic_id, unit_id, grade, event_id, found, e_topic, e_unit, e_grade in rows
         ]
 
+    def snapshot_answer_problems(self) -> list[str]:
+        """Snapshot nuggets and answer labels whose event is gone or now says another pair, grade or space.
+
+        A nugget cites the event of its version (a `nuggets` event of the same topic and nugget);
+        an answer label cites the event that decided it, in the label's space, with its grade, which
+        must be one of 0, 1, 2.
+        """
+        nuggets = self.db.execute(
+            "SELECT s.name, n.topic_id, n.nugget_id, n.event_id FROM snapshot_nuggets n JOIN snapshots s "
+            "USING (snapshot_id) LEFT JOIN events e ON e.event_id = n.event_id WHERE e.event_id IS NULL "
+            "OR e.topic_id != n.topic_id OR e.unit_id != n.nugget_id OR e.unit != 'nuggets'"
+        )
+        labels = self.db.execute(
+            "SELECT s.name, l.space, l.topic_id, l.item_id, l.grade, l.event_id FROM snapshot_answer_labels l "
+            "JOIN snapshots s USING (snapshot_id) LEFT JOIN events e ON e.event_id = l.event_id "
+            "WHERE typeof(l.grade) != 'integer' OR l.grade NOT IN (0, 1, 2) OR (l.event_id IS NOT NULL AND "
+            "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.item_id OR e.unit != l.space "
+            "OR e.grade IS NOT l.grade))"
+        )
+        return [
+            f"snapshot {name}: nugget {topic_id} {nugget_id} cites event {event_id}, which is not that nugget's"
+            for name, topic_id, nugget_id, event_id in nuggets
+        ] + [
+            f"snapshot {name}: {space} label {topic_id} {item} (grade {grade!r}) does not agree with event {event_id}"
+            for name, space, topic_id, item, grade, event_id in labels
+        ]
+
     def scale_problems(self) -> list[str]:
         """The scale in `meta` must be a valid scale and hash to the SHA-256 recorded with it."""
         meta = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('scale', 'scale_sha256')").fetchall())

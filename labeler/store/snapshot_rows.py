@@ -93,6 +93,47 @@ class SnapshotRows(Rows):
         )
         self.set_meta(SNAPSHOTS_MADE, str(snapshot_id))
 
+    def insert_snapshot_answers(
+        self,
+        snapshot_id: int,
+        nuggets: Iterable[tuple[str, str, str, int, str, str, str]],
+        labels: Iterable[tuple[str, str, str, int, str | None]],
+    ) -> None:
+        """Store a snapshot's nuggets and answer labels (inside the write that stores the snapshot)."""
+        self.db.conn.executemany(
+            "INSERT INTO snapshot_nuggets (snapshot_id, topic_id, nugget_id, importance, rank, text, origin, event_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ([snapshot_id, *row] for row in nuggets),
+        )
+        self.db.conn.executemany(
+            "INSERT INTO snapshot_answer_labels (snapshot_id, space, topic_id, item_id, grade, event_id) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            ([snapshot_id, *row] for row in labels),
+        )
+
+    def snapshot_nuggets(self, name: str) -> list[tuple[str, str, str, int, str, str, str]]:
+        """(topic, nugget id, importance, rank, text, origin, event id) of a snapshot's nuggets."""
+        row = self._named("SELECT snapshot_id FROM snapshots WHERE name = ?", name, "snapshot")
+        return [
+            tuple(r)
+            for r in self.db.execute(
+                "SELECT topic_id, nugget_id, importance, rank, text, origin, event_id FROM snapshot_nuggets "
+                "WHERE snapshot_id = ?",
+                [row[0]],
+            )
+        ]
+
+    def snapshot_answer_labels(self, name: str) -> list[tuple[str, str, str, int, str | None]]:
+        """(space, topic, item, grade, deciding event id) of a snapshot's answer labels."""
+        row = self._named("SELECT snapshot_id FROM snapshots WHERE name = ?", name, "snapshot")
+        return [
+            tuple(r)
+            for r in self.db.execute(
+                "SELECT space, topic_id, item_id, grade, event_id FROM snapshot_answer_labels WHERE snapshot_id = ?",
+                [row[0]],
+            )
+        ]
+
     def snapshot_labels(self, name: str) -> list[tuple[str, str, int, str | None]]:
         """(topic, unit, grade, deciding event id) of a snapshot."""
         row = self._named("SELECT snapshot_id FROM snapshots WHERE name = ?", name, "snapshot")

@@ -147,7 +147,7 @@ def check_workbench(store: Store) -> CheckReport:
     )
     add(
         "snapshot labels",
-        store.snapshot_label_problems,
+        lambda: store.snapshot_label_problems() + store.snapshot_answer_problems(),
         lambda: "every snapshot label agrees with the event that decided it",
     )
     add(

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from labeler.json_form import JsonResult, json_field
 from labeler.models import SnapshotInfo
 from labeler.scales import GradeScale
+from labeler.workbench.snapshot_answers import AnswersDiff
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,8 @@ class SnapshotDiff(JsonResult):
     old: str = json_field(name="from")
     new: str = json_field(name="to")
     topics: dict[str, TopicDiff] = json_field()
+    # nuggets and answer labels that differ (left out when none do)
+    answers: AnswersDiff | None = json_field(default=None, omit_if_none=True)
 
     @property
     def added(self) -> int:
@@ -209,3 +212,6 @@ class FrozenManifest(JsonResult):
     stale_left_out: int = json_field()
     sha256: str = json_field()
     labeler_version: str = json_field()
+    # the nuggets and answer labels frozen with the labels (both left out when there are none)
+    nuggets: int | None = json_field(default=None, omit_if_none=True)
+    answer_labels: int | None = json_field(default=None, omit_if_none=True)

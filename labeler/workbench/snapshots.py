@@ -18,6 +18,14 @@ from labeler.store import Store
 from labeler.workbench.read_labels import unit_space
 from labeler.workbench.review import review_states_in_batches
 from labeler.workbench.setup import now
+from labeler.workbench.snapshot_answers import (
+    AnswersDiff,
+    FrozenAnswers,
+    answers_text,
+    canonical,
+    diff_answers,
+    freeze_answers,
+)
 from labeler.workbench.snapshot_results import (
     ChunkingRef,
     FrozenManifest,
@@ -75,8 +83,19 @@ def _space_labels(store: Store, space: str) -> Iterator[tuple[list[str], Labels]
         yield topics, derive_pairs(events, changes) if events else {}
 
 
-def _freeze(store: Store, space: str, message: str, name: str, sink: LabelSink | None = None) -> FrozenManifest:
+def _freeze(
+    store: Store,
+    space: str,
+    message: str,
+    name: str,
+    sink: LabelSink | None = None,
+    answers: FrozenAnswers | None = None,
+) -> FrozenManifest:
     """The manifest of a unit space's current labels, each batch of label rows given to `sink`.
+
+    `answers`: the nuggets and answer labels frozen with them (read from the log when not
+    given); their text follows the labels' under the one hash, and their counts join the
+    manifest only when there are some.
 
     Pairs in conflict have no label: they are left out and listed. Stale
     judgments (text changed since) no longer count and are counted.
@@ -97,6 +116,8 @@ def _freeze(store: Store, space: str, message: str, name: str, sink: LabelSink |
         counts.update(_topic_counts(topics, labels, states_of(topics, current), scale.threshold))
         if sink is not None and labels:
             sink(labels)
+    answers = freeze_answers(store) if answers is None else answers
+    digest.update(answers_text(answers).encode("utf-8"))
     parent = latest_snapshot_of(store, space)
     return FrozenManifest(
         snapshot=name,
@@ -113,6 +134,7 @@ def _freeze(store: Store, space: str, message: str, name: str, sink: LabelSink |
         stale_left_out=stale,
         sha256=digest.hexdigest(),
         labeler_version=installed_version(),
+        **answers.counts(),
     )
 
 
@@ -220,14 +242,17 @@ def create_snapshot(
     # waiting while labels are derived
     store.stage_snapshot_begin()
     try:
-        frozen = _freeze(store, space, message, "", store.stage_snapshot_labels)
-        return _store_snapshot(store, space, frozen, allow_unchanged)
+        answers = freeze_answers(store)
+        frozen = _freeze(store, space, message, "", store.stage_snapshot_labels, answers)
+        return _store_snapshot(store, space, frozen, allow_unchanged, answers)
     finally:
         store.stage_snapshot_end()
 
 
-def _store_snapshot(store: Store, space: str, frozen: FrozenManifest, allow_unchanged: bool) -> SnapshotCreated:
-    """Store a frozen manifest and the labels staged as `vN`, unless its parent says the same."""
+def _store_snapshot(
+    store: Store, space: str, frozen: FrozenManifest, allow_unchanged: bool, answers: FrozenAnswers
+) -> SnapshotCreated:
+    """Store a frozen manifest, the labels staged and the answers frozen as `vN`, unless its parent says the same."""
     manifest: dict[str, Any] = frozen.to_json()  # the document stored and sealed
     parent = latest_snapshot_of(store, space)
     if parent is not None and _same_content(parent.manifest, manifest) and not allow_unchanged:
@@ -248,6 +273,7 @@ def _store_snapshot(store: Store, space: str, frozen: FrozenManifest, allow_unch
             seal,
         )
         store.insert_snapshot(snapshot_id, info)
+        store.insert_snapshot_answers(snapshot_id, answers.nuggets, answers.labels)
     return SnapshotCreated.of(info, new=True, unchanged_since=None)
 
 
@@ -281,6 +307,13 @@ def snapshot_rows(store: Store, info: SnapshotInfo) -> list[LabelRow]:
     return store.snapshot_labels(info.name)
 
 
+def snapshot_answers(store: Store, info: SnapshotInfo) -> FrozenAnswers:
+    """The nuggets and answer labels of a snapshot, or (`current`) of the log now."""
+    if info.name == CURRENT:
+        return freeze_answers(store)
+    return canonical(store.snapshot_nuggets(info.name), store.snapshot_answer_labels(info.name))
+
+
 def list_snapshots(store: Store) -> list[SnapshotSummary]:
     """Every snapshot, oldest first, in a line each."""
     return [SnapshotSummary.of(s) for s in store.snapshots()]
@@ -301,8 +334,10 @@ def show_snapshot(store: Store, name: str | None = None) -> SnapshotShown:
 
 
 def snapshot_text(store: Store, name: str) -> str:
-    """The canonical qrels text of a snapshot (what its hash covers)."""
-    return format_qrels((t, u, g) for t, u, g, _ in snapshot_rows(store, resolve_snapshot(store, name)))
+    """The canonical text a snapshot's hash covers: its qrels, then its nuggets and answer labels (if any)."""
+    info = resolve_snapshot(store, name)
+    qrels = format_qrels((t, u, g) for t, u, g, _ in snapshot_rows(store, info))
+    return qrels + answers_text(snapshot_answers(store, info))
 
 
 def verify_snapshots(store: Store, name: str | None = None) -> SnapshotsVerified:
@@ -351,12 +386,21 @@ def diff_snapshots(store: Store, old: str, new: str) -> SnapshotDiff:
     for pair in sorted(before.keys() - after.keys(), key=lambda p: qrels_sort_key(*p)):
         removed.setdefault(pair[0], []).append(LabelAdded(pair[1], before[pair]))
     topics = sorted(added.keys() | changed.keys() | removed.keys(), key=topic_sort_key)
+    answers = _answers_diff(store, old, new)
     return SnapshotDiff(
         old=old,
         new=new,
         topics={
             t: TopicDiff(tuple(added.get(t, ())), tuple(changed.get(t, ())), tuple(removed.get(t, ()))) for t in topics
         },
+        answers=None if answers.empty else answers,
+    )
+
+
+def _answers_diff(store: Store, old: str, new: str) -> AnswersDiff:
+    """Nugget and answer-label changes from snapshot `old` to `new`."""
+    return diff_answers(
+        snapshot_answers(store, resolve_snapshot(store, old)), snapshot_answers(store, resolve_snapshot(store, new))
     )
 
 

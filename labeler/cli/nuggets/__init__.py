@@ -17,6 +17,7 @@ def nuggets() -> None:
 from labeler.cli.nuggets.editing import add, delete, edit, merge  # noqa: E402 (registered after the group)
 from labeler.cli.nuggets.files import import_assignments, import_nuggets  # noqa: E402
 from labeler.cli.nuggets.listing import list_nuggets  # noqa: E402
+from labeler.cli.nuggets.score import score  # noqa: E402
 
 nuggets.add_command(import_nuggets)
 nuggets.add_command(import_assignments)
@@ -25,3 +26,4 @@ nuggets.add_command(add)
 nuggets.add_command(edit)
 nuggets.add_command(merge)
 nuggets.add_command(delete)
+nuggets.add_command(score)
