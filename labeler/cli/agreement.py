@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from labeler.agreement.statistics import METRICS
+from labeler.answers.spaces import answer_space
 from labeler.cli.common import model_view
 from labeler.cli.common.context import Env, json_option, pass_env
 from labeler.cli.common.deprecation import notice
@@ -113,7 +114,13 @@ def model_options(*, hidden: bool) -> Callable[[F], F]:
     return decorate
 
 
-UNIT = click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+UNIT = click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME|nugget:RUN|support:RUN",
+    help="Unit space, or an answer space: nugget:RUN (nugget assignments of run RUN's answers) or support:RUN "
+    "(their citation support) (default: the latest pool's).",
+)
 ALL_PAIRS = click.option(
     "--all-pairs",
     is_flag=True,
@@ -182,7 +189,7 @@ def agreement(
     info(
         f"Agreement in {scope}{result.unit}{planned}: {summary.pairs_multi} of {summary.pairs_judged} "
         f"graded pairs were graded by two or more assessors ({', '.join(summary.assessors) or 'none'}); scale "
-        f"{result.scale}, relevant from grade {result.threshold}."
+        f"{result.scale}, {'supported' if answer_space(result.unit) else 'relevant'} from grade {result.threshold}."
     )
     if summary.pairs_multi == 0:
         info(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, ModelComparison, compare_model
 from labeler.agreement.statistics import METRICS, AgreementBlock, AgreementSummary, agreement_block, summarize_agreement
+from labeler.answers.spaces import answer_space
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
@@ -25,7 +26,7 @@ from labeler.scales import GradeScale
 from labeler.store import Store
 from labeler.workbench.assignments import current_plan, space_pool
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.read_labels import current_labels, model_labels, model_names, unit_space
+from labeler.workbench.read_labels import current_labels, label_space, model_labels, model_names
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
@@ -62,11 +63,16 @@ class AgreementReport(JsonResult):
 
 
 def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, set[str] | None, GradeScale, str | None]:
-    """The unit space, the topics (None: all), the scale and the snapshot's name the report is restricted to."""
+    """The unit space, the topics (None: all), the scale and the snapshot's name the report is restricted to.
+
+    An answer space (`nugget:RUN`, `support:RUN`) has its own three grades; a snapshot holds a relevance
+    space's labels, so naming one with an answer space is refused as any other space it does not hold.
+    """
     if snapshot is None:
-        return unit_space(store, unit), None, store.scale(), None
+        space = label_space(store, unit)
+        return space, None, space_scale(store, space), None
     info = current_snapshot(store, unit) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
-    if unit is not None and unit_space(store, unit) != info.unit:
+    if unit is not None and label_space(store, unit) != info.unit:
         raise BadArgumentError(
             f"snapshot {info.name} holds {info.unit} labels, not {unit!r}: "
             "leave it out or choose a snapshot of that unit space",
@@ -77,8 +83,19 @@ def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, s
     return info.unit, topics, GradeScale.from_dict(manifest["scale"]), info.name
 
 
+def space_scale(store: Store, space: str) -> GradeScale:
+    """The grades judged in a space: an answer space's own, else the workbench's scale."""
+    answer = answer_space(space)
+    return answer.scale if answer is not None else store.scale()
+
+
 def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tuple[str, str]] | None:
-    """The overlap pairs the plan asks two assessors to judge in the space's latest pool; None without one."""
+    """The overlap pairs the plan asks two assessors to judge in the space's latest pool; None without one.
+
+    The plan is of pool pairs: an answer space has no pool, so none (every pair is read).
+    """
+    if answer_space(space) is not None:
+        return None
     plan = current_plan(store)
     overlapping = {t: entry for t, entry in plan.topics.items() if entry.second is not None}
     if not overlapping:
@@ -247,8 +264,8 @@ def model_agreement_report(
     on exactly the pairs compared (so only the grades differ), over the topics holding one.
     """
     tau_measure = _checked_report_request(weights, bins, measure)
-    space = unit_space(store, unit)
-    scale = store.scale()
+    space = label_space(store, unit)
+    scale = space_scale(store, space)
     labels = model_labels(store, model, space)
     if not labels:
         known = ", ".join(model_names(store, space)) or "none"
