@@ -12,3 +12,10 @@ import click
 @click.group()
 def nuggets() -> None:
     """Nuggets of RAG answers: write, import, assign, score and export them."""
+
+
+from labeler.cli.nuggets.models import assign as _assign  # noqa: E402
+from labeler.cli.nuggets.models import draft as _draft  # noqa: E402
+
+nuggets.add_command(_draft)
+nuggets.add_command(_assign)
