@@ -27,7 +27,7 @@ from labeler.answers.nuggets import CREATE, DRAFTED, IMPORTANCE, Nugget, NuggetV
 from labeler.answers.spaces import ASSIGNMENT_GRADES, assignment_space
 from labeler.errors import BadArgumentError, Hint, LabelerError
 from labeler.formats.fields import json_object
-from labeler.ids import check_id
+from labeler.ids import check_name
 from labeler.json_form import JsonResult
 from labeler.judges.base import ASSIGN, DRAFT, AssignRequest, DraftRequest, NuggetText, UnitText
 from labeler.judges.command import CommandJudge
@@ -81,7 +81,7 @@ def _chosen(judge: str, model_name: str | None, task: str) -> tuple[ChosenJudge,
         raise BadArgumentError(
             f"judge {chosen.name!r} cannot {task} nuggets (it has no {task}() method)", argument="judge"
         )
-    return chosen, check_id(model_name if model_name is not None else chosen.model, "model name")
+    return chosen, check_name(model_name if model_name is not None else chosen.model, "model name", "model")
 
 
 def _checked_batch(batch: int) -> None:
