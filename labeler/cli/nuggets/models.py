@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from labeler.cli.common.context import Env, comma_list, json_option, pass_env
@@ -25,6 +28,16 @@ MODEL = click.option(
     help="The model name its work is recorded under (default: the judge's).",
 )
 TOPICS = click.option("--topics", default=None, metavar="T1,T2,...", help="Only these topics.")
+
+
+def _run(env: Env, as_json: bool, use_case: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """Run the use case on the workbench; with `--json` print its document and give None, else give the result."""
+    with env.store() as store:
+        result = use_case(store, *args, **options)
+    if as_json:
+        emit_json(result.to_json())
+        return None
+    return result
 
 
 def _left_out(what: str, topics: tuple[str, ...]) -> str:
@@ -60,17 +73,11 @@ def draft(
     topic's nuggets until a person edits one (default topics: every topic with a relevant unit)."""
     from labeler.workbench.nugget_models import draft_nuggets
 
-    with env.store() as store:
-        result = draft_nuggets(
-            store,
-            judge_spec,
-            topics=comma_list(topics, "topics", "topic id"),
-            unit=unit,
-            model_name=model_name,
-            batch=batch,
-        )
-    if as_json:
-        emit_json(result.to_json())
+    topic_ids = comma_list(topics, "topics", "topic id")
+    result = _run(
+        env, as_json, draft_nuggets, judge_spec, topics=topic_ids, unit=unit, model_name=model_name, batch=batch
+    )
+    if result is None:
         return
     info(
         f"{result.model}: {plural(result.drafted, 'draft nugget')} for {plural(result.topics, 'topic')} "
@@ -104,17 +111,12 @@ def assign(
     never counted as people's, shown on the judging screen only when the campaign names the model."""
     from labeler.workbench.nugget_models import assign_nuggets
 
-    with env.store() as store:
-        result = assign_nuggets(
-            store,
-            judge_spec,
-            runs=comma_list(runs, "runs", "run name"),
-            topics=comma_list(topics, "topics", "topic id"),
-            model_name=model_name,
-            batch=batch,
-        )
-    if as_json:
-        emit_json(result.to_json())
+    names = comma_list(runs, "runs", "run name")
+    topic_ids = comma_list(topics, "topics", "topic id")
+    result = _run(
+        env, as_json, assign_nuggets, judge_spec, runs=names, topics=topic_ids, model_name=model_name, batch=batch
+    )
+    if result is None:
         return
     info(
         f"{result.model}: {plural(result.assigned, 'assignment')} for {plural(result.answers, 'answer')} of "
