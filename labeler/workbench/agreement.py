@@ -90,12 +90,7 @@ def space_scale(store: Store, space: str) -> GradeScale:
 
 
 def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tuple[str, str]] | None:
-    """The overlap pairs the plan asks two assessors to judge in the space's latest pool; None without one.
-
-    The plan is of pool pairs: an answer space has no pool, so none (every pair is read).
-    """
-    if answer_space(space) is not None:
-        return None
+    """The overlap pairs the plan asks two assessors to judge in the space's latest pool; None without one."""
     plan = current_plan(store)
     overlapping = {t: entry for t, entry in plan.topics.items() if entry.second is not None}
     if not overlapping:
@@ -110,6 +105,14 @@ def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tu
         for unit_id in store.pool_topic_units(info.name, topic_id)
         if entry.is_overlap(unit_id)
     }
+
+
+def _pairs_planned(store: Store, space: str, topics: set[str] | None, all_pairs: bool) -> set[tuple[str, str]] | None:
+    """The planned overlap pairs to read, or None to read every pair: asked (`all_pairs`), or an answer space,
+    which has no pool and so no planned overlap."""
+    if all_pairs or answer_space(space) is not None:
+        return None
+    return planned_overlap(store, space, topics)
 
 
 def agreement_report(
@@ -135,7 +138,7 @@ def agreement_report(
     if metric not in METRICS:
         raise BadArgumentError(f"must be one of {', '.join(METRICS)}, not {metric!r}", argument="metric")
     space, topics, scale, snapshot_name = _scope(store, snapshot, unit)
-    planned = None if all_pairs else planned_overlap(store, space, topics)
+    planned = _pairs_planned(store, space, topics, all_pairs)
     grades: dict[str, dict[str, dict[str, int]]] = {}
     for (topic_id, unit_id), state in current_labels(store, space).items():
         if topics is not None and topic_id not in topics:
@@ -270,7 +273,7 @@ def model_agreement_report(
     if not labels:
         known = ", ".join(model_names(store, space)) or "none"
         raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
-    planned = None if all_pairs else planned_overlap(store, space, None)
+    planned = _pairs_planned(store, space, None, all_pairs)
     pairs, condition = _compared_pairs(store, space, model, labels, planned)
     ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
     chosen = [pairs[k] for k in ordered]

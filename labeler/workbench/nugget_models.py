@@ -155,26 +155,47 @@ def draft_nuggets(
     relevant = relevant_units(store, space)
     wanted = _draft_topics(store, topics, relevant)
     done = {n.topic_id for n in nuggets_now(store, model=model, include_deleted=True)}
-    todo = [t for t in wanted if t in relevant and t not in done]
-    drafted = batches = 0
-    for start in range(0, len(todo), batch):
-        requests = [_draft_request(store, space, t, relevant[t]) for t in todo[start : start + batch]]
-        drafts = _Drafts({r.topic: r for r in requests})
-        _answered(chosen, DRAFT, requests, drafts.take)
-        changes = drafts.changes(model, f"judge {chosen.name!r}")
-        record_nugget_changes(store, changes)
-        drafted += len(changes)
-        batches += 1
+    todo, already, without = _sorted_topics(wanted, relevant, done)
+    drafted, batches = _draft_batches(store, chosen, model, space, [(t, relevant[t]) for t in todo], batch)
     return DraftResult(
         judge=chosen.name,
         model=model,
         unit=space,
         topics=len(todo),
         drafted=drafted,
-        already_drafted=tuple(t for t in wanted if t in relevant and t in done),
-        without_relevant=tuple(t for t in wanted if t not in relevant),
+        already_drafted=already,
+        without_relevant=without,
         batches=batches,
     )
+
+
+def _sorted_topics(
+    wanted: list[str], relevant: dict[str, list[str]], done: set[str]
+) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
+    """The topics to draft, those the model drafted before, and those without a relevant unit."""
+    todo: list[str] = []
+    already: list[str] = []
+    without: list[str] = []
+    for topic in wanted:
+        (without if topic not in relevant else already if topic in done else todo).append(topic)
+    return todo, tuple(already), tuple(without)
+
+
+def _draft_batches(
+    store: Store, chosen: ChosenJudge, model: str, space: str, todo: list[tuple[str, list[str]]], batch: int
+) -> tuple[int, int]:
+    """Ask the judge for the topics' drafts a batch at a time, each batch logged in one transaction; how many
+    drafts were logged, in how many batches."""
+    drafted = batches = 0
+    for start in range(0, len(todo), batch):
+        requests = [_draft_request(store, space, t, units) for t, units in todo[start : start + batch]]
+        drafts = _Drafts({r.topic: r for r in requests})
+        _answered(chosen, DRAFT, requests, drafts.take)
+        changes = drafts.changes(model, f"judge {chosen.name!r}")
+        record_nugget_changes(store, changes)
+        drafted += len(changes)
+        batches += 1
+    return drafted, batches
 
 
 def _draft_topics(store: Store, topics: Sequence[str] | None, relevant: dict[str, list[str]]) -> list[str]:
