@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from labeler.answers.nuggets import Nugget, NuggetVersion, fold_nuggets, nugget_event, version_problem
 from labeler.answers.spaces import NUGGETS, answer_space, sentence_id
-from labeler.errors import BadArgumentError, LabelerError
+from labeler.errors import BadArgumentError, Hint, LabelerError
 from labeler.judgments.log import MODEL, SOURCES, Event, PairState
 from labeler.store import Store
 from labeler.workbench.assessors import check_assessor
@@ -60,6 +60,18 @@ def answer_item_problem(store: Store, space: str, topic_id: str, item: str) -> s
         count = len(found.sentences)
         return f"the answer of run {answer.run} to topic {topic_id} has no sentence {item!r} (it has {count})"
     return None
+
+
+def answer_run_names(store: Store, runs: Sequence[str] | None) -> list[str]:
+    """The answer runs asked for (each one the workbench holds), else every answer run not retired."""
+    held = store.answer_runs()
+    if not runs:
+        return [r.name for r in held if r.retired is None]
+    names = {r.name for r in held}
+    unknown = [r for r in runs if r not in names]
+    if unknown:
+        raise BadArgumentError(f"no answer run named {unknown[0]!r}", argument="runs", hints=Hint("list_answer_runs"))
+    return list(dict.fromkeys(runs))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from labeler.judgments.log import GRADE, MODEL, Event
 from labeler.judgments.model_labels import ModelLabel
 from labeler.models import Topic, topic_sort_key
 from labeler.store import Store
-from labeler.workbench.answer_labels import NuggetChange, nuggets_now, record_nugget_changes
+from labeler.workbench.answer_labels import NuggetChange, answer_run_names, nuggets_now, record_nugget_changes
 from labeler.workbench.assignments import shown_model_name
 from labeler.workbench.prelabel import JudgeAnswerError, judged_text
 from labeler.workbench.read_labels import current_labels, model_labels, unit_space
@@ -280,7 +280,7 @@ def assign_nuggets(
     """Have `judge` assign the topics' nuggets (people's) to runs' answers; log its assignments as a model's."""
     _checked_batch(batch)
     chosen, model = _chosen(judge, model_name, ASSIGN)
-    chosen_runs = _assign_runs(store, runs)
+    chosen_runs = answer_run_names(store, runs)
     nuggets: dict[str, list[Nugget]] = {}
     without: set[str] = set()
     asked = assigned = already = batches = 0
@@ -312,18 +312,6 @@ def assign_nuggets(
         without_nuggets=tuple(sorted(without, key=topic_sort_key)),
         batches=batches,
     )
-
-
-def _assign_runs(store: Store, runs: Sequence[str] | None) -> list[str]:
-    """The answer runs asked for (each one the workbench holds), else every answer run not retired."""
-    held = store.answer_runs()
-    if not runs:
-        return [r.name for r in held if r.retired is None]
-    names = {r.name for r in held}
-    unknown = [r for r in runs if r not in names]
-    if unknown:
-        raise BadArgumentError(f"no answer run named {unknown[0]!r}", argument="runs", hints=Hint("list_answer_runs"))
-    return list(dict.fromkeys(runs))
 
 
 def _assign_request(store: Store, answer: Answer, nuggets: Iterable[Nugget]) -> AssignRequest:

@@ -12,7 +12,7 @@ import pytest
 from labeler.answers.spaces import assignment_space, support_space
 from labeler.judgments.log import MODEL
 from labeler.store import Store
-from labeler.workbench.agreement import agreement_report, model_agreement_report
+from labeler.workbench.agreement import agreement_report, answer_agreement_report, model_agreement_report
 from labeler.workbench.answer_labels import answer_labels
 from labeler.workbench.reading import conflicts
 from labeler.workbench.record_judgments import Judgment, record_judgment
@@ -136,6 +136,55 @@ def test_citation_support_is_judged_and_adjudicated_by_sentence(tmp_path):
     cli("judgments", "adjudicate", "1", "2", "1", "--assessor", "lead", "--unit", support_space("r1"))
     with Store(db) as store:
         assert answer_labels(store, support_space("r1"), "1")["2"].label == 1
+
+
+def test_agreement_pooled_over_answer_runs_by_hand(db):
+    # run r2's answer to topic 1: ann and bob give (2, 2) to its first nugget and (0, 1) to its second.
+    with Store(db) as store:
+        add_answers(store, "r2", {"1": [("Paris.", ["d1"])]})
+    cli = Cli(db)
+    for nugget, grades in (("n1-1", (2, 2)), ("n1-2", (0, 1))):
+        for assessor, grade in zip(("ann", "bob"), grades, strict=True):
+            cli("judgments", "add", "1", nugget, grade, "--assessor", assessor, "--unit", assignment_space("r2"))
+    # pooled, 8 items: ann 2,2,1,0,0,1,2,0; bob 2,1,1,0,2,1,2,1 -> p_o = 5/8;
+    # marginals over grades 2, 1, 0: ann 3, 2, 3; bob 3, 4, 1 -> p_e = (9 + 8 + 3) / 64 = 5/16;
+    # kappa = (5/8 - 5/16) / (11/16) = 5/11
+    result = cli.json("agreement", "--answers", "nuggets")
+    assert list(result)[:5] == ["answers", "runs", "scale", "threshold", "metric"]
+    assert (result["answers"], result["runs"], result["scale"], result["threshold"]) == (
+        "nuggets",
+        ["r1", "r2"],
+        "assignment",
+        2,
+    )
+    pair = result["overall"]["pairs_by_assessors"]["ann|bob"]
+    assert pair["pairs"] == 8 and pair["cohen_kappa"]["value"] == pytest.approx(5 / 11)
+    assert result["conditions"] == {"blind": 4, "shown": 2, "unrecorded": 2}
+    assert {run: block["pairs"] for run, block in result["by_run"].items()} == {"r1": 6, "r2": 2}
+    assert result["by_run"]["r2"]["overlap"]["value"] == pytest.approx(1 / 2)
+    with Store(db) as store:
+        only_r2 = answer_agreement_report(store, "nuggets", runs=["r2"])
+        support = answer_agreement_report(store, "support")
+    assert only_r2.summary.pairs_multi == 2 and support.summary.pairs_judged == 0 and support.scale == "support"
+
+
+@pytest.mark.parametrize(
+    ("args", "flag", "fragment"),
+    [
+        (["--answers", "nuggets", "--unit", SPACE], "--answers", "leave out --unit"),
+        (["--answers", "nuggets", "--snapshot", "v1"], "--answers", "leave out --snapshot"),
+        (["--runs", "r1"], "--runs", "give --answers nuggets|support with it"),
+        (["--answers", "support", "--runs", "r9"], "--runs", "no answer run named 'r9'"),
+        (["--answers", "claims"], "--answers", "'claims' is not one of 'nuggets', 'support'"),
+    ],
+)
+def test_bad_answer_agreement_requests_are_refused(db, args, flag, fragment):
+    with Unchanged(db):
+        result = invoke(db, ["agreement", *args])
+        if flag == "--answers" and "claims" in args:  # click's own choice check: a usage error
+            assert result.exit_code == 2 and fragment in result.stderr
+        else:
+            assert_bad_argument(result, flag, fragment)
 
 
 def _refused(result, fragment: str) -> None:
