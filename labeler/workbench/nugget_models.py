@@ -113,10 +113,10 @@ def _answered(chosen: ChosenJudge, task: str, requests: Sequence[JsonResult], ta
         take(number, row, where)
 
 
-def _object(row: Any, where: str, number: int) -> dict[str, Any]:
+def _require_object(row: Any, where: str, number: int) -> None:
+    """A judge's answer (or a nugget in one) must be an object: refused otherwise."""
     if not isinstance(row, dict):
         raise JudgeAnswerError(f"expected a JSON object, found {type(row).__name__}", path=where, line=number)
-    return row
 
 
 def _field(row: dict[str, Any], key: str, where: str, number: int) -> str:
@@ -223,7 +223,7 @@ class _Drafts:
     versions: dict[str, list[NuggetVersion]] = field(default_factory=dict)
 
     def take(self, number: int, row: Any, where: str) -> None:
-        row = _object(row, where, number)
+        _require_object(row, where, number)
         topic = _field(row, "topic", where, number)
         if topic not in self.asked:
             raise JudgeAnswerError(f"answers topic {topic}, which was not asked", path=where, line=number)
@@ -239,7 +239,7 @@ class _Drafts:
 
     @staticmethod
     def _version(nugget: Any, rank: int, units: set[str], where: str, number: int) -> NuggetVersion:
-        nugget = _object(nugget, where, number)
+        _require_object(nugget, where, number)
         sources = nugget.get("sources", [])
         if not isinstance(sources, list) or not all(isinstance(s, str) and s in units for s in sources):
             raise JudgeAnswerError(f"nugget {rank}'s 'sources' are not units it was given", path=where, line=number)
@@ -328,7 +328,7 @@ def _assign_batch(store: Store, chosen: ChosenJudge, model: str, space: str, req
     grades: dict[tuple[str, str], int] = {}
 
     def take(number: int, row: Any, where: str) -> None:
-        row = _object(row, where, number)
+        _require_object(row, where, number)
         item = (_field(row, "topic", where, number), _field(row, "nugget", where, number))
         name = row.get("assignment")
         if name not in ASSIGNMENT_GRADES:

@@ -223,14 +223,28 @@ def test_a_bad_assignment_answer_is_refused_and_nothing_is_written(answered: Pat
         assert fragment in result.stderr
 
 
-def test_a_draft_citing_a_unit_it_was_not_given_is_refused(answered: Path, tmp_path: Path):
-    judge = command_judge(
-        tmp_path, "return [{'topic': r['topic'], 'nuggets': [{'text': 'x', 'importance': 'vital', 'sources': ['zz']}]}]"
-    )
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        (
+            "return [{'topic': r['topic'], 'nuggets': [{'text': 'x', 'importance': 'vital', 'sources': ['zz']}]}]",
+            "nugget 1's 'sources' are not units it was given",
+        ),
+        ("return [{'topic': r['topic'], 'nuggets': [1]}]", "expected a JSON object, found int"),
+        ("return [{'topic': r['topic'], 'nuggets': [{'text': 'x', 'importance': 'huge'}]}]", "'vital' or 'okay'"),
+        ("return [{'topic': r['topic'], 'nuggets': [{'text': ' ', 'importance': 'okay'}]}]", "text is empty"),
+        ("return [{'topic': r['topic'], 'nuggets': 'x'}]", "'nuggets' is missing or not a list"),
+        ("return [{'topic': '9', 'nuggets': []}]", "answers topic 9, which was not asked"),
+        ("return []", "no answer for topic 1"),
+    ],
+)
+def test_a_bad_draft_answer_is_refused_and_nothing_is_written(answered: Path, tmp_path: Path, body, fragment):
+    judge = command_judge(tmp_path, body)
     with Unchanged(answered):
         result = invoke(answered, ["nuggets", "draft", "--judge", judge, "--topics", "1"])
-        assert result.exit_code == 1 and "nugget 1's 'sources' are not units it was given" in result.stderr
-        assert result.stderr.count("\n") == 1 and result.stdout == ""
+        assert_no_crash(result)
+        assert result.exit_code == 1 and fragment in result.stderr, result.stderr
+        assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1 and result.stdout == ""
 
 
 @pytest.mark.parametrize(
