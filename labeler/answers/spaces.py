@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from labeler.scales import Grade, GradeScale
+
 NUGGETS = "nuggets"
 ASSIGNMENT_PREFIX = "nugget:"
 SUPPORT_PREFIX = "support:"
@@ -51,6 +53,17 @@ class AnswerSpace:
     @property
     def labels(self) -> dict[int, str]:
         return ASSIGNMENT_LABELS if self.kind == "nugget" else SUPPORT_LABELS
+
+    @property
+    def scale(self) -> GradeScale:
+        """The grades judged in the space, as a scale: 0, 1, 2, with only the full grade (2) counting as supported.
+
+        Full support is the threshold because the strict scores (`strict_vital_score`) count it alone;
+        binary overlap and binary kappa on answer judgments are about that line.
+        """
+        kind = "assignment" if self.kind == "nugget" else "support"
+        grades = tuple(Grade(grade, name, name.replace("_", " ")) for grade, name in sorted(self.labels.items()))
+        return GradeScale(kind, grades, threshold=2)
 
 
 def assignment_space(run: str) -> str:

@@ -8,16 +8,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from labeler.agreement.statistics import METRICS
+from labeler.answers.spaces import answer_space
 from labeler.cli.common import model_view
-from labeler.cli.common.context import Env, json_option, pass_env
+from labeler.cli.common.context import Env, comma_list, json_option, pass_env
 from labeler.cli.common.deprecation import notice
 from labeler.cli.common.printing import emit_json, info, table
 from labeler.cli.common.ranges import Whole
 from labeler.errors import BadArgumentError
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.agreement.statistics import AgreementBlock, Statistic
-    from labeler.workbench.agreement import AgreementReport
+    from labeler.workbench.agreement import AgreementReport, AnswerAgreementReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,7 +62,7 @@ def _block_row(label: str, block: AgreementBlock) -> list[object]:
     ]
 
 
-def _say_conditions(result: AgreementReport) -> None:
+def _say_conditions(result: AgreementReport | AnswerAgreementReport) -> None:
     """Which condition the pairs' second judgments were made in and, when more than one, agreement in each."""
     counts = result.conditions
     info(
@@ -113,7 +115,13 @@ def model_options(*, hidden: bool) -> Callable[[F], F]:
     return decorate
 
 
-UNIT = click.option("--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the latest pool's).")
+UNIT = click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME|nugget:RUN|support:RUN",
+    help="Unit space, or an answer space: nugget:RUN (nugget assignments of run RUN's answers) or support:RUN "
+    "(their citation support) (default: the latest pool's).",
+)
 ALL_PAIRS = click.option(
     "--all-pairs",
     is_flag=True,
@@ -134,6 +142,13 @@ ALL_PAIRS = click.option(
     help="Krippendorff's alpha distance between grades.",
 )
 @ALL_PAIRS
+@click.option(
+    "--answers",
+    type=click.Choice(["nuggets", "support"]),
+    default=None,
+    help="Agreement on answer judgments over answer runs: nugget assignments or citation support.",
+)
+@click.option("--runs", default=None, metavar="R1,R2,...", help="With --answers: only these answer runs.")
 @click.option("--model", default=None, metavar="NAME", hidden=True, help="Deprecated: agreement model NAME.")
 @model_options(hidden=True)
 @json_option
@@ -144,6 +159,8 @@ def agreement(
     unit: str | None,
     metric: str,
     all_pairs: bool,
+    answers: str | None,
+    runs: str | None,
     model: str | None,
     measure: str,
     weights: str,
@@ -157,6 +174,9 @@ def agreement(
     from labeler.workbench.agreement import agreement_report
 
     if click.get_current_context().invoked_subcommand is not None:
+        return
+    if answers is not None or runs is not None:
+        _answers_report(env, answers, runs, metric, as_json, unit=unit, snapshot=snapshot, model=model)
         return
     if model is not None:
         notice("agreement --model NAME", "agreement model NAME")
@@ -182,8 +202,14 @@ def agreement(
     info(
         f"Agreement in {scope}{result.unit}{planned}: {summary.pairs_multi} of {summary.pairs_judged} "
         f"graded pairs were graded by two or more assessors ({', '.join(summary.assessors) or 'none'}); scale "
-        f"{result.scale}, relevant from grade {result.threshold}."
+        f"{result.scale}, {'supported' if answer_space(result.unit) else 'relevant'} from grade {result.threshold}."
     )
+    _say_agreement(result)
+
+
+def _say_agreement(result: AgreementReport | AnswerAgreementReport) -> None:
+    """The tables of a report, relevance or answers: per condition, assessor pair, topic, and how to read them."""
+    summary = result.summary
     if summary.pairs_multi == 0:
         info(
             "Nothing to compare: have a second assessor grade some of the same pairs "
@@ -242,6 +268,41 @@ def agreement(
     for line in _reasons("all topics", overall):
         info(line)
     info(HOW_TO_READ)
+
+
+def _answers_report(
+    env: Env, answers: str | None, runs: str | None, metric: str, as_json: bool, **others: str | None
+) -> None:
+    """`agreement --answers nuggets|support [--runs ...]`: people's agreement on answer judgments over runs."""
+    from labeler.workbench.agreement import answer_agreement_report
+
+    if answers is None:
+        raise BadArgumentError("names answer runs: give --answers nuggets|support with it", argument="runs")
+    for name, value in others.items():
+        if value is not None:
+            raise BadArgumentError(
+                f"reads the answer runs' own spaces: leave out --{name} (or use --unit nugget:RUN alone)",
+                argument="answers",
+            )
+    with env.store() as store:
+        result = answer_agreement_report(store, answers, runs=comma_list(runs, "runs", "run name"), metric=metric)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    summary = result.summary
+    info(
+        f"Agreement on {'nugget assignments' if answers == 'nuggets' else 'citation support'} of "
+        f"{plural(len(result.runs), 'answer run')} ({', '.join(result.runs) or 'none'}): {summary.pairs_multi} of "
+        f"{summary.pairs_judged} judged items were judged by two or more ({', '.join(summary.assessors) or 'none'}); "
+        f"scale {result.scale}, supported from grade {result.threshold}."
+    )
+    if summary.pairs_multi:
+        table(
+            "per answer run",
+            ["run", "items", "assessors", "overlap", "binary overlap", f"alpha ({result.metric})"],
+            [_block_row(run, block) for run, block in result.by_run.items()],
+        )
+    _say_agreement(result)
 
 
 @agreement.command("model")

@@ -189,7 +189,11 @@ def undo(env: Env, assessor: str, as_json: bool) -> None:
 @assessor_option
 @click.option("--note", default=None, help="Why this grade.")
 @click.option(
-    "--unit", default=None, metavar="doc|chunk:NAME", help="Unit space (default: the id's own, else the one held)."
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME|nugget:RUN|support:RUN",
+    help="Unit space (default: the id's own, else the one held); nugget:RUN or support:RUN settles an answer "
+    "judgment (UNIT is then the nugget id or the sentence number).",
 )
 @json_option
 @pass_env

@@ -2,7 +2,9 @@
 
 The program is run once per batch of pairs. It reads one `{"topic", "unit", "unit_space",
 "title", "description", "narrative", "text"}` object a line and prints one `{"topic",
-"unit", "grade", "probs"?}` object a line, in any order. Its answers are read as it prints
+"unit", "grade", "probs"?}` object a line, in any order. For answers it is run the same way
+on requests whose `task` is `draft` or `assign` (`labeler.judges.base` has their shapes and
+the answers expected). Its answers are read as it prints
 them (`labeler.external.Program`), under the reading limits, and checked like a model's
 JSONL import as they come; an error names the command, the batch and the answer's line,
 and stops the program.
@@ -18,6 +20,7 @@ from typing import Any
 from labeler.errors import FormatError
 from labeler.external import PREFIX, Program, command_argv
 from labeler.formats.stream_lines import StreamLines
+from labeler.json_form import JsonResult
 from labeler.judges.base import JudgePair
 
 
@@ -44,8 +47,12 @@ class CommandJudge:
         The program runs while the caller reads: close the iterator (`contextlib.closing`) to stop it
         at a line the caller refuses. Blank lines are skipped.
         """
+        return self.exchange(pairs)
+
+    def exchange(self, requests: Sequence[JsonResult]) -> Generator[tuple[int, str], None, None]:
+        """Run the command on one batch of requests (pairs, drafts or assignments), as `judge` does."""
         self.batches += 1
-        stdin = "".join(json.dumps(pair.to_json(), ensure_ascii=False) + "\n" for pair in pairs)
+        stdin = "".join(json.dumps(request.to_json(), ensure_ascii=False) + "\n" for request in requests)
         return self._lines(stdin.encode("utf-8"))
 
     def _lines(self, stdin: bytes) -> Generator[tuple[int, str], None, None]:

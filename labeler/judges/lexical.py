@@ -13,6 +13,17 @@ not from a paper):
   With fewer examples, fixed thresholds t_i = i / (k + 1).
 - probs: a softmax over grades of -|s - c_g| / `TEMPERATURE`, c_g the mean score of the examples
   people gave grade g (fitted), or the middle of grade g's interval (fixed, or no example of g).
+
+On answers (as weak, and as deterministic):
+
+- draft: the sentences of the topic's relevant units (split after `.`, `!` or `?` followed by
+  white space, and at blank lines, so a unit's title is a sentence of its own), each cut to
+  `DRAFT_WORDS` words, scored by s above with the sentence as text; the `MAX_DRAFTS` best (ties:
+  in the units' order), `vital` when s >= `VITAL_SCORE`, else `okay`, each naming the unit it
+  came from. Sentences without a term of the title are left out.
+- assign: c = |N ∩ A| / |N|, N the terms of the nugget and A those of the answer's text;
+  `support` when c >= `SUPPORT_SHARE`, `partial_support` when c >= `PARTIAL_SHARE`, else
+  `not_support` (and `not_support` for a nugget without terms).
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from labeler.judges.base import JudgePair
+from labeler.judges.base import AssignRequest, DraftRequest, JudgePair
 
 MIN_EXAMPLES = 20
 TEMPERATURE = 0.1
@@ -31,6 +42,12 @@ STOP_WORDS = frozenset(
     "with".split()
 )
 _WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+MAX_DRAFTS = 10
+DRAFT_WORDS = 40
+VITAL_SCORE = 0.5
+SUPPORT_SHARE = 0.8
+PARTIAL_SHARE = 0.4
 
 
 def terms(text: str) -> set[str]:
@@ -80,6 +97,20 @@ class LexicalJudge:
             grade = scale[sum(1 for t in thresholds if score >= t)]
             yield {"topic": pair.topic, "unit": pair.unit, "grade": grade, "probs": self.probs(score, scale)}
 
+    def draft(self, requests: Sequence[DraftRequest]) -> Iterable[dict[str, Any]]:
+        """Draft nuggets: the best sentences of each topic's relevant units (module docstring)."""
+        return [draft_nuggets(request) for request in requests]
+
+    def assign(self, requests: Sequence[AssignRequest]) -> Iterable[dict[str, Any]]:
+        """Assign nuggets by the share of each nugget's terms the answer holds (module docstring)."""
+        for request in requests:
+            for nugget in request.nuggets:
+                yield {
+                    "topic": request.topic,
+                    "nugget": nugget.nugget,
+                    "assignment": assignment(nugget.text, request.answer),
+                }
+
     def probs(self, score: float, scale: Sequence[int]) -> dict[str, float]:
         """Softmax over grades of -|score - centre| / TEMPERATURE (see the module's docstring)."""
         k = len(scale)
@@ -89,6 +120,34 @@ class LexicalJudge:
         weights = [math.exp(x - top) for x in logits]
         total = math.fsum(weights)
         return {str(g): w / total for g, w in zip(scale, weights, strict=True)}
+
+
+def draft_nuggets(request: DraftRequest) -> dict[str, Any]:
+    """The `MAX_DRAFTS` sentences of the relevant units sharing most terms with the title (module docstring)."""
+    scored: list[tuple[float, int, str, str]] = []
+    seen: set[str] = set()
+    for unit in request.units:
+        for sentence in _SENTENCE_END.split(unit.text):
+            text = " ".join(sentence.split()[:DRAFT_WORDS])
+            score = overlap_score(request.title, text)
+            if score > 0 and text.lower() not in seen:
+                seen.add(text.lower())
+                scored.append((-score, len(scored), text, unit.unit))
+    best = sorted(scored)[:MAX_DRAFTS]
+    nuggets = [
+        {"text": text, "importance": "vital" if -negative >= VITAL_SCORE else "okay", "sources": [unit]}
+        for negative, _, text, unit in best
+    ]
+    return {"topic": request.topic, "nuggets": nuggets}
+
+
+def assignment(nugget: str, answer: str) -> str:
+    """`support`, `partial_support` or `not_support`: the share of the nugget's terms the answer holds."""
+    wanted = terms(nugget)
+    share = len(wanted & terms(answer)) / len(wanted) if wanted else 0.0
+    if share >= SUPPORT_SHARE:
+        return "support"
+    return "partial_support" if share >= PARTIAL_SHARE else "not_support"
 
 
 def _threshold(ordered: Sequence[float], below: int) -> float:

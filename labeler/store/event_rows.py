@@ -538,6 +538,8 @@ class EventRows(Rows):
         """`unit id -> time of the latest content change of its document`, for staleness."""
         if unit == "doc":
             rows = self.db.execute("SELECT doc_id, max(changed) FROM document_changes GROUP BY doc_id")
+        elif not unit.startswith("chunk:"):
+            return {}  # an answer space: its items (nuggets, sentences) are not a corpus's texts
         else:
             rows = self.db.execute(
                 "SELECT ch.chunk_id, max(dc.changed) FROM document_changes dc "
@@ -551,6 +553,8 @@ class EventRows(Rows):
         """The hash of the text an assessor sees for a unit now (None when the workbench has no text)."""
         if unit == "doc":
             row = self.db.execute("SELECT hash FROM documents WHERE doc_id = ?", [unit_id]).fetchone()
+        elif not unit.startswith("chunk:"):
+            return None  # an answer space
         else:
             row = self.db.execute(
                 "SELECT ch.hash FROM chunks ch JOIN chunkings c ON c.chunking_id = ch.chunking_id "

@@ -8,11 +8,12 @@ a snapshot only narrows the report to that snapshot's unit space and topics.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, ModelComparison, compare_model
 from labeler.agreement.statistics import METRICS, AgreementBlock, AgreementSummary, agreement_block, summarize_agreement
+from labeler.answers.spaces import AnswerSpace, answer_space
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
@@ -23,9 +24,10 @@ from labeler.metrics import Measure, evaluate, merge_evaluations, parse_measures
 from labeler.models import topic_sort_key
 from labeler.scales import GradeScale
 from labeler.store import Store
+from labeler.workbench.answer_labels import answer_run_names
 from labeler.workbench.assignments import current_plan, space_pool
 from labeler.workbench.batches import topic_batches
-from labeler.workbench.read_labels import current_labels, model_labels, model_names, unit_space
+from labeler.workbench.read_labels import current_labels, label_space, model_labels, model_names
 from labeler.workbench.snapshots import CURRENT, current_snapshot, resolve_snapshot
 
 
@@ -62,11 +64,16 @@ class AgreementReport(JsonResult):
 
 
 def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, set[str] | None, GradeScale, str | None]:
-    """The unit space, the topics (None: all), the scale and the snapshot's name the report is restricted to."""
+    """The unit space, the topics (None: all), the scale and the snapshot's name the report is restricted to.
+
+    An answer space (`nugget:RUN`, `support:RUN`) has its own three grades; a snapshot holds a relevance
+    space's labels, so naming one with an answer space is refused as any other space it does not hold.
+    """
     if snapshot is None:
-        return unit_space(store, unit), None, store.scale(), None
+        space = label_space(store, unit)
+        return space, None, space_scale(store, space), None
     info = current_snapshot(store, unit) if snapshot == CURRENT else resolve_snapshot(store, snapshot)
-    if unit is not None and unit_space(store, unit) != info.unit:
+    if unit is not None and label_space(store, unit) != info.unit:
         raise BadArgumentError(
             f"snapshot {info.name} holds {info.unit} labels, not {unit!r}: "
             "leave it out or choose a snapshot of that unit space",
@@ -75,6 +82,12 @@ def _scope(store: Store, snapshot: str | None, unit: str | None) -> tuple[str, s
     manifest = info.manifest
     topics = set(manifest.get("topics", {})) | {topic for topic, _ in manifest.get("conflicts_left_out", [])}
     return info.unit, topics, GradeScale.from_dict(manifest["scale"]), info.name
+
+
+def space_scale(store: Store, space: str) -> GradeScale:
+    """The grades judged in a space: an answer space's own, else the workbench's scale."""
+    answer = answer_space(space)
+    return answer.scale if answer is not None else store.scale()
 
 
 def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tuple[str, str]] | None:
@@ -93,6 +106,14 @@ def planned_overlap(store: Store, space: str, topics: set[str] | None) -> set[tu
         for unit_id in store.pool_topic_units(info.name, topic_id)
         if entry.is_overlap(unit_id)
     }
+
+
+def _pairs_planned(store: Store, space: str, topics: set[str] | None, all_pairs: bool) -> set[tuple[str, str]] | None:
+    """The planned overlap pairs to read, or None to read every pair: asked (`all_pairs`), or an answer space,
+    which has no pool and so no planned overlap."""
+    if all_pairs or answer_space(space) is not None:
+        return None
+    return planned_overlap(store, space, topics)
 
 
 def agreement_report(
@@ -115,19 +136,10 @@ def agreement_report(
     the condition its second judgment was made in (`blind`, `shown`, `unrecorded`), with the
     agreement per condition beside the whole.
     """
-    if metric not in METRICS:
-        raise BadArgumentError(f"must be one of {', '.join(METRICS)}, not {metric!r}", argument="metric")
+    _check_metric(metric)
     space, topics, scale, snapshot_name = _scope(store, snapshot, unit)
-    planned = None if all_pairs else planned_overlap(store, space, topics)
-    grades: dict[str, dict[str, dict[str, int]]] = {}
-    for (topic_id, unit_id), state in current_labels(store, space).items():
-        if topics is not None and topic_id not in topics:
-            continue
-        if planned is not None and (topic_id, unit_id) not in planned:
-            continue
-        real = {assessor: grade for assessor, grade in state.grades.items() if grade is not None and grade >= 0}
-        if real:
-            grades.setdefault(topic_id, {})[unit_id] = real
+    planned = _pairs_planned(store, space, topics, all_pairs)
+    grades = _real_grades(store, space, topics, planned)
     summary = summarize_agreement(grades, threshold=scale.threshold, categories=scale.values, metric=metric)
     counts, blocks, pair_conditions = _by_condition(store, space, grades, scale, metric)
     return AgreementReport(
@@ -143,6 +155,113 @@ def agreement_report(
         by_condition=blocks,
         pair_conditions=pair_conditions,
     )
+
+
+def _check_metric(metric: str) -> None:
+    if metric not in METRICS:
+        raise BadArgumentError(f"must be one of {', '.join(METRICS)}, not {metric!r}", argument="metric")
+
+
+Grades = dict[str, dict[str, dict[str, int]]]
+"""`topic -> unit (or item) id -> {assessor: grade}`: what the agreement statistics take."""
+
+
+def _real_grades(store: Store, space: str, topics: set[str] | None, planned: set[tuple[str, str]] | None) -> Grades:
+    """Every assessor's latest real grade (0 or more) of each pair of the space, within the topics and plan."""
+    grades: Grades = {}
+    for (topic_id, unit_id), state in current_labels(store, space).items():
+        if topics is not None and topic_id not in topics:
+            continue
+        if planned is not None and (topic_id, unit_id) not in planned:
+            continue
+        real = {assessor: grade for assessor, grade in state.grades.items() if grade is not None and grade >= 0}
+        if real:
+            grades.setdefault(topic_id, {})[unit_id] = real
+    return grades
+
+
+ANSWER_KINDS = {"nuggets": "nugget", "support": "support"}
+"""`--answers` -> the kind of answer space it reads: nugget assignments, or citation support."""
+
+
+@dataclass(frozen=True)
+class AnswerAgreementReport(JsonResult):
+    """`answer_agreement_report`'s result: agreement on answer judgments pooled over answer runs.
+
+    `summary` is over every run's items (per topic: the items of every run's answer to it; its keys join
+    the document in its place); `by_run` gives each run's items apart, `conditions` and `by_condition`
+    the second judgments' conditions as for relevance.
+    """
+
+    answers: str
+    runs: tuple[str, ...]
+    scale: str
+    threshold: int
+    metric: str
+    summary: AgreementSummary = json_field(flatten=True)
+    conditions: dict[str, int] = json_field()
+    by_condition: dict[str, AgreementBlock] = json_field()
+    by_run: dict[str, AgreementBlock] = json_field()
+
+
+def answer_agreement_report(
+    store: Store, answers: str, *, runs: Sequence[str] | None = None, metric: str = "ordinal"
+) -> AnswerAgreementReport:
+    """How far people agree on answer judgments (`nuggets`: assignments; `support`: citation support), over runs.
+
+    Each run's items are read as `agreement_report` reads its answer space (`nugget:RUN` or
+    `support:RUN`): every person's latest real grade, every item graded by two or more (an answer
+    space has no planned overlap). An item is a run's (topic, nugget or sentence): the same nugget
+    judged in two runs' answers is two items. Default runs: every answer run not retired.
+    """
+    _check_metric(metric)
+    if answers not in ANSWER_KINDS:
+        raise BadArgumentError(f"must be nuggets or support, not {answers!r}", argument="answers")
+    chosen = answer_run_names(store, runs)
+    scale = AnswerSpace(ANSWER_KINDS[answers], "").scale
+    pooled, by_condition, by_run = _pooled_runs(store, ANSWER_KINDS[answers], chosen, scale, metric)
+    return AnswerAgreementReport(
+        answers=answers,
+        runs=tuple(chosen),
+        scale=scale.name,
+        threshold=scale.threshold,
+        metric=metric,
+        summary=summarize_agreement(pooled, threshold=scale.threshold, categories=scale.values, metric=metric),
+        conditions={name: len(units) for name, units in by_condition.items()},
+        by_condition=_blocks({name: units for name, units in by_condition.items() if units}, scale, metric),
+        by_run=_blocks(by_run, scale, metric),
+    )
+
+
+Graded = list[dict[str, int]]
+"""The grades of some items, each `{assessor: grade}`."""
+
+
+def _pooled_runs(
+    store: Store, kind: str, runs: list[str], scale: GradeScale, metric: str
+) -> tuple[Grades, dict[str, Graded], dict[str, Graded]]:
+    """Every run's items pooled per topic (an item keyed `RUN ITEM`: ids hold no white space), and the items'
+    grades per condition of the second judgment and per run."""
+    pooled: Grades = {}
+    by_condition: dict[str, Graded] = {name: [] for name in JUDGED_CONDITIONS}
+    by_run: dict[str, Graded] = {}
+    for run in runs:
+        space = str(AnswerSpace(kind, run))
+        grades = _real_grades(store, space, None, None)
+        for topic, items in grades.items():
+            pooled.setdefault(topic, {}).update({f"{run} {item}": by for item, by in items.items()})
+        for pair in _by_condition(store, space, grades, scale, metric)[2]:
+            by_condition[pair.condition].append(grades[pair.topic][pair.unit_id])
+        by_run[run] = [by for items in grades.values() for by in items.values()]
+    return pooled, by_condition, by_run
+
+
+def _blocks(units: dict[str, Graded], scale: GradeScale, metric: str) -> dict[str, AgreementBlock]:
+    """The agreement of each named set of items' grades."""
+    return {
+        name: agreement_block(graded, threshold=scale.threshold, categories=scale.values, metric=metric)
+        for name, graded in units.items()
+    }
 
 
 def _by_condition(
@@ -247,13 +366,13 @@ def model_agreement_report(
     on exactly the pairs compared (so only the grades differ), over the topics holding one.
     """
     tau_measure = _checked_report_request(weights, bins, measure)
-    space = unit_space(store, unit)
-    scale = store.scale()
+    space = label_space(store, unit)
+    scale = space_scale(store, space)
     labels = model_labels(store, model, space)
     if not labels:
         known = ", ".join(model_names(store, space)) or "none"
         raise NotFoundError(f"no labels from model {model!r} in {space} (models: {known})")
-    planned = None if all_pairs else planned_overlap(store, space, None)
+    planned = _pairs_planned(store, space, None, all_pairs)
     pairs, condition = _compared_pairs(store, space, model, labels, planned)
     ordered = sorted(pairs, key=lambda k: (topic_sort_key(k[0]), k[1]))
     chosen = [pairs[k] for k in ordered]

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from labeler.answers.nuggets import Nugget, NuggetVersion, fold_nuggets, nugget_event, version_problem
-from labeler.answers.spaces import NUGGETS, answer_space
-from labeler.errors import BadArgumentError, LabelerError
+from labeler.answers.spaces import NUGGETS, answer_space, sentence_id
+from labeler.errors import BadArgumentError, Hint, LabelerError
 from labeler.judgments.log import MODEL, SOURCES, Event, PairState
 from labeler.store import Store
 from labeler.workbench.assessors import check_assessor
@@ -38,6 +38,40 @@ def answer_labels(store: Store, space: str, topic_id: str) -> dict[str, PairStat
     if answer_space(space) is None:
         raise BadArgumentError(f"{space!r} is not an answer space", argument="unit")
     return topic_labels(store, space, topic_id)
+
+
+def answer_item_problem(store: Store, space: str, topic_id: str, item: str) -> str | None:
+    """Why `item` is not something to judge in an answer space for a topic, or None.
+
+    The run must have an answer to the topic; in `nugget:RUN` the item is one of the topic's
+    nuggets now (people's, not deleted), in `support:RUN` a sentence number of the answer.
+    """
+    answer = answer_space(space)
+    if answer is None:
+        return f"{space!r} is not an answer space"
+    found = store.answer(answer.run, topic_id)
+    if found is None:
+        return f"answer run {answer.run} has no answer to topic {topic_id!r}"
+    if answer.kind == "nugget":
+        if item not in {n.nugget_id for n in nuggets_now(store, topic_id)}:
+            return f"topic {topic_id} has no nugget {item!r}"
+        return None
+    if item not in {sentence_id(number) for number in range(1, len(found.sentences) + 1)}:
+        count = len(found.sentences)
+        return f"the answer of run {answer.run} to topic {topic_id} has no sentence {item!r} (it has {count})"
+    return None
+
+
+def answer_run_names(store: Store, runs: Sequence[str] | None) -> list[str]:
+    """The answer runs asked for (each one the workbench holds), else every answer run not retired."""
+    held = store.answer_runs()
+    if not runs:
+        return [r.name for r in held if r.retired is None]
+    names = {r.name for r in held}
+    unknown = [r for r in runs if r not in names]
+    if unknown:
+        raise BadArgumentError(f"no answer run named {unknown[0]!r}", argument="runs", hints=Hint("list_answer_runs"))
+    return list(dict.fromkeys(runs))
 
 
 @dataclass(frozen=True)

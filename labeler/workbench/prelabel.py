@@ -153,13 +153,19 @@ def _topics(store: Store, pool: str, wanted: Sequence[str] | None) -> list[Topic
     return found
 
 
-def _pair(store: Store, space: str, topic: Topic, unit_id: str) -> JudgePair:
+def judged_text(store: Store, space: str, unit_id: str) -> str:
+    """The text a judge is given for a unit: what an assessor reads (the chunk's span), its title first."""
     shown = unit_text(store, space, unit_id)
     text = shown.text
     if shown.span is not None:
         text = text[shown.span[0] : shown.span[1]]
     if shown.title:
         text = f"{shown.title}\n\n{text}"
+    return text
+
+
+def _pair(store: Store, space: str, topic: Topic, unit_id: str) -> JudgePair:
+    text = judged_text(store, space, unit_id)
     return JudgePair(topic.topic_id, unit_id, space, topic.title, topic.description, topic.narrative, text)
 
 

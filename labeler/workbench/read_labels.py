@@ -13,6 +13,7 @@ and not made before the unit's text changed (as for a person's grade); a negativ
 
 from __future__ import annotations
 
+from labeler.answers.spaces import answer_space
 from labeler.errors import BadArgumentError, Hint
 from labeler.judgments.log import GRADE, Event, PairState, derive_pair, derive_pairs, event_order, model_events
 from labeler.judgments.model_labels import ModelLabel
@@ -34,6 +35,20 @@ def unit_space(store: Store, unit: str | None) -> str:
         return str(parsed)
     latest = store.latest_pool()
     return latest.unit if latest else "doc"
+
+
+def label_space(store: Store, unit: str | None) -> str:
+    """`unit_space`, or an answer space (`nugget:RUN`, `support:RUN`) of an answer run the workbench holds.
+
+    For what works alike on relevance labels and answer judgments (agreement, conflicts,
+    adjudication, model labels); the commands about relevance alone keep `unit_space`.
+    """
+    space = answer_space(unit) if unit is not None else None
+    if space is None:
+        return unit_space(store, unit)
+    if not store.has_answer_run(space.run):
+        raise BadArgumentError(f"no answer run named {space.run!r}", argument="unit", hints=Hint("list_answer_runs"))
+    return str(space)
 
 
 def current_labels(store: Store, unit: str) -> dict[tuple[str, str], PairState]:
@@ -69,7 +84,7 @@ def judging_rate(store: Store, assessor: str | None = None) -> float | None:
 
 def model_labels(store: Store, model: str, unit: str | None = None) -> dict[tuple[str, str], ModelLabel]:
     """`(topic id, unit id) -> ModelLabel` of one model, in one unit space (the latest pool's by default)."""
-    space = unit_space(store, unit)
+    space = label_space(store, unit)
     return _labels(store, space, model).get(model, {})
 
 
@@ -95,7 +110,7 @@ def model_labels_by_topic(store: Store, model: str, unit: str | None = None) -> 
 
 def model_names(store: Store, unit: str | None = None) -> list[str]:
     """The models that have at least one label now in a unit space (the latest pool's by default), sorted."""
-    space = unit_space(store, unit)
+    space = label_space(store, unit)
     return sorted(name for name, labels in _labels(store, space, None).items() if labels)
 
 

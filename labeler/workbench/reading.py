@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from labeler.judgments.log import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
-from labeler.workbench.read_labels import current_labels, unit_space
+from labeler.workbench.read_labels import current_labels, label_space
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,11 @@ class Conflict:
 
 
 def conflicts(store: Store, *, unit: str | None = None, topic_id: str | None = None) -> list[Conflict]:
-    """Pairs whose assessors disagree, with each assessor's latest grade and notes, for adjudication."""
-    space = unit_space(store, unit)
+    """Pairs whose assessors disagree, with each assessor's latest grade and notes, for adjudication.
+
+    `unit` may name an answer space (`nugget:RUN`, `support:RUN`): its items are adjudicated alike.
+    """
+    space = label_space(store, unit)
     result = []
     for (topic, unit_id), state in current_labels(store, space).items():
         if not state.conflict or (topic_id is not None and topic != topic_id):

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from labeler.answers.spaces import answer_space
 from labeler.errors import (
     BadArgumentError,
     ConflictError,
@@ -53,8 +54,9 @@ from labeler.validation import (
     label_grade_problem,
 )
 from labeler.wording import plural
+from labeler.workbench.answer_labels import answer_item_problem
 from labeler.workbench.assessors import check_assessor
-from labeler.workbench.read_labels import current_labels, model_labels, topic_labels
+from labeler.workbench.read_labels import current_labels, label_space, model_labels, topic_labels
 from labeler.workbench.review import is_relevant
 from labeler.workbench.setup import now
 from labeler.workbench.unit_spaces import foreign_ids, missing_units, refuse_foreign, write_space
@@ -118,14 +120,12 @@ def record_judgment(store: Store, judgment: Judgment) -> Event:
     """Append one decision about a pair, once the workbench knows its assessor, space, unit and grade."""
     topic_id, unit_id, kind, source = judgment.topic_id, judgment.unit_id, judgment.kind, judgment.source
     assessor = check_assessor(store, judgment.assessor)
-    space = write_space(store, judgment.unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
-    if grades_kind(kind):
-        _check_grade(store, judgment.grade)
-    checked_probs = _checked_probs(store, judgment.probs)
-    if judgment.allow_unknown:
-        refuse_foreign(store, space, missing_units(store, space, [unit_id]))
+    answer = answer_space(judgment.unit) if judgment.unit is not None else None
+    if answer is not None:
+        space, scale = _checked_answer_item(store, judgment), answer.scale
     else:
-        _check_known(store, space, topic_id, unit_id)
+        space, scale = _checked_unit(store, judgment), store.scale()
+    checked_probs = _checked_probs(judgment.probs, scale)
     event = Event(
         "",
         0,
@@ -176,12 +176,12 @@ def _check_shown(source: str, shown_model: str | None) -> None:
         check_id(shown_model, "shown model")
 
 
-def _checked_probs(store: Store, probs: Mapping[int, float] | None) -> dict[int, float] | None:
-    """A model's probabilities per grade, sound for the workbench's scale."""
+def _checked_probs(probs: Mapping[int, float] | None, scale: GradeScale) -> dict[int, float] | None:
+    """A model's probabilities per grade, sound for the space's scale."""
     if probs is None:
         return None
     checked = {int(g): p for g, p in probs.items()}
-    problem = probs_problem(checked, store.scale().values)
+    problem = probs_problem(checked, scale.values)
     if problem is not None:
         raise BadArgumentError(problem, argument="probs")
     return {g: float(p) for g, p in checked.items()}
@@ -632,8 +632,36 @@ def _check_assessor(assessor: str) -> str:
     return check_id(assessor, ID_NAMES["assessor"])
 
 
-def _check_grade(store: Store, grade: int | None) -> None:
-    scale = store.scale()
+def _checked_unit(store: Store, judgment: Judgment) -> str:
+    """The relevance space a judgment goes to, once its grade is on the scale and its topic and unit are known."""
+    unit_id = judgment.unit_id
+    space = write_space(store, judgment.unit, ids=[[unit_id]], why="to say which space the judgment belongs to")
+    if grades_kind(judgment.kind):
+        _check_grade(store.scale(), judgment.grade)
+    if judgment.allow_unknown:
+        refuse_foreign(store, space, missing_units(store, space, [unit_id]))
+    else:
+        _check_known(store, space, judgment.topic_id, unit_id)
+    return space
+
+
+def _checked_answer_item(store: Store, judgment: Judgment) -> str:
+    """The answer space a judgment names, once its grade is one of the space's and its item one the answer has.
+
+    An answer's item is no corpus unit: unknown ids are never accepted there (`allow_unknown` is moot).
+    """
+    space = label_space(store, judgment.unit)
+    answer = answer_space(space)
+    assert answer is not None  # label_space keeps an answer space as it is
+    if grades_kind(judgment.kind):
+        _check_grade(answer.scale, judgment.grade)
+    problem = answer_item_problem(store, space, judgment.topic_id, judgment.unit_id)
+    if problem is not None:
+        raise UnknownIdError(problem)
+    return space
+
+
+def _check_grade(scale: GradeScale, grade: int | None) -> None:
     problem = grade_problem(grade, scale.values, scale.name)
     if problem is not None:
         raise LabelerError(problem)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from labeler.answers.spaces import answer_space
 from labeler.cli.common.printing import info, table
 
 if TYPE_CHECKING:
@@ -73,10 +74,12 @@ def _say_reliability(calibration: Calibration | None) -> None:
 def say(report: ModelAgreementReport) -> None:
     info(
         f"Model {report.model} against the human labels in {report.unit}: {report.pairs} pairs labelled "
-        f"by both (of the model's {report.model_labels} labels); scale {report.scale}, relevant from grade "
-        f"{report.threshold}."
+        f"by both (of the model's {report.model_labels} labels); scale {report.scale}, "
+        f"{'supported' if answer_space(report.unit) else 'relevant'} from grade {report.threshold}."
     )
-    if report.pairs_read == "overlap":
+    if answer_space(report.unit) is not None:
+        info("Read: every answer item both judged (an answer space has no planned overlap).")
+    elif report.pairs_read == "overlap":
         info(
             f"Read: the assignments' planned overlap ({report.planned_overlap} pairs, a seeded sample chosen "
             "before anyone judged); --all-pairs reads every pair both labelled."

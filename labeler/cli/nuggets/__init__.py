@@ -17,6 +17,7 @@ def nuggets() -> None:
 from labeler.cli.nuggets.editing import add, delete, edit, merge  # noqa: E402 (registered after the group)
 from labeler.cli.nuggets.files import import_assignments, import_nuggets  # noqa: E402
 from labeler.cli.nuggets.listing import list_nuggets  # noqa: E402
+from labeler.cli.nuggets.models import assign, draft  # noqa: E402
 from labeler.cli.nuggets.score import score  # noqa: E402
 
 nuggets.add_command(import_nuggets)
@@ -27,3 +28,5 @@ nuggets.add_command(edit)
 nuggets.add_command(merge)
 nuggets.add_command(delete)
 nuggets.add_command(score)
+nuggets.add_command(draft)
+nuggets.add_command(assign)
