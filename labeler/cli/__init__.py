@@ -67,7 +67,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "export": ("labeler.cli.export.export", "Export labels, runs and the judgment log for other tools."),
     "init": ("labeler.cli.init.init", "Create the workbench (or upgrade an existing one) and set its grade scale."),
-    "judge": ("labeler.cli.judge.judge", "Judge the pool's unjudged units in the terminal UI (one key per grade)."),
+    "judge": (
+        "labeler.cli.judge.judge",
+        "Judge the pool's unjudged units in the terminal UI (one key per grade); with --answers, RAG answers.",
+    ),
     "judgments": ("labeler.cli.judgments.judgments", "Record, import and undo judgments (the append-only log)."),
     "merge": (
         "labeler.cli.merge.merge",
