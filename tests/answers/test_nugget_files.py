@@ -15,16 +15,13 @@ from labeler.judgments.log import MODEL
 from labeler.models import Topic
 from labeler.store import Store
 from labeler.workbench.answer_labels import answer_labels, nugget_history, nuggets_now
-from labeler.workbench.nuggets import (
-    add_nugget,
-    delete_nugget,
-    edit_nugget,
+from labeler.workbench.nugget_edits import add_nugget, delete_nugget, edit_nugget, merge_nuggets
+from labeler.workbench.nugget_files import (
     export_assignments,
     export_nuggets,
     import_assignments,
     import_nuggets,
     list_nuggets,
-    merge_nuggets,
 )
 from tests.answers.answer_support import add_answers
 from tests.support import new_workbench
