@@ -93,6 +93,24 @@ def test_import_then_export_gives_the_file_back(store, nugget_file, write):
     assert [list(json.loads(line)) for line in exported.text.splitlines()][0] == ["query", "qid", "nuggets"]
 
 
+def test_a_file_listing_an_okay_nugget_before_a_vital_one_comes_back_in_its_order(store, write):
+    mixed = [
+        dict(
+            NUGGETS[0],
+            nuggets=[
+                {"text": "Airtight storage kills weevils", "importance": "okay"},
+                {"text": "Scouting finds pests early", "importance": "vital"},
+                {"text": "Traps catch moths", "importance": "okay"},
+                {"text": "Biological control uses natural enemies", "importance": "vital"},
+            ],
+        )
+    ]
+    import_nuggets(store, write("mixed.jsonl", jsonl(mixed)), assessor="nist")
+    assert [json.loads(line) for line in export_nuggets(store).text.splitlines()] == mixed
+    listed = list_nuggets(store, "1").nuggets  # a list people read: vital first, then by rank
+    assert [(n.importance, n.rank) for n in listed] == [("vital", 2), ("vital", 4), ("okay", 1), ("okay", 3)]
+
+
 def test_importing_the_same_nuggets_again_adds_nothing(store, nugget_file):
     import_nuggets(store, nugget_file, assessor="nist")
     events = len(list(store.unit_events("nuggets")))

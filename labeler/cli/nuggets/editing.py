@@ -118,27 +118,24 @@ def delete(env: Env, topic: str, nugget: str, assessor: str, as_json: bool) -> N
 @click.command("move")
 @click.argument("topic", callback=checked_id("topic id"))
 @click.argument("nugget", callback=checked_id("nugget id"))
-@click.option(
-    "--up/--down",
-    "up",
-    default=None,
-    required=True,
-    help="One place up (toward rank 1) or down among the topic's nuggets of its importance.",
-)
+@click.option("--up", "step", flag_value=-1, default=None, help="One place up (toward rank 1).")
+@click.option("--down", "step", flag_value=1, default=None, help="One place down.")
 @assessor_option
 @json_option
 @pass_env
-def move(env: Env, topic: str, nugget: str, up: bool, assessor: str, as_json: bool) -> None:
+def move(env: Env, topic: str, nugget: str, step: int | None, assessor: str, as_json: bool) -> None:
     """Move a nugget one place up or down among TOPIC's nuggets of its importance (they swap ranks)."""
     from labeler.workbench.nugget_edits import move_nugget
 
+    if step is None:
+        raise click.UsageError("give --up or --down")
     with env.store() as store:
-        result = move_nugget(store, topic, nugget, -1 if up else 1, assessor=assessor)
+        result = move_nugget(store, topic, nugget, step, assessor=assessor)
     if as_json:
         emit_json(result.to_json())
         return
     if not result.changed:
-        end = "top" if up else "bottom"
+        end = "top" if step < 0 else "bottom"
         info(
             f"Nothing changed: nugget {nugget} is at the {end} of topic {result.topic_id}'s nuggets of its importance."
         )
