@@ -153,7 +153,7 @@ def nuggets(env: Env, assignments: bool, runs: str | None, output: str | None, f
     from labeler.errors import BadArgumentError
     from labeler.ids import parse_names
     from labeler.output_files import check_output, write_output
-    from labeler.workbench.nuggets import export_assignments, export_nuggets
+    from labeler.workbench.nugget_files import export_assignments, export_nuggets
 
     refuse_json_without_output(as_json, output)
     if runs is not None and not assignments:

@@ -113,6 +113,8 @@ def make_nugget_writing_app(
     with open_workbench(db_path) as store:
         topic_id = writing_topic(store, topic)
     return NuggetWritingApp(db_path, name, topic_id, drafts_from=drafts_from)
+
+
 def make_answers_app(
     db_path: str | Path,
     assessor: str,

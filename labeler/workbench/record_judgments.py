@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.answers.spaces import answer_space
+from labeler.answers.spaces import answer_space, is_answer_unit
 from labeler.errors import (
     BadArgumentError,
     ConflictError,
@@ -213,18 +213,24 @@ def adjudicate(
     )
 
 
-def undo(store: Store, assessor: str, *, where: Callable[[Event], bool] | None = None) -> Event:
+def is_relevance_decision(event: Event) -> bool:
+    """An event of a relevance space (documents or a chunking): not a nugget version, not an answer judgment."""
+    return not is_answer_unit(event.unit)
+
+
+def undo(store: Store, assessor: str, *, where: Callable[[Event], bool] = is_relevance_decision) -> Event:
     """Retract the assessor's latest decision that is still in force; returns the retracted event.
 
     The pair goes back to its state before that decision (it reopens in the queue). `where`
-    chooses the decisions that count (the answer judging screens undo only answer judgments).
+    chooses the decisions that count: relevance decisions unless told otherwise (the answer
+    judging screens undo only answer judgments; a nugget version is never undone here).
     """
     assessor = _check_assessor(assessor)
     recent = store.recent_events(assessor, limit=200)
     retracted = {e.target for e in recent if e.kind == RETRACT}
     retracted |= store.retracted_ids(e.event_id for e in recent)
     for event in recent:
-        if where is not None and not where(event):
+        if not where(event):
             continue
         # a model's label imported under the assessor's name is not their decision to undo (nor to show)
         if event.kind in UNDOABLE and event.source != MODEL and event.event_id not in retracted:

@@ -15,16 +15,13 @@ from labeler.judgments.log import MODEL
 from labeler.models import Topic
 from labeler.store import Store
 from labeler.workbench.answer_labels import answer_labels, nugget_history, nuggets_now
-from labeler.workbench.nuggets import (
-    add_nugget,
-    delete_nugget,
-    edit_nugget,
+from labeler.workbench.nugget_edits import add_nugget, delete_nugget, edit_nugget, merge_nuggets
+from labeler.workbench.nugget_files import (
     export_assignments,
     export_nuggets,
     import_assignments,
     import_nuggets,
     list_nuggets,
-    merge_nuggets,
 )
 from tests.answers.answer_support import add_answers
 from tests.support import new_workbench
@@ -94,6 +91,24 @@ def test_import_then_export_gives_the_file_back(store, nugget_file, write):
     assert [json.loads(line) for line in exported.text.splitlines()] == NUGGETS
     assert (exported.topics, exported.nuggets) == (2, 5)
     assert [list(json.loads(line)) for line in exported.text.splitlines()][0] == ["query", "qid", "nuggets"]
+
+
+def test_a_file_listing_an_okay_nugget_before_a_vital_one_comes_back_in_its_order(store, write):
+    mixed = [
+        dict(
+            NUGGETS[0],
+            nuggets=[
+                {"text": "Airtight storage kills weevils", "importance": "okay"},
+                {"text": "Scouting finds pests early", "importance": "vital"},
+                {"text": "Traps catch moths", "importance": "okay"},
+                {"text": "Biological control uses natural enemies", "importance": "vital"},
+            ],
+        )
+    ]
+    import_nuggets(store, write("mixed.jsonl", jsonl(mixed)), assessor="nist")
+    assert [json.loads(line) for line in export_nuggets(store).text.splitlines()] == mixed
+    listed = list_nuggets(store, "1").nuggets  # a list people read: vital first, then by rank
+    assert [(n.importance, n.rank) for n in listed] == [("vital", 2), ("vital", 4), ("okay", 1), ("okay", 3)]
 
 
 def test_importing_the_same_nuggets_again_adds_nothing(store, nugget_file):

@@ -1,4 +1,4 @@
-"""`labeler nuggets import | import-assignments | list | add | edit | merge | delete` and `export nuggets`."""
+"""`labeler nuggets import | import-assignments | list | add | edit | merge | delete | move` and `export nuggets`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from nuggetizer.core.metrics import calculate_global_metrics
 
 from labeler.answers.spaces import assignment_space
 from labeler.store import Store
-from labeler.workbench.answer_labels import answer_labels, nuggets_now
+from labeler.workbench.answer_labels import answer_labels, nugget_history, nuggets_now
 from tests.answers.answer_support import add_answers
 from tests.answers.test_nugget_files import NUGGETS, TOPICS, assigned, jsonl
 from tests.badinput.badinput_support import Unchanged, assert_bad_argument, assert_refused
@@ -107,6 +107,31 @@ def test_add_edit_merge_delete(cli):
         assert len(nuggets_now(store, "1", include_deleted=True)) == 2
 
 
+def test_move_swaps_a_nugget_with_its_neighbour_of_its_importance(cli):
+    def add(text, importance):
+        made = cli.json("nuggets", "add", "1", text, "--importance", importance, "--assessor", "ann")
+        return made["nuggets"][0]["nugget_id"]
+
+    a, b, c, d = add("A", "vital"), add("B", "vital"), add("C", "okay"), add("D", "vital")
+    moved = cli.json("nuggets", "move", "1", d, "--up", "--assessor", "bob")
+    assert (moved["action"], moved["changed"]) == ("rank", True)
+    assert [(n["nugget_id"], n["rank"]) for n in moved["nuggets"]] == [(a, 1), (d, 2), (b, 4)]
+    assert _ids(cli, "1") == [a, d, b, c]  # listed vital first, then by rank
+    exported = [n["text"] for n in json.loads(cli("export", "nuggets").stdout)["nuggets"]]
+    assert exported == ["A", "D", "C", "B"]  # exported in rank order, whatever the importance
+    with Store(cli.db) as store:
+        history = [json.loads(e.note) for e in nugget_history(store, "1", d)]
+        assert [(v["action"], v["rank"]) for v in history] == [("create", 4), ("rank", 2)]
+        events = len(list(store.unit_events("nuggets")))
+    said = cli("nuggets", "move", "1", a, "--up", "--assessor", "bob")
+    assert "Nothing changed" in said.stderr and "top" in said.stderr
+    assert cli.json("nuggets", "move", "1", c, "--down", "--assessor", "bob")["changed"] is False
+    with Store(cli.db) as store:
+        assert len(list(store.unit_events("nuggets"))) == events
+    said = cli("nuggets", "move", "1", a, "--down", "--assessor", "bob")
+    assert f"Rank 1: nugget {d}" in said.stderr and f"Rank 2: nugget {a}" in said.stderr
+
+
 # ---------------------------------------------------------------- refusals: one Error line, nothing written
 
 
@@ -168,6 +193,10 @@ def test_impossible_edits_are_refused(cli):
         assert_bad_argument(
             cli("nuggets", "merge", "1", keep_id, keep_id, expect=None), "argument OTHER", "named twice"
         )
+        no_direction = cli("nuggets", "move", "1", keep_id, expect=None)
+        assert no_direction.exit_code == 2 and no_direction.stdout == ""
+        assert no_direction.stderr.count("Error: ") == 1 and "Error: give --up or --down" in no_direction.stderr
+        assert "Traceback" not in no_direction.stderr
         assert_bad_argument(cli("export", "nuggets", "--runs", "r1", expect=None), "--runs", "--assignments")
         assert_bad_argument(
             cli("export", "nuggets", "--assignments", "--runs", "r9", expect=None), "--runs", "answer run r9"
@@ -177,6 +206,8 @@ def test_impossible_edits_are_refused(cli):
             (("nuggets", "add", "9", "x", "--importance", "vital"), "topic 9 is not a topic"),
             (("nuggets", "add", "1", keep["text"], "--importance", "okay"), "has this text already"),
             (("nuggets", "list", "--topic", "9"), "topic 9 is not a topic"),
+            (("nuggets", "move", "1", "n0", "--up"), "topic 1 has no nugget 'n0' (run 'labeler nuggets list')"),
+            (("nuggets", "move", "9", keep_id, "--down"), "topic 9 is not a topic"),
         ]:
             result = cli(*args, expect=None)
             assert result.exit_code == 1 and result.stderr.startswith("Error: ") and fragment in result.stderr

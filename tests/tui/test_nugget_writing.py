@@ -173,3 +173,36 @@ async def test_nugget_text_is_shown_as_data(judging_db):
         row = app.screen.query_one(DataTable).get_row_at(0)
         assert row[2].plain == "crop [b]rotation[/b] [@click=app.quit]x[/] \\x1b[2J"
         assert row[4].plain == "gpt"
+
+
+async def test_a_draft_post_edited_again_edits_your_nugget_and_a_text_held_already_is_refused(judging_db, monkeypatch):
+    _judged(judging_db, draft=True)
+    app = make_nugget_writing_app(judging_db, "ann", "1", drafts_from="gpt")
+    notices: list[tuple[str, str]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetWritingScreen), "the screen opened")
+        screen = app.screen
+        monkeypatch.setattr(screen, "notify", lambda message, **kw: notices.append((message, kw.get("severity", ""))))
+        await _select(pilot, "ndraft")
+        await pilot.press("p")
+        await _type_into_prompt(pilot, "armyworm is a maize pest")
+        await until(pilot, lambda: len(_nuggets(judging_db)) == 1, "post-edited")
+        mine = _nuggets(judging_db)[0]
+        await _select(pilot, "ndraft")
+        await pilot.press("p")  # again: the prompt holds the nugget made from the draft
+        await until(pilot, lambda: isinstance(app.focused, Input) and app.focused.value == mine.text, "p again")
+        await pilot.press(*" in Africa", "enter")
+        await until(pilot, lambda: _nuggets(judging_db)[0].versions == 2, "edited again")
+        before = _versions(judging_db)
+        await pilot.press("a")
+        await _type_into_prompt(pilot, "armyworm is a maize pest in  Africa")
+        await _modal_key(pilot, ImportancePrompt, "o")
+        await until(pilot, lambda: any(severity == "error" for _, severity in notices), "the refusal shown")
+    assert _versions(judging_db) == before  # the text held already: nothing logged
+    assert "has this text already" in notices[-1][0]
+    now = _nuggets(judging_db)
+    assert [(n.nugget_id, n.text, n.origin, n.draft, n.versions) for n in now] == [
+        (mine.nugget_id, "armyworm is a maize pest in Africa", EDITED, "ndraft", 2)
+    ]
+    assert [version["action"] for _, _, version in before] == ["create", "edit"]
+    assert [(n.text, n.origin) for n in _nuggets(judging_db, model="gpt")] == [("armyworm is a pest", DRAFTED)]

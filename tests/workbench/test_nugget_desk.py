@@ -11,14 +11,8 @@ from labeler.errors import BadArgumentError, ConflictError, LabelerError, Unknow
 from labeler.store import Store
 from labeler.workbench.answer_labels import NuggetChange, nugget_history, nuggets_now, record_nugget_changes
 from labeler.workbench.corpus import import_corpus
-from labeler.workbench.nugget_writing import (
-    delete_nugget,
-    edit_nugget,
-    merge_nuggets,
-    move_nugget,
-    nugget_desk,
-    write_nugget,
-)
+from labeler.workbench.nugget_edits import add_nugget, delete_nugget, edit_nugget, merge_nuggets, move_nugget
+from labeler.workbench.nugget_writing import nugget_desk
 from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.topics import import_topics
 from tests.support import new_workbench
@@ -58,8 +52,8 @@ def test_the_desk_holds_the_relevant_units_with_their_texts(store):
 
 
 def test_written_edited_reranked_and_deleted_nuggets_are_versions_in_the_log(store):
-    first = write_nugget(store, "1", "  armyworm\n eats maize ", VITAL, assessor="ann", sources=("d1",))
-    second = write_nugget(store, "1", "weevils damage grain", VITAL, assessor="bob", sources=("d2",))
+    first = add_nugget(store, "1", "  armyworm\n eats maize ", VITAL, assessor="ann", sources=("d1",)).nuggets[0]
+    second = add_nugget(store, "1", "weevils damage grain", VITAL, assessor="bob", sources=("d2",)).nuggets[0]
     assert (first.text, first.rank, first.sources, first.origin) == ("armyworm eats maize", 1, ("d1",), WRITTEN)
     assert second.rank == 2 and second.assessor == "bob"
     edit_nugget(store, "1", first.nugget_id, assessor="bob", text="fall armyworm eats maize")
@@ -74,20 +68,21 @@ def test_written_edited_reranked_and_deleted_nuggets_are_versions_in_the_log(sto
 
 
 def test_moving_a_nugget_swaps_ranks_within_its_importance(store):
-    ids = [write_nugget(store, "1", f"fact {i}", VITAL, assessor="ann").nugget_id for i in range(3)]
-    write_nugget(store, "1", "an okay fact", OKAY, assessor="ann")
-    moved = move_nugget(store, "1", ids[2], -1, assessor="ann")
+    ids = [add_nugget(store, "1", f"fact {i}", VITAL, assessor="ann").nuggets[0].nugget_id for i in range(3)]
+    add_nugget(store, "1", "an okay fact", OKAY, assessor="ann")
+    moved = move_nugget(store, "1", ids[2], -1, assessor="ann").nuggets
     assert [n.nugget_id for n in moved] == [ids[0], ids[2], ids[1]]
     assert [n.rank for n in moved] == [1, 2, 3]
     before = len(store.recent_events(limit=100))
-    assert [n.nugget_id for n in move_nugget(store, "1", ids[0], -1, assessor="ann")] == [ids[0], ids[2], ids[1]]
+    at_top = move_nugget(store, "1", ids[0], -1, assessor="ann")
+    assert [n.nugget_id for n in at_top.nuggets] == [ids[0], ids[2], ids[1]] and not at_top.changed
     assert len(store.recent_events(limit=100)) == before  # at the top: nothing logged
 
 
 def test_merging_keeps_one_and_records_where_the_others_went(store):
-    keep = write_nugget(store, "1", "armyworm eats maize", VITAL, assessor="ann", sources=("d1",))
-    other = write_nugget(store, "1", "caterpillars eat maize", OKAY, assessor="ann", sources=("d2",))
-    kept = merge_nuggets(store, "1", keep.nugget_id, (other.nugget_id,), assessor="bob")
+    keep = add_nugget(store, "1", "armyworm eats maize", VITAL, assessor="ann", sources=("d1",)).nuggets[0]
+    other = add_nugget(store, "1", "caterpillars eat maize", OKAY, assessor="ann", sources=("d2",)).nuggets[0]
+    kept = merge_nuggets(store, "1", keep.nugget_id, (other.nugget_id,), assessor="bob").nuggets[0]
     assert kept.sources == ("d1", "d2") and kept.assessor == "bob"
     assert [n.nugget_id for n in nuggets_now(store, "1")] == [keep.nugget_id]
     gone = json.loads(nugget_history(store, "1", other.nugget_id)[-1].note)
@@ -100,15 +95,32 @@ def test_a_post_edited_draft_is_a_new_nugget_and_the_draft_stays_the_models(stor
     draft = NuggetVersion(CREATE, "armyworm pest", VITAL, 1, DRAFTED, ("d1",))
     record_nugget_changes(store, [NuggetChange("1", "ndraft", draft, "ann", source="model", model="gpt")])
     assert nugget_desk(store, "1", drafts_from="gpt").drafts[0].nugget_id == "ndraft"
-    edited = edit_nugget(store, "1", "ndraft", assessor="ann", text="fall armyworm is a maize pest", drafts_from="gpt")
+    edited = edit_nugget(store, "1", "ndraft", assessor="ann", text="fall armyworm is a maize pest").nuggets[0]
     assert (edited.origin, edited.draft, edited.sources, edited.source) == (EDITED, "ndraft", ("d1",), "human")
     assert edited.nugget_id != "ndraft"
     assert _texts(store, model="gpt") == [("armyworm pest", VITAL, DRAFTED)]
     assert _texts(store) == [("fall armyworm is a maize pest", VITAL, EDITED)]
-    with pytest.raises(ConflictError, match="post-edited already"):
-        edit_nugget(store, "1", "ndraft", assessor="ann", text="again", drafts_from="gpt")
-    with pytest.raises(UnknownIdError):  # a draft is not one of the topic's nuggets without its model
-        edit_nugget(store, "1", "ndraft", assessor="ann", text="again")
+    again = edit_nugget(store, "1", "ndraft", assessor="ann", text="armyworm, a maize pest").nuggets[0]
+    assert (again.nugget_id, again.draft, again.versions) == (edited.nugget_id, "ndraft", 2)  # the same nugget
+    assert _texts(store) == [("armyworm, a maize pest", VITAL, EDITED)]
+    assert _texts(store, model="gpt") == [("armyworm pest", VITAL, DRAFTED)]
+    with pytest.raises(UnknownIdError, match="no nugget 'nwhat'"):  # neither a nugget nor a draft of the topic
+        edit_nugget(store, "1", "nwhat", assessor="ann", text="again")
+
+
+def test_a_text_the_topic_holds_already_is_refused_when_written_or_post_edited(store):
+    draft = NuggetVersion(CREATE, "armyworm pest", VITAL, 1, DRAFTED, ("d1",))
+    record_nugget_changes(store, [NuggetChange("1", "ndraft", draft, "ann", source="model", model="gpt")])
+    add_nugget(store, "1", "armyworm eats maize", VITAL, assessor="ann")
+    _refused(
+        store, lambda: add_nugget(store, "1", " armyworm eats\nmaize", OKAY, assessor="bob"), ConflictError, "already"
+    )
+    _refused(
+        store,
+        lambda: edit_nugget(store, "1", "ndraft", assessor="bob", text="armyworm eats maize"),
+        ConflictError,
+        "already",
+    )
 
 
 def _refused(store, call, error, match):
@@ -119,14 +131,14 @@ def _refused(store, call, error, match):
 
 
 def test_bad_requests_are_refused_and_log_nothing(store):
-    one = write_nugget(store, "1", "armyworm eats maize", VITAL, assessor="ann").nugget_id
-    _refused(store, lambda: write_nugget(store, "1", "x", "huge", assessor="ann"), BadArgumentError, "vital")
-    _refused(store, lambda: write_nugget(store, "1", " \n ", VITAL, assessor="ann"), LabelerError, "empty")
+    one = add_nugget(store, "1", "armyworm eats maize", VITAL, assessor="ann").nuggets[0].nugget_id
+    _refused(store, lambda: add_nugget(store, "1", "x", "huge", assessor="ann"), BadArgumentError, "vital")
+    _refused(store, lambda: add_nugget(store, "1", " \n ", VITAL, assessor="ann"), LabelerError, "empty")
     _refused(store, lambda: edit_nugget(store, "1", one, assessor="ann", text=""), LabelerError, "empty")
     _refused(store, lambda: edit_nugget(store, "1", one, assessor="ann", importance="x"), BadArgumentError, "okay")
     _refused(store, lambda: merge_nuggets(store, "1", one, (one,), assessor="ann"), LabelerError, "itself")
     _refused(store, lambda: merge_nuggets(store, "1", one, (), assessor="ann"), LabelerError, "at least one")
     _refused(store, lambda: merge_nuggets(store, "1", one, ("nope",), assessor="ann"), UnknownIdError, "nope")
-    _refused(store, lambda: delete_nugget(store, "1", "nope", assessor="ann"), UnknownIdError, "no nugget nope")
+    _refused(store, lambda: delete_nugget(store, "1", "nope", assessor="ann"), UnknownIdError, "no nugget 'nope'")
     _refused(store, lambda: move_nugget(store, "1", "nope", 1, assessor="ann"), UnknownIdError, "nope")
-    _refused(store, lambda: write_nugget(store, "9", "x", VITAL, assessor="ann"), UnknownIdError, "topic")
+    _refused(store, lambda: add_nugget(store, "9", "x", VITAL, assessor="ann"), UnknownIdError, "topic")

@@ -14,7 +14,7 @@ def nuggets() -> None:
     """Nuggets of RAG answers: write, import, assign, score and export them."""
 
 
-from labeler.cli.nuggets.editing import add, delete, edit, merge  # noqa: E402 (registered after the group)
+from labeler.cli.nuggets.editing import add, delete, edit, merge, move  # noqa: E402 (registered after the group)
 from labeler.cli.nuggets.files import import_assignments, import_nuggets  # noqa: E402
 from labeler.cli.nuggets.listing import list_nuggets  # noqa: E402
 from labeler.cli.nuggets.models import assign, draft  # noqa: E402
@@ -27,6 +27,7 @@ nuggets.add_command(add)
 nuggets.add_command(edit)
 nuggets.add_command(merge)
 nuggets.add_command(delete)
+nuggets.add_command(move)
 nuggets.add_command(score)
 nuggets.add_command(draft)
 nuggets.add_command(assign)

@@ -1,4 +1,7 @@
-"""`labeler nuggets add | edit | merge | delete`: a person's changes to a topic's nuggets, each logged as a version."""
+"""`labeler nuggets add | edit | merge | delete | move`: a person's changes to a topic's nuggets, logged as versions.
+
+The same use cases the nugget writing screen's keys run (`labeler.workbench.nugget_edits`).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from labeler.cli.common.printing import emit_json, info
 from labeler.cli.common.ranges import Whole
 
 if TYPE_CHECKING:
-    from labeler.workbench.nuggets import NuggetEdit
+    from labeler.workbench.nugget_edits import NuggetEdit
 
 RANK = Whole(1, 1_000_000)
 
@@ -47,7 +50,7 @@ def add(
     env: Env, topic: str, text: str, importance: str, sources: tuple[str, ...], assessor: str, as_json: bool
 ) -> None:
     """Write a nugget for TOPIC from scratch; it is ranked after the topic's other nuggets."""
-    from labeler.workbench.nuggets import add_nugget
+    from labeler.workbench.nugget_edits import add_nugget
 
     with env.store() as store:
         result = add_nugget(store, topic, text, importance, assessor=assessor, sources=sources)
@@ -74,7 +77,7 @@ def edit(
     as_json: bool,
 ) -> None:
     """Change a nugget's text, importance or rank; editing a model's draft makes a nugget of your own from it."""
-    from labeler.workbench.nuggets import edit_nugget
+    from labeler.workbench.nugget_edits import edit_nugget
 
     with env.store() as store:
         result = edit_nugget(store, topic, nugget, assessor=assessor, text=text, importance=importance, rank=rank)
@@ -90,7 +93,7 @@ def edit(
 @pass_env
 def merge(env: Env, topic: str, keep: str, others: tuple[str, ...], assessor: str, as_json: bool) -> None:
     """Merge the OTHER nuggets into KEEP: they leave the topic's list, and KEEP records what it took in."""
-    from labeler.workbench.nuggets import merge_nuggets
+    from labeler.workbench.nugget_edits import merge_nuggets
 
     with env.store() as store:
         result = merge_nuggets(store, topic, keep, list(others), assessor=assessor)
@@ -105,8 +108,37 @@ def merge(env: Env, topic: str, keep: str, others: tuple[str, ...], assessor: st
 @pass_env
 def delete(env: Env, topic: str, nugget: str, assessor: str, as_json: bool) -> None:
     """Remove a nugget from TOPIC's list (its versions stay in the log)."""
-    from labeler.workbench.nuggets import delete_nugget
+    from labeler.workbench.nugget_edits import delete_nugget
 
     with env.store() as store:
         result = delete_nugget(store, topic, nugget, assessor=assessor)
     _say(result, as_json, "Deleted")
+
+
+@click.command("move")
+@click.argument("topic", callback=checked_id("topic id"))
+@click.argument("nugget", callback=checked_id("nugget id"))
+@click.option("--up", "step", flag_value=-1, default=None, help="One place up (toward rank 1).")
+@click.option("--down", "step", flag_value=1, default=None, help="One place down.")
+@assessor_option
+@json_option
+@pass_env
+def move(env: Env, topic: str, nugget: str, step: int | None, assessor: str, as_json: bool) -> None:
+    """Move a nugget one place up or down among TOPIC's nuggets of its importance (they swap ranks)."""
+    from labeler.workbench.nugget_edits import move_nugget
+
+    if step is None:
+        raise click.UsageError("give --up or --down")
+    with env.store() as store:
+        result = move_nugget(store, topic, nugget, step, assessor=assessor)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    if not result.changed:
+        end = "top" if step < 0 else "bottom"
+        info(
+            f"Nothing changed: nugget {nugget} is at the {end} of topic {result.topic_id}'s nuggets of its importance."
+        )
+        return
+    for shown in result.nuggets:
+        info(f"Rank {shown.rank}: nugget {shown.nugget_id} of topic {result.topic_id} ({shown.importance}).")

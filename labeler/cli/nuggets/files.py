@@ -17,7 +17,7 @@ from labeler.validation import IMPORT_SOURCES
 from labeler.wording import plural
 
 if TYPE_CHECKING:
-    from labeler.workbench.nuggets import FileImport
+    from labeler.workbench.nugget_files import FileImport
 
 
 def source_options(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -76,7 +76,7 @@ def import_nuggets(env: Env, path: str, assessor: str, source: str, model: str |
     Each topic's nuggets are ranked in file order; a model's (--source model) are drafts a person
     post-edits, never the topic's nuggets. Nuggets the topic holds already are not logged again.
     """
-    from labeler.workbench.nuggets import import_nuggets as run
+    from labeler.workbench.nugget_files import import_nuggets as run
 
     result = _imported(env, run, path, assessor, source, model, as_json)
     if result is None:
@@ -101,7 +101,7 @@ def import_assignments(env: Env, path: str, assessor: str, source: str, model: s
     The answer runs must be imported and each nugget must be one of its topic's (the same text); the
     labels are grades 2, 1, 0 of the run's assignments. A model's (--source model) never count as people's.
     """
-    from labeler.workbench.nuggets import import_assignments as run
+    from labeler.workbench.nugget_files import import_assignments as run
 
     result = _imported(env, run, path, assessor, source, model, as_json)
     if result is None:

@@ -17,7 +17,7 @@ from labeler.cli.common.printing import emit_json, info, table
 @pass_env
 def list_nuggets(env: Env, topic: str | None, model: str | None, as_json: bool) -> None:
     """List the nuggets: vital before okay, then by rank; who made each one's latest version, and how."""
-    from labeler.workbench.nuggets import list_nuggets as run
+    from labeler.workbench.nugget_files import list_nuggets as run
 
     with env.store() as store:
         result = run(store, topic=topic, model=model)

@@ -2,8 +2,9 @@
 
 Left, the unit's text, read-only, in which a span is selected (shift+arrows, the mouse) and
 made a nugget with Enter; right, the topic's nuggets (and a model's drafts, when shown), which
-the keys edit, re-rank, merge and delete. Every change is a nugget version in the log, through
-`labeler.workbench.nugget_writing`; the screen only shows what it reads back.
+the keys edit, re-rank, merge and delete. Every change is a nugget version in the log, made by the
+use cases of `labeler.workbench.nugget_edits` (the CLI's editing commands make the same ones); the
+screen only shows what it reads back.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from labeler.errors import LabelerError
 from labeler.tui.hints import tui_message
 from labeler.tui.screens.prompt import ChoicePrompt, TextPrompt
 from labeler.tui.text import cell, plain, shown, shown_lines
+from labeler.workbench import nugget_edits as edits
 from labeler.workbench import nugget_writing as writing
+from labeler.workbench.nugget_edits import NuggetEdit
 from labeler.workbench.nugget_writing import NuggetDesk
 from labeler.workbench.setup import Store, open_workbench
 
@@ -198,14 +201,17 @@ class NuggetWritingScreen(Screen[None]):
         self.marked &= {n.nugget_id for n in self.desk.nuggets}
         self.show_nuggets(keep)
 
-    def change(self, work: Callable[[], Nugget | None], *, done: str) -> None:
-        """Run one change of the workbench, show the nuggets after it, and say what it did (or why not)."""
+    def change(self, work: Callable[[], NuggetEdit], *, done: str, keep: str | None = None) -> None:
+        """Run one change of the workbench, show the nuggets after it, and say what it did (or why not).
+
+        The cursor stays on `keep`, else goes to the first nugget the change gives back.
+        """
         try:
             made = work()
         except LabelerError as error:
             self.notify(shown_lines(tui_message(error)), severity="error", markup=False)
             return
-        self.reload(keep=None if made is None else made.nugget_id)
+        self.reload(keep=keep or next((n.nugget_id for n in made.nuggets), None))
         self.notify(done, markup=False)
 
     # -- writing ------------------------------------------------------------------------
@@ -244,7 +250,7 @@ class NuggetWritingScreen(Screen[None]):
         def chosen(importance: str | None) -> None:
             if importance:
                 self.change(
-                    lambda: writing.write_nugget(
+                    lambda: edits.add_nugget(
                         self.store, self.topic_id, text, importance, assessor=self.assessor, sources=sources
                     ),
                     done=f"A {importance} nugget written.",
@@ -276,7 +282,7 @@ class NuggetWritingScreen(Screen[None]):
         def typed(answer: str | None) -> None:
             if answer and answer != nugget.text:
                 self.change(
-                    lambda: writing.edit_nugget(
+                    lambda: edits.edit_nugget(
                         self.store, self.topic_id, nugget.nugget_id, assessor=self.assessor, text=answer
                     ),
                     done="Nugget edited.",
@@ -288,7 +294,7 @@ class NuggetWritingScreen(Screen[None]):
         nugget = self.own()
         if nugget is not None and nugget.importance != importance:
             self.change(
-                lambda: writing.edit_nugget(
+                lambda: edits.edit_nugget(
                     self.store, self.topic_id, nugget.nugget_id, assessor=self.assessor, importance=importance
                 ),
                 done=f"Nugget made {importance}.",
@@ -297,13 +303,11 @@ class NuggetWritingScreen(Screen[None]):
     def action_move(self, step: int) -> None:
         nugget = self.own()
         if nugget is not None:
-            moved = nugget.nugget_id
-
-            def move() -> Nugget | None:
-                writing.move_nugget(self.store, self.topic_id, moved, step, assessor=self.assessor)
-                return nugget
-
-            self.change(move, done="Rank up." if step < 0 else "Rank down.")
+            self.change(
+                lambda: edits.move_nugget(self.store, self.topic_id, nugget.nugget_id, step, assessor=self.assessor),
+                done="Rank up." if step < 0 else "Rank down.",
+                keep=nugget.nugget_id,
+            )
 
     def action_mark(self) -> None:
         nugget = self.own()
@@ -323,7 +327,7 @@ class NuggetWritingScreen(Screen[None]):
         def confirmed(answer: str | None) -> None:
             if answer == "yes":
                 self.change(
-                    lambda: writing.merge_nuggets(
+                    lambda: edits.merge_nuggets(
                         self.store, self.topic_id, keep.nugget_id, others, assessor=self.assessor
                     ),
                     done=f"Merged {len(others)} into the selected nugget.",
@@ -339,11 +343,10 @@ class NuggetWritingScreen(Screen[None]):
 
         def confirmed(answer: str | None) -> None:
             if answer == "yes":
-
-                def delete() -> None:
-                    writing.delete_nugget(self.store, self.topic_id, nugget.nugget_id, assessor=self.assessor)
-
-                self.change(delete, done="Nugget deleted.")
+                self.change(
+                    lambda: edits.delete_nugget(self.store, self.topic_id, nugget.nugget_id, assessor=self.assessor),
+                    done="Nugget deleted.",
+                )
 
         question = f"Delete: {shown(nugget.text)}"
         self.app.push_screen(ChoicePrompt(question, [("yes", "Delete"), ("no", "Keep it")]), confirmed)
@@ -357,18 +360,15 @@ class NuggetWritingScreen(Screen[None]):
         def typed(answer: str | None) -> None:
             if answer:
                 self.change(
-                    lambda: writing.edit_nugget(
-                        self.store,
-                        self.topic_id,
-                        draft.nugget_id,
-                        assessor=self.assessor,
-                        text=answer,
-                        drafts_from=self.drafts_from,
+                    lambda: edits.edit_nugget(
+                        self.store, self.topic_id, draft.nugget_id, assessor=self.assessor, text=answer
                     ),
                     done="Draft post-edited: a nugget of yours, the draft kept apart.",
                 )
 
-        self.app.push_screen(EditPrompt("Post-edit the draft:", value=draft.text), typed)
+        mine = next((n for n in self.desk.nuggets if n.draft == draft.nugget_id), None)
+        text = draft.text if mine is None else mine.text  # post-editing it again edits your nugget from it
+        self.app.push_screen(EditPrompt("Post-edit the draft:", value=text), typed)
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:

@@ -1,32 +1,25 @@
-"""A topic's nuggets, from files and by hand, and nuggetizer's files written from what the log holds.
+"""A topic's nuggets from files, and nuggetizer's files written from what the log holds.
 
-Every change is a nugget version logged through `record_nugget_changes` (one transaction, checked):
-an import logs each new nugget of a file, `add_nugget`, `edit_nugget`, `merge_nuggets` and
-`delete_nugget` one change each. A person editing a model's draft makes a nugget of their own
-(origin `edited`, naming the draft), so drafts and people's nuggets stay apart.
+An import logs each new nugget of a file as a nugget version through `record_nugget_changes`
+(one transaction, checked); changes by hand are `labeler.workbench.nugget_edits`'.
 
 Assignments from a file are grade events in the run's assignment space (`labeler.answers.spaces`),
 matched to the topic's nuggets by exact text; exports write nuggetizer's formats from the current
-nuggets and people's current labels.
+nuggets and people's current labels, each topic's nuggets in rank order (the order of the file
+they were imported from), so a file imported and exported again comes back as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from labeler.answers.model import Answer
 from labeler.answers.nuggets import (
     CREATE,
-    DELETE,
     DRAFTED,
-    EDIT,
-    EDITED,
     IMPORTED,
-    MERGE,
-    RANK,
-    WRITTEN,
     Nugget,
     NuggetVersion,
     new_nugget_id,
@@ -49,6 +42,7 @@ from labeler.store import Store
 from labeler.validation import IMPORT_SOURCES, choice_problem
 from labeler.workbench.answer_labels import NuggetChange, answer_labels, nuggets_now, record_nugget_changes
 from labeler.workbench.assessors import check_assessor
+from labeler.workbench.nugget_edits import known_topic
 from labeler.workbench.setup import now
 
 
@@ -88,16 +82,6 @@ class NuggetList(JsonResult):
     topic: str | None = json_field(omit_if_none=True)
     model: str | None = json_field(omit_if_none=True)
     nuggets: tuple[Nugget, ...] = ()
-
-
-@dataclass(frozen=True)
-class NuggetEdit(JsonResult):
-    """One change made by hand: what it did, and the nuggets as they are after it (the one kept first)."""
-
-    action: str
-    topic_id: str
-    nuggets: tuple[Nugget, ...]
-    changed: bool = True
 
 
 @dataclass(frozen=True)
@@ -187,173 +171,10 @@ def _require_topic(topics: set[str], record: NuggetRecord, path: str | Path) -> 
 
 
 def list_nuggets(store: Store, topic: str | None = None, model: str | None = None) -> NuggetList:
-    """A topic's (or every topic's) nuggets now, in nugget order; with `model`, that model's drafts."""
+    """A topic's (or every topic's) nuggets now, vital before okay, then by rank; with `model`, that model's drafts."""
     if topic is not None:
-        topic = check_id(topic, "topic id")
-        if store.topic(topic) is None:
-            raise NotFoundError(f"topic {topic} is not a topic of the workbench", hints=Hint("list_topics"))
+        topic = known_topic(store, topic)
     return NuggetList(topic, model, tuple(nuggets_now(store, topic, model=model)))
-
-
-# ---------------------------------------------------------------- editing by hand
-
-
-def add_nugget(
-    store: Store, topic: str, text: str, importance: str, *, assessor: str, sources: Sequence[str] = ()
-) -> NuggetEdit:
-    """A nugget a person writes from scratch, ranked after the topic's others; `sources` the units it came from."""
-    topic = _known_topic(store, topic)
-    current = nuggets_now(store, topic)
-    _refuse_held_text(current, text, None)
-    units = tuple(check_id(unit, "unit id") for unit in sources)
-    rank = max((n.rank for n in current), default=0) + 1
-    version = NuggetVersion(CREATE, text, importance, rank, WRITTEN, sources=units)
-    change = NuggetChange(topic, new_nugget_id(), version, assessor)
-    return _logged(store, CREATE, topic, [change])
-
-
-@dataclass(frozen=True)
-class _Edits:
-    """What an edit gives: a new text, importance or rank (None: kept as it is)."""
-
-    text: str | None
-    importance: str | None
-    rank: int | None
-
-    def applied(self, version: NuggetVersion) -> NuggetVersion:
-        return replace(
-            version,
-            text=version.text if self.text is None else self.text,
-            importance=self.importance or version.importance,
-            rank=version.rank if self.rank is None else self.rank,
-        )
-
-
-def edit_nugget(
-    store: Store,
-    topic: str,
-    nugget_id: str,
-    *,
-    assessor: str,
-    text: str | None = None,
-    importance: str | None = None,
-    rank: int | None = None,
-) -> NuggetEdit:
-    """A new text, importance or rank for a nugget; a model's draft edited becomes the person's own nugget."""
-    edits = _Edits(text, importance, rank)
-    if edits == _Edits(None, None, None):
-        raise BadArgumentError("nothing to change: give a text, an importance or a rank", argument="text")
-    topic = _known_topic(store, topic)
-    current = nuggets_now(store, topic)
-    nugget = _find(current, nugget_id)
-    if nugget is None:
-        return _edit_draft(store, topic, nugget_id, assessor, edits)
-    if text is not None:
-        _refuse_held_text(current, text, nugget.nugget_id)
-    version = _version_of(nugget)
-    edited = edits.applied(version)
-    if edited == version:
-        return NuggetEdit(EDIT, topic, (nugget,), changed=False)
-    action = EDIT if edited.text != nugget.text else RANK
-    change = NuggetChange(topic, nugget.nugget_id, replace(edited, action=action), assessor)
-    return _logged(store, action, topic, [change])
-
-
-def _edit_draft(store: Store, topic: str, draft_id: str, assessor: str, edits: _Edits) -> NuggetEdit:
-    """A person's nugget made from a model's draft (origin `edited`); editing the same draft again edits it."""
-    draft = _find_draft(store, topic, draft_id)
-    current = nuggets_now(store, topic)
-    mine = next((n for n in current if n.draft == draft.nugget_id), None)
-    if mine is not None:
-        return edit_nugget(
-            store,
-            topic,
-            mine.nugget_id,
-            assessor=assessor,
-            text=edits.text,
-            importance=edits.importance,
-            rank=edits.rank,
-        )
-    made = NuggetVersion(CREATE, draft.text, draft.importance, draft.rank, EDITED, sources=draft.sources)
-    version = replace(edits.applied(made), draft=draft.nugget_id)
-    _refuse_held_text(current, version.text, None)
-    return _logged(store, CREATE, topic, [NuggetChange(topic, new_nugget_id(), version, assessor)])
-
-
-def merge_nuggets(store: Store, topic: str, keep: str, others: Sequence[str], *, assessor: str) -> NuggetEdit:
-    """Merge `others` into `keep`: `keep` records what it took in, each other where it went (and leaves the list)."""
-    topic = _known_topic(store, topic)
-    if not others:
-        raise BadArgumentError("name at least one nugget to merge into the one kept", argument="others")
-    if keep in others or len(set(others)) != len(others):
-        raise BadArgumentError("a nugget is named twice among those merged", argument="others")
-    current = nuggets_now(store, topic)
-    kept = _require(current, keep, topic)
-    merged = [_require(current, other, topic) for other in others]
-    taken = tuple(n.nugget_id for n in merged)
-    changes = [
-        NuggetChange(topic, kept.nugget_id, replace(_version_of(kept), action=MERGE, merged_from=taken), assessor)
-    ]
-    changes += [
-        NuggetChange(topic, n.nugget_id, replace(_version_of(n), action=MERGE, merged_into=kept.nugget_id), assessor)
-        for n in merged
-    ]
-    return _logged(store, MERGE, topic, changes)
-
-
-def delete_nugget(store: Store, topic: str, nugget_id: str, *, assessor: str) -> NuggetEdit:
-    """Remove a nugget from the topic's list (its versions stay in the log)."""
-    topic = _known_topic(store, topic)
-    nugget = _require(nuggets_now(store, topic), nugget_id, topic)
-    change = NuggetChange(topic, nugget.nugget_id, replace(_version_of(nugget), action=DELETE), assessor)
-    record_nugget_changes(store, [change])
-    return NuggetEdit(DELETE, topic, (nugget,))
-
-
-def _logged(store: Store, action: str, topic: str, changes: list[NuggetChange]) -> NuggetEdit:
-    record_nugget_changes(store, changes)
-    after = {n.nugget_id: n for n in nuggets_now(store, topic)}
-    return NuggetEdit(action, topic, tuple(after[c.nugget_id] for c in changes if c.nugget_id in after))
-
-
-def _version_of(nugget: Nugget) -> NuggetVersion:
-    """The nugget's latest version as one to log again (action, merges and draft carried as they are)."""
-    return NuggetVersion(
-        EDIT, nugget.text, nugget.importance, nugget.rank, nugget.origin, sources=nugget.sources, draft=nugget.draft
-    )
-
-
-def _known_topic(store: Store, topic: str) -> str:
-    topic = check_id(topic, "topic id")
-    if store.topic(topic) is None:
-        raise NotFoundError(f"topic {topic} is not a topic of the workbench", hints=Hint("list_topics"))
-    return topic
-
-
-def _find(nuggets: Iterable[Nugget], nugget_id: str) -> Nugget | None:
-    return next((n for n in nuggets if n.nugget_id == nugget_id), None)
-
-
-def _require(nuggets: Sequence[Nugget], nugget_id: str, topic: str) -> Nugget:
-    nugget = _find(nuggets, nugget_id)
-    if nugget is None:
-        raise NotFoundError(f"topic {topic} has no nugget {nugget_id!r}", hints=Hint("list_nuggets"))
-    return nugget
-
-
-def _find_draft(store: Store, topic: str, draft_id: str) -> Nugget:
-    for model in sorted({e.model for e in store.topic_events("nuggets", topic) if e.source == MODEL and e.model}):
-        draft = _find(nuggets_now(store, topic, model=model), draft_id)
-        if draft is not None:
-            return draft
-    return _require([], draft_id, topic)
-
-
-def _refuse_held_text(nuggets: Iterable[Nugget], text: str, other_than: str | None) -> None:
-    """Two nuggets of a topic with one text could not be told apart (assignments are matched by text)."""
-    twin = next((n for n in nuggets if n.text == text and n.nugget_id != other_than), None)
-    if twin is not None:
-        raise ConflictError(f"nugget {twin.nugget_id} of the topic has this text already")
 
 
 # ---------------------------------------------------------------- assignments from a file
@@ -447,14 +268,14 @@ def _model_grades(store: Store, space: str, topic: str, model: str) -> dict[str,
 
 
 def export_nuggets(store: Store) -> NuggetExport:
-    """The topics' nuggets as nuggetizer's nugget file: topics in topic order, nuggets in nugget order.
+    """The topics' nuggets as nuggetizer's nugget file: topics in topic order, each topic's nuggets in rank order.
 
     The query written is the topic's text; a topic without nuggets has no line.
     """
     lines = []
     count = 0
     for topic in store.topics():
-        nuggets = nuggets_now(store, topic.topic_id)
+        nuggets = in_file_order(nuggets_now(store, topic.topic_id))
         if nuggets:
             lines.append(nugget_line(topic.topic_id, topic.title, [FileNugget(n.text, n.importance) for n in nuggets]))
             count += len(nuggets)
@@ -475,7 +296,7 @@ def export_assignments(store: Store, runs: Sequence[str] | None = None) -> Nugge
     texts = {t.topic_id: t.title for t in store.topics()}
     for run in names:
         for answer in _answers_in_topic_order(store, run, texts):
-            nuggets = nuggets_now(store, answer.topic_id)
+            nuggets = in_file_order(nuggets_now(store, answer.topic_id))
             labels = answer_labels(store, assignment_space(run), answer.topic_id)
             problem = _assignment_problem(nuggets, labels)
             if problem is not None:
@@ -492,6 +313,11 @@ def export_assignments(store: Store, runs: Sequence[str] | None = None) -> Nugge
             topics.add(answer.topic_id)
             nugget_count += len(nuggets)
     return NuggetExport("assignments", len(topics), len(lines), nugget_count, tuple(left_out), "".join(lines))
+
+
+def in_file_order(nuggets: Iterable[Nugget]) -> list[Nugget]:
+    """A topic's nuggets as a file lists them: by rank (an okay nugget may come before a vital one), then id."""
+    return sorted(nuggets, key=lambda n: (n.rank, n.nugget_id))
 
 
 def _export_runs(store: Store, runs: Sequence[str] | None) -> list[str]:
