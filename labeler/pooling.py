@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
 
-from labeler.models import topic_sort_key
 from labeler.registry import Registry
+from labeler.run_models import topic_sort_key
 from labeler.wording import alternatives
 
 RRF_K = 60

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 
 from labeler.ids import id_problem, shown_id
 from labeler.judgments.log import ADJUDICATE, FLAG, GRADE, NOTE, REVIEW_MARKS, SKIP, SOURCES, UNSURE
-from labeler.models import STAGES, UNIT_DOC, Unit
+from labeler.run_models import STAGES, UNIT_DOC, Unit
 
 # What `record_judgment` records (a retract is an undo, a review a topic's mark): the choices of `judgments add`.
 RECORDABLE_KINDS = (GRADE, SKIP, UNSURE, FLAG, NOTE)

@@ -11,7 +11,7 @@ from itertools import compress, repeat
 from operator import not_
 from typing import TYPE_CHECKING, Any
 
-from labeler.models import PoolInfo
+from labeler.run_models import PoolInfo
 from labeler.store.rows import Rows
 
 if TYPE_CHECKING:  # the pooling strategies: loaded when a pool's entries are read, not by `status`

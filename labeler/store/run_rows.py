@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from labeler.models import RunInfo, Unit
+from labeler.run_models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
 from labeler.store.rows import Rows
 

@@ -20,7 +20,7 @@ from labeler.errors import BadArgumentError, Hint, argument_hint
 from labeler.ids import check_name
 from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import PairState
-from labeler.models import PoolInfo, topic_sort_key
+from labeler.run_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import current_labels, unit_space
