@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Re-exported: the run and pool values live in labeler.run_models, which the judging queue reads alone.
-from labeler.run_models import STAGES, UNIT_DOC, PoolInfo, RunInfo, Unit, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
+from labeler.run_models import STAGES, UNIT_DOC, RunInfo, Unit
 
 __all__ = [
     "STAGES",

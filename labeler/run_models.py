@@ -1,13 +1,11 @@
-"""The values a stored run and a pool version are, and the natural order of topic ids.
+"""What a stored run is, and the unit space it ranks.
 
-They are what reading the judging queue and the status needs; labeler.models holds
-them too (re-exported) beside the corpus, topic and snapshot values, which those
-commands never build.
+labeler.models re-exports these beside the corpus, topic and snapshot values, which
+`labeler status` never builds (it lists the runs).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,32 +51,3 @@ class RunInfo:
     policies: dict[str, Any]
     imported: str
     rankings_sha256: str | None = None  # the digest of the stored rankings, recorded once the import is complete
-
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def topic_sort_key(topic_id: str) -> tuple[tuple[str | int, ...], str]:
-    """Natural order for showing topics: 2 < 10 < 100, "q2" < "q10", numeric ids before the rest.
-
-    The id is cut into text and number chunks (text first, possibly empty, so
-    the kinds alternate at the same positions and always compare alike); the id
-    itself breaks ties ("007" and "7"). Exports whose bytes are fixed keep their
-    own order (`labeler.formats.qrels.qrels_topic_key`).
-    """
-    parts = _DIGITS.split(topic_id)
-    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), topic_id
-
-
-@dataclass(frozen=True)
-class PoolInfo:
-    """A pool version: which runs, which strategy, at which unit."""
-
-    name: str
-    strategy: str
-    depth: int
-    params: dict[str, Any]
-    runs: tuple[str, ...]
-    unit: str
-    created: str
-    pairs: int

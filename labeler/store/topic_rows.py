@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from labeler.run_models import topic_sort_key
+from labeler.pool_models import topic_sort_key
 from labeler.store.rows import Rows
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from labeler.assignment import Plan, ShowModel, TopicAssignment, deal
 from labeler.errors import BadArgumentError, Hint, argument_hint
 from labeler.ids import check_name
 from labeler.json_form import JsonResult, json_field
-from labeler.run_models import PoolInfo, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.assessors import current_plan
 from labeler.workbench.plan_progress import AssessorProgress, assessor_progress, show_model_setting

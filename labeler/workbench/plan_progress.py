@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from labeler.assignment import Plan, ShowModel, shown_model, waiting_for
 from labeler.json_form import JsonResult
 from labeler.judgments.log import PairState
-from labeler.run_models import PoolInfo, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.read_labels import current_labels
 

@@ -15,7 +15,7 @@ from labeler.errors import BadArgumentError, Hint, NotFoundError
 from labeler.judgments.log import SKIP, UNSURE, PairState
 from labeler.judgments.model_labels import ModelLabel
 from labeler.ordering import ORDERS, OrderInput, arrange, needs_model
-from labeler.run_models import PoolInfo, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import model_labels_by_topic, topic_labels

@@ -13,12 +13,16 @@ and not made before the unit's text changed (as for a person's grade); a negativ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from labeler.errors import BadArgumentError, Hint
 from labeler.judgments.log import GRADE, Event, PairState, derive_pair, derive_pairs, event_order, model_events
 from labeler.judgments.model_labels import ModelLabel
-from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
 from labeler.validation import parsed_unit, unit_problem
+
+if TYPE_CHECKING:
+    from labeler.pace import Pace
 
 
 def unit_space(store: Store, unit: str | None) -> str:
@@ -58,6 +62,8 @@ def pair_state(store: Store, unit: str, topic_id: str, unit_id: str) -> PairStat
 
 def judging_pace(store: Store, assessor: str | None = None) -> Pace:
     """The median pace over the last `PACE_WINDOW` timed human judgments (one assessor's, or the team's)."""
+    from labeler.pace import PACE_WINDOW, pace  # here: neither `next` nor `status` reads the pace
+
     return pace(store.recent_active_ms(assessor, PACE_WINDOW))
 
 

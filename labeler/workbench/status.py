@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from labeler.assignment import ShowModel, seen_labels
 from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import SKIP, UNSURE, Event, PairState
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
-from labeler.run_models import PoolInfo, topic_sort_key
 from labeler.stopping import StoppingRule
 from labeler.store import Store
 from labeler.workbench.assessors import current_plan
