@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from labeler.errors import BadArgumentError, Hint
 from labeler.judgments.log import GRADE, Event, PairState, derive_pair, derive_pairs, event_order, model_events
-from labeler.judgments.model_labels import ModelLabel
 from labeler.store import Store
 from labeler.validation import parsed_unit, unit_problem
 
 if TYPE_CHECKING:
+    from labeler.judgments.model_labels import ModelLabel
     from labeler.pace import Pace
 
 
@@ -106,6 +106,8 @@ def model_names(store: Store, unit: str | None = None) -> list[str]:
 
 
 def _labels(store: Store, space: str, model: str | None) -> dict[str, dict[tuple[str, str], ModelLabel]]:
+    from labeler.judgments.model_labels import ModelLabel  # here: only a model's labels are built of it
+
     changes = store.change_times(space)
     latest: dict[tuple[str, tuple[str, str]], tuple[tuple[int, str], ModelLabel]] = {}
     for event in model_events(store.model_source_events(space, model)):
