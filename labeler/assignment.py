@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from labeler.json_form import JsonResult
 from labeler.judgments.log import GRADE, Event, PairState, effective_events, event_order
-from labeler.models import topic_sort_key
+from labeler.pool_models import topic_sort_key
 
 _SCALE = float(2**64)
 

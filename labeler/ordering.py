@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from labeler.judgments.log import PairState
-from labeler.pooling import PoolEntry, rrf_ranking
 from labeler.registry import Registry
 from labeler.wording import alternatives
 
 if TYPE_CHECKING:  # only the uncertainty order calibrates, and it imports the module when it runs
     from labeler.agreement.calibration import Calibrator
+    from labeler.pool_models import PoolEntry
 
 
 class ModelJudgment(Protocol):
@@ -139,6 +139,8 @@ def pool_order(entries: Mapping[str, PoolEntry]) -> list[str]:
 
 def rrf_order(entries: Mapping[str, PoolEntry]) -> list[str]:
     """RRF score descending, then unit id ascending (the same tie-break as `rrf_pool`)."""
+    from labeler.pooling import rrf_ranking  # here: the pooling strategies are not needed to judge in pool order
+
     return rrf_ranking({unit: entry.rrf for unit, entry in entries.items()})
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
 
-from labeler.models import topic_sort_key
+from labeler.pool_models import PoolEntry as PoolEntry  # re-exported: a pool is made of them
+from labeler.pool_models import topic_sort_key
 from labeler.registry import Registry
 from labeler.wording import alternatives
 
@@ -35,27 +36,6 @@ _RANK = itemgetter(1)
 
 Rankings = Mapping[str, Sequence[str]]
 Runs = Mapping[str, Rankings]
-
-
-@dataclass(frozen=True)
-class PoolEntry:
-    """One pooled pair and why it is in the pool.
-
-    `best_rank` is 1-based and taken over `contributors`; `rrf` is the RRF
-    score over every given run's full ranking, so it can order judging even
-    when membership came from a shallower depth.
-    """
-
-    topic_id: str
-    unit_id: str
-    best_rank: int
-    contributors: tuple[tuple[str, int], ...]
-    rrf: float
-
-    @property
-    def runs(self) -> tuple[str, ...]:
-        """The names of the contributing runs, in run order."""
-        return tuple(run for run, _ in self.contributors)
 
 
 Pool = dict[str, dict[str, PoolEntry]]

@@ -16,10 +16,13 @@ obey the one id rule of `labeler.ids`; the names of the ids validated here are i
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from labeler.ids import id_problem, shown_id
 from labeler.judgments.log import ADJUDICATE, FLAG, GRADE, NOTE, REVIEW_MARKS, SKIP, SOURCES, UNSURE
-from labeler.models import STAGES, UNIT_DOC, Unit
+
+if TYPE_CHECKING:
+    from labeler.run_models import Unit
 
 # What `record_judgment` records (a retract is an undo, a review a topic's mark): the choices of `judgments add`.
 RECORDABLE_KINDS = (GRADE, SKIP, UNSURE, FLAG, NOTE)
@@ -29,7 +32,6 @@ RECORD_SOURCES = ("human", "model")
 IMPORT_SOURCES = ("import", "model")
 # The words each id is named by in messages, the same on every road.
 ID_NAMES = {"topic": "topic id", "unit": "unit id", "assessor": "assessor name", "run": "run name"}
-
 __all__ = [
     "ID_NAMES",
     "IMPORT_SOURCES",
@@ -38,7 +40,6 @@ __all__ = [
     "RECORD_SOURCES",
     "REVIEW_MARKS",
     "SOURCES",
-    "STAGES",
     "choice_problem",
     "decision_problem",
     "grade_problem",
@@ -121,6 +122,8 @@ def grades_kind(kind: str) -> bool:
 
 def unit_problem(value: object, chunkings: Collection[str] | None = None) -> str | None:
     """A unit space is `doc` or `chunk:NAME`; with `chunkings` (the workbench's), NAME must be one of them."""
+    from labeler.run_models import UNIT_DOC  # here: `next` and `status` check no unit space
+
     unit = parsed_unit(value)
     if unit is None:
         return f"unit must be 'doc' or 'chunk:NAME', not {shown(value)}"
@@ -131,6 +134,8 @@ def unit_problem(value: object, chunkings: Collection[str] | None = None) -> str
 
 def parsed_unit(value: object) -> Unit | None:
     """The unit space `value` names, or None when it names none (a chunking name obeys the id rule)."""
+    from labeler.run_models import Unit
+
     if not isinstance(value, str):
         return None
     try:

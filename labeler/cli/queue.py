@@ -38,7 +38,7 @@ def queue(
     as_json: bool,
 ) -> None:
     """The next units to judge for a topic, in the chosen order (units another assessor holds are left out)."""
-    from labeler.workbench.claims import queue_view
+    from labeler.workbench.queue_view import queue_view
 
     with env.store() as store:
         result = queue_view(

@@ -12,7 +12,6 @@ from labeler.answers.nuggets import parse_version
 from labeler.answers.spaces import ASSIGNMENT_LABELS, ASSIGNMENT_PREFIX, NUGGETS, SUPPORT_PREFIX
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
-from labeler.models import Chunk, Document
 from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
@@ -202,6 +201,8 @@ class CheckRows(Rows):
 
     def document_hash_mismatches(self) -> Iterator[str]:
         """Documents whose text (title, newline, text) no longer hashes to the hash recorded with it."""
+        from labeler.models import Document  # here: only `check` builds one
+
         cursor = self.db.conn.cursor()
         cursor.execute("SELECT doc_id, title, text, hash FROM documents ORDER BY doc_id")
         while rows := cursor.fetchmany(1000):
@@ -236,6 +237,7 @@ class CheckRows(Rows):
                 problems.append(f"chunking {name}: its stored chunks differ from those recorded at creation")
             if kind in RECOMPUTABLE_CHUNKINGS:
                 from labeler.chunking import ChunkHasher  # here: only `check` re-derives a chunking
+                from labeler.models import Chunk
 
                 hasher = ChunkHasher(kind, json.loads(params))
                 for chunk_id, doc_id, start, end, chunk_hash in self.db.execute(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.models import Chunk, Chunking, Document
 from labeler.store.digests import chunks_sha256
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:  # built where a row is read: the judging queue reads none of these
+    from labeler.models import Chunk, Chunking, Document
 
 _TEMP_IDS = "temp_ids"
 
@@ -51,11 +53,15 @@ class CorpusRows(Rows):
         )
 
     def document(self, doc_id: str) -> Document | None:
+        from labeler.models import Document
+
         row = self.db.execute("SELECT doc_id, title, text, extra FROM documents WHERE doc_id = ?", [doc_id]).fetchone()
         return Document(row[0], row[1], row[2], json.loads(row[3])) if row else None
 
     def iter_documents(self) -> Iterator[Document]:
         """Every document in id order, streamed."""
+        from labeler.models import Document
+
         cursor = self.db.conn.cursor()
         cursor.execute("SELECT doc_id, title, text, extra FROM documents ORDER BY doc_id")
         while rows := cursor.fetchmany(1000):
@@ -180,6 +186,8 @@ class CorpusRows(Rows):
         )
 
     def chunk(self, chunking: str, chunk_id: str) -> Chunk | None:
+        from labeler.models import Chunk
+
         row = self.db.execute(
             "SELECT chunk_id, doc_id, start, end, hash FROM chunks WHERE chunking_id = ? AND chunk_id = ?",
             [self._chunking_id(chunking), chunk_id],
@@ -187,6 +195,8 @@ class CorpusRows(Rows):
         return Chunk(*row) if row else None
 
     def chunks_of(self, chunking: str, doc_id: str) -> list[Chunk]:
+        from labeler.models import Chunk
+
         rows = self.db.execute(
             "SELECT chunk_id, doc_id, start, end, hash FROM chunks"
             " WHERE chunking_id = ? AND doc_id = ? ORDER BY ordinal",
@@ -250,4 +260,6 @@ class CorpusRows(Rows):
 
 
 def _chunking(row: tuple[Any, ...]) -> Chunking:
+    from labeler.models import Chunking
+
     return Chunking(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])

@@ -9,13 +9,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import compress, repeat
 from operator import not_
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from labeler.models import PoolInfo
+from labeler.pool_models import PoolEntry, PoolInfo
 from labeler.store.rows import Rows
-
-if TYPE_CHECKING:  # the pooling strategies: loaded when a pool's entries are read, not by `status`
-    from labeler.pooling import PoolEntry
 
 _POOL_COLUMNS = "name, strategy, depth, params, runs, unit, created, pairs"
 _ENTRY_COLUMNS = "topic_id, unit_id, best_rank, contributors, rrf"
@@ -145,8 +142,6 @@ class PoolRows(Rows):
 
     def pool_entries(self, name: str, topic_id: str | None = None) -> dict[str, dict[str, PoolEntry]]:
         """`topic -> unit -> entry`, for one topic or all."""
-        from labeler.pooling import PoolEntry
-
         sql = "SELECT topic_id, unit_id, best_rank, contributors, rrf FROM pool_entries WHERE pool_id = ?"
         params: list[Any] = [self._pool_id(name)]
         if topic_id is not None:

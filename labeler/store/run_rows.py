@@ -7,12 +7,12 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from labeler.models import RunInfo, Unit
 from labeler.store.digests import rankings_sha256
 from labeler.store.rows import Rows
 
 if TYPE_CHECKING:  # imported where a ranking is read: the run formats are not needed to judge
     from labeler.formats.runs import Ranking
+    from labeler.run_models import RunInfo
 
 _RUN_COLUMNS = (
     "r.name, r.unit_kind, c.name, r.stage, r.source, r.source_sha256, r.tags, r.topics, r.entries, "
@@ -210,6 +210,8 @@ def _ranking(row: tuple[Any, ...], depth: int | None = None) -> Ranking:
 
 
 def _run_info(row: tuple[Any, ...]) -> RunInfo:
+    from labeler.run_models import RunInfo, Unit  # here: `next` reads no run
+
     unit = Unit("chunk", row[2]) if row[1] == "chunk" else Unit("doc")
     return RunInfo(
         row[0],

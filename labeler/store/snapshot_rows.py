@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.models import SnapshotInfo
 from labeler.store.bulk_writes import guard_held
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:
+    from labeler.models import SnapshotInfo
 
 _COLUMNS = "name, parent, message, created, unit, manifest, sha256"
 SNAPSHOTS_MADE = "snapshots_made"
@@ -146,5 +148,7 @@ class SnapshotRows(Rows):
 
 
 def _snapshot(row: tuple[Any, ...]) -> SnapshotInfo:
+    from labeler.models import SnapshotInfo  # here: the judging queue and the status read no snapshot
+
     seal = row[7] if len(row) > 7 else None
     return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], seal)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.models import Topic, topic_sort_key
+from labeler.pool_models import topic_sort_key
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:
+    from labeler.models import Topic
 
 
 class TopicRows(Rows):
@@ -43,4 +46,6 @@ class TopicRows(Rows):
 
 
 def _topic(row: tuple[Any, ...]) -> Topic:
+    from labeler.models import Topic  # here: the judging queue and the status read no topic row
+
     return Topic(row[0], row[1], row[2], row[3], json.loads(row[4]))

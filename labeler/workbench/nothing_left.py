@@ -21,7 +21,7 @@ from labeler.assignment import Plan, waiting_for
 from labeler.errors import Hint, argument_hint
 from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import NO_ANSWER, REVIEWED, PairState
-from labeler.models import PoolInfo, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.assignments import current_plan

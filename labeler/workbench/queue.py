@@ -8,17 +8,20 @@ and scripts share `queue` and `next_unit`, so they never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from labeler.assignment import Plan, TopicAssignment, seen_states, waiting_for
 from labeler.errors import BadArgumentError, Hint, NotFoundError
 from labeler.judgments.log import SKIP, UNSURE, PairState
-from labeler.judgments.model_labels import ModelLabel
-from labeler.models import PoolInfo, topic_sort_key
 from labeler.ordering import ORDERS, OrderInput, arrange, needs_model
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.store import Store
 from labeler.workbench.assessors import current_plan
 from labeler.workbench.read_labels import model_labels_by_topic, topic_labels
+
+if TYPE_CHECKING:
+    from labeler.judgments.model_labels import ModelLabel
 
 
 @dataclass(frozen=True)

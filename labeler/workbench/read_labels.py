@@ -13,13 +13,17 @@ and not made before the unit's text changed (as for a person's grade); a negativ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from labeler.answers.spaces import answer_space
 from labeler.errors import BadArgumentError, Hint
 from labeler.judgments.log import GRADE, Event, PairState, derive_pair, derive_pairs, event_order, model_events
-from labeler.judgments.model_labels import ModelLabel
-from labeler.pace import PACE_WINDOW, Pace, pace
 from labeler.store import Store
 from labeler.validation import parsed_unit, unit_problem
+
+if TYPE_CHECKING:
+    from labeler.judgments.model_labels import ModelLabel
+    from labeler.pace import Pace
 
 
 def unit_space(store: Store, unit: str | None) -> str:
@@ -73,6 +77,8 @@ def pair_state(store: Store, unit: str, topic_id: str, unit_id: str) -> PairStat
 
 def judging_pace(store: Store, assessor: str | None = None) -> Pace:
     """The median pace over the last `PACE_WINDOW` timed human judgments (one assessor's, or the team's)."""
+    from labeler.pace import PACE_WINDOW, pace  # here: neither `next` nor `status` reads the pace
+
     return pace(store.recent_active_ms(assessor, PACE_WINDOW))
 
 
@@ -115,6 +121,8 @@ def model_names(store: Store, unit: str | None = None) -> list[str]:
 
 
 def _labels(store: Store, space: str, model: str | None) -> dict[str, dict[tuple[str, str], ModelLabel]]:
+    from labeler.judgments.model_labels import ModelLabel  # here: only a model's labels are built of it
+
     changes = store.change_times(space)
     latest: dict[tuple[str, tuple[str, str]], tuple[tuple[int, str], ModelLabel]] = {}
     for event in model_events(store.model_source_events(space, model)):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from labeler.judgments.log import IN_PROGRESS, Event, PairState, derive_pairs
-from labeler.models import PoolInfo
+from labeler.pool_models import PoolInfo
 from labeler.review import ReviewState, judged_after, latest_mark, review_state
 from labeler.store import Store
 from labeler.workbench.read_labels import current_labels, unit_space

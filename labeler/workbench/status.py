@@ -11,20 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from labeler.assignment import seen_labels
+from labeler.assignment import ShowModel, seen_labels
 from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import SKIP, UNSURE, Event, PairState
-from labeler.models import PoolInfo, topic_sort_key
+from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.review import ReviewState
 from labeler.stopping import StoppingRule
 from labeler.store import Store
-from labeler.workbench.assignments import (
-    AssessorProgress,
-    ShowModel,
-    assessor_progress,
-    current_plan,
-    show_model_setting,
-)
+from labeler.workbench.assessors import current_plan
+from labeler.workbench.plan_progress import AssessorProgress, assessor_progress, show_model_setting
 from labeler.workbench.read_labels import unit_space
 from labeler.workbench.review import is_relevant, latest_pool_in, topic_review_states
 from labeler.workbench.stopping import (

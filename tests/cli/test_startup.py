@@ -52,6 +52,12 @@ NOT_TO_JUDGE = (
     "secrets",  # only a nested write names a savepoint with it (labeler.store.connection)
 )
 """Nor these: what `next` and `status` must not pay for (a module or any module under it)."""
+NOT_IN_A_JSON_ANSWER = (
+    "labeler.models",  # the corpus, topic and snapshot values (each dataclass costs as its module loads)
+    "labeler.pace",  # read for the text forms' time left
+    "labeler.judgments.model_labels",  # built only where a model's labels are read
+)
+"""Nor, for `next --json` and `status --json`, these."""
 
 MAIN = """
 import sys
@@ -208,6 +214,7 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     assert [name for name in NUMERICS_AND_UI if name in loaded] == []
     assert "rich" not in loaded  # JSON needs no tables
     assert not_to_judge(loaded) == []
+    assert [name for name in NOT_IN_A_JSON_ANSWER if name in loaded] == []
     # The judgment log's format (and the file reader under it) is for the decisions list, not `next`'s unit text
     assert [name for name in ("labeler.formats.judgment_log", "labeler.formats.lines", "gzip") if name in loaded] == []
     # nor OpenSSL (only a seeded shuffle and an overlap draw hash) nor the calibrator (only `uncertainty` fits one)
@@ -217,6 +224,8 @@ def test_next_json_in_a_fresh_process_claims_and_loads_no_ui_or_numerics(pooled)
     # (no --topic), and the assigning use cases (the plan is read without them) are not loaded
     unread = ("labeler.workbench.nothing_left", "labeler.workbench.reading", "labeler.workbench.topics")
     assert [name for name in (*unread, "labeler.workbench.assignments") if name in loaded] == []
+    # nor the pooling strategies, the run values or `queue`'s result types: a claim builds none of them
+    assert [n for n in ("labeler.pooling", "labeler.run_models", "labeler.workbench.queue_view") if n in loaded] == []
     assert json.loads(modules_after(MAIN, *args)[1])["unit"] == "d1"  # asking again: the same unit
 
 
@@ -228,7 +237,9 @@ def test_status_json_in_a_fresh_process_is_the_in_process_one(pooled):
         name for name in loaded if name.startswith("labeler.cli.common")
     ]  # no other command's module (the assessor table is for the text form)
     assert "labeler.pooling" not in loaded  # status counts a pool's pairs without its strategies
+    assert "labeler.workbench.assignments" not in loaded  # the assessors' progress, not the plan's making
     assert not_to_judge(loaded) == []
+    assert [name for name in NOT_IN_A_JSON_ANSWER if name in loaded] == []
 
 
 def test_eval_help_loads_no_scipy(tmp_path):
