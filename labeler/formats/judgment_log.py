@@ -74,6 +74,7 @@ LOG_FIELDS = (
 OPTIONAL_FIELDS = ("probs", "shown_model", "shown_others")
 """Fields a log line leaves out when they are null: a line of an event without them reads as it did before them."""
 DEFAULT_CLOCK_TOLERANCE = 300  # seconds an event may be dated ahead of this machine's clock when merged
+_LOG_FIELD_SET = frozenset(LOG_FIELDS)
 REQUIRED = ("event_id", "topic_id", "unit", "kind", "assessor", "source", "time")
 HEX = frozenset("0123456789abcdef")
 
@@ -170,8 +171,8 @@ def shown_event(event: Event, keys: Iterable[str] = SHOWN_FIELDS) -> dict[str, A
 
 def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     """The event a log row describes, and whether it is dated in the future; `EventProblem` if unsound."""
-    unknown = sorted(str(key) for key in row if key not in LOG_FIELDS)
-    if unknown:
+    if not _LOG_FIELD_SET.issuperset(row):
+        unknown = sorted(str(key) for key in row if key not in LOG_FIELDS)
         raise EventProblem(
             f"unknown field(s) {', '.join(map(repr, unknown))} (a log event has {', '.join(LOG_FIELDS)})"
         )

@@ -193,6 +193,22 @@ class MergeRows(Rows):
         while rows := cursor.fetchmany(STAGE_BATCH):
             yield rows
 
+    def topic_grades(self, unit: str, topic_id: str, after: int) -> dict[str, list[tuple[Any, ...]]]:
+        """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`, in local order.
+
+        One topic of a unit space, review events left out, up to seq `after`: what a merge
+        needs to tell most pairs' labels before and after it without reading whole events.
+        """
+        rows = self.db.execute(
+            "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
+            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ? ORDER BY seq",
+            [unit, topic_id, after],
+        )
+        by_unit: dict[str, list[tuple[Any, ...]]] = {}
+        for row in rows:
+            by_unit.setdefault(row[0], []).append(row[1:])
+        return by_unit
+
     def scale_text(self) -> Any:
         """The grade scale as stored (JSON text), or None for the default scale."""
         return self.get_meta("scale")
@@ -213,13 +229,22 @@ def _by_topic(cursor: sqlite3.Cursor) -> Iterator[tuple[str, str, list[tuple[str
         yield key[0], key[1], pairs
 
 
-def log_row(columns: list[str], values: tuple[Any, ...]) -> dict[str, Any]:
-    """A stored event (`MergeRows.log_row_batches`) as a log row: field -> value, the probabilities decoded.
+def log_rows(columns: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Stored events (`MergeRows.log_row_batches`) as log rows: field -> value, the probabilities decoded.
 
-    Only the columns the file has: a workbench from before the logical clock
-    has no `clock`, and its events are then given the clock their time gives.
+    Only the columns the file has: a workbench from before the logical clock has no `clock`,
+    and its events are then given the clock their time gives. A row may hold values past
+    `columns` (its seq), which are left out.
     """
-    row = dict(zip((_LOG_NAMES.get(name, name) for name in columns), values, strict=True))
+    names = _log_names(columns)
+    return [_decoded(dict(zip(names, values, strict=False))) for values in rows]
+
+
+def _log_names(columns: list[str]) -> list[str]:
+    return [_LOG_NAMES.get(name, name) for name in columns]
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
     if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
         row["probs"] = _json_or_text(row["probs"])
     return row

@@ -17,7 +17,8 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import groupby, islice
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -40,7 +41,7 @@ from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
 from labeler.store.event_rows import event_from_row, event_values
-from labeler.store.merge_rows import STAGE_BATCH, log_row, read_errors
+from labeler.store.merge_rows import STAGE_BATCH, log_rows, read_errors
 from labeler.validation import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.wording import agrees, plural
 from labeler.workbench.setup import now
@@ -205,7 +206,7 @@ def _append_in_log_order(store: Store, path: Path, source: Store, columns: list[
             taken.read += len(rows)
             held = store.identical_rows(columns, [row[:-1] for row in rows])
             fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
-            logged = [_checked(log_row(columns, row[:-1]), rules, path) for row in fresh]
+            logged = [_checked(row, rules, path) for row in log_rows(columns, fresh)]  # each row's seq left out
             new = _not_held(store, path, _first_of_batch(path, logged), since=before)
             _check_spaces(store, path, new)
             store.append_rows([event_values(i.event, event_clock(i.event)) for i in new])
@@ -277,51 +278,75 @@ def _label_changes(
     for space, topic, pairs in pairs_by_topic:
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit = _pair_events(store, space, topic, after)
-        assessors: dict[str, set[str]] = {}
-        for unit_id, assessor in pairs:
-            assessors.setdefault(unit_id, set()).add(assessor)
-        for unit_id, who in assessors.items():
-            events = by_unit.get(unit_id, [])
-            old = _pair_state(topic, unit_id, [e for e in events if e.seq <= before], changed[space])
-            new = _pair_state(topic, unit_id, events, changed[space])
+        by_unit = store.topic_grades(space, topic, after)
+        for unit_id, group in groupby(pairs, key=itemgetter(0)):
+            pair = _Pair(space, topic, unit_id, changed[space].get(unit_id))
+            old, new = pair.states(store, by_unit.get(unit_id, []), before, after)
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = tuple(sorted(who))
+                names = tuple(sorted({assessor for _, assessor in group}))
                 names = shared.setdefault(names, names)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
 
 
-def _pair_events(store: Store, space: str, topic: str, after: int) -> dict[str, list[Event]]:
-    """`unit id -> its pair events up to seq `after`, in local order` of one topic of a unit space."""
-    by_unit: dict[str, list[Event]] = {}
-    for event in store.topic_events(space, topic):
-        if event.kind != REVIEW and event.unit_id is not None and event.seq <= after:
-            by_unit.setdefault(event.unit_id, []).append(event)
-    return by_unit
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """A pair a merge touched, and the time its unit's text last changed (None: never)."""
+
+    space: str
+    topic: str
+    unit_id: str
+    changed: str | None
+
+    def states(
+        self, store: Store, rows: list[tuple[Any, ...]], before: int, after: int
+    ) -> tuple[tuple[int | None, bool], tuple[int | None, bool]]:
+        """The pair's label and conflict before the merge and after, from its `MergeRows.topic_grades` rows.
+
+        Most pairs merged hold people's grades alone, made after their unit's text last changed:
+        their label is the grade the assessors' latest grades agree on (a conflict when they
+        differ), what `derive_pair` settles them to. Any other pair is derived from its events.
+        """
+        if all(self._plain(row) for row in rows):
+            return _agreed([row for row in rows if row[0] <= before]), _agreed(rows)
+        events = [e for e in store.pair_events(self.space, self.topic, self.unit_id) if e.kind != REVIEW]
+        events = [e for e in events if e.seq <= after]
+        old = _pair_state(self.topic, self.unit_id, [e for e in events if e.seq <= before], self.changed)
+        return old, _pair_state(self.topic, self.unit_id, events, self.changed)
+
+    def _plain(self, row: tuple[Any, ...]) -> bool:
+        """A person's grade of the scale with its clock, made after the unit's text last changed."""
+        _, kind, source, grade, time, _, clock, _ = row
+        return (
+            kind == GRADE
+            and source != MODEL
+            and type(grade) is int
+            and grade >= 0
+            and clock is not None
+            and not (self.changed and time < self.changed)
+        )
 
 
-def _pair_state(topic: str, unit_id: str, events: list[Event], changed: dict[str, str]) -> tuple[int | None, bool]:
-    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict).
+def _agreed(rows: list[tuple[Any, ...]]) -> tuple[int | None, bool]:
+    """The label plain grades give (`_Pair._plain`): the grade each assessor's latest agrees on, else a conflict."""
+    latest: dict[str, tuple[int, str, int]] = {}
+    for _, _, _, grade, _, assessor, clock, event_id in rows:
+        order = (clock, event_id, grade)
+        if assessor not in latest or order > latest[assessor]:
+            latest[assessor] = order
+    grades = {order[2] for order in latest.values()}
+    if len(grades) > 1:
+        return None, True
+    return (grades.pop() if grades else None), False
 
-    One person's grade alone, made after the unit's text last changed, is the label (what
-    `derive_pair` settles it to, without its steps: a first merge meets a million such pairs).
-    """
+
+def _pair_state(topic: str, unit_id: str, events: list[Event], changed: str | None) -> tuple[int | None, bool]:
+    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict)."""
     if not events:
         return None, False
-    if len(events) == 1:
-        (event,) = events
-        after = changed.get(unit_id)
-        if (
-            event.kind == GRADE
-            and event.source != MODEL
-            and event.grade is not None
-            and not (after and event.time < after)
-        ):
-            return event.grade, False
-    state = derive_pair(topic, unit_id, events, changed.get(unit_id))
+    state = derive_pair(topic, unit_id, events, changed)
     return state.label, state.conflict
 
 
@@ -367,7 +392,7 @@ def _stage_workbench(store: Store, path: Path, source: Store, columns: list[str]
         count += len(rows)
         held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
         fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
-        _stage_batch(store, path, [_checked(log_row(columns, row), rules, path) for row in fresh])
+        _stage_batch(store, path, [_checked(row, rules, path) for row in log_rows(columns, fresh)])
     return count
 
 
