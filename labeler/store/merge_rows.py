@@ -194,14 +194,14 @@ class MergeRows(Rows):
             yield rows
 
     def topic_grades(self, unit: str, topic_id: str, after: int) -> dict[str, list[tuple[Any, ...]]]:
-        """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`, in local order.
+        """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`.
 
         One topic of a unit space, review events left out, up to seq `after`: what a merge
         needs to tell most pairs' labels before and after it without reading whole events.
         """
         rows = self.db.execute(
             "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
-            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ? ORDER BY seq",
+            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ?",
             [unit, topic_id, after],
         )
         by_unit: dict[str, list[tuple[Any, ...]]] = {}

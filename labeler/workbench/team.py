@@ -279,9 +279,9 @@ def _label_changes(
         if space not in changed:
             changed[space] = store.change_times(space)
         by_unit = store.topic_grades(space, topic, after)
+        pairs_of = _TopicPairs(space, topic, changed[space], before, after)
         for unit_id, group in groupby(pairs, key=itemgetter(0)):
-            pair = _Pair(space, topic, unit_id, changed[space].get(unit_id))
-            old, new = pair.states(store, by_unit.get(unit_id, []), before, after)
+            old, new = pairs_of.states(store, unit_id, by_unit.get(unit_id, []))
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
@@ -291,42 +291,51 @@ def _label_changes(
     return conflicts, changes
 
 
+_NO_LABEL = (None, False)
+
+
 @dataclass(frozen=True, slots=True)
-class _Pair:
-    """A pair a merge touched, and the time its unit's text last changed (None: never)."""
+class _TopicPairs:
+    """The pairs of one topic a merge touched: `changed` is when each unit's text last changed."""
 
     space: str
     topic: str
-    unit_id: str
-    changed: str | None
+    changed: dict[str, str]
+    before: int  # the log's last seq before the merge
+    after: int  # and after it
 
     def states(
-        self, store: Store, rows: list[tuple[Any, ...]], before: int, after: int
+        self, store: Store, unit_id: str, rows: list[tuple[Any, ...]]
     ) -> tuple[tuple[int | None, bool], tuple[int | None, bool]]:
-        """The pair's label and conflict before the merge and after, from its `MergeRows.topic_grades` rows.
+        """A pair's label and conflict before the merge and after, from its `MergeRows.topic_grades` rows.
 
         Most pairs merged hold people's grades alone, made after their unit's text last changed:
         their label is the grade the assessors' latest grades agree on (a conflict when they
         differ), what `derive_pair` settles them to. Any other pair is derived from its events.
         """
-        if all(self._plain(row) for row in rows):
-            return _agreed([row for row in rows if row[0] <= before]), _agreed(rows)
-        events = [e for e in store.pair_events(self.space, self.topic, self.unit_id) if e.kind != REVIEW]
-        events = [e for e in events if e.seq <= after]
-        old = _pair_state(self.topic, self.unit_id, [e for e in events if e.seq <= before], self.changed)
-        return old, _pair_state(self.topic, self.unit_id, events, self.changed)
+        changed = self.changed.get(unit_id)
+        if len(rows) == 1 and _plain(rows[0], changed):  # most pairs a merge touches: one grade, merged
+            state = (rows[0][3], False)
+            return (state if rows[0][0] <= self.before else _NO_LABEL), state
+        if all(_plain(row, changed) for row in rows):
+            return _agreed([row for row in rows if row[0] <= self.before]), _agreed(rows)
+        events = [e for e in store.pair_events(self.space, self.topic, unit_id) if e.kind != REVIEW]
+        events = [e for e in events if e.seq <= self.after]
+        old = _pair_state(self.topic, unit_id, [e for e in events if e.seq <= self.before], changed)
+        return old, _pair_state(self.topic, unit_id, events, changed)
 
-    def _plain(self, row: tuple[Any, ...]) -> bool:
-        """A person's grade of the scale with its clock, made after the unit's text last changed."""
-        _, kind, source, grade, time, _, clock, _ = row
-        return (
-            kind == GRADE
-            and source != MODEL
-            and type(grade) is int
-            and grade >= 0
-            and clock is not None
-            and not (self.changed and time < self.changed)
-        )
+
+def _plain(row: tuple[Any, ...], changed: str | None) -> bool:
+    """A person's grade of the scale with its clock, made after the unit's text last changed (`changed`)."""
+    _, kind, source, grade, time, _, clock, _ = row
+    return (
+        kind == GRADE
+        and source != MODEL
+        and type(grade) is int
+        and grade >= 0
+        and clock is not None
+        and not (changed and time < changed)
+    )
 
 
 def _agreed(rows: list[tuple[Any, ...]]) -> tuple[int | None, bool]:
