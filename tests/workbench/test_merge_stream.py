@@ -89,7 +89,7 @@ def test_the_chain_is_the_one_appending_the_events_in_log_order_gives(base, othe
 
 
 def test_a_workbench_read_in_log_order_merges_what_its_staged_log_merges(base, other, monkeypatch):
-    """A workbench whose events carry their clocks is appended as read (nothing staged); its log, staged, gives the same."""
+    """A workbench whose events carry their clocks is appended as read, nothing staged: as its log merges, staged."""
     log = other.with_name("other.jsonl")
     with Store(other) as source:
         log.write_text("".join(line + "\n" for line in team.export_log(source)), encoding="utf-8")
