@@ -319,6 +319,12 @@ class _TopicPairs:
             return (state if rows[0][0] <= self.before else _NO_LABEL), state
         if all(_plain(row, changed) for row in rows):
             return _agreed([row for row in rows if row[0] <= self.before]), _agreed(rows)
+        return self._derived(store, unit_id, changed)
+
+    def _derived(
+        self, store: Store, unit_id: str, changed: str | None
+    ) -> tuple[tuple[int | None, bool], tuple[int | None, bool]]:
+        """`states` of a pair derived from its events (`derive_pair`)."""
         events = [e for e in store.pair_events(self.space, self.topic, unit_id) if e.kind != REVIEW]
         events = [e for e in events if e.seq <= self.after]
         old = _pair_state(self.topic, unit_id, [e for e in events if e.seq <= self.before], changed)
@@ -560,9 +566,7 @@ def _check_retracts(store: Store, path: Path, batches: Iterator[list[tuple[Any, 
     for rows in batches:
         retracts = [(event_from_row(row[:-1]), row[-1]) for row in rows]
         targets = [event.target for event, _ in retracts if event.target is not None]
-        known = {**store.events_by_id(targets)}
-        if staged:
-            known.update((event_id, event_from_row(row)) for event_id, (row, _) in store.staged_by_id(targets).items())
+        known = _known_targets(store, targets, staged=staged)
         for event, line in retracts:
             item = LoggedEvent(event, line, False)
             target = known.get(event.target) if event.target is not None else None  # the schema requires a target
@@ -575,6 +579,14 @@ def _check_retracts(store: Store, path: Path, batches: Iterator[list[tuple[Any, 
             problem = _retract_problem(event, target)
             if problem is not None:
                 _refuse(path, item, problem)
+
+
+def _known_targets(store: Store, targets: list[str], *, staged: bool) -> dict[str, Event]:
+    """The events among `targets` held here, and with `staged` those staged too."""
+    known = store.events_by_id(targets)
+    if staged:
+        known.update((event_id, event_from_row(row)) for event_id, (row, _) in store.staged_by_id(targets).items())
+    return known
 
 
 def _retract_problem(event: Event, target: Event) -> str | None:
