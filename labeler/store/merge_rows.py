@@ -25,6 +25,8 @@ _STAGED_VALUES = (
 """A staged event's values, in the order `EventRows.append_rows` takes them (the events table's, without seq)."""
 _STAGED_EVENT = _STAGED_VALUES.replace("event_id, ", "event_id, NULL, ", 1)
 """The same as a row `labeler.store.event_rows.event_from_row` reads (a staged event has no seq yet)."""
+_EVENT_COLUMNS = _STAGED_VALUES.replace("event_id, ", "event_id, seq, ", 1)
+"""A stored event's columns as `labeler.store.event_rows.event_from_row` reads them."""
 STAGE_BATCH = 5000
 
 # events column -> log field (the log says `order` where the table says `judging_order`)
@@ -62,6 +64,21 @@ class MergeRows(Rows):
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
         cursor = self.db.conn.cursor()
         cursor.execute(f"SELECT {quoted} FROM events ORDER BY seq")
+        while rows := cursor.fetchmany(size):
+            yield rows
+
+    def all_clocked(self) -> bool:
+        """Whether every event has its logical clock (a workbench from before the clock has none)."""
+        return not self.db.execute("SELECT 1 FROM events WHERE clock IS NULL LIMIT 1").fetchone()
+
+    def log_rows_in_log_order(self, columns: list[str], size: int = STAGE_BATCH) -> Iterator[list[tuple[Any, ...]]]:
+        """Every event's `columns` then its `seq`, in log order (clock, then id), `size` rows at a time.
+
+        Read in the order a merge appends them, so nothing need be staged to put them in order.
+        """
+        quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
+        cursor = self.db.conn.cursor()
+        cursor.execute(f"SELECT {quoted}, seq FROM events ORDER BY clock, event_id")
         while rows := cursor.fetchmany(size):
             yield rows
 
@@ -155,30 +172,79 @@ class MergeRows(Rows):
             "SELECT unit, topic_id, unit_id, assessor FROM temp.merge_staged WHERE unit_id IS NOT NULL "
             "ORDER BY unit, topic_id, unit_id"
         )
-        key: tuple[str, str] | None = None
-        pairs: list[tuple[str, str]] = []
+        return _by_topic(cursor)
+
+    def appended_pairs(self, after: int) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+        """`staged_pairs` of the events appended after seq `after` (a merge that appended them in log order)."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(
+            "SELECT unit, topic_id, unit_id, assessor FROM events WHERE seq > ? AND unit_id IS NOT NULL "
+            "ORDER BY unit, topic_id, unit_id",
+            [after],
+        )
+        return _by_topic(cursor)
+
+    def appended_retracts(self, after: int) -> Iterator[list[tuple[Any, ...]]]:
+        """`staged_retracts` of the events appended after seq `after` (no line: they come from a workbench)."""
+        cursor = self.db.conn.cursor()
+        cursor.execute(
+            f"SELECT {_EVENT_COLUMNS}, NULL FROM events WHERE seq > ? AND kind = 'retract' ORDER BY seq", [after]
+        )
         while rows := cursor.fetchmany(STAGE_BATCH):
-            for unit, topic, unit_id, assessor in rows:
-                if key != (unit, topic):
-                    if key is not None:
-                        yield key[0], key[1], pairs
-                    key, pairs = (unit, topic), []
-                pairs.append((unit_id, assessor))
-        if key is not None:
-            yield key[0], key[1], pairs
+            yield rows
+
+    def topic_grades(self, unit: str, topic_id: str, after: int) -> dict[str, list[tuple[Any, ...]]]:
+        """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`.
+
+        One topic of a unit space, review events left out, up to seq `after`: what a merge
+        needs to tell most pairs' labels before and after it without reading whole events.
+        """
+        rows = self.db.execute(
+            "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
+            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ?",
+            [unit, topic_id, after],
+        )
+        by_unit: dict[str, list[tuple[Any, ...]]] = {}
+        for row in rows:
+            by_unit.setdefault(row[0], []).append(row[1:])
+        return by_unit
 
     def scale_text(self) -> Any:
         """The grade scale as stored (JSON text), or None for the default scale."""
         return self.get_meta("scale")
 
 
-def log_row(columns: list[str], values: tuple[Any, ...]) -> dict[str, Any]:
-    """A stored event (`MergeRows.log_row_batches`) as a log row: field -> value, the probabilities decoded.
+def _by_topic(cursor: sqlite3.Cursor) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+    """Rows of `(unit, topic, unit id, assessor)` sorted by unit and topic, grouped per unit and topic."""
+    key: tuple[str, str] | None = None
+    pairs: list[tuple[str, str]] = []
+    while rows := cursor.fetchmany(STAGE_BATCH):
+        for unit, topic, unit_id, assessor in rows:
+            if key != (unit, topic):
+                if key is not None:
+                    yield key[0], key[1], pairs
+                key, pairs = (unit, topic), []
+            pairs.append((unit_id, assessor))
+    if key is not None:
+        yield key[0], key[1], pairs
 
-    Only the columns the file has: a workbench from before the logical clock
-    has no `clock`, and its events are then given the clock their time gives.
+
+def log_rows(columns: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Stored events (`MergeRows.log_row_batches`) as log rows: field -> value, the probabilities decoded.
+
+    Only the columns the file has: a workbench from before the logical clock has no `clock`,
+    and its events are then given the clock their time gives. A row may hold values past
+    `columns` (its seq), which are left out.
     """
-    row = dict(zip((_LOG_NAMES.get(name, name) for name in columns), values, strict=True))
+    names = _log_names(columns)
+    return [_decoded(dict(zip(names, values, strict=False))) for values in rows]
+
+
+def _log_names(columns: list[str]) -> list[str]:
+    return [_LOG_NAMES.get(name, name) for name in columns]
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
     if isinstance(row.get("probs"), str):  # stored as JSON text: the log's field is the object
         row["probs"] = _json_or_text(row["probs"])
     return row

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from itertools import islice
+from dataclasses import dataclass, field
+from itertools import groupby, islice
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -40,7 +41,7 @@ from labeler.paths import require_regular_file
 from labeler.scales import PRESETS, GradeScale
 from labeler.store import Store
 from labeler.store.event_rows import event_from_row, event_values
-from labeler.store.merge_rows import STAGE_BATCH, log_row, read_errors
+from labeler.store.merge_rows import STAGE_BATCH, log_rows, read_errors
 from labeler.validation import MAX_CLOCK_TOLERANCE, shown, tolerance_problem
 from labeler.wording import agrees, plural
 from labeler.workbench.setup import now
@@ -125,20 +126,128 @@ def merge(
 
     All or nothing: the first unsound event, or a workbench that does not fit
     this one, refuses the whole merge with where and why. Streamed: the other
-    log is read, checked and compared with this one a batch at a time, its new
-    events staged on disk (`MergeRows.stage_begin`) and appended in log order a
-    batch at a time, and the labels they change derived one topic at a time.
+    log is read, checked and compared with this one a batch at a time. A
+    workbench whose events all carry their clock is read in log order and its
+    new events appended as they come, in the one write transaction a refusal
+    rolls back; a JSONL log (in any order) has its new events staged on disk
+    (`MergeRows.stage_begin`) and then appended in log order. The labels the
+    merged events change are derived one topic at a time.
     """
     path = Path(other)
     is_db = _check_merge_request(store, path, clock_tolerance)
     rules = _merge_rules(store, clock_tolerance, allow_future)
+    if is_db:
+        return _merge_workbench(store, path, rules)
     store.stage_begin()
     try:
-        read = _stage_workbench(store, path, rules) if is_db else _stage_log(store, path, rules)
-        _check_retracts(store, path)
-        return _append_staged(store, path, "workbench" if is_db else "jsonl", read)
+        read = _stage_log(store, path, rules)
+        _check_retracts(store, path, store.staged_retracts(), staged=True)
+        return _append_staged(store, path, "jsonl", read)
     finally:
         store.stage_end()
+
+
+def _merge_workbench(store: Store, path: Path, rules: LogRules) -> MergeResult:
+    """Merge another workbench: appended in log order as read when it can be, staged otherwise."""
+    with read_errors(path):
+        source = Store(path, readonly=True)
+    with source:
+        with read_errors(path):
+            _same_scale(store.scale(), source.scale_text(), path)
+            _same_chunkings(store.chunking_signatures(), source.chunking_signatures(), path)
+            _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
+            columns = source.log_columns()
+            comparable = columns == store.log_columns()  # a file of another schema is compared field by field
+            in_order = comparable and source.all_clocked()
+        if in_order:
+            return _append_in_log_order(store, path, source, columns, rules)
+        store.stage_begin()
+        try:
+            with read_errors(path):
+                read = _stage_workbench(store, path, source, columns, rules)
+            _check_retracts(store, path, store.staged_retracts(), staged=True)
+            return _append_staged(store, path, "workbench", read)
+        finally:
+            store.stage_end()
+
+
+@dataclass
+class _Taken:
+    """What a merge appended as it read: how many events it read and added, their assessors, topics and future ones."""
+
+    read: int = 0
+    added: int = 0
+    assessors: set[str] = field(default_factory=set)
+    topics: set[str] = field(default_factory=set)
+    future: list[tuple[int, FutureEvent]] = field(default_factory=list)  # with the order the other log holds them
+
+    def take(self, new: list[LoggedEvent], seqs: dict[str, int]) -> None:
+        self.added += len(new)
+        for item in new:
+            event = item.event
+            self.assessors.add(event.assessor)
+            self.topics.add(event.topic_id)
+            if item.future:
+                self.future.append((seqs[event.event_id], FutureEvent(event.event_id, event.time, None)))
+
+
+def _append_in_log_order(store: Store, path: Path, source: Store, columns: list[str], rules: LogRules) -> MergeResult:
+    """Append the events of `source` (read in log order) that this workbench lacks, each checked, in one transaction.
+
+    Per batch: the events held here with every value the same are skipped unchecked; the
+    rest are checked, compared with what this workbench holds by id (an event appended
+    earlier in this merge is an id the other log repeats), and appended. Nothing is
+    staged: a refusal rolls the transaction back, so nothing is written.
+    """
+    before, at = store.last_seq(), columns.index("event_id")
+    taken = _Taken()
+    with store.cache_restored(), store.transaction():
+        for rows in _source_batches(path, source, columns):
+            taken.read += len(rows)
+            held = store.identical_rows(columns, [row[:-1] for row in rows])
+            fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
+            logged = [_checked(row, rules, path) for row in log_rows(columns, fresh)]  # each row's seq left out
+            new = _not_held(store, path, _first_of_batch(path, logged), since=before)
+            _check_spaces(store, path, new)
+            store.append_rows([event_values(i.event, event_clock(i.event)) for i in new])
+            taken.take(new, {row[at]: row[-1] for row in fresh} if any(i.future for i in new) else {})
+        _check_retracts(store, path, store.appended_retracts(before), staged=False)
+    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.appended_pairs(before))
+    return _result(store, path, "workbench", taken, new_conflicts, changes)
+
+
+def _source_batches(path: Path, source: Store, columns: list[str]) -> Iterator[list[tuple[Any, ...]]]:
+    """The other workbench's events in log order, a batch at a time, its read errors naming it."""
+    batches = source.log_rows_in_log_order(columns, STAGE_BATCH)
+    while True:
+        with read_errors(path):
+            rows = next(batches, None)
+        if rows is None:
+            return
+        yield rows
+
+
+def _result(
+    store: Store,
+    path: Path,
+    form: str,
+    taken: _Taken,
+    new_conflicts: list[NewConflict],
+    changes: list[LabelChange],
+) -> MergeResult:
+    topics = store.topic_ids()
+    return MergeResult(
+        source=str(path),
+        format=form,
+        events=taken.read,
+        added=taken.added,
+        already_present=taken.read - taken.added,
+        assessors=tuple(sorted(taken.assessors)),
+        new_conflicts=tuple(new_conflicts),
+        unknown_topics=tuple(t for t in sorted(taken.topics) if topics and t not in topics),
+        future=tuple(future for _, future in sorted(taken.future, key=lambda pair: pair[0])),
+        changes=tuple(changes),
+    )
 
 
 def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResult:
@@ -148,23 +257,15 @@ def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResul
     with store.cache_restored(), store.transaction():
         for rows in store.staged_in_log_order():
             store.append_rows(rows)  # each keeps its clock; the workbench's clock moves past them
-    new_conflicts, changes = _label_changes(store, before, store.last_seq())
-    topics = store.topic_ids()
-    return MergeResult(
-        source=str(path),
-        format=form,
-        events=read,
-        added=added,
-        already_present=read - added,
-        assessors=tuple(assessors),
-        new_conflicts=tuple(new_conflicts),
-        unknown_topics=tuple(t for t in staged_topics if topics and t not in topics),
-        future=tuple(FutureEvent(event_id, time, line) for event_id, time, line in store.staged_future()),
-        changes=tuple(changes),
-    )
+    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.staged_pairs())
+    future = [(index, FutureEvent(*row)) for index, row in enumerate(store.staged_future())]
+    taken = _Taken(read, added, set(assessors), set(staged_topics), future)
+    return _result(store, path, form, taken, new_conflicts, changes)
 
 
-def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConflict], list[LabelChange]]:
+def _label_changes(
+    store: Store, before: int, after: int, pairs_by_topic: Iterator[tuple[str, str, list[tuple[str, str]]]]
+) -> tuple[list[NewConflict], list[LabelChange]]:
     """The pairs the merged events put in conflict, and those whose label they changed, in pair order.
 
     One topic at a time: its events up to `before` (the log's last seq before the merge) give
@@ -174,54 +275,93 @@ def _label_changes(store: Store, before: int, after: int) -> tuple[list[NewConfl
     changes: list[LabelChange] = []
     changed: dict[str, dict[str, str]] = {}
     shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per set of assessors: a merge may change 1M labels
-    for space, topic, pairs in store.staged_pairs():
+    for space, topic, pairs in pairs_by_topic:
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit = _pair_events(store, space, topic, after)
-        assessors: dict[str, set[str]] = {}
-        for unit_id, assessor in pairs:
-            assessors.setdefault(unit_id, set()).add(assessor)
-        for unit_id, who in assessors.items():
-            events = by_unit.get(unit_id, [])
-            old = _pair_state(topic, unit_id, [e for e in events if e.seq <= before], changed[space])
-            new = _pair_state(topic, unit_id, events, changed[space])
+        by_unit = store.topic_grades(space, topic, after)
+        pairs_of = _TopicPairs(space, topic, changed[space], before, after)
+        for unit_id, group in groupby(pairs, key=itemgetter(0)):
+            old, new = pairs_of.states(store, unit_id, by_unit.get(unit_id, []))
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = tuple(sorted(who))
+                names = tuple(sorted({assessor for _, assessor in group}))
                 names = shared.setdefault(names, names)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
 
 
-def _pair_events(store: Store, space: str, topic: str, after: int) -> dict[str, list[Event]]:
-    """`unit id -> its pair events up to seq `after`, in local order` of one topic of a unit space."""
-    by_unit: dict[str, list[Event]] = {}
-    for event in store.topic_events(space, topic):
-        if event.kind != REVIEW and event.unit_id is not None and event.seq <= after:
-            by_unit.setdefault(event.unit_id, []).append(event)
-    return by_unit
+_NO_LABEL = (None, False)
 
 
-def _pair_state(topic: str, unit_id: str, events: list[Event], changed: dict[str, str]) -> tuple[int | None, bool]:
-    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict).
+@dataclass(frozen=True, slots=True)
+class _TopicPairs:
+    """The pairs of one topic a merge touched: `changed` is when each unit's text last changed."""
 
-    One person's grade alone, made after the unit's text last changed, is the label (what
-    `derive_pair` settles it to, without its steps: a first merge meets a million such pairs).
-    """
+    space: str
+    topic: str
+    changed: dict[str, str]
+    before: int  # the log's last seq before the merge
+    after: int  # and after it
+
+    def states(
+        self, store: Store, unit_id: str, rows: list[tuple[Any, ...]]
+    ) -> tuple[tuple[int | None, bool], tuple[int | None, bool]]:
+        """A pair's label and conflict before the merge and after, from its `MergeRows.topic_grades` rows.
+
+        Most pairs merged hold people's grades alone, made after their unit's text last changed:
+        their label is the grade the assessors' latest grades agree on (a conflict when they
+        differ), what `derive_pair` settles them to. Any other pair is derived from its events.
+        """
+        changed = self.changed.get(unit_id)
+        if len(rows) == 1 and _plain(rows[0], changed):  # most pairs a merge touches: one grade, merged
+            state = (rows[0][3], False)
+            return (state if rows[0][0] <= self.before else _NO_LABEL), state
+        if all(_plain(row, changed) for row in rows):
+            return _agreed([row for row in rows if row[0] <= self.before]), _agreed(rows)
+        return self._derived(store, unit_id, changed)
+
+    def _derived(
+        self, store: Store, unit_id: str, changed: str | None
+    ) -> tuple[tuple[int | None, bool], tuple[int | None, bool]]:
+        """`states` of a pair derived from its events (`derive_pair`)."""
+        events = [e for e in store.pair_events(self.space, self.topic, unit_id) if e.kind != REVIEW]
+        events = [e for e in events if e.seq <= self.after]
+        old = _pair_state(self.topic, unit_id, [e for e in events if e.seq <= self.before], changed)
+        return old, _pair_state(self.topic, unit_id, events, changed)
+
+
+def _plain(row: tuple[Any, ...], changed: str | None) -> bool:
+    """A person's grade of the scale with its clock, made after the unit's text last changed (`changed`)."""
+    _, kind, source, grade, time, _, clock, _ = row
+    return (
+        kind == GRADE
+        and source != MODEL
+        and type(grade) is int
+        and grade >= 0
+        and clock is not None
+        and not (changed and time < changed)
+    )
+
+
+def _agreed(rows: list[tuple[Any, ...]]) -> tuple[int | None, bool]:
+    """The label plain grades give (`_Pair._plain`): the grade each assessor's latest agrees on, else a conflict."""
+    latest: dict[str, tuple[int, str, int]] = {}
+    for _, _, _, grade, _, assessor, clock, event_id in rows:
+        order = (clock, event_id, grade)
+        if assessor not in latest or order > latest[assessor]:
+            latest[assessor] = order
+    grades = {order[2] for order in latest.values()}
+    if len(grades) > 1:
+        return None, True
+    return (grades.pop() if grades else None), False
+
+
+def _pair_state(topic: str, unit_id: str, events: list[Event], changed: str | None) -> tuple[int | None, bool]:
+    """A pair's label and whether it is in conflict, from its events (no events: no label, no conflict)."""
     if not events:
         return None, False
-    if len(events) == 1:
-        (event,) = events
-        after = changed.get(unit_id)
-        if (
-            event.kind == GRADE
-            and event.source != MODEL
-            and event.grade is not None
-            and not (after and event.time < after)
-        ):
-            return event.grade, False
-    state = derive_pair(topic, unit_id, events, changed.get(unit_id))
+    state = derive_pair(topic, unit_id, events, changed)
     return state.label, state.conflict
 
 
@@ -255,24 +395,19 @@ def _merge_rules(store: Store, clock_tolerance: float, allow_future: bool) -> Lo
     )
 
 
-def _stage_workbench(store: Store, path: Path, rules: LogRules) -> int:
+def _stage_workbench(store: Store, path: Path, source: Store, columns: list[str], rules: LogRules) -> int:
     """Stage another workbench's events this one lacks, each checked; how many events it holds.
 
     Read a batch at a time. An event stored here with every value the same (merged before) is
     neither checked again nor staged: a merge holds one batch, not the other log.
     """
-    with read_errors(path), Store(path, readonly=True) as source:
-        _same_scale(store.scale(), source.scale_text(), path)
-        _same_chunkings(store.chunking_signatures(), source.chunking_signatures(), path)
-        _same_documents(store.document_hash_rows(), source.document_hash_rows(), path)
-        columns = source.log_columns()
-        comparable = columns == store.log_columns()  # a file of another schema is compared field by field
-        count = 0
-        for rows in source.log_row_batches(columns, STAGE_BATCH):
-            count += len(rows)
-            held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
-            fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
-            _stage_batch(store, path, [_checked(log_row(columns, row), rules, path) for row in fresh])
+    comparable = columns == store.log_columns()  # a file of another schema is compared field by field
+    count = 0
+    for rows in source.log_row_batches(columns, STAGE_BATCH):
+        count += len(rows)
+        held = store.identical_rows(columns, rows) if comparable else [False] * len(rows)
+        fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
+        _stage_batch(store, path, [_checked(row, rules, path) for row in log_rows(columns, fresh)])
     return count
 
 
@@ -363,30 +498,48 @@ def _stage_batch(store: Store, path: Path, logged: list[LoggedEvent]) -> None:
 
     Seen before: earlier in the batch, staged from an earlier batch, or stored here.
     """
+    first = _first_of_batch(path, logged)
+    for event_id, (row, line) in store.staged_by_id(list(first)).items():
+        _repeated(path, event_from_row(row), line, first.pop(event_id))
+    new = _not_held(store, path, first, since=None)
+    _check_spaces(store, path, new)
+    store.stage_rows([[*event_values(i.event, event_clock(i.event)), i.line, i.future] for i in new])
+
+
+def _first_of_batch(path: Path, logged: list[LoggedEvent]) -> dict[str, LoggedEvent]:
+    """`id -> event` of a batch, each id's first; one repeated with other content is refused."""
     first: dict[str, LoggedEvent] = {}
     for item in logged:
         seen = first.setdefault(item.event.event_id, item)
         if seen is not item:
             _repeated(path, seen.event, seen.line, item)
-    for event_id, (row, line) in store.staged_by_id(list(first)).items():
-        _repeated(path, event_from_row(row), line, first.pop(event_id))
+    return first
+
+
+def _not_held(store: Store, path: Path, first: dict[str, LoggedEvent], *, since: int | None) -> list[LoggedEvent]:
+    """The events of `first` this workbench does not hold; one held with other content is refused.
+
+    `since`: the log's last seq before a merge that appends as it reads; an event after it
+    was appended by this merge, so the other log repeats its id.
+    """
     existing = store.events_by_id(first)
     new = []
     for event_id, item in first.items():
         stored = existing.get(event_id)
         if stored is None:
             new.append(item)
-            continue
-        differs = _difference(stored, item.event, "here", "there")
-        if differs:
-            _refuse(
-                path,
-                item,
-                f"event {shown_id(event_id)} is already in this workbench with other content "
-                f"({differs}): a forged or corrupt event",
-            )
-    _check_spaces(store, path, new)
-    store.stage_rows([[*event_values(i.event, event_clock(i.event)), i.line, i.future] for i in new])
+        elif since is not None and stored.seq > since:
+            _repeated(path, stored, None, item)
+        else:
+            differs = _difference(stored, item.event, "here", "there")
+            if differs:
+                _refuse(
+                    path,
+                    item,
+                    f"event {shown_id(event_id)} is already in this workbench with other content "
+                    f"({differs}): a forged or corrupt event",
+                )
+    return new
 
 
 def _repeated(path: Path, seen: Event, line: int | None, item: LoggedEvent) -> None:
@@ -402,18 +555,18 @@ def _repeated(path: Path, seen: Event, line: int | None, item: LoggedEvent) -> N
         )
 
 
-def _check_retracts(store: Store, path: Path) -> None:
+def _check_retracts(store: Store, path: Path, batches: Iterator[list[tuple[Any, ...]]], *, staged: bool) -> None:
     """A retract cancels an event of its own pair that exists (here or in the same log), made by its own assessor.
 
     The same rule as `undo`, which withdraws only the assessor's own decisions: a merged
     retract cannot take back another assessor's grade, or an adjudication it did not make.
-    Every event of the log is either staged or held here, so a target is looked up in both.
+    `batches`: the merged retracts (rows as `event_from_row` reads them, then the line).
+    Every event of the log is either staged (`staged`) or held here, so a target is looked up in both.
     """
-    for rows in store.staged_retracts():
+    for rows in batches:
         retracts = [(event_from_row(row[:-1]), row[-1]) for row in rows]
         targets = [event.target for event, _ in retracts if event.target is not None]
-        known = {**store.events_by_id(targets)}
-        known.update((event_id, event_from_row(row)) for event_id, (row, _) in store.staged_by_id(targets).items())
+        known = _known_targets(store, targets, staged=staged)
         for event, line in retracts:
             item = LoggedEvent(event, line, False)
             target = known.get(event.target) if event.target is not None else None  # the schema requires a target
@@ -426,6 +579,14 @@ def _check_retracts(store: Store, path: Path) -> None:
             problem = _retract_problem(event, target)
             if problem is not None:
                 _refuse(path, item, problem)
+
+
+def _known_targets(store: Store, targets: list[str], *, staged: bool) -> dict[str, Event]:
+    """The events among `targets` held here, and with `staged` those staged too."""
+    known = store.events_by_id(targets)
+    if staged:
+        known.update((event_id, event_from_row(row)) for event_id, (row, _) in store.staged_by_id(targets).items())
+    return known
 
 
 def _retract_problem(event: Event, target: Event) -> str | None:

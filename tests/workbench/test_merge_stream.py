@@ -88,6 +88,25 @@ def test_the_chain_is_the_one_appending_the_events_in_log_order_gives(base, othe
         assert store.log_head() == head
 
 
+def test_a_workbench_read_in_log_order_merges_what_its_staged_log_merges(base, other, monkeypatch):
+    """A workbench whose events carry their clocks is appended as read, nothing staged: as its log merges, staged."""
+    log = other.with_name("other.jsonl")
+    with Store(other) as source:
+        log.write_text("".join(line + "\n" for line in team.export_log(source)), encoding="utf-8")
+    staged, staged_head = merged(base, "staged", log)
+
+    def no_staging(store):
+        raise AssertionError("a workbench with every clock is not staged")
+
+    monkeypatch.setattr(Store, "stage_begin", no_staging)
+    monkeypatch.setattr(team, "STAGE_BATCH", 3)
+    direct, direct_head = merged(base, "direct", other)
+    assert direct_head == staged_head
+    assert (direct["format"], staged["format"]) == ("workbench", "jsonl")
+    assert {**direct, "source": "", "format": ""} == {**staged, "source": "", "format": ""}
+    assert direct["added"] == 7 and direct["changes"]
+
+
 def test_an_id_repeated_with_other_content_in_a_later_batch_is_refused_and_nothing_written(tmp_path, monkeypatch):
     log = write_log(
         tmp_path,
@@ -121,31 +140,49 @@ def test_a_retract_of_an_event_in_a_later_batch_is_merged(tmp_path, monkeypatch)
         assert [(c.unit_id, c.after) for c in result.changes] == [("d2", 1)]  # d1 graded, then withdrawn
 
 
+ANN = {"assessor": "ann"}
+BOB = {"assessor": "bob"}
+
+
 @pytest.mark.parametrize(
-    "fields",
+    ("pair", "plain"),
     [
-        {"grade": 2},
-        {"grade": -1},  # pooled, not judged
-        {"grade": 2, "source": "model"},  # a model's label is no person's
-        {"grade": 2, "time": "2025-01-01T00:00:00.000000+00:00"},  # made before the text changed: stale
-        {"kind": "unsure"},
-        {"kind": "adjudicate", "grade": 1},
+        ([{"grade": 2}], True),
+        ([{"grade": 2}, {"grade": 2, **BOB}], True),  # two assessors agree
+        ([{"grade": 2}, {"grade": 1, **BOB}], True),  # disagree: a conflict
+        ([{"grade": 2, "clock": 9}, {"grade": 1, "clock": 3}], True),  # one assessor's latest by clock, not by seq
+        ([{"grade": 2, "clock": 3}, {"grade": 1, "clock": 9}, {"grade": 1, "clock": 5, **BOB}], True),
+        ([{"grade": -1}], False),  # pooled, not judged
+        ([{"grade": 2, "source": "model"}], False),  # a model's label is no person's
+        ([{"grade": 2, "time": "2025-01-01T00:00:00.000000+00:00"}], False),  # made before the text changed: stale
+        ([{"grade": 2, "clock": None}], False),
+        ([{"kind": "unsure"}], False),
+        ([{"kind": "adjudicate", "grade": 1}], False),
+        ([{"grade": 2}, {"kind": "retract", "target": "e0"}], False),
     ],
 )
-def test_a_pair_of_one_event_has_the_label_derive_pair_gives(fields):
-    event = Event(
-        **{
-            "event_id": "e1",
-            "seq": 1,
-            "topic_id": "1",
-            "unit_id": "d1",
-            "kind": "grade",
-            "assessor": "ann",
-            "time": "2026-01-01T00:00:00.000000+00:00",
-            "clock": 1,
-            **fields,
-        }
-    )
-    changed = {"d1": "2025-06-01T00:00:00.000000+00:00"}
-    state = derive_pair("1", "d1", [event], changed["d1"])
-    assert team._pair_state("1", "d1", [event], changed) == (state.label, state.conflict)
+def test_plain_grades_give_the_label_derive_pair_gives(pair, plain):
+    """The labels a merge reads from grades alone are those `derive_pair` gives; other pairs are derived."""
+    events = [
+        Event(
+            **{
+                "event_id": f"e{n}",
+                "seq": n + 1,
+                "topic_id": "1",
+                "unit_id": "d1",
+                "kind": "grade",
+                "assessor": "ann",
+                "time": "2026-01-01T00:00:00.000000+00:00",
+                "clock": n + 1,
+                **fields,
+            }
+        )
+        for n, fields in enumerate(pair)
+    ]
+    changed = "2025-06-01T00:00:00.000000+00:00"
+    rows = [(e.seq, e.kind, e.source, e.grade, e.time, e.assessor, e.clock, e.event_id) for e in events]
+    assert all(team._plain(row, changed) for row in rows) is plain
+    state = derive_pair("1", "d1", events, changed)
+    assert team._pair_state("1", "d1", events, changed) == (state.label, state.conflict)
+    if plain:
+        assert team._agreed(rows) == (state.label, state.conflict)
