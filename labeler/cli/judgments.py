@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
+from labeler.answers.spaces import answer_space
 from labeler.cli.common.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.common.deprecation import deprecated_command, deprecated_option
 from labeler.cli.common.printing import emit_json, info, listing
@@ -16,6 +19,9 @@ from labeler.validation import IMPORT_SOURCES, RECORD_SOURCES, RECORDABLE_KINDS
 from labeler.wording import plural
 from labeler.workbench import record_judgments
 from labeler.workbench.record_judgments import Judgment
+
+if TYPE_CHECKING:
+    from labeler.workbench.reading import ConflictGrade
 
 
 @click.group()
@@ -207,6 +213,52 @@ def adjudicate(
         emit_json(shown_event(event))
         return
     info(f"Adjudicated topic {topic}, {unit_id}: grade {grade}.")
+
+
+@judgments.command()
+@click.option("--topic", default=None, callback=checked_id("topic id"), help="Only this topic's conflicts.")
+@click.option(
+    "--unit",
+    default=None,
+    metavar="doc|chunk:NAME|nugget:RUN|support:RUN",
+    help="Unit space (default: the one held); nugget:RUN or support:RUN lists an answer run's judgments in conflict.",
+)
+@json_option
+@pass_env
+def conflicts(env: Env, topic: str | None, unit: str | None, as_json: bool) -> None:
+    """The pairs whose assessors disagree, with each one's grade and notes: what `adjudicate` settles."""
+    from labeler.cli.common.printing import table
+    from labeler.workbench.reading import conflicts as pairs_in_conflict
+
+    with env.store() as store:
+        rows = pairs_in_conflict(store, unit=unit, topic_id=topic)
+    if as_json:
+        emit_json([row.to_json() for row in rows])
+        return
+    if not rows:
+        info("No pairs in conflict" + (f" for topic {topic}" if topic else "") + ".")
+        return
+    table(
+        plural(len(rows), "pair") + " in conflict",
+        ["topic", "unit", "space", "grades", "notes"],
+        [
+            [
+                row.topic,
+                row.unit_id,
+                row.unit,
+                ", ".join(_shown_grade(row.unit, g) for g in row.grades),
+                "; ".join(f"{n.assessor}: {n.note}" for n in row.notes),
+            ]
+            for row in rows
+        ],
+    )
+
+
+def _shown_grade(unit: str, grade: ConflictGrade) -> str:
+    """`ann 2`, or on an answer judgment `ann support`; an adjudication says so."""
+    space = answer_space(unit)
+    value = space.labels.get(grade.grade, grade.grade) if space is not None and grade.grade is not None else grade.grade
+    return f"{grade.assessor} {value}" + (" (adjudicated)" if grade.kind != "grade" else "")
 
 
 @judgments.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from labeler.json_form import JsonResult
 from labeler.judgments.log import ADJUDICATE, GRADE, RETRACT, Event, effective_events
 from labeler.models import topic_sort_key
 from labeler.store import Store
@@ -76,7 +77,7 @@ def recent_decisions(store: Store, assessor: str, limit: int = 10) -> list[Event
 
 
 @dataclass(frozen=True)
-class ConflictGrade:
+class ConflictGrade(JsonResult):
     """One assessor's latest grade of a pair in conflict (`kind` grade), or the latest adjudication, with its note."""
 
     assessor: str
@@ -87,7 +88,7 @@ class ConflictGrade:
 
 
 @dataclass(frozen=True)
-class ConflictNote:
+class ConflictNote(JsonResult):
     """A note an assessor left on a pair in conflict."""
 
     assessor: str
@@ -95,7 +96,7 @@ class ConflictNote:
 
 
 @dataclass(frozen=True)
-class Conflict:
+class Conflict(JsonResult):
     """A pair whose assessors disagree: its grades (by kind, then assessor) and its notes, for adjudication."""
 
     topic: str
