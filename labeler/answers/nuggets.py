@@ -47,6 +47,19 @@ def new_nugget_id() -> str:
     return f"n{os.urandom(6).hex()}"
 
 
+def file_nugget_id(topic_id: str, text: str, model: str | None = None) -> str:
+    """The id of a nugget read from a file (or drafted by `model`): the same nugget gets the same id everywhere.
+
+    Two copies of a workbench that import one nugget file hold the same nuggets under the
+    same ids, so a merge of their logs (and of the assignments made on them) unites them
+    instead of doubling each; a model's draft of the same text is a nugget of its own.
+    """
+    import hashlib
+
+    key = "\x1f".join((topic_id, text, model or ""))
+    return f"n{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
 @dataclass(frozen=True)
 class NuggetVersion:
     """One version of a nugget: what a `nuggets` event's note holds."""

@@ -22,7 +22,7 @@ from labeler.answers.nuggets import (
     IMPORTED,
     Nugget,
     NuggetVersion,
-    new_nugget_id,
+    file_nugget_id,
 )
 from labeler.answers.spaces import ASSIGNMENT_GRADES, ASSIGNMENT_LABELS, assignment_space
 from labeler.errors import BadArgumentError, ConflictError, Hint, NotFoundError, UnknownIdError
@@ -122,7 +122,8 @@ def import_nuggets(
                 unchanged += 1
                 continue
             version = NuggetVersion(CREATE, nugget.text, nugget.importance, rank, origin)
-            changes.append(NuggetChange(record.qid, new_nugget_id(), version, assessor, source, model))
+            nugget_id = file_nugget_id(record.qid, nugget.text, model)
+            changes.append(NuggetChange(record.qid, nugget_id, version, assessor, source, model))
     if changes:
         record_nugget_changes(store, changes)
     return NuggetImport(str(path), source, model, assessor, seen_topics, len(changes), unchanged)

@@ -136,6 +136,18 @@ def test_a_models_nuggets_are_drafts_kept_apart(store, nugget_file):
     assert export_nuggets(store).text == ""
 
 
+def test_two_copies_importing_one_file_hold_the_same_nuggets(store, nugget_file, tmp_path):
+    """A nugget read from a file has the id its topic and text give: copies agree, a model's draft stands apart."""
+    store.backup_to(tmp_path / "copy.db")
+    import_nuggets(store, nugget_file, assessor="nist")
+    with Store(tmp_path / "copy.db") as copy:
+        import_nuggets(copy, nugget_file, assessor="nist")
+        assert [n.nugget_id for n in nuggets_now(copy)] == [n.nugget_id for n in nuggets_now(store)]
+        import_nuggets(copy, nugget_file, assessor="nist", source=MODEL, model="gpt")
+        drafts = {n.nugget_id for n in nuggets_now(copy, model="gpt")}
+        assert len(drafts) == 5 and not drafts & {n.nugget_id for n in nuggets_now(copy)}
+
+
 def test_an_unknown_topic_is_refused_at_its_line_and_nothing_is_logged(store, write):
     rows = [NUGGETS[0], dict(NUGGETS[1], qid="9")]
     with pytest.raises(UnknownIdError, match="topic 9 is not a topic") as caught:
