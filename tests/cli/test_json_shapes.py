@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from full_workbench import copy_to
 
+from labeler.answers.nuggets import file_nugget_id
 from labeler.cli import cli
 
 pytestmark = pytest.mark.deprecated_spelling  # `snapshot diff`, an old spelling that keeps working, keeps its shape
@@ -64,6 +65,32 @@ STEPS: list[tuple[str, list[str]]] = [
     ("export qrels file", ["export", "qrels", "--snapshot", "v2", "-o", "{folder}/v2.qrels"]),
     ("export run file", ["export", "run", "fts5", "-o", "{folder}/fts5.run"]),
     ("export log file", ["export", "log", "-o", "{folder}/log.jsonl"]),
+    ("answers import", ["answers", "import", "{sample}/answers_rag24.jsonl", "--name", "rag-a"]),
+    ("answers import 2025", ["answers", "import", "{sample}/answers_rag25.jsonl", "--name", "rag-b"]),
+    ("answers list", ["answers", "list"]),
+    ("answers show", ["answers", "show", "rag-b", "13"]),
+    ("nuggets import", ["nuggets", "import", "{sample}/nuggets.jsonl", "--assessor", "nist"]),
+    ("nuggets list", ["nuggets", "list", "--topic", "13"]),
+    ("nuggets add", ["nuggets", "add", "13", "Boccaccio described it", "--importance", "okay", "--assessor", "ann"]),
+    (
+        "nuggets import-assignments",
+        ["nuggets", "import-assignments", "{sample}/assignments.jsonl", "--assessor", "nist"],
+    ),
+    ("nuggets draft", ["nuggets", "draft", "--judge", "lexical", "--model", "lex", "--topics", "13"]),
+    ("nuggets assign", ["nuggets", "assign", "--judge", "lexical", "--model", "lex"]),
+    (
+        "judgments add answer",
+        ["judgments", "add", "13", "{nugget}", "0", "--unit", "nugget:rag-a", "--assessor", "bob"],
+    ),
+    ("judgments conflicts", ["judgments", "conflicts", "--unit", "nugget:rag-a"]),
+    ("agreement answers", ["agreement", "--answers", "nuggets"]),
+    ("snapshot create answers", ["snapshot", "create", "-m", "answers"]),
+    ("nuggets score", ["nuggets", "score", "--snapshot", "v3", "--baseline", "rag-a"]),
+    ("compare answers", ["compare", "v2", "v3", "--changes"]),
+    ("export nuggets", ["export", "nuggets", "-o", "{folder}/nuggets.jsonl"]),
+    ("export assignments", ["export", "nuggets", "--assignments", "-o", "{folder}/assignments.jsonl"]),
+    ("answers export", ["answers", "export", "rag-b", "-o", "{folder}/rag-b.jsonl"]),
+    ("answers retire", ["answers", "retire", "rag-b", "--reason", "superseded"]),
 ]
 
 
@@ -90,7 +117,14 @@ def shapes(full_bytes, tmp_path_factory) -> dict[str, list[str]]:
     assert added.exit_code == 0, added.output
     run = folder / "extra.run"
     run.write_text("1 Q0 agri-001 1 2.0 extra\n1 Q0 agri-002 2 1.0 extra\n")
-    fill = {"truth": str(SAMPLE / "truth.qrels"), "run": str(run), "other": str(other), "folder": str(folder)}
+    fill = {
+        "truth": str(SAMPLE / "truth.qrels"),
+        "run": str(run),
+        "other": str(other),
+        "folder": str(folder),
+        "sample": str(SAMPLE),
+        "nugget": file_nugget_id("13", "The Black Death was a plague pandemic of 1347 to 1351"),  # as imported
+    }
     found = {}
     for name, args in STEPS:
         argv = ["--db", str(db), *[a.format(**fill) for a in args], "--json"]
