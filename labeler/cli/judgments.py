@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from labeler.answers.spaces import answer_space
+from labeler.answers.nuggets import parse_version
+from labeler.answers.spaces import NUGGETS, answer_space
 from labeler.cli.common.context import Env, assessor_option, checked_id, json_option, pass_env
 from labeler.cli.common.deprecation import deprecated_command, deprecated_option
 from labeler.cli.common.printing import emit_json, info, listing
@@ -275,18 +276,27 @@ def log(env: Env, assessor: str | None, limit: int, as_json: bool) -> None:
     listing(
         [shown_event(e) for e in events],
         as_json,
-        ["seq", "time", "assessor", "topic", "unit", "kind", "grade", "reason/note"],
+        ["seq", "time", "assessor", "topic", "unit", "space", "kind", "grade", "reason/note"],
         lambda r: [
             r["seq"],
             r["time"][:19],
             r["assessor"],
             r["topic"],
             r["unit_id"] or "-",
+            r["unit"],
             r["kind"],
             r["grade"],
-            r["reason"] or r["note"] or "",
+            r["reason"] or _shown_note(r["unit"], r["note"]),
         ],
     )
+
+
+def _shown_note(unit: str, note: str | None) -> str:
+    """A note as written; a nugget version (the note of a `nuggets` event) as what it did, its text and importance."""
+    if unit != NUGGETS or note is None:
+        return note or ""
+    version = parse_version(note)
+    return note if isinstance(version, str) else f"{version.action}: {version.text} ({version.importance})"
 
 
 @judgments.command()

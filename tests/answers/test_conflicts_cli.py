@@ -44,3 +44,11 @@ def test_relevance_conflicts_are_listed_in_their_space(cli):
     listed = run.json("judgments", "conflicts", "--topic", "1")
     assert [(c["unit"], c["unit_id"]) for c in listed] == [("doc", "d1")]
     assert run.json("judgments", "conflicts", "--topic", "2") == []
+
+
+def test_the_log_shows_each_events_space_and_a_nugget_versions_text(cli):
+    run, _ = cli
+    text = run("judgments", "log", "--limit", "50").stdout
+    assert "create: armyworm eats maize leaves (vital)" in text
+    assert "nugget:rag1" in text and "nuggets" in text
+    assert '{"action"' not in text
