@@ -293,7 +293,9 @@ def _fits_grade(kind: str, source: str, grade: int | None, grades: _Grades) -> N
     """
     if grades_kind(kind):
         if grade is None:
-            raise EventProblem(f"a {kind} event needs a grade (an integer on {scale_words(grades.values, grades.name)})")
+            raise EventProblem(
+                f"a {kind} event needs a grade (an integer on {scale_words(grades.values, grades.name)})"
+            )
         problem = (
             label_grade_problem(grade, grades.values, grades.name, kind=kind, source=source)
             if grades.pooled
@@ -457,7 +459,9 @@ def _unit(value: Any, rules: LogRules) -> str:
         if parsed_unit(value) is not None:  # a chunking this workbench lacks: say which it has
             problem += f" in this workbench (its chunkings: {', '.join(sorted(rules.chunkings)) or 'none'})"
         else:
-            problem = f"unit must be 'doc', 'chunk:NAME', '{NUGGETS}', 'nugget:RUN' or 'support:RUN', not {shown(value)}"
+            problem = (
+                f"unit must be 'doc', 'chunk:NAME', '{NUGGETS}', 'nugget:RUN' or 'support:RUN', not {shown(value)}"
+            )
         raise EventProblem(problem)
     return str(value)
 
