@@ -208,8 +208,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     }
     grades = _grades_of(unit, rules)
     _fits_its_kind(kind, source, grade, fields, grades)
-    if unit == NUGGETS:
-        _fits_nuggets(kind, fields["note"])
+    _fits_nuggets(unit, kind, fields["note"])
     probs = _probs(row.get("probs"), kind, source, grades)
     shown_model = _text(row, "shown_model")
     if shown_model is not None:
@@ -307,10 +306,10 @@ def _fits_grade(kind: str, source: str, grade: int | None, grades: _Grades) -> N
         raise EventProblem(f"a {kind} event has no grade (found {grade})")
 
 
-def _fits_nuggets(kind: str, note: str | None) -> None:
+def _fits_nuggets(unit: str, kind: str, note: str | None) -> None:
     """A `nuggets` event is a nugget version: a note whose text is the version (`labeler.answers.nuggets`), or a
     retract of one."""
-    if kind == RETRACT:
+    if unit != NUGGETS or kind == RETRACT:
         return
     if kind != NOTE:
         raise EventProblem(f"a {kind} event in the nuggets space: a nugget event is a note holding a nugget version")
@@ -449,11 +448,14 @@ def _grades_of(unit: str, rules: LogRules) -> _Grades:
 def _unit(value: Any, rules: LogRules) -> str:
     """A relevance space (`doc`, `chunk:NAME` of a chunking here) or an answer space (`nuggets`, `nugget:RUN`,
     `support:RUN`, RUN an id)."""
-    if isinstance(value, str) and (value == NUGGETS or answer_space(value) is not None):
-        space = answer_space(value)
-        if space is not None and id_problem(space.run) is not None:
-            raise EventProblem(f"unit {shown(value)} names no answer run: {id_problem(space.run)}")
-        return value
+    if value == NUGGETS:
+        return NUGGETS
+    space = answer_space(value) if isinstance(value, str) else None
+    if space is not None:
+        problem = id_problem(space.run)
+        if problem is not None:
+            raise EventProblem(f"unit {shown(value)} names no answer run: its run name {problem}")
+        return str(space)
     problem = unit_problem(value, rules.chunkings)
     if problem is not None:
         if parsed_unit(value) is not None:  # a chunking this workbench lacks: say which it has
