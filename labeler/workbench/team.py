@@ -614,7 +614,8 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
 
     The same rule as an import's unknown ids: an id this workbench does not know is the other
     workbench's business, but one that names a unit of another space here would be a label in the
-    wrong space that the append-only log can never take back.
+    wrong space that the append-only log can never take back. Answer spaces hold no units (their
+    ids are nuggets and sentence numbers): an event of one needs its answer run here instead.
     """
     by_space: dict[str, list[LoggedEvent]] = {}
     runs: set[str] | None = None
