@@ -16,15 +16,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from labeler.answers.nuggets import parse_version
+from labeler.answers.spaces import NUGGETS, answer_space
 from labeler.errors import FormatError, Hint, argument_hint
 from labeler.formats.fields import INT64_MAX, INT64_MIN, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines
-from labeler.ids import MAX_ID_LENGTH, check_id, script_problem
+from labeler.ids import MAX_ID_LENGTH, check_id, id_problem, script_problem
 from labeler.inert import inert_json
 from labeler.judgments.log import (
     EVENT_KINDS,
     GRADE,
     MODEL,
+    NOTE,
     RETRACT,
     REVIEW,
     REVIEW_MARKS,
@@ -39,6 +42,7 @@ from labeler.judgments.log import (
 from labeler.validation import (
     choice_problem,
     decision_problem,
+    grade_problem,
     grades_kind,
     label_grade_problem,
     parsed_unit,
@@ -202,8 +206,10 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         "active_ms": _integer(row, "active_ms", low=0),
         "seed": _integer(row, "seed", low=INT64_MIN),
     }
-    _fits_its_kind(kind, source, grade, fields, rules)
-    probs = _probs(row.get("probs"), kind, source, rules)
+    grades = _grades_of(unit, rules)
+    _fits_its_kind(kind, source, grade, fields, grades)
+    _fits_nuggets(unit, kind, fields["note"])
+    probs = _probs(row.get("probs"), kind, source, grades)
     shown_model = _text(row, "shown_model")
     if shown_model is not None:
         if source == MODEL:
@@ -250,7 +256,7 @@ def _others(value: Any, source: str) -> tuple[str, ...] | None:
     return tuple(_id({"shown_others": name}, "shown_others") for name in value)
 
 
-def _probs(value: Any, kind: str, source: str, rules: LogRules) -> dict[int, float] | None:
+def _probs(value: Any, kind: str, source: str, grades: _Grades) -> dict[int, float] | None:
     """A model grade's probability per grade of the scale (`{"0": p, ...}`, summing to 1), or None."""
     if value is None:
         return None
@@ -260,35 +266,56 @@ def _probs(value: Any, kind: str, source: str, rules: LogRules) -> dict[int, flo
         probs = probs_from_json(value)
     except ValueError as exc:
         raise EventProblem(str(exc)) from None
-    problem = probs_problem(probs, rules.grades)
+    problem = probs_problem(probs, grades.values)
     if problem is not None:
         raise EventProblem(problem)
     return probs
 
 
-def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, Any], rules: LogRules) -> None:
+def _fits_its_kind(kind: str, source: str, grade: int | None, fields: dict[str, Any], grades: _Grades) -> None:
     """The rules `labeler check` holds the log to (store/check_rows.py), and what `judgments add` accepts.
 
     In three steps, each the rule of one part of the event: its grade, the pair or topic it is
     about, and what its kind must carry (`labeler.validation`, the rules every road in shares).
     """
-    _fits_grade(kind, source, grade, rules)
+    _fits_grade(kind, source, grade, grades)
     _fits_target(kind, fields)
     problem = decision_problem(kind, source=source, model=fields["model"], reason=fields["reason"], note=fields["note"])
     if problem is not None:
         raise EventProblem(problem[1])
 
 
-def _fits_grade(kind: str, source: str, grade: int | None, rules: LogRules) -> None:
-    """A grade or adjudication has a grade on the scale (imported qrels' may be negative); no other kind has one."""
+def _fits_grade(kind: str, source: str, grade: int | None, grades: _Grades) -> None:
+    """A grade or adjudication has a grade on the scale (imported qrels' may be negative); no other kind has one.
+
+    In an answer space the scale is the space's own labels (2, 1, 0), and no grade is negative.
+    """
     if grades_kind(kind):
         if grade is None:
-            raise EventProblem(f"a {kind} event needs a grade (an integer on {scale_words(rules.grades, rules.scale)})")
-        problem = label_grade_problem(grade, rules.grades, rules.scale, kind=kind, source=source)
+            raise EventProblem(
+                f"a {kind} event needs a grade (an integer on {scale_words(grades.values, grades.name)})"
+            )
+        problem = (
+            label_grade_problem(grade, grades.values, grades.name, kind=kind, source=source)
+            if grades.pooled
+            else grade_problem(grade, grades.values, grades.name)
+        )
         if problem is not None:
             raise EventProblem(problem)
     elif grade is not None:
         raise EventProblem(f"a {kind} event has no grade (found {grade})")
+
+
+def _fits_nuggets(unit: str, kind: str, note: str | None) -> None:
+    """A `nuggets` event is a nugget version: a note whose text is the version (`labeler.answers.nuggets`), or a
+    retract of one."""
+    if unit != NUGGETS or kind == RETRACT:
+        return
+    if kind != NOTE:
+        raise EventProblem(f"a {kind} event in the nuggets space: a nugget event is a note holding a nugget version")
+    version = parse_version(note)
+    if isinstance(version, str):
+        raise EventProblem(version)
 
 
 def _fits_target(kind: str, fields: dict[str, Any]) -> None:
@@ -401,11 +428,42 @@ def _choice(row: Mapping[str, Any], name: str, choices: tuple[str, ...], what: s
     return str(value)
 
 
+@dataclass(frozen=True)
+class _Grades:
+    """The grades a unit space's labels take: the workbench's scale, or an answer space's labels."""
+
+    values: frozenset[int]
+    name: str
+    pooled: bool  # whether an imported grade may be negative (pooled, not judged): relevance spaces only
+
+
+def _grades_of(unit: str, rules: LogRules) -> _Grades:
+    space = answer_space(unit)
+    if space is None:
+        return _Grades(rules.grades, rules.scale, pooled=True)
+    scale = space.scale
+    return _Grades(frozenset(scale.values), scale.name, pooled=False)
+
+
 def _unit(value: Any, rules: LogRules) -> str:
+    """A relevance space (`doc`, `chunk:NAME` of a chunking here) or an answer space (`nuggets`, `nugget:RUN`,
+    `support:RUN`, RUN an id)."""
+    if value == NUGGETS:
+        return NUGGETS
+    space = answer_space(value) if isinstance(value, str) else None
+    if space is not None:
+        problem = id_problem(space.run)
+        if problem is not None:
+            raise EventProblem(f"unit {shown(value)} names no answer run: its run name {problem}")
+        return str(space)
     problem = unit_problem(value, rules.chunkings)
     if problem is not None:
         if parsed_unit(value) is not None:  # a chunking this workbench lacks: say which it has
             problem += f" in this workbench (its chunkings: {', '.join(sorted(rules.chunkings)) or 'none'})"
+        else:
+            problem = (
+                f"unit must be 'doc', 'chunk:NAME', '{NUGGETS}', 'nugget:RUN' or 'support:RUN', not {shown(value)}"
+            )
         raise EventProblem(problem)
     return str(value)
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from labeler.answers.spaces import NUGGETS
 from labeler.errors import LabelerError
 from labeler.store.rows import Rows
 
@@ -166,11 +167,15 @@ class MergeRows(Rows):
         return list(self.db.execute("SELECT event_id, time, line FROM temp.merge_staged WHERE future ORDER BY rowid"))
 
     def staged_pairs(self) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
-        """Per unit space and topic (in order): the staged pair events' `(unit id, assessor)`, by unit id."""
+        """Per unit space and topic (in order): the staged pair events' `(unit id, assessor)`, by unit id.
+
+        Pairs that take a label: nugget versions (the `nuggets` space) are left out.
+        """
         cursor = self.db.conn.cursor()
         cursor.execute(
             "SELECT unit, topic_id, unit_id, assessor FROM temp.merge_staged WHERE unit_id IS NOT NULL "
-            "ORDER BY unit, topic_id, unit_id"
+            "AND unit != ? ORDER BY unit, topic_id, unit_id",
+            [NUGGETS],
         )
         return _by_topic(cursor)
 
@@ -179,8 +184,8 @@ class MergeRows(Rows):
         cursor = self.db.conn.cursor()
         cursor.execute(
             "SELECT unit, topic_id, unit_id, assessor FROM events WHERE seq > ? AND unit_id IS NOT NULL "
-            "ORDER BY unit, topic_id, unit_id",
-            [after],
+            "AND unit != ? ORDER BY unit, topic_id, unit_id",
+            [after, NUGGETS],
         )
         return _by_topic(cursor)
 

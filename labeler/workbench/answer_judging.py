@@ -31,7 +31,7 @@ from labeler.ids import check_id
 from labeler.judgments.log import GRADE, NOTE, SKIP, Event, PairState
 from labeler.models import topic_sort_key
 from labeler.store import Store
-from labeler.workbench.answer_labels import answer_labels, nuggets_now
+from labeler.workbench.answer_labels import answer_labels, answer_run_names, nuggets_now
 from labeler.workbench.assessors import check_assessor, current_plan
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, held_by_others, hold_pair, let_go, utc_now
 from labeler.workbench.queue import waiting_in_plan
@@ -58,13 +58,6 @@ def check_task(task: str) -> str:
 def task_space(task: str, run: str) -> str:
     """The answer space a task's judgments of `run` go to."""
     return assignment_space(run) if check_task(task) == NUGGET_TASK else support_space(run)
-
-
-def judged_runs(store: Store, runs: Sequence[str] | None = None) -> list[str]:
-    """The answer runs to judge: those given (each must exist), else every run not retired, in import order."""
-    if runs is None:
-        return [info.name for info in store.answer_runs() if info.retired is None]
-    return [store.answer_run(check_id(run, "answer run")).name for run in dict.fromkeys(runs)]
 
 
 def item_ids(task: str, answer: Answer, nuggets: Sequence[Nugget]) -> list[str]:
@@ -119,7 +112,7 @@ def answer_queue(
     check_task(task)
     plan = current_plan(store)
     items: list[AnswerItem] = []
-    for topic_id, topic_runs in _answered(store, judged_runs(store, runs), topic, plan, assessor):
+    for topic_id, topic_runs in _answered(store, answer_run_names(store, runs), topic, plan, assessor):
         view = _TopicView(plan.topics.get(topic_id), nuggets_now(store, topic_id) if task == NUGGET_TASK else [])
         for run in topic_runs:
             items.extend(_answer_items(store, plan, assessor, task, run, topic_id, view, now))
@@ -300,10 +293,12 @@ class AnswerJudgingSession:
         check_lease(self.lease)
         self.assessor = check_assessor(self.store, self.assessor)
         if self.runs is not None:
-            self.runs = tuple(judged_runs(self.store, self.runs))
+            self.runs = tuple(answer_run_names(self.store, self.runs))
         if self.topic is not None:
             self.topic = check_id(self.topic, "topic id")
-            answered = set(self.store.answer_topics().get(self.topic, ())) & set(judged_runs(self.store, self.runs))
+            answered = set(self.store.answer_topics().get(self.topic, ())) & set(
+                answer_run_names(self.store, self.runs)
+            )
             if not answered:
                 raise UnknownIdError(f"no answer run judged here has an answer to topic {self.topic!r}")
 

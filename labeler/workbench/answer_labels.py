@@ -62,15 +62,20 @@ def answer_item_problem(store: Store, space: str, topic_id: str, item: str) -> s
     return None
 
 
-def answer_run_names(store: Store, runs: Sequence[str] | None) -> list[str]:
-    """The answer runs asked for (each one the workbench holds), else every answer run not retired."""
+def answer_run_names(store: Store, runs: Sequence[str] | None, *, argument: str = "runs") -> list[str]:
+    """The answer runs asked for (each one the workbench holds), else every answer run not retired; in import
+    order when none are named, each once in the order given otherwise.
+
+    The one rule every use case that takes answer runs follows: a name the workbench does not hold is
+    a bad `argument`.
+    """
     held = store.answer_runs()
     if not runs:
         return [r.name for r in held if r.retired is None]
     names = {r.name for r in held}
     unknown = [r for r in runs if r not in names]
     if unknown:
-        raise BadArgumentError(f"no answer run named {unknown[0]!r}", argument="runs", hints=Hint("list_answer_runs"))
+        raise BadArgumentError(f"no answer run named {unknown[0]!r}", argument=argument, hints=Hint("list_answer_runs"))
     return list(dict.fromkeys(runs))
 
 

@@ -40,7 +40,13 @@ from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import GRADE, MODEL, PairState, event_order, model_events
 from labeler.store import Store
 from labeler.validation import IMPORT_SOURCES, choice_problem
-from labeler.workbench.answer_labels import NuggetChange, answer_labels, nuggets_now, record_nugget_changes
+from labeler.workbench.answer_labels import (
+    NuggetChange,
+    answer_labels,
+    answer_run_names,
+    nuggets_now,
+    record_nugget_changes,
+)
 from labeler.workbench.assessors import check_assessor
 from labeler.workbench.nugget_edits import known_topic
 from labeler.workbench.setup import now
@@ -289,7 +295,7 @@ def export_assignments(store: Store, runs: Sequence[str] | None = None) -> Nugge
     A line needs every one of the topic's nuggets assigned with one label: an answer with a nugget
     unassigned, or in conflict, is left out, and named in `left_out`.
     """
-    names = _export_runs(store, runs)
+    names = answer_run_names(store, runs)
     lines: list[str] = []
     left_out: list[str] = []
     topics: set[str] = set()
@@ -319,17 +325,6 @@ def export_assignments(store: Store, runs: Sequence[str] | None = None) -> Nugge
 def in_file_order(nuggets: Iterable[Nugget]) -> list[Nugget]:
     """A topic's nuggets as a file lists them: by rank (an okay nugget may come before a vital one), then id."""
     return sorted(nuggets, key=lambda n: (n.rank, n.nugget_id))
-
-
-def _export_runs(store: Store, runs: Sequence[str] | None) -> list[str]:
-    if runs is None:
-        return [info.name for info in store.answer_runs() if info.retired is None]
-    for run in runs:
-        if not store.has_answer_run(run):
-            raise BadArgumentError(
-                f"answer run {run} is not in the workbench", argument="runs", hints=Hint("list_answer_runs")
-            )
-    return list(runs)
 
 
 def _answers_in_topic_order(store: Store, run: str, texts: dict[str, str]) -> list[Answer]:

@@ -27,12 +27,13 @@ from labeler.answers.scores import (
     support_score,
 )
 from labeler.answers.spaces import assignment_space, support_space
-from labeler.errors import BadArgumentError, Hint, LabelerError, NotFoundError, argument_hint
+from labeler.errors import BadArgumentError, LabelerError, argument_hint
 from labeler.json_form import JsonResult, json_field
 from labeler.judgments.log import GRADE, model_events
 from labeler.metrics.ppi import MIN_HUMAN_LABELS, PPIEstimate, ppi_mean
 from labeler.models import topic_sort_key
 from labeler.store import Store
+from labeler.workbench.answer_labels import answer_run_names
 from labeler.workbench.eval_results import BaselineReport
 from labeler.workbench.evaluation import baseline_report, check_statistics, runs_with_baseline
 from labeler.workbench.snapshot_answers import FrozenAnswers, freeze_answers
@@ -102,8 +103,8 @@ def score_nuggets(store: Store, request: NuggetScoreRequest) -> NuggetScoresRepo
     """Score answer runs by nuggets and citation support as `request` asks."""
     _check_request(request)
     if request.baseline is not None:
-        store.answer_run(request.baseline)  # an unknown run is refused by name
-    names = _runs(store, runs_with_baseline(list(request.runs) if request.runs else None, request.baseline))
+        answer_run_names(store, [request.baseline], argument="baseline")  # an unknown run is refused by name
+    names = answer_run_names(store, runs_with_baseline(list(request.runs) if request.runs else None, request.baseline))
     if request.baseline is not None and request.baseline not in names:
         raise BadArgumentError(f"names a run that is not scored: {request.baseline!r}", argument="baseline")
     name, answers = _answers(store, request.snapshot)
@@ -130,18 +131,6 @@ def _check_request(request: NuggetScoreRequest) -> None:
             "combined labels need the model whose assignments stand for the rest, and only they do",
             argument="model",
         )
-
-
-def _runs(store: Store, asked: Sequence[str] | None) -> list[str]:
-    """The answer runs named (each must exist), or every one not retired, in import order."""
-    known = store.answer_runs()
-    if asked is None:
-        return [r.name for r in known if r.retired is None]
-    names = {r.name for r in known}
-    for run in asked:
-        if run not in names:
-            raise NotFoundError(f"no answer run named {run!r}", hints=Hint("list_answer_runs"))
-    return list(dict.fromkeys(asked))
 
 
 def _answers(store: Store, snapshot: str | None) -> tuple[str, FrozenAnswers]:

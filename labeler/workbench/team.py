@@ -22,7 +22,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NoReturn
 
-from labeler.errors import BadArgumentError, ConflictError, LabelerError, argument_hint
+from labeler.answers.spaces import answer_space, is_answer_unit
+from labeler.errors import BadArgumentError, ConflictError, Hint, LabelerError, argument_hint
 from labeler.formats.judgment_log import (
     DEFAULT_CLOCK_TOLERANCE,
     LOG_FIELDS,
@@ -267,6 +268,9 @@ def _label_changes(
     store: Store, before: int, after: int, pairs_by_topic: Iterator[tuple[str, str, list[tuple[str, str]]]]
 ) -> tuple[list[NewConflict], list[LabelChange]]:
     """The pairs the merged events put in conflict, and those whose label they changed, in pair order.
+
+    Relevance and answer spaces alike (a nugget assignment is a label); nugget versions are none (their
+    pairs have no grade), and `pairs_by_topic` leaves them out.
 
     One topic at a time: its events up to `before` (the log's last seq before the merge) give
     the labels before, up to `after` the labels after.
@@ -610,11 +614,15 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
 
     The same rule as an import's unknown ids: an id this workbench does not know is the other
     workbench's business, but one that names a unit of another space here would be a label in the
-    wrong space that the append-only log can never take back.
+    wrong space that the append-only log can never take back. Answer spaces hold no units (their
+    ids are nuggets and sentence numbers): an event of one needs its answer run here instead.
     """
     by_space: dict[str, list[LoggedEvent]] = {}
+    runs: set[str] | None = None
     for item in new:
-        if item.event.unit_id is not None:
+        if is_answer_unit(item.event.unit):
+            runs = _answer_run_here(store, path, item, runs)
+        elif item.event.unit_id is not None:
             by_space.setdefault(item.event.unit, []).append(item)
     for space, items in by_space.items():
         ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
@@ -627,6 +635,25 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
                 f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
                 f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
             )
+
+
+def _answer_run_here(store: Store, path: Path, item: LoggedEvent, runs: set[str] | None) -> set[str]:
+    """Refuse an event of an answer space whose answer run this workbench lacks; the answer runs here.
+
+    Answers stay local, as runs do: a nugget assignment or a support judgment is about an answer
+    this workbench must hold. Nugget versions (`nuggets`) are about a topic alone.
+    """
+    if runs is None:
+        runs = {info.name for info in store.answer_runs()}
+    space = answer_space(item.event.unit)
+    if space is not None and space.run not in runs:
+        _refuse(
+            path,
+            item,
+            f"answer run {shown_id(space.run)} is not in this workbench: import its answers first",
+            hints=Hint("import_answers"),
+        )
+    return runs
 
 
 def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
@@ -643,10 +670,10 @@ def _difference(a: Event, b: Event, a_name: str, b_name: str) -> str:
     return "; ".join(differs[:3]) + ("; ..." if len(differs) > 3 else "")
 
 
-def _refuse(path: Path, item: LoggedEvent, reason: str) -> NoReturn:
+def _refuse(path: Path, item: LoggedEvent, reason: str, *, hints: tuple[Hint, ...] | Hint = ()) -> NoReturn:
     if item.line is not None:
-        raise LogFormatError(reason, path=path, line=item.line)
-    raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path)
+        raise LogFormatError(reason, path=path, line=item.line, hints=hints)
+    raise LogFormatError(f"event {shown_id(item.event.event_id)}: {reason}", path=path, hints=hints)
 
 
 def backup(store: Store, destination: str | Path, *, force: bool = False) -> BackupResult:

@@ -199,7 +199,7 @@ def test_impossible_edits_are_refused(cli):
         assert "Traceback" not in no_direction.stderr
         assert_bad_argument(cli("export", "nuggets", "--runs", "r1", expect=None), "--runs", "--assignments")
         assert_bad_argument(
-            cli("export", "nuggets", "--assignments", "--runs", "r9", expect=None), "--runs", "answer run r9"
+            cli("export", "nuggets", "--assignments", "--runs", "r9", expect=None), "--runs", "no answer run named 'r9'"
         )
         for args, fragment in [
             (("nuggets", "delete", "1", "n0"), "topic 1 has no nugget 'n0' (run 'labeler nuggets list')"),

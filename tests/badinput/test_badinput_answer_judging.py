@@ -40,15 +40,15 @@ def test_an_unknown_task_is_a_usage_error(db):
 
 
 @pytest.mark.parametrize(
-    ("args", "error"),
+    ("args", "error", "code"),
     [
-        (["--runs", "nope"], "Error: no answer run named 'nope'"),
-        (["--topic", "3"], "Error: no answer run judged here has an answer to topic '3'"),
+        (["--runs", "nope"], "Error: --runs: no answer run named 'nope'", 2),  # a bad argument, as everywhere
+        (["--topic", "3"], "Error: no answer run judged here has an answer to topic '3'", 1),
     ],
 )
-def test_an_unknown_answer_run_or_topic_is_refused_by_name(db, args, error):
+def test_an_unknown_answer_run_or_topic_is_refused_by_name(db, args, error, code):
     with Unchanged(db):
         result = invoke(db, ["judge", "--assessor", "ann", "--answers", "support", *args])
     assert_no_crash(result)
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == code, result.stderr
     assert result.stderr.startswith(error) and result.stderr.count("\n") == 1 and result.stdout == "", result.stderr

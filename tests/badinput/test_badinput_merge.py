@@ -93,7 +93,7 @@ CASES = [
         with_fields(unit="chunk:nope"),
         "no chunking named 'nope' in this workbench (its chunkings: existing)",
     ),  # unknown chunking
-    (with_fields(unit="paragraph"), "unit must be 'doc' or 'chunk:NAME'"),  # not a unit space
+    (with_fields(unit="paragraph"), "unit must be 'doc', 'chunk:NAME', 'nuggets'"),  # not a unit space
     (with_fields(unit_id=None), "a grade event needs a unit_id"),  # a grade of nothing
     (with_fields(topic_id="1\n2 0 forged"), "topic_id '1\\n2 0 forged' contains white space"),  # a forged qrels line
     (with_fields(assessor="bob\x1b[31m"), "contains a control character (U+001B)"),  # ESC in a name
