@@ -119,8 +119,8 @@ class CheckRows(Rows):
         in_answer_space = " OR ".join(f"substr(unit, 1, {len(p)}) = '{p}'" for p in (ASSIGNMENT_PREFIX, SUPPORT_PREFIX))
         events = self.db.execute(
             "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND (typeof(grade) != 'integer' OR "
-            f"(grade >= 0 AND CASE WHEN {in_answer_space} THEN grade NOT IN ({answer_grades}) "
-            f"ELSE grade NOT IN ({allowed}) END)) ORDER BY seq"
+            f"(CASE WHEN {in_answer_space} THEN grade NOT IN ({answer_grades}) "
+            f"ELSE grade >= 0 AND grade NOT IN ({allowed}) END)) ORDER BY seq"
         )
         labels = self.db.execute(
             "SELECT s.name, l.topic_id, l.unit_id, l.grade FROM snapshot_labels l JOIN snapshots s USING (snapshot_id) "

@@ -157,8 +157,13 @@ def test_check_holds_answer_events_to_their_own_rules(tmp_path):
     conn.execute("DROP TRIGGER events_no_update")
     conn.execute("UPDATE events SET note = '{\"text\": 1}' WHERE unit = 'nuggets'")
     conn.execute("UPDATE events SET grade = 3 WHERE unit = 'nugget:r1'")
+    conn.execute(
+        "INSERT INTO events (event_id, topic_id, unit, unit_id, kind, grade, assessor, source, time, clock) "
+        "VALUES ('e-negative', '1', 'support:r1', '1', 'grade', -1, 'ann', 'human', '2026-12-02', 1)"
+    )
     conn.commit()
     conn.close()
     printed = json.dumps(check_file(path).to_json())
     assert "a nugget event's 'action' is missing or not text" in printed
     assert "grade 3 is not on the scale" in printed
+    assert "e-negative (grade): grade -1 is not on the scale" in printed  # no "pooled, not judged" for an answer
