@@ -62,8 +62,8 @@ def merge(env: Env, other: str, allow_future: bool, clock_tolerance: float, as_j
         )
     if result.new_conflicts:
         info(
-            f"{plural(len(result.new_conflicts), 'pair')} now in conflict: settle them with 'labeler judgments "
-            "adjudicate' or the adjudication screen (a)."
+            f"{plural(len(result.new_conflicts), 'pair')} now in conflict: 'labeler judgments conflicts' lists them, "
+            "'labeler judgments adjudicate' (or the adjudication screen, a, for units) settles them."
         )
     if result.unknown_topics:
         info(f"Events for topics this workbench does not know: {', '.join(result.unknown_topics[:10])}.")
