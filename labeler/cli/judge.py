@@ -77,8 +77,7 @@ def judge(
     from labeler.tui import JudgeRequest, make_app, make_nugget_writing_app
     from labeler.workbench.setup import open_workbench
 
-    if runs is not None and answers is None:
-        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
+    check_runs_with_answers(runs, answers)
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     if (write_nuggets or drafts_from is not None) and answers is not None:
         raise BadArgumentError("nuggets are written or answers judged, not both at once", argument="answers")
@@ -90,7 +89,16 @@ def judge(
 
         names = comma_list(runs, "runs", "answer run")
         chosen = tuple(names) if names is not None else None
-        make_answers_app(env.db_path, assessor, answers, runs=chosen, topic=topic, lease=lease).run()
+        make_answers_app(
+            env.db_path,
+            assessor,
+            answers,
+            runs=chosen,
+            topic=topic,
+            lease=lease,
+            ask_assessor=ask_assessor,
+            live_names=live_names,
+        ).run()
         return
     app = make_app(
         JudgeRequest(
@@ -109,3 +117,9 @@ def judge(
         )
     )
     app.run()
+
+
+def check_runs_with_answers(runs: str | None, answers: str | None) -> None:
+    """`--runs` chooses answer runs: refused without `--answers`."""
+    if runs is not None and answers is None:
+        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
