@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from labeler.cli.common.context import Env, assessor_option, comma_list, pass_env
@@ -9,6 +12,21 @@ from labeler.cli.common.ranges import SEED
 from labeler.cli.common.registry_options import order_option
 from labeler.cli.next import lease_option
 from labeler.errors import BadArgumentError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def answers_options(command: F) -> F:
+    """`--answers nuggets|support` and `--runs`: judge RAG answers instead of units (`judge`, `serve`)."""
+    command = click.option(
+        "--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one)."
+    )(command)
+    return click.option(
+        "--answers",
+        type=click.Choice(["nuggets", "support"]),
+        default=None,
+        help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
+    )(command)
 
 
 @click.command()
@@ -34,13 +52,7 @@ from labeler.errors import BadArgumentError
 @click.option(
     "--drafts-from", default=None, metavar="MODEL", help="With --write-nuggets: show MODEL's drafts to post-edit."
 )
-@click.option(
-    "--answers",
-    type=click.Choice(["nuggets", "support"]),
-    default=None,
-    help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
-)
-@click.option("--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one).")
+@answers_options
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option(
     "--served",

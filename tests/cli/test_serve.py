@@ -116,8 +116,8 @@ def test_serve_checks_the_answer_runs_before_it_listens(db_path, serve_in_proces
         assert out.exit_code == 2 and "--answers" in out.stderr and "Traceback" not in out.output, out.output
 
 
-async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
-    """Drive serve's websocket as the browser page does (with the token): type a name, press a grade."""
+async def _in_browser(port: int, deadline: float, act, host: str = "localhost"):
+    """Drive serve's websocket as the browser page does (with the token): `act(session)`, its result returned."""
     import aiohttp
     from serve_support import Session
 
@@ -130,11 +130,19 @@ async def _browser_session(port: int, db_path, deadline: float, host: str = "loc
                 assert time.monotonic() < deadline, "serve never accepted the websocket"
                 await asyncio.sleep(0.3)
         async with ws:
-            session = Session(ws, deadline)
-            await session.name("alice")
-            await session.judge("alice", "2")
-            [event] = await until_recorded(db_path, 1, deadline)
-            return " ".join(map(str, event))
+            return await act(Session(ws, deadline))
+
+
+async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
+    """Type a name, press a grade; the event recorded."""
+
+    async def act(session) -> str:
+        await session.name("alice")
+        await session.judge("alice", "2")
+        [event] = await until_recorded(db_path, 1, deadline)
+        return " ".join(map(str, event))
+
+    return await _in_browser(port, deadline, act, host)
 
 
 @pytest.mark.slow
@@ -148,27 +156,18 @@ def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_p
 
 
 async def _browser_answers_session(port: int, db_path, deadline: float) -> list[tuple[str, str, int]]:
-    """As `_browser_session`, on the nugget assignment screen: a name, then the first nugget graded 2."""
-    import aiohttp
-    from serve_support import Session
+    """On the nugget assignment screen: a name, then the first nugget graded 2; the grades recorded."""
 
-    async with aiohttp.ClientSession() as http:
-        while True:  # the server may still be starting
-            try:
-                ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws/{TOKEN}?width=120&height=40")
-                break
-            except aiohttp.ClientError:
-                assert time.monotonic() < deadline, "serve never accepted the websocket"
-                await asyncio.sleep(0.3)
-        async with ws:
-            session = Session(ws, deadline)
-            await session.name("alice")
-            await session.read_until("Nuggets (vital first)")  # the screen is up: a key now is not lost
-            await session.type("2")
-            while not (grades := _answer_grades(db_path)):
-                assert time.monotonic() < deadline, "the browser session's grade was never recorded"
-                await asyncio.sleep(0.1)
-            return grades
+    async def act(session) -> list[tuple[str, str, int]]:
+        await session.name("alice")
+        await session.read_until("Nuggets (vital first)")  # the screen is up: a key now is not lost
+        await session.type("2")
+        while not (grades := _answer_grades(db_path)):
+            assert time.monotonic() < deadline, "the browser session's grade was never recorded"
+            await asyncio.sleep(0.1)
+        return grades
+
+    return await _in_browser(port, deadline, act, "127.0.0.1")
 
 
 def _answer_grades(db_path) -> list[tuple[str, str, int]]:

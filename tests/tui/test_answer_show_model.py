@@ -12,21 +12,20 @@ from labeler.store import Store
 from labeler.tui import make_answers_app
 from labeler.workbench.assignments import set_show_model
 from labeler.workbench.record_judgments import Judgment, record_judgment
-from tests.answers.judged_answers import add_judged_answers
 
 SIZE = (160, 45)
 
 
 @pytest.fixture
-def answers_db(judging_db):
+def modelled_db(answers_db):
     """The judged answers, with model `lex`'s assignments of topic 1's nuggets (support, not) and its support
     grade of topic 1's first sentence (partial), as a model's events."""
-    with Store(judging_db) as store:
-        nuggets = add_judged_answers(store)
-        n1, n2 = nuggets["1"]
+    db, nuggets = answers_db
+    n1, n2 = nuggets["1"]
+    with Store(db) as store:
         for space, item, grade in (("nugget:rag1", n1, 2), ("nugget:rag1", n2, 0), ("support:rag1", "1", 1)):
             record_judgment(store, Judgment("1", item, "lex", grade=grade, unit=space, source=MODEL, model="lex"))
-    return judging_db, nuggets
+    return db, nuggets
 
 
 def people_grades(db, space):
@@ -54,9 +53,9 @@ async def judge_topic_1_nuggets(db, nuggets):
 
 
 async def test_the_models_assignments_are_shown_beside_the_nuggets_and_recorded_when_the_campaign_names_it(
-    answers_db,
+    modelled_db,
 ):
-    db, nuggets = answers_db
+    db, nuggets = modelled_db
     n1, n2 = nuggets["1"]
     with Store(db) as store:
         set_show_model(store, "lex", by="lead")
@@ -67,8 +66,8 @@ async def test_the_models_assignments_are_shown_beside_the_nuggets_and_recorded_
     assert people_grades(db, "nugget:rag1") == [("1", n1, 1, "lex"), ("1", n2, 0, "lex")]
 
 
-async def test_without_the_setting_no_models_assignment_is_shown_or_recorded(answers_db):
-    db, nuggets = answers_db
+async def test_without_the_setting_no_models_assignment_is_shown_or_recorded(modelled_db):
+    db, nuggets = modelled_db
     n1, n2 = nuggets["1"]
     text = await judge_topic_1_nuggets(db, nuggets)
     assert "armyworm eats maize leaves  (unjudged)" in text  # the list is there, without the model's words
@@ -76,8 +75,8 @@ async def test_without_the_setting_no_models_assignment_is_shown_or_recorded(ans
     assert people_grades(db, "nugget:rag1") == [("1", n1, 1, None), ("1", n2, 0, None)]
 
 
-async def test_another_models_setting_shows_nothing_of_this_model(answers_db):
-    db, nuggets = answers_db
+async def test_another_models_setting_shows_nothing_of_this_model(modelled_db):
+    db, nuggets = modelled_db
     with Store(db) as store:
         set_show_model(store, "gpt", by="lead")  # a model with no labels here: nothing of it on screen
     text = await judge_topic_1_nuggets(db, nuggets)
@@ -85,8 +84,8 @@ async def test_another_models_setting_shows_nothing_of_this_model(answers_db):
     assert [g[3] for g in people_grades(db, "nugget:rag1")] == [None, None]
 
 
-async def test_the_support_screen_shows_the_models_grade_of_the_sentence_it_graded(answers_db):
-    db, _ = answers_db
+async def test_the_support_screen_shows_the_models_grade_of_the_sentence_it_graded(modelled_db):
+    db, _ = modelled_db
     with Store(db) as store:
         set_show_model(store, "lex", by="lead")
     app = make_answers_app(db, "ann", "support", runs=("rag1",), topic="1")

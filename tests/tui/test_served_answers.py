@@ -13,16 +13,8 @@ from labeler.tui import make_answers_app
 from labeler.tui.live_names import LiveNames
 from labeler.tui.screens.answer_judging import NuggetScreen
 from labeler.tui.screens.prompt import TextPrompt
-from tests.answers.judged_answers import add_judged_answers
 
 SIZE = (120, 40)
-
-
-@pytest.fixture
-def answers_db(judging_db):
-    with Store(judging_db) as store:
-        nuggets = add_judged_answers(store)
-    return judging_db, nuggets
 
 
 @pytest.fixture

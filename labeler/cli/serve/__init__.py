@@ -9,6 +9,7 @@ import click
 from labeler.cli.common.context import Env, pass_env
 from labeler.cli.common.ranges import SEED, Whole
 from labeler.cli.common.registry_options import order_option
+from labeler.cli.judge import answers_options
 
 
 @click.command()
@@ -54,13 +55,7 @@ from labeler.cli.common.registry_options import order_option
     help="The address browsers use through a reverse proxy (https://labels.example.org/): its host and "
     "origin are let in, and the printed address uses it.",
 )
-@click.option(
-    "--answers",
-    type=click.Choice(["nuggets", "support"]),
-    default=None,
-    help="Browser sessions judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
-)
-@click.option("--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one).")
+@answers_options
 @click.option(
     "--allow-shared-names",
     is_flag=True,

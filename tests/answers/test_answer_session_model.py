@@ -18,19 +18,15 @@ from tests.support import new_workbench
 
 
 @pytest.fixture
-def store(tmp_path):
-    with Store(new_workbench(tmp_path / "w.db")) as opened:
-        yield opened
-
-
-@pytest.fixture
-def nuggets(store):
-    """Topic 1's nuggets with model `lex`'s assignments (2 and 0) and its support grade of sentence 1 (1)."""
-    found = add_judged_answers(store, ("rag1",))
-    n1, n2 = found["1"]
-    for space, item, grade in (("nugget:rag1", n1, 2), ("nugget:rag1", n2, 0), ("support:rag1", "1", 1)):
-        record_judgment(store, Judgment("1", item, "lex", grade=grade, unit=space, source=MODEL, model="lex"))
-    return found
+def judged(tmp_path):
+    """`(store, topic -> nugget ids)`: run rag1's judged answers, with model `lex`'s assignments of topic 1's
+    nuggets (2 and 0) and its support grade of sentence 1 (1)."""
+    with Store(new_workbench(tmp_path / "w.db")) as store:
+        found = add_judged_answers(store, ("rag1",))
+        n1, n2 = found["1"]
+        for space, item, grade in (("nugget:rag1", n1, 2), ("nugget:rag1", n2, 0), ("support:rag1", "1", 1)):
+            record_judgment(store, Judgment("1", item, "lex", grade=grade, unit=space, source=MODEL, model="lex"))
+        yield store, found
 
 
 def grades(session):
@@ -41,7 +37,8 @@ def people(store, space):
     return [(e.unit_id, e.shown_model) for e in store.unit_events(space) if e.kind == GRADE and e.source != MODEL]
 
 
-def test_blind_by_default_nothing_of_the_model_is_held_or_recorded(store, nuggets):
+def test_blind_by_default_nothing_of_the_model_is_held_or_recorded(judged):
+    store, nuggets = judged
     session = AnswerJudgingSession(store, "ann", topic="1")
     session.advance()
     assert session.model_labels == {} and session.shown_model is None
@@ -49,7 +46,8 @@ def test_blind_by_default_nothing_of_the_model_is_held_or_recorded(store, nugget
     assert people(store, "nugget:rag1") == [(nuggets["1"][0], None)]
 
 
-def test_the_set_models_assignments_of_every_nugget_are_held_and_each_decision_records_it(store, nuggets):
+def test_the_set_models_assignments_of_every_nugget_are_held_and_each_decision_records_it(judged):
+    store, nuggets = judged
     n1, n2 = nuggets["1"]
     set_show_model(store, "lex", by="lead")
     session = AnswerJudgingSession(store, "ann", topic="1")
@@ -63,7 +61,8 @@ def test_the_set_models_assignments_of_every_nugget_are_held_and_each_decision_r
     assert {name: block.pairs for name, block in report.conditions.items()}["shown"] == 2
 
 
-def test_the_support_session_holds_the_models_grade_of_the_sentence_shown_only(store, nuggets):
+def test_the_support_session_holds_the_models_grade_of_the_sentence_shown_only(judged):
+    store, nuggets = judged
     set_show_model(store, "lex", by="lead")
     session = AnswerJudgingSession(store, "ann", task="support", topic="1")
     assert session.advance().item_id == "1"
@@ -74,7 +73,8 @@ def test_the_support_session_holds_the_models_grade_of_the_sentence_shown_only(s
     assert people(store, "support:rag1") == [("1", "lex"), ("2", None)]
 
 
-def test_setting_another_model_or_none_shows_nothing_of_this_one(store, nuggets):
+def test_setting_another_model_or_none_shows_nothing_of_this_one(judged):
+    store, nuggets = judged
     set_show_model(store, "gpt", by="lead")
     session = AnswerJudgingSession(store, "ann", topic="1")
     session.advance()
@@ -84,7 +84,8 @@ def test_setting_another_model_or_none_shows_nothing_of_this_one(store, nuggets)
     assert session.model_labels == {} and session.shown_model is None
 
 
-def test_a_shown_model_that_is_no_id_is_refused_and_nothing_is_written(store, nuggets):
+def test_a_shown_model_that_is_no_id_is_refused_and_nothing_is_written(judged):
+    store, nuggets = judged
     before = list(store.unit_events("nugget:rag1"))
     judgment = AnswerJudgment("nugget:rag1", "1", nuggets["1"][0], "ann", grade=2, shown_model="a b")
     with pytest.raises(InvalidIdError, match="shown model"):
