@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from labeler.cli.common.context import Env, assessor_option, comma_list, pass_env
@@ -9,6 +12,21 @@ from labeler.cli.common.ranges import SEED
 from labeler.cli.common.registry_options import order_option
 from labeler.cli.next import lease_option
 from labeler.errors import BadArgumentError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def answers_options(command: F) -> F:
+    """`--answers nuggets|support` and `--runs`: judge RAG answers instead of units (`judge`, `serve`)."""
+    command = click.option(
+        "--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one)."
+    )(command)
+    return click.option(
+        "--answers",
+        type=click.Choice(["nuggets", "support"]),
+        default=None,
+        help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
+    )(command)
 
 
 @click.command()
@@ -34,13 +52,7 @@ from labeler.errors import BadArgumentError
 @click.option(
     "--drafts-from", default=None, metavar="MODEL", help="With --write-nuggets: show MODEL's drafts to post-edit."
 )
-@click.option(
-    "--answers",
-    type=click.Choice(["nuggets", "support"]),
-    default=None,
-    help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
-)
-@click.option("--runs", default=None, help="With --answers: comma-separated answer runs (default: every active one).")
+@answers_options
 @click.option("--ask-assessor", is_flag=True, help="Ask for the assessor's name when the UI opens (labeler serve).")
 @click.option(
     "--served",
@@ -77,8 +89,7 @@ def judge(
     from labeler.tui import JudgeRequest, make_app, make_nugget_writing_app
     from labeler.workbench.setup import open_workbench
 
-    if runs is not None and answers is None:
-        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")
+    check_runs_with_answers(runs, answers)
     open_workbench(env.db_path).close()  # a missing or newer workbench fails here, with a clear message
     if (write_nuggets or drafts_from is not None) and answers is not None:
         raise BadArgumentError("nuggets are written or answers judged, not both at once", argument="answers")
@@ -90,7 +101,16 @@ def judge(
 
         names = comma_list(runs, "runs", "answer run")
         chosen = tuple(names) if names is not None else None
-        make_answers_app(env.db_path, assessor, answers, runs=chosen, topic=topic, lease=lease).run()
+        make_answers_app(
+            env.db_path,
+            assessor,
+            answers,
+            runs=chosen,
+            topic=topic,
+            lease=lease,
+            ask_assessor=ask_assessor,
+            live_names=live_names,
+        ).run()
         return
     app = make_app(
         JudgeRequest(
@@ -109,3 +129,9 @@ def judge(
         )
     )
     app.run()
+
+
+def check_runs_with_answers(runs: str | None, answers: str | None) -> None:
+    """`--runs` chooses answer runs: refused without `--answers`."""
+    if runs is not None and answers is None:
+        raise BadArgumentError("answer runs are judged with --answers nuggets or --answers support", argument="runs")

@@ -123,17 +123,26 @@ def make_answers_app(
     runs: tuple[str, ...] | None = None,
     topic: str | None = None,
     lease: timedelta | None = None,
+    ask_assessor: bool = False,
+    live_names: str | Path | None = None,
 ) -> AnswersApp:
-    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen)."""
+    """A ready answer judging app, on the first item the assessor is to judge (refusals before any screen).
+
+    `ask_assessor` and `live_names` as in `JudgeRequest` (a browser session of `labeler serve`): then
+    no item is shown, or claimed, before the name is given.
+    """
     from labeler.tui.app import AnswersApp
+    from labeler.tui.live_names import LiveNames
     from labeler.workbench.answer_judging import AnswerJudgingSession
     from labeler.workbench.claims import DEFAULT_LEASE
 
     store = open_workbench(db_path)
     try:
         session = AnswerJudgingSession(store, assessor, task, runs=runs, topic=topic, lease=lease or DEFAULT_LEASE)
-        session.advance()
+        if not ask_assessor:
+            session.advance()
     except BaseException:
         store.close()
         raise
-    return AnswersApp(db_path, session)
+    names = None if live_names is None else LiveNames(live_names)
+    return AnswersApp(db_path, session, ask_assessor=ask_assessor, live_names=names)

@@ -59,6 +59,28 @@ def live_name_problem(live_names: LiveNames, name: str) -> str | None:
     )
 
 
+def ask_assessor_name(app: SavingApp, live_names: LiveNames | None, named: Callable[[str], None]) -> None:
+    """Ask for the assessor's name (again after Escape: nothing is recorded without one), then `named(name)`
+    with it in NFC, as every entry point keeps an id. Served (`live_names`): one live session per name."""
+
+    def problem(name: str) -> str | None:
+        found = assessor_problem(name)
+        if found is None and live_names is not None:
+            found = live_name_problem(live_names, name)
+        return found
+
+    def ask() -> TextPrompt:
+        return TextPrompt("Your name (it is recorded with every judgment):", check=problem)
+
+    def answered(name: str | None) -> None:
+        if name is None or not is_valid_id(name):
+            app.push_screen(ask(), answered)
+            return
+        named(normal_id(name))
+
+    app.push_screen(ask(), answered)
+
+
 def human_decisions(store: Store, assessor: str) -> list[Event]:
     """The assessor's last decisions for the history screen, without any a model made under their name.
 
@@ -135,26 +157,14 @@ class LabelerApp(PlainNoticesApp):
             self.push_screen(JudgeScreen(self.session))
             return
 
-        def named(name: str | None) -> None:
-            if name is None or not is_valid_id(name):  # Escape: ask again, nothing is recorded without a name
-                self.push_screen(ask(), named)
-                return
+        def named(name: str) -> None:
             self.session.close()  # the pair opened before the name was known is not this assessor's
-            self.session.assessor = normal_id(name)  # as every entry point keeps an id: in NFC
+            self.session.assessor = name
             self.session.start(self.start_topic)
             self.push_screen(JudgeScreen(self.session))
 
-        def problem(name: str) -> str | None:
-            found = assessor_problem(name)
-            if found is None and self.live_names is not None:  # served: one live session per name
-                found = live_name_problem(self.live_names, name)
-            return found
-
-        def ask() -> TextPrompt:
-            return TextPrompt("Your name (it is recorded with every judgment):", check=problem)
-
         # served to a browser: each session says who is judging before anything is recorded
-        self.push_screen(ask(), named)
+        ask_assessor_name(self, self.live_names, named)
 
     def on_unmount(self) -> None:
         gc_policy.release()
@@ -386,24 +396,49 @@ class LabelerApp(PlainNoticesApp):
 
 
 class AnswersApp(PlainNoticesApp):
-    """`labeler judge --answers TASK`: the nugget assignment or citation support screen, on one session."""
+    """`labeler judge --answers TASK`: the nugget assignment or citation support screen, on one session.
+
+    `ask_assessor` (a browser session of `labeler serve`): the name is asked first and the session's
+    first item is shown (and claimed) only once it is given; `live_names` as for `LabelerApp`.
+    """
 
     TITLE = "labeler"
     CSS = LabelerApp.CSS
     BINDINGS = [Binding("q", "quit", "Quit", show=False, id="answers_app.quit")]
 
-    def __init__(self, db_path: str | Path, session: AnswerJudgingSession) -> None:
+    def __init__(
+        self,
+        db_path: str | Path,
+        session: AnswerJudgingSession,
+        *,
+        ask_assessor: bool = False,
+        live_names: LiveNames | None = None,
+    ) -> None:
         super().__init__()
         self.db_path = Path(db_path)
         self.deliveries = []
         self.session = session
+        self.ask_assessor = ask_assessor
+        self.live_names = live_names
 
     def on_mount(self) -> None:
         from labeler.tui.screens.answer_judging import answer_screen
 
-        self.push_screen(answer_screen(self.session))
+        if not self.ask_assessor:
+            self.push_screen(answer_screen(self.session))
+            return
+
+        def named(name: str) -> None:
+            self.session.close()
+            self.session.assessor = name
+            self.session.advance()
+            self.push_screen(answer_screen(self.session))
+
+        ask_assessor_name(self, self.live_names, named)
 
     def on_unmount(self) -> None:
+        if self.live_names is not None:
+            self.live_names.release()
         try:
             self.session.close()  # quitting lets the item shown go, undecided
         except LabelerError:

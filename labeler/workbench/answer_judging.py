@@ -14,6 +14,12 @@ so the same item of every run of a topic is an overlap item or none is), a plann
 is blind for each of its judges until both graded it (`seen_state`), a decision records whose
 labels were on screen (`shown_others`), and the item shown is claimed for a lease
 (`labeler.workbench.claims`) so that two annotators are not given it at once.
+
+Blind to models by default, as relevance judging is: only when the campaign's model setting
+(`assign --show-model NAME`) names a model does the session hold that model's labels for the
+screen (`model_labels`: its assignment of every nugget of the answer shown, or its support
+grade of the sentence shown), and every decision then records the model as `shown_model`
+(None when none of its labels was on screen).
 """
 
 from __future__ import annotations
@@ -29,12 +35,15 @@ from labeler.assignment import Plan, TopicAssignment, seen_state, seen_states, s
 from labeler.errors import BadArgumentError, LabelerError, UnknownIdError
 from labeler.ids import check_id
 from labeler.judgments.log import GRADE, NOTE, SKIP, Event, PairState
+from labeler.judgments.model_labels import ModelLabel
 from labeler.models import topic_sort_key
 from labeler.store import Store
 from labeler.workbench.answer_labels import answer_labels, answer_run_names, nuggets_now
 from labeler.workbench.assessors import check_assessor, current_plan
+from labeler.workbench.assignments import shown_model_name
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, held_by_others, hold_pair, let_go, utc_now
 from labeler.workbench.queue import waiting_in_plan
+from labeler.workbench.read_labels import model_labels
 from labeler.workbench.reading import UnitText, unit_text
 from labeler.workbench.record_judgments import undo
 from labeler.workbench.setup import now as log_time
@@ -163,7 +172,8 @@ class AnswerJudgment:
     """One decision about an answer item: a grade (on the space's labels), a skip, or a note.
 
     `shown_others` (a planned overlap item): the other assessors whose labels were on screen
-    (empty: judged blind), None off an overlap item, as a relevance judgment records it.
+    (empty: judged blind), None off an overlap item, as a relevance judgment records it;
+    `shown_model` the model whose labels were on screen (None: none was).
     """
 
     space: str
@@ -175,6 +185,7 @@ class AnswerJudgment:
     note: str | None = None
     active_ms: int | None = None
     shown_others: tuple[str, ...] | None = None
+    shown_model: str | None = None
 
 
 def _checked_space(judgment: AnswerJudgment) -> AnswerSpace:
@@ -188,6 +199,8 @@ def _checked_space(judgment: AnswerJudgment) -> AnswerSpace:
         raise BadArgumentError(f"a grade in {parsed} is one of {names}, not {judgment.grade}", argument="grade")
     if judgment.kind == NOTE and not (judgment.note or "").strip():
         raise BadArgumentError("a note holds some text", argument="note")
+    if judgment.shown_model is not None:
+        check_id(judgment.shown_model, "shown model")
     return parsed
 
 
@@ -223,11 +236,21 @@ def record_answer_judgment(store: Store, judgment: AnswerJudgment) -> Event:
         active_ms=judgment.active_ms,
         unit=judgment.space,
         shown_others=judgment.shown_others,
+        shown_model=judgment.shown_model,
     )
     with store.transaction():
         if judgment.kind in (GRADE, SKIP):
             store.delete_claim(judgment.space, topic_id, item_id, assessor)
         return store.append_event(event)
+
+
+def shown_model_labels(store: Store, space: str, topic_id: str) -> dict[str, ModelLabel]:
+    """`item id -> the model's label` of one topic in an answer space that a judging screen may show: none
+    unless the campaign's model setting names a model (blind by default, as for relevance)."""
+    model = shown_model_name(store)
+    if model is None:
+        return {}
+    return {item: label for (topic, item), label in model_labels(store, model, space).items() if topic == topic_id}
 
 
 def is_answer_judgment(event: Event) -> bool:
@@ -283,6 +306,7 @@ class AnswerJudgingSession:
     answer: Answer | None = None
     remaining: int = 0
     notice: str | None = None
+    model_labels: dict[str, ModelLabel] = field(default_factory=dict)  # item id -> the shown model's label
     _claimed: tuple[str, str, str] | None = field(default=None, repr=False)
     _shown: tuple[tuple[str, str, str], tuple[str, ...] | None] | None = field(default=None, repr=False)
     _started: datetime | None = field(default=None, repr=False)
@@ -305,9 +329,14 @@ class AnswerJudgingSession:
     @property
     def labels(self) -> dict[int, str]:
         """The grades of the task and their names, highest first."""
+        return self.space.labels
+
+    @property
+    def space(self) -> AnswerSpace:
+        """The task's kind of answer space (its labels and scale; the run is a stand-in)."""
         space = answer_space(task_space(self.task, "r"))
         assert space is not None
-        return space.labels
+        return space
 
     # -- moving ------------------------------------------------------------------
 
@@ -348,8 +377,24 @@ class AnswerJudgingSession:
             self._claimed, self._renewed = item.key, self.now()
         self.current = item
         self.answer = None if item is None else self.store.answer(item.run, item.topic_id)
+        self.model_labels = self._model_labels(item)
         self._started = self.now()
         return True
+
+    def _model_labels(self, item: AnswerItem | None) -> dict[str, ModelLabel]:
+        """What the screen may show of the set model for `item`: its assignment of each of the topic's nuggets
+        (the nugget screen lists them all), or its grade of the sentence judged."""
+        if item is None:
+            return {}
+        labels = shown_model_labels(self.store, item.space, item.topic_id)
+        if item.task == NUGGET_TASK:
+            return {n.nugget_id: labels[n.nugget_id] for n in self.nuggets() if n.nugget_id in labels}
+        return {item.item_id: labels[item.item_id]} if item.item_id in labels else {}
+
+    @property
+    def shown_model(self) -> str | None:
+        """The model whose labels are on screen for the current item (None: none is, the usual blind case)."""
+        return next(iter(self.model_labels.values())).model if self.model_labels else None
 
     def _release(self) -> None:
         if self._claimed is not None:
@@ -423,6 +468,7 @@ class AnswerJudgingSession:
             note=note,
             active_ms=active_ms,
             shown_others=self._others_shown(item),
+            shown_model=self.shown_model,
         )
         return record_answer_judgment(self.store, judgment)
 

@@ -36,8 +36,8 @@ from labeler.judgments.log import GRADE, MODEL, Event
 from labeler.judgments.model_labels import ModelLabel
 from labeler.models import Topic, topic_sort_key
 from labeler.store import Store
+from labeler.workbench.answer_judging import shown_model_labels
 from labeler.workbench.answer_labels import NuggetChange, answer_run_names, nuggets_now, record_nugget_changes
-from labeler.workbench.assignments import shown_model_name
 from labeler.workbench.prelabel import JudgeAnswerError, judged_text
 from labeler.workbench.read_labels import current_labels, model_labels, unit_space
 from labeler.workbench.setup import now
@@ -359,8 +359,4 @@ def _assign_batch(store: Store, chosen: ChosenJudge, model: str, space: str, req
 def shown_assignments(store: Store, run: str, topic_id: str) -> dict[str, ModelLabel]:
     """`nugget id -> the model's assignment` the judging screen may show for an answer: none unless the
     campaign's model setting names a model (blind by default, as for relevance)."""
-    model = shown_model_name(store)
-    if model is None:
-        return {}
-    labels = model_labels(store, model, assignment_space(run))
-    return {nugget: label for (topic, nugget), label in labels.items() if topic == topic_id}
+    return shown_model_labels(store, assignment_space(run), topic_id)

@@ -17,6 +17,8 @@ import pytest
 from serve_support import START, TOKEN, free_port, run_bounded, started_serve, until_recorded
 
 from labeler.cli.serve.sessions import labeler_command, session_command
+from labeler.store import Store
+from tests.answers.answer_support import add_answers
 
 
 @pytest.mark.slow
@@ -89,8 +91,33 @@ def test_a_session_command_carries_the_model_and_the_stopping_rule(db_path):
     assert "--model" not in plain and plain[plain.index("--stop") + 1] == "window:10"
 
 
-async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
-    """Drive serve's websocket as the browser page does (with the token): type a name, press a grade."""
+def test_a_session_command_carries_the_answers_task_and_runs(db_path):
+    command = session_command(db_path, order="pool", seed=0, pool=None, answers="support", runs="rag1,rag2")
+    assert command[command.index("--answers") + 1] == "support"
+    assert command[command.index("--runs") + 1] == "rag1,rag2"
+    assert "--ask-assessor" in command  # a browser session of answers asks for its name too
+    plain = session_command(db_path, order="pool", seed=0, pool=None)
+    assert "--answers" not in plain and "--runs" not in plain
+
+
+def test_serve_checks_the_answer_runs_before_it_listens(db_path, serve_in_process):
+    """Runs without --answers, an unknown answer run: one line, before anything listens, the workbench untouched."""
+    from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash
+
+    with Store(db_path) as store:
+        add_answers(store, "rag1", {"1": [("An answer.", [])]})
+    with Unchanged(db_path):
+        assert_bad_argument(serve_in_process(db_path, "--runs", "rag1"), "--runs", "--answers")
+        out = serve_in_process(db_path, "--answers", "nuggets", "--runs", "rag1,nope")
+        assert_no_crash(out)
+        assert out.exit_code == 1 and out.stderr.count("Error:") == 1, out.output
+        assert out.stderr.startswith("Error: ") and "no answer run named 'nope'" in out.stderr, out.output
+        out = serve_in_process(db_path, "--answers", "claims")
+        assert out.exit_code == 2 and "--answers" in out.stderr and "Traceback" not in out.output, out.output
+
+
+async def _in_browser(port: int, deadline: float, act, host: str = "localhost"):
+    """Drive serve's websocket as the browser page does (with the token): `act(session)`, its result returned."""
     import aiohttp
     from serve_support import Session
 
@@ -103,11 +130,19 @@ async def _browser_session(port: int, db_path, deadline: float, host: str = "loc
                 assert time.monotonic() < deadline, "serve never accepted the websocket"
                 await asyncio.sleep(0.3)
         async with ws:
-            session = Session(ws, deadline)
-            await session.name("alice")
-            await session.judge("alice", "2")
-            [event] = await until_recorded(db_path, 1, deadline)
-            return " ".join(map(str, event))
+            return await act(Session(ws, deadline))
+
+
+async def _browser_session(port: int, db_path, deadline: float, host: str = "localhost") -> str:
+    """Type a name, press a grade; the event recorded."""
+
+    async def act(session) -> str:
+        await session.name("alice")
+        await session.judge("alice", "2")
+        [event] = await until_recorded(db_path, 1, deadline)
+        return " ".join(map(str, event))
+
+    return await _in_browser(port, deadline, act, host)
 
 
 @pytest.mark.slow
@@ -118,6 +153,39 @@ def test_a_browser_session_asks_for_a_name_and_judges_as_it(run_cli, write, db_p
     with started_serve(db_path) as served:
         recorded = run_bounded(_browser_session(served.port, db_path, time.monotonic() + START, host="127.0.0.1"))
     assert recorded == "alice 1 a 2"
+
+
+async def _browser_answers_session(port: int, db_path, deadline: float) -> list[tuple[str, str, int]]:
+    """On the nugget assignment screen: a name, then the first nugget graded 2; the grades recorded."""
+
+    async def act(session) -> list[tuple[str, str, int]]:
+        await session.name("alice")
+        await session.read_until("Nuggets (vital first)")  # the screen is up: a key now is not lost
+        await session.type("2")
+        while not (grades := _answer_grades(db_path)):
+            assert time.monotonic() < deadline, "the browser session's grade was never recorded"
+            await asyncio.sleep(0.1)
+        return grades
+
+    return await _in_browser(port, deadline, act, "127.0.0.1")
+
+
+def _answer_grades(db_path) -> list[tuple[str, str, int]]:
+    with Store(db_path) as store:
+        return [(e.assessor, e.topic_id, e.grade) for e in store.unit_events("nugget:rag1") if e.kind == "grade"]
+
+
+@pytest.mark.slow
+def test_a_browser_session_judges_answers_with_serve_answers(db_path):
+    """serve --answers nuggets: the sessions run the nugget assignment screen, asking for the name first."""
+    from tests.answers.answer_support import add_nuggets
+
+    with Store(db_path) as store:
+        add_answers(store, "rag1", {"1": [("Armyworms eat maize.", [])]})
+        add_nuggets(store, "1", [("armyworm eats maize", "vital")])
+    with started_serve(db_path, "--answers", "nuggets", "--runs", "rag1") as served:
+        recorded = run_bounded(_browser_answers_session(served.port, db_path, time.monotonic() + START))
+    assert recorded == [("alice", "1", 2)]
 
 
 # --- serve starts from any folder, refuses a busy port in one line, and serves a page that stays offline ---

@@ -3,7 +3,6 @@ the run's answer space; undo retracts; two annotators on a planned overlap judge
 
 from __future__ import annotations
 
-import pytest
 from judging_support import answer_prompt, until
 from svg_text import screen_text
 
@@ -14,16 +13,8 @@ from labeler.tui.screens.answer_judging import NuggetScreen, SupportScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.workbench.answer_labels import answer_labels
 from labeler.workbench.assignments import assign
-from tests.answers.judged_answers import add_judged_answers
 
 SIZE = (160, 45)
-
-
-@pytest.fixture
-def answers_db(judging_db):
-    with Store(judging_db) as store:
-        nuggets = add_judged_answers(store)
-    return judging_db, nuggets
 
 
 def shown(app):

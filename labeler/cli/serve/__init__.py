@@ -9,6 +9,7 @@ import click
 from labeler.cli.common.context import Env, pass_env
 from labeler.cli.common.ranges import SEED, Whole
 from labeler.cli.common.registry_options import order_option
+from labeler.cli.judge import answers_options
 
 
 @click.command()
@@ -54,6 +55,7 @@ from labeler.cli.common.registry_options import order_option
     help="The address browsers use through a reverse proxy (https://labels.example.org/): its host and "
     "origin are let in, and the printed address uses it.",
 )
+@answers_options
 @click.option(
     "--allow-shared-names",
     is_flag=True,
@@ -72,6 +74,8 @@ def serve(
     max_sessions: int,
     no_token: bool,
     public_url: str | None,
+    answers: str | None,
+    runs: str | None,
     allow_shared_names: bool,
 ) -> None:
     """Serve the judging UI to browsers (textual-serve); each browser session asks for its assessor name."""
@@ -81,14 +85,16 @@ def serve(
     # checked first: a bad option is one line before the workbench is opened or anything listens
     token = _serve_token(no_token)
     boundary = serve_boundary.Boundary.of(host, token=token, public_url=public_url, max_sessions=max_sessions)
-    _check_sessions_would_start(env, order=order, model=model, stop=stop)
+    _check_sessions_would_start(env, order=order, model=model, stop=stop, answers=answers, runs=runs)
     try:
         from labeler.cli.serve import sessions as serving
     except ImportError:  # pragma: no cover - textual-serve is a declared dependency
         from labeler.errors import LabelerError
 
         raise LabelerError("labeler serve needs textual-serve: pip install textual-serve") from None
-    command = serving.session_command(env.db_path, order=order, seed=seed, pool=pool, model=model, stop=stop)
+    command = serving.session_command(
+        env.db_path, order=order, seed=seed, pool=pool, model=model, stop=stop, answers=answers, runs=runs
+    )
     serving.check_can_listen(host, port)
     for warning in _serve_warnings(host, no_token=no_token, shared_names=allow_shared_names):
         info(warning)
@@ -115,8 +121,12 @@ def _serve_token(no_token: bool) -> str | None:
     return new_token() if given is None else given_token(given)
 
 
-def _check_sessions_would_start(env: Env, *, order: str, model: str | None, stop: str) -> None:
+def _check_sessions_would_start(
+    env: Env, *, order: str, model: str | None, stop: str, answers: str | None, runs: str | None
+) -> None:
     """Each browser session would refuse these; serve says so once, before anything listens."""
+    from labeler.cli.common.context import comma_list
+    from labeler.cli.judge import check_runs_with_answers
     from labeler.workbench.queue import check_model, check_order
     from labeler.workbench.read_labels import model_labels_by_topic
     from labeler.workbench.setup import open_workbench
@@ -125,10 +135,16 @@ def _check_sessions_would_start(env: Env, *, order: str, model: str | None, stop
     check_order(order)
     check_model(order, model)
     stopping_rule(stop)
+    check_runs_with_answers(runs, answers)
+    names = comma_list(runs, "runs", "answer run")
     store = open_workbench(env.db_path)
     try:
         if model is not None:
             model_labels_by_topic(store, model)  # the refusal each session would give, naming the models with labels
+        if names is not None:
+            from labeler.workbench.answer_judging import judged_runs
+
+            judged_runs(store, names)  # an unknown run is refused by name
     finally:
         store.close()
 

@@ -61,9 +61,12 @@ def session_command(
     pool: str | None,
     model: str | None = None,
     stop: str = "window:10",
+    answers: str | None = None,
+    runs: str | None = None,
 ) -> list[str]:
     """What each browser session runs: the judging UI on this workbench (an absolute path, so the
-    child's working directory does not matter), asking for the assessor's name first."""
+    child's working directory does not matter), asking for the assessor's name first; with `answers`
+    (`nuggets` or `support`, and the answer `runs` as given), the answer judging UI."""
     return labeler_command(
         "--db",
         str(Path(db_path).resolve()),
@@ -78,6 +81,8 @@ def session_command(
         *(["--model", model] if model else []),
         "--stop",
         stop,
+        *(["--answers", answers] if answers else []),
+        *(["--runs", runs] if runs else []),
     )
 
 

@@ -19,12 +19,14 @@ from labeler.answers.model import Answer
 from labeler.tui.screens.leased import LeasedScreen
 from labeler.tui.screens.prompt import TextPrompt
 from labeler.tui.text import shown, shown_lines
+from labeler.tui.widgets.model_label import ModelLabelView
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.workbench.answer_judging import NUGGET_TASK, AnswerJudgingSession
 from labeler.workbench.reading import UnitText
 
 CURRENT_STYLE = "bold black on yellow"
 MARKER_STYLE = "bold cyan"
+MODEL_STYLE = "italic yellow"
 
 
 def citation_numbers(answer: Answer) -> dict[str, int]:
@@ -106,6 +108,7 @@ class AnswerScreen(LeasedScreen):
                 yield Static(id="cited")
             with VerticalScroll(id="right"):
                 yield Static(id="right-heading", classes="heading")
+                yield ModelLabelView(id="model-label")  # empty and hidden unless the campaign shows a model
                 yield Static(id="side")
         yield StatusBar(id="status")
         yield Footer()
@@ -131,6 +134,7 @@ class AnswerScreen(LeasedScreen):
                 self._show_empty()
             else:
                 self.show_item(session.answer)
+            self._show_model_label()
             self.refresh_status()
             if session.notice:
                 self.notify(session.notice, severity="warning", markup=False)
@@ -149,6 +153,12 @@ class AnswerScreen(LeasedScreen):
 
     def show_item(self, answer: Answer) -> None:
         raise NotImplementedError
+
+    def _show_model_label(self) -> None:
+        """The shown model's label of the item judged, when the campaign shows a model and it gave one."""
+        session, item = self.session, self.session.current
+        label = session.model_labels.get(item.item_id) if item is not None and session.answer is not None else None
+        self.query_one(ModelLabelView).show(label, session.space.scale)
 
     def refresh_status(self) -> None:
         session, item = self.session, self.session.current
@@ -252,6 +262,9 @@ class NuggetScreen(AnswerScreen):
             line.append(f"{nugget.importance:<5} ", style="bold" if nugget.vital else "dim")
             line.append(shown(nugget.text), style=CURRENT_STYLE if here else "")
             line.append(f"  ({label.words(words) if label else 'unjudged'})", style="dim")
+            guess = self.session.model_labels.get(nugget.nugget_id)
+            if guess is not None:
+                line.append(f"  model {shown(guess.model)}: {words.get(guess.grade, guess.grade)}", style=MODEL_STYLE)
             text.append_text(line)
             text.append("\n")
         return text
