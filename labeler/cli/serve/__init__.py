@@ -142,9 +142,9 @@ def _check_sessions_would_start(
         if model is not None:
             model_labels_by_topic(store, model)  # the refusal each session would give, naming the models with labels
         if names is not None:
-            from labeler.workbench.answer_judging import judged_runs
+            from labeler.workbench.answer_labels import answer_run_names
 
-            judged_runs(store, names)  # an unknown run is refused by name
+            answer_run_names(store, names)  # an unknown run is refused by name
     finally:
         store.close()
 
