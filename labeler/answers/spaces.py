@@ -20,9 +20,10 @@ cannot be confused with `doc` or `chunk:NAME`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-from labeler.scales import Grade, GradeScale
+if TYPE_CHECKING:
+    from labeler.scales import GradeScale
 
 NUGGETS = "nuggets"
 ASSIGNMENT_PREFIX = "nugget:"
@@ -40,9 +41,12 @@ CREDIT: dict[int, float] = {2: 1.0, 1: 0.5, 0: 0.0}
 """The credit a grade of either kind earns: full 1, partial 0.5, none 0."""
 
 
-@dataclass(frozen=True)
-class AnswerSpace:
-    """An answer judging space: `kind` is `nugget` (assignments) or `support`, `run` the answer run."""
+class AnswerSpace(NamedTuple):
+    """An answer judging space: `kind` is `nugget` (assignments) or `support`, `run` the answer run.
+
+    A pair of names, so a named tuple: the store reads it on every command's path (which spaces are
+    answer spaces), where a dataclass would be built at each start for nothing.
+    """
 
     kind: str
     run: str
@@ -61,6 +65,8 @@ class AnswerSpace:
         Full support is the threshold because the strict scores (`strict_vital_score`) count it alone;
         binary overlap and binary kappa on answer judgments are about that line.
         """
+        from labeler.scales import Grade, GradeScale
+
         kind = "assignment" if self.kind == "nugget" else "support"
         grades = tuple(Grade(grade, name, name.replace("_", " ")) for grade, name in sorted(self.labels.items()))
         return GradeScale(kind, grades, threshold=2)

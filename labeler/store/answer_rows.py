@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.answers.model import Answer, AnswerRunInfo, Sentence
 from labeler.errors import Hint, NotFoundError
 from labeler.store.rows import Rows
+
+if TYPE_CHECKING:  # built where a row is read: the store's import stays light for commands that read no answers
+    from labeler.answers.model import Answer, AnswerRunInfo
 
 _RUN_COLUMNS = (
     "r.name, r.file, r.sha256, r.format, r.unit, r.imported, "
@@ -21,10 +23,14 @@ _ANSWER_COLUMNS = "topic_id, line, topic_text, response_length, refs, sentences,
 
 
 def _run_info(row: Any) -> AnswerRunInfo:
+    from labeler.answers.model import AnswerRunInfo
+
     return AnswerRunInfo(*row)
 
 
 def _answer(run: str, row: Any) -> Answer:
+    from labeler.answers.model import Answer, Sentence
+
     topic_id, line, topic_text, response_length, refs, sentences, original = row
     return Answer(
         run=run,

@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.answers.nuggets import parse_version
 from labeler.answers.spaces import ASSIGNMENT_LABELS, ASSIGNMENT_PREFIX, NUGGETS, SUPPORT_PREFIX
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
@@ -310,6 +309,8 @@ class CheckRows(Rows):
 
     def _malformed_nugget_events(self) -> list[str]:
         """`nuggets` events that are not a note holding a valid nugget version (or a retract of one)."""
+        from labeler.answers.nuggets import parse_version  # read by check alone, not by every command's store
+
         problems = []
         rows = self.db.execute(
             "SELECT event_id, kind, note FROM events WHERE unit = ? AND kind != 'retract' ORDER BY seq", [NUGGETS]
