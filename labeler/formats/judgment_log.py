@@ -199,27 +199,27 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
     clock = _clock(row)
     if clock is None:
         clock = clock_from_time(time)
-    fields: dict[str, Any] = {  # every field of the event, checked in this order: _fits_its_kind reads them together
+    fields: dict[str, Any] = {  # the event's fields, checked in this order; _fits_its_kind reads them together
         "event_id": event_id,
         "seq": 0,
+        "kind": kind,
+        "source": source,
+        "unit": unit,
+        "time": time,
+        "clock": clock,
+        "grade": _integer(row, "grade", low=INT64_MIN),
         "topic_id": _checked_topic(row.get("topic_id")),
         "unit_id": _id(row, "unit_id", optional=True),
-        "kind": kind,
         "assessor": _checked_assessor(row.get("assessor")),
-        "time": time,
-        "grade": _integer(row, "grade", low=INT64_MIN),
-        "reason": _text(row, "reason"),
-        "note": _text(row, "note"),
-        "source": source,
-        "model": _text(row, "model"),
-        "active_ms": _integer(row, "active_ms", low=0),
-        "content_hash": _content_hash(row),
-        "order": _id(row, "order", optional=True),
-        "seed": _integer(row, "seed", low=INT64_MIN),
         "target": _id(row, "target", optional=True),
         "pool": _id(row, "pool", optional=True),
-        "unit": unit,
-        "clock": clock,
+        "order": _id(row, "order", optional=True),
+        "reason": _text(row, "reason"),
+        "note": _text(row, "note"),
+        "model": _text(row, "model"),
+        "content_hash": _content_hash(row),
+        "active_ms": _integer(row, "active_ms", low=0),
+        "seed": _integer(row, "seed", low=INT64_MIN),
     }
     _fits_its_kind(kind, source, fields["grade"], fields, grades)
     _fits_nuggets(unit, kind, fields["note"])
@@ -231,7 +231,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
 
 
 def _event(fields: dict[str, Any]) -> Event:
-    """`Event(**fields)`, `fields` naming every field of an `Event` (in its order), built without `Event.__init__`.
+    """`Event(**fields)`, `fields` naming every field of an `Event` (in any order), built without `Event.__init__`.
 
     A frozen dataclass's `__init__` sets each of an event's 23 fields through `object.__setattr__`
     (3.4 us an event, 0.4 us this way): a merge builds one per event of the other log. The event

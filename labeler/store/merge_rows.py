@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -198,20 +198,34 @@ class MergeRows(Rows):
         while rows := cursor.fetchmany(STAGE_BATCH):
             yield rows
 
-    def topic_grades(self, unit: str, topic_id: str, after: int) -> dict[str, list[tuple[Any, ...]]]:
+    def topic_grades(
+        self, unit: str, topic_id: str, after: int, unit_ids: Collection[str]
+    ) -> dict[str, list[tuple[Any, ...]]]:
         """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`.
 
-        One topic of a unit space, review events left out, up to seq `after`: what a merge
-        needs to tell most pairs' labels before and after it without reading whole events.
+        The pairs of one topic of a unit space among `unit_ids`, review events left out, up to seq
+        `after`: what a merge needs to tell most pairs' labels before and after it without reading
+        whole events. In two steps: the pair index alone (no table row read) gives the topic's events,
+        and only those of `unit_ids` are read, by seq (a merge touches some of a topic's pairs).
         """
-        rows = self.db.execute(
-            "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
-            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ?",
-            [unit, topic_id, after],
-        )
+        seqs = [
+            seq
+            for unit_id, seq in self.db.execute(
+                "SELECT unit_id, seq FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND seq <= ?",
+                [unit, topic_id, after],
+            )
+            if unit_id in unit_ids
+        ]
         by_unit: dict[str, list[tuple[Any, ...]]] = {}
-        for row in rows:
-            by_unit.setdefault(row[0], []).append(row[1:])
+        for start in range(0, len(seqs), 500):
+            batch = seqs[start : start + 500]
+            rows = self.db.execute(
+                "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
+                f"WHERE seq IN ({','.join('?' * len(batch))}) AND kind != 'review'",
+                batch,
+            )
+            for row in rows:
+                by_unit.setdefault(row[0], []).append(row[1:])
         return by_unit
 
     def scale_text(self) -> Any:

@@ -282,7 +282,7 @@ def _label_changes(
     for space, topic, pairs in pairs_by_topic:
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit = store.topic_grades(space, topic, after)
+        by_unit = store.topic_grades(space, topic, after, {unit_id for unit_id, _ in pairs})
         pairs_of = _TopicPairs(space, topic, changed[space], before, after)
         for unit_id, group in groupby(pairs, key=itemgetter(0)):
             old, new = pairs_of.states(store, unit_id, by_unit.get(unit_id, []))
