@@ -258,38 +258,39 @@ def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResul
     with store.cache_restored(), store.transaction():
         for rows in store.staged_in_log_order():
             store.append_rows(rows)  # each keeps its clock; the workbench's clock moves past them
-    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.staged_pairs())
+    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.appended_pairs(before))
     future = [(index, FutureEvent(*row)) for index, row in enumerate(store.staged_future())]
     taken = _Taken(read, added, set(assessors), set(staged_topics), future)
     return _result(store, path, form, taken, new_conflicts, changes)
 
 
 def _label_changes(
-    store: Store, before: int, after: int, pairs_by_topic: Iterator[tuple[str, str, list[tuple[str, str]]]]
+    store: Store, before: int, after: int, merged_by_topic: Iterator[tuple[str, str, list[tuple[Any, ...]]]]
 ) -> tuple[list[NewConflict], list[LabelChange]]:
     """The pairs the merged events put in conflict, and those whose label they changed, in pair order.
 
     Relevance and answer spaces alike (a nugget assignment is a label); nugget versions are none (their
-    pairs have no grade), and `pairs_by_topic` leaves them out.
+    pairs have no grade), and `merged_by_topic` (`MergeRows.appended_pairs`) leaves them out.
 
-    One topic at a time: its events up to `before` (the log's last seq before the merge) give
-    the labels before, up to `after` the labels after.
+    One topic at a time: the events it held before the merge (up to seq `before`) of the pairs the
+    merge touched give their labels before; those and the merged events (up to `after`), the labels after.
     """
     conflicts: list[NewConflict] = []
     changes: list[LabelChange] = []
     changed: dict[str, dict[str, str]] = {}
     shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per set of assessors: a merge may change 1M labels
-    for space, topic, pairs in pairs_by_topic:
+    for space, topic, merged in merged_by_topic:
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit = store.topic_grades(space, topic, after, {unit_id for unit_id, _ in pairs})
+        held = store.topic_grades(space, topic, before, {row[0] for row in merged})
         pairs_of = _TopicPairs(space, topic, changed[space], before, after)
-        for unit_id, group in groupby(pairs, key=itemgetter(0)):
-            old, new = pairs_of.states(store, unit_id, by_unit.get(unit_id, []))
+        for unit_id, group in groupby(merged, key=itemgetter(0)):
+            rows = [row[1:] for row in group]
+            old, new = pairs_of.states(store, unit_id, held.get(unit_id, []) + [r for r in rows if r[1] != REVIEW])
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = tuple(sorted({assessor for _, assessor in group}))
+                names = tuple(sorted({row[5] for row in rows}))
                 names = shared.setdefault(names, names)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
