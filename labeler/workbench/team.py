@@ -205,10 +205,10 @@ def _append_in_log_order(store: Store, path: Path, source: Store, columns: list[
     with store.cache_restored(), store.transaction():
         for rows in _source_batches(path, source, columns):
             taken.read += len(rows)
-            held = store.identical_rows(columns, [row[:-1] for row in rows])
+            held, present = store.rows_held(columns, rows)
             fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
             logged = [_checked(row, rules, path) for row in log_rows(columns, fresh)]  # each row's seq left out
-            new = _not_held(store, path, _first_of_batch(path, logged), since=before)
+            new = _not_held(store, path, _first_of_batch(path, logged), since=before, present=present)
             _check_spaces(store, path, new)
             store.append_rows([event_values(i.event, event_clock(i.event)) for i in new])
             taken.take(new, {row[at]: row[-1] for row in fresh} if any(i.future for i in new) else {})
@@ -286,11 +286,12 @@ def _label_changes(
         pairs_of = _TopicPairs(space, topic, changed[space], before, after)
         for unit_id, group in groupby(merged, key=itemgetter(0)):
             rows = [row[1:] for row in group]
-            old, new = pairs_of.states(store, unit_id, held.get(unit_id, []) + [r for r in rows if r[1] != REVIEW])
+            events = [row for row in rows if row[1] != REVIEW]
+            old, new = pairs_of.states(store, unit_id, held[unit_id] + events if unit_id in held else events)
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = tuple(sorted({row[5] for row in rows}))
+                names = (rows[0][5],) if len(rows) == 1 else tuple(sorted({row[5] for row in rows}))
                 names = shared.setdefault(names, names)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
@@ -521,13 +522,21 @@ def _first_of_batch(path: Path, logged: list[LoggedEvent]) -> dict[str, LoggedEv
     return first
 
 
-def _not_held(store: Store, path: Path, first: dict[str, LoggedEvent], *, since: int | None) -> list[LoggedEvent]:
+def _not_held(
+    store: Store,
+    path: Path,
+    first: dict[str, LoggedEvent],
+    *,
+    since: int | None,
+    present: set[Any] | None = None,
+) -> list[LoggedEvent]:
     """The events of `first` this workbench does not hold; one held with other content is refused.
 
     `since`: the log's last seq before a merge that appends as it reads; an event after it
-    was appended by this merge, so the other log repeats its id.
+    was appended by this merge, so the other log repeats its id. `present`: the ids of `first`
+    this workbench holds, when known already (`MergeRows.rows_held`); only those are read.
     """
-    existing = store.events_by_id(first)
+    existing = store.events_by_id(first if present is None else [i for i in first if i in present])
     new = []
     for event_id, item in first.items():
         stored = existing.get(event_id)
