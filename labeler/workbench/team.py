@@ -628,13 +628,16 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
     ids are nuggets and sentence numbers): an event of one needs its answer run here instead.
     """
     by_space: dict[str, list[LoggedEvent]] = {}
-    runs: set[str] | None = None
     for item in new:
-        if is_answer_unit(item.event.unit):
+        by_space.setdefault(item.event.unit, []).append(item)
+    answers = {space for space in by_space if is_answer_unit(space)}
+    runs: set[str] | None = None
+    for item in new if answers else ():
+        if item.event.unit in answers:
             runs = _answer_run_here(store, path, item, runs)
-        elif item.event.unit_id is not None:
-            by_space.setdefault(item.event.unit, []).append(item)
     for space, items in by_space.items():
+        if space in answers:
+            continue
         ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
         foreign = foreign_ids(store, space, missing_units(store, space, ids))
         if foreign:
