@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -211,6 +212,45 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         "topic_id": _checked_topic(row.get("topic_id")),
         "unit_id": _id(row, "unit_id", optional=True),
         "assessor": _checked_assessor(row.get("assessor")),
+    }
+    try:
+        usual = _USUALLY_NULL(row) == _NULLS  # most events: a person's or an import's grade, each of these null
+    except KeyError:  # a log line leaves some out
+        usual = False
+    fields.update(_NULL_FIELDS if usual else _other_fields(row))
+    _fits_its_kind(kind, source, fields["grade"], fields, grades)
+    _fits_nuggets(unit, kind, fields["note"])
+    if not usual:
+        fields["probs"] = _probs(row.get("probs"), kind, source, grades)
+        fields["shown_model"] = _shown_model(row, source)
+        fields["shown_others"] = _others(row.get("shown_others"), source)
+    future = _future(time, physical, clock, rules)
+    return _event(fields), future
+
+
+_USUALLY_NULL_FIELDS = (
+    "target",
+    "pool",
+    "order",
+    "reason",
+    "note",
+    "model",
+    "content_hash",
+    "active_ms",
+    "seed",
+    "probs",
+    "shown_model",
+    "shown_others",
+)
+_USUALLY_NULL = itemgetter(*_USUALLY_NULL_FIELDS)
+_NULLS = (None,) * len(_USUALLY_NULL_FIELDS)
+_NULL_FIELDS = dict.fromkeys(_USUALLY_NULL_FIELDS)
+"""What every check below gives a field that is null: each of them accepts null, as itself."""
+
+
+def _other_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The event's fields after its pair and assessor, each checked, in this order (probs and what was shown apart)."""
+    return {
         "target": _id(row, "target", optional=True),
         "pool": _id(row, "pool", optional=True),
         "order": _id(row, "order", optional=True),
@@ -221,13 +261,6 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         "active_ms": _integer(row, "active_ms", low=0),
         "seed": _integer(row, "seed", low=INT64_MIN),
     }
-    _fits_its_kind(kind, source, fields["grade"], fields, grades)
-    _fits_nuggets(unit, kind, fields["note"])
-    fields["probs"] = _probs(row.get("probs"), kind, source, grades)
-    fields["shown_model"] = _shown_model(row, source)
-    fields["shown_others"] = _others(row.get("shown_others"), source)
-    future = _future(time, physical, clock, rules)
-    return _event(fields), future
 
 
 def _event(fields: dict[str, Any]) -> Event:

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 
-from labeler.formats.judgment_log import EventProblem, LogRules, log_event, log_line
+from labeler.formats.judgment_log import LOG_FIELDS, EventProblem, LogRules, log_event, log_line
 from labeler.judgments.log import GRADE, MODEL, NOTE, RETRACT, Event
 
 EVEN = {0: 0.25, 1: 0.25, 2: 0.25, 3: 0.25}
@@ -52,3 +52,27 @@ def test_a_unit_answered_once_per_rules_and_a_refusal_each_time() -> None:
     with pytest.raises(EventProblem, match="grade 2"):
         log_event(graded, other)  # the other scale's grades, not the first rules'
     assert log_event(graded, rules)[0].grade == 2
+
+
+UNUSUAL = {  # a value each field refuses, on a person's grade whose other fields are all given, null
+    "target": "e0",
+    "pool": "a pool",
+    "order": 7,
+    "reason": 5,
+    "note": ["x"],
+    "model": 5,
+    "content_hash": "abc",
+    "active_ms": -1,
+    "seed": "z",
+    "probs": {"0": 1.0},
+    "shown_model": 5,
+    "shown_others": "ann",
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNUSUAL))
+def test_a_field_most_events_leave_null_is_checked_when_it_is_not(name: str) -> None:
+    row = dict.fromkeys(LOG_FIELDS) | json.loads(log_line(EVENTS[0]))
+    assert log_event(row, _rules())[0] == EVENTS[0]  # every field given, the usual ones null
+    with pytest.raises(EventProblem):
+        log_event({**row, name: UNUSUAL[name]}, _rules())
