@@ -213,10 +213,7 @@ def log_event(row: Mapping[str, Any], rules: LogRules) -> tuple[Event, bool]:
         "unit_id": _id(row, "unit_id", optional=True),
         "assessor": _checked_assessor(row.get("assessor")),
     }
-    try:
-        usual = _USUALLY_NULL(row) == _NULLS  # most events: a person's or an import's grade, each of these null
-    except KeyError:  # a log line leaves some out
-        usual = False
+    usual = _usual(row)
     fields.update(_NULL_FIELDS if usual else _other_fields(row))
     _fits_its_kind(kind, source, fields["grade"], fields, grades)
     _fits_nuggets(unit, kind, fields["note"])
@@ -246,6 +243,14 @@ _USUALLY_NULL = itemgetter(*_USUALLY_NULL_FIELDS)
 _NULLS = (None,) * len(_USUALLY_NULL_FIELDS)
 _NULL_FIELDS = dict.fromkeys(_USUALLY_NULL_FIELDS)
 """What every check below gives a field that is null: each of them accepts null, as itself."""
+
+
+def _usual(row: Mapping[str, Any]) -> bool:
+    """Whether the row gives each of `_USUALLY_NULL_FIELDS`, null: most events, a person's or an import's grade."""
+    try:
+        return bool(_USUALLY_NULL(row) == _NULLS)
+    except KeyError:  # a log line leaves some out
+        return False
 
 
 def _other_fields(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -286,15 +286,25 @@ def _label_changes(
         pairs_of = _TopicPairs(space, topic, changed[space], before, after)
         for unit_id, group in groupby(merged, key=itemgetter(0)):
             rows = [row[1:] for row in group]
-            events = [row for row in rows if row[1] != REVIEW]
-            old, new = pairs_of.states(store, unit_id, held[unit_id] + events if unit_id in held else events)
+            old, new = pairs_of.states(store, unit_id, _pair_events(rows, held.get(unit_id)))
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = (rows[0][5],) if len(rows) == 1 else tuple(sorted({row[5] for row in rows}))
-                names = shared.setdefault(names, names)
+                names = _assessors(rows, shared)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
+
+
+def _pair_events(merged: list[tuple[Any, ...]], held: list[tuple[Any, ...]] | None) -> list[tuple[Any, ...]]:
+    """A pair's events up to the merge's end: those it held before (`held`), then the merged ones, reviews left out."""
+    events = [row for row in merged if row[1] != REVIEW]
+    return held + events if held else events
+
+
+def _assessors(rows: list[tuple[Any, ...]], shared: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
+    """The assessors of a pair's merged events (`MergeRows.appended_pairs` rows), sorted, one tuple per set."""
+    names = (rows[0][5],) if len(rows) == 1 else tuple(sorted({row[5] for row in rows}))
+    return shared.setdefault(names, names)
 
 
 _NO_LABEL = (None, False)
@@ -631,23 +641,32 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
     for item in new:
         by_space.setdefault(item.event.unit, []).append(item)
     answers = {space for space in by_space if is_answer_unit(space)}
-    runs: set[str] | None = None
-    for item in new if answers else ():
-        if item.event.unit in answers:
-            runs = _answer_run_here(store, path, item, runs)
+    if answers:
+        _answer_runs_here(store, path, [item for item in new if item.event.unit in answers])
     for space, items in by_space.items():
-        if space in answers:
-            continue
-        ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
-        foreign = foreign_ids(store, space, missing_units(store, space, ids))
-        if foreign:
-            item = next(item for item in items if item.event.unit_id in foreign)
-            _refuse(
-                path,
-                item,
-                f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
-                f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
-            )
+        if space not in answers:
+            _refuse_other_space(store, path, space, items)
+
+
+def _refuse_other_space(store: Store, path: Path, space: str, items: list[LoggedEvent]) -> None:
+    """Refuse the first of `items` (merged events of relevance space `space`) whose unit id is a unit of another."""
+    ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
+    foreign = foreign_ids(store, space, missing_units(store, space, ids))
+    if foreign:
+        item = next(item for item in items if item.event.unit_id in foreign)
+        _refuse(
+            path,
+            item,
+            f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
+            f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
+        )
+
+
+def _answer_runs_here(store: Store, path: Path, items: list[LoggedEvent]) -> None:
+    """Refuse the first of `items` (events of answer spaces, in the log's order) whose answer run is not here."""
+    runs: set[str] | None = None
+    for item in items:
+        runs = _answer_run_here(store, path, item, runs)
 
 
 def _answer_run_here(store: Store, path: Path, item: LoggedEvent, runs: set[str] | None) -> set[str]:
