@@ -335,17 +335,26 @@ class EventRows(Rows):
     def identical_rows(self, columns: list[str], rows: list[tuple[Any, ...]]) -> list[bool]:
         """For each row of `columns` (this log's own columns, `event_id` among them): whether the log holds it exactly.
 
-        The same id with every value equal and of the same type: an event merged before. One
-        query per 500 rows, through the unique index on ids.
+        The same id with every value equal and of the same type: an event merged before.
         """
-        at = columns.index("event_id")
+        return self.rows_held(columns, rows)[0]
+
+    def rows_held(self, columns: list[str], rows: list[tuple[Any, ...]]) -> tuple[list[bool], set[Any]]:
+        """`identical_rows`, and the ids of `rows` the log holds at all (the same or not).
+
+        One query per 500 rows, through the unique index on ids. A row may hold values past
+        `columns` (its seq in the other log), which are left out of the comparison.
+        """
+        at, width = columns.index("event_id"), len(columns)
         quoted = ", ".join('"' + name.replace('"', '""') + '"' for name in columns)
         stored: dict[Any, tuple[Any, ...]] = {}
         for start in range(0, len(rows), 500):
             ids = [row[at] for row in rows[start : start + 500]]
             found = self.db.execute(f"SELECT {quoted} FROM events WHERE event_id IN ({','.join('?' * len(ids))})", ids)
             stored.update((row[at], row) for row in found)
-        return [_same_values(stored.get(row[at]), row) for row in rows]
+        if not stored:  # most rows of a first merge: nothing to compare
+            return [False] * len(rows), set()
+        return [_same_values(stored.get(row[at]), row[:width]) for row in rows], set(stored)
 
     def pair_events(self, unit: str, topic_id: str, unit_id: str) -> list[Event]:
         rows = self.db.execute(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,8 @@ _STAGED_EVENT = _STAGED_VALUES.replace("event_id, ", "event_id, NULL, ", 1)
 _EVENT_COLUMNS = _STAGED_VALUES.replace("event_id, ", "event_id, seq, ", 1)
 """A stored event's columns as `labeler.store.event_rows.event_from_row` reads them."""
 STAGE_BATCH = 5000
+_GRADE_COLUMNS = "unit_id, seq, kind, source, grade, time, assessor, clock, event_id"
+"""A pair event as a merge's label changes read it (`MergeRows.topic_grades`)."""
 
 # events column -> log field (the log says `order` where the table says `judging_order`)
 _LOG_NAMES = {"judging_order": "order"}
@@ -166,24 +168,16 @@ class MergeRows(Rows):
         """`(id, time, line)` of the staged events dated in the future, in the order staged."""
         return list(self.db.execute("SELECT event_id, time, line FROM temp.merge_staged WHERE future ORDER BY rowid"))
 
-    def staged_pairs(self) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
-        """Per unit space and topic (in order): the staged pair events' `(unit id, assessor)`, by unit id.
+    def appended_pairs(self, after: int) -> Iterator[tuple[str, str, list[tuple[Any, ...]]]]:
+        """Per unit space and topic (in order), the pair events appended after seq `after`, by unit id.
 
-        Pairs that take a label: nugget versions (the `nuggets` space) are left out.
+        Each as `(unit id, seq, kind, source, grade, time, assessor, clock, event id)`: the unit id,
+        then what `topic_grades` gives of an event. Pairs that take a label: nugget versions (the
+        `nuggets` space) are left out.
         """
         cursor = self.db.conn.cursor()
         cursor.execute(
-            "SELECT unit, topic_id, unit_id, assessor FROM temp.merge_staged WHERE unit_id IS NOT NULL "
-            "AND unit != ? ORDER BY unit, topic_id, unit_id",
-            [NUGGETS],
-        )
-        return _by_topic(cursor)
-
-    def appended_pairs(self, after: int) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
-        """`staged_pairs` of the events appended after seq `after` (a merge that appended them in log order)."""
-        cursor = self.db.conn.cursor()
-        cursor.execute(
-            "SELECT unit, topic_id, unit_id, assessor FROM events WHERE seq > ? AND unit_id IS NOT NULL "
+            f"SELECT unit, topic_id, {_GRADE_COLUMNS} FROM events WHERE seq > ? AND unit_id IS NOT NULL "
             "AND unit != ? ORDER BY unit, topic_id, unit_id",
             [after, NUGGETS],
         )
@@ -198,20 +192,33 @@ class MergeRows(Rows):
         while rows := cursor.fetchmany(STAGE_BATCH):
             yield rows
 
-    def topic_grades(self, unit: str, topic_id: str, after: int) -> dict[str, list[tuple[Any, ...]]]:
+    def topic_grades(
+        self, unit: str, topic_id: str, before: int, unit_ids: Collection[str]
+    ) -> dict[str, list[tuple[Any, ...]]]:
         """`unit id -> (seq, kind, source, grade, time, assessor, clock, event id) of its pair events`.
 
-        One topic of a unit space, review events left out, up to seq `after`: what a merge
-        needs to tell most pairs' labels before and after it without reading whole events.
+        The pairs of one topic of a unit space among `unit_ids`, review events left out, up to seq
+        `before`: what a merge needs to tell most pairs' labels before and after it without reading
+        whole events. In two steps: the pair index alone (no table row read) gives the topic's events,
+        and only those of `unit_ids` are read, by seq (a merge touches some of a topic's pairs).
         """
-        rows = self.db.execute(
-            "SELECT unit_id, seq, kind, source, grade, time, assessor, clock, event_id FROM events "
-            "WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND kind != 'review' AND seq <= ?",
-            [unit, topic_id, after],
-        )
+        seqs = [
+            seq
+            for unit_id, seq in self.db.execute(
+                "SELECT unit_id, seq FROM events WHERE unit = ? AND topic_id = ? AND unit_id IS NOT NULL AND seq <= ?",
+                [unit, topic_id, before],
+            )
+            if unit_id in unit_ids
+        ]
         by_unit: dict[str, list[tuple[Any, ...]]] = {}
-        for row in rows:
-            by_unit.setdefault(row[0], []).append(row[1:])
+        for start in range(0, len(seqs), 500):
+            batch = seqs[start : start + 500]
+            rows = self.db.execute(
+                f"SELECT {_GRADE_COLUMNS} FROM events WHERE seq IN ({','.join('?' * len(batch))}) AND kind != 'review'",
+                batch,
+            )
+            for row in rows:
+                by_unit.setdefault(row[0], []).append(row[1:])
         return by_unit
 
     def scale_text(self) -> Any:
@@ -219,19 +226,19 @@ class MergeRows(Rows):
         return self.get_meta("scale")
 
 
-def _by_topic(cursor: sqlite3.Cursor) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
-    """Rows of `(unit, topic, unit id, assessor)` sorted by unit and topic, grouped per unit and topic."""
+def _by_topic(cursor: sqlite3.Cursor) -> Iterator[tuple[str, str, list[tuple[Any, ...]]]]:
+    """Rows of `(unit, topic, ...)` sorted by unit and topic, grouped per unit and topic (each row without them)."""
     key: tuple[str, str] | None = None
-    pairs: list[tuple[str, str]] = []
+    rows_of: list[tuple[Any, ...]] = []
     while rows := cursor.fetchmany(STAGE_BATCH):
-        for unit, topic, unit_id, assessor in rows:
-            if key != (unit, topic):
+        for row in rows:
+            if key != row[:2]:
                 if key is not None:
-                    yield key[0], key[1], pairs
-                key, pairs = (unit, topic), []
-            pairs.append((unit_id, assessor))
+                    yield key[0], key[1], rows_of
+                key, rows_of = row[:2], []
+            rows_of.append(row[2:])
     if key is not None:
-        yield key[0], key[1], pairs
+        yield key[0], key[1], rows_of
 
 
 def log_rows(columns: list[str], rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:

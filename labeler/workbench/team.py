@@ -205,10 +205,10 @@ def _append_in_log_order(store: Store, path: Path, source: Store, columns: list[
     with store.cache_restored(), store.transaction():
         for rows in _source_batches(path, source, columns):
             taken.read += len(rows)
-            held = store.identical_rows(columns, [row[:-1] for row in rows])
+            held, present = store.rows_held(columns, rows)
             fresh = [row for row, kept in zip(rows, held, strict=True) if not kept]
             logged = [_checked(row, rules, path) for row in log_rows(columns, fresh)]  # each row's seq left out
-            new = _not_held(store, path, _first_of_batch(path, logged), since=before)
+            new = _not_held(store, path, _first_of_batch(path, logged), since=before, present=present)
             _check_spaces(store, path, new)
             store.append_rows([event_values(i.event, event_clock(i.event)) for i in new])
             taken.take(new, {row[at]: row[-1] for row in fresh} if any(i.future for i in new) else {})
@@ -258,41 +258,53 @@ def _append_staged(store: Store, path: Path, form: str, read: int) -> MergeResul
     with store.cache_restored(), store.transaction():
         for rows in store.staged_in_log_order():
             store.append_rows(rows)  # each keeps its clock; the workbench's clock moves past them
-    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.staged_pairs())
+    new_conflicts, changes = _label_changes(store, before, store.last_seq(), store.appended_pairs(before))
     future = [(index, FutureEvent(*row)) for index, row in enumerate(store.staged_future())]
     taken = _Taken(read, added, set(assessors), set(staged_topics), future)
     return _result(store, path, form, taken, new_conflicts, changes)
 
 
 def _label_changes(
-    store: Store, before: int, after: int, pairs_by_topic: Iterator[tuple[str, str, list[tuple[str, str]]]]
+    store: Store, before: int, after: int, merged_by_topic: Iterator[tuple[str, str, list[tuple[Any, ...]]]]
 ) -> tuple[list[NewConflict], list[LabelChange]]:
     """The pairs the merged events put in conflict, and those whose label they changed, in pair order.
 
     Relevance and answer spaces alike (a nugget assignment is a label); nugget versions are none (their
-    pairs have no grade), and `pairs_by_topic` leaves them out.
+    pairs have no grade), and `merged_by_topic` (`MergeRows.appended_pairs`) leaves them out.
 
-    One topic at a time: its events up to `before` (the log's last seq before the merge) give
-    the labels before, up to `after` the labels after.
+    One topic at a time: the events it held before the merge (up to seq `before`) of the pairs the
+    merge touched give their labels before; those and the merged events (up to `after`), the labels after.
     """
     conflicts: list[NewConflict] = []
     changes: list[LabelChange] = []
     changed: dict[str, dict[str, str]] = {}
     shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per set of assessors: a merge may change 1M labels
-    for space, topic, pairs in pairs_by_topic:
+    for space, topic, merged in merged_by_topic:
         if space not in changed:
             changed[space] = store.change_times(space)
-        by_unit = store.topic_grades(space, topic, after)
+        held = store.topic_grades(space, topic, before, {row[0] for row in merged})
         pairs_of = _TopicPairs(space, topic, changed[space], before, after)
-        for unit_id, group in groupby(pairs, key=itemgetter(0)):
-            old, new = pairs_of.states(store, unit_id, by_unit.get(unit_id, []))
+        for unit_id, group in groupby(merged, key=itemgetter(0)):
+            rows = [row[1:] for row in group]
+            old, new = pairs_of.states(store, unit_id, _pair_events(rows, held.get(unit_id)))
             if new[1] and not old[1]:
                 conflicts.append(NewConflict(space, topic, unit_id))
             if old != new:
-                names = tuple(sorted({assessor for _, assessor in group}))
-                names = shared.setdefault(names, names)
+                names = _assessors(rows, shared)
                 changes.append(LabelChange(space, topic, unit_id, old[0], new[0], new[1], names))
     return conflicts, changes
+
+
+def _pair_events(merged: list[tuple[Any, ...]], held: list[tuple[Any, ...]] | None) -> list[tuple[Any, ...]]:
+    """A pair's events up to the merge's end: those it held before (`held`), then the merged ones, reviews left out."""
+    events = [row for row in merged if row[1] != REVIEW]
+    return held + events if held else events
+
+
+def _assessors(rows: list[tuple[Any, ...]], shared: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
+    """The assessors of a pair's merged events (`MergeRows.appended_pairs` rows), sorted, one tuple per set."""
+    names = (rows[0][5],) if len(rows) == 1 else tuple(sorted({row[5] for row in rows}))
+    return shared.setdefault(names, names)
 
 
 _NO_LABEL = (None, False)
@@ -520,13 +532,21 @@ def _first_of_batch(path: Path, logged: list[LoggedEvent]) -> dict[str, LoggedEv
     return first
 
 
-def _not_held(store: Store, path: Path, first: dict[str, LoggedEvent], *, since: int | None) -> list[LoggedEvent]:
+def _not_held(
+    store: Store,
+    path: Path,
+    first: dict[str, LoggedEvent],
+    *,
+    since: int | None,
+    present: set[Any] | None = None,
+) -> list[LoggedEvent]:
     """The events of `first` this workbench does not hold; one held with other content is refused.
 
     `since`: the log's last seq before a merge that appends as it reads; an event after it
-    was appended by this merge, so the other log repeats its id.
+    was appended by this merge, so the other log repeats its id. `present`: the ids of `first`
+    this workbench holds, when known already (`MergeRows.rows_held`); only those are read.
     """
-    existing = store.events_by_id(first)
+    existing = store.events_by_id(first if present is None else [i for i in first if i in present])
     new = []
     for event_id, item in first.items():
         stored = existing.get(event_id)
@@ -618,23 +638,35 @@ def _check_spaces(store: Store, path: Path, new: list[LoggedEvent]) -> None:
     ids are nuggets and sentence numbers): an event of one needs its answer run here instead.
     """
     by_space: dict[str, list[LoggedEvent]] = {}
-    runs: set[str] | None = None
     for item in new:
-        if is_answer_unit(item.event.unit):
-            runs = _answer_run_here(store, path, item, runs)
-        elif item.event.unit_id is not None:
-            by_space.setdefault(item.event.unit, []).append(item)
+        by_space.setdefault(item.event.unit, []).append(item)
+    answers = {space for space in by_space if is_answer_unit(space)}
+    if answers:
+        _answer_runs_here(store, path, [item for item in new if item.event.unit in answers])
     for space, items in by_space.items():
-        ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
-        foreign = foreign_ids(store, space, missing_units(store, space, ids))
-        if foreign:
-            item = next(item for item in items if item.event.unit_id in foreign)
-            _refuse(
-                path,
-                item,
-                f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
-                f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
-            )
+        if space not in answers:
+            _refuse_other_space(store, path, space, items)
+
+
+def _refuse_other_space(store: Store, path: Path, space: str, items: list[LoggedEvent]) -> None:
+    """Refuse the first of `items` (merged events of relevance space `space`) whose unit id is a unit of another."""
+    ids = {item.event.unit_id for item in items if item.event.unit_id is not None}
+    foreign = foreign_ids(store, space, missing_units(store, space, ids))
+    if foreign:
+        item = next(item for item in items if item.event.unit_id in foreign)
+        _refuse(
+            path,
+            item,
+            f"{shown_id(str(item.event.unit_id))} is filed in unit space {space}, but here it is "
+            f"{space_name(store, str(item.event.unit_id), space)}: a label in the wrong unit space",
+        )
+
+
+def _answer_runs_here(store: Store, path: Path, items: list[LoggedEvent]) -> None:
+    """Refuse the first of `items` (events of answer spaces, in the log's order) whose answer run is not here."""
+    runs: set[str] | None = None
+    for item in items:
+        runs = _answer_run_here(store, path, item, runs)
 
 
 def _answer_run_here(store: Store, path: Path, item: LoggedEvent, runs: set[str] | None) -> set[str]:
