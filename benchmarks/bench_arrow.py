@@ -63,8 +63,9 @@ def task_import(path: str, arrow: bool) -> dict:
         os.environ["LABELER_NO_PYARROW"] = "1"
     wall, cpu = time.perf_counter(), time.process_time()
     from labeler.formats import trec_runs
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.runs import import_run
-    from labeler.workbench.setup import init_workbench, open_workbench
+    from labeler.workbench.setup import open_workbench
 
     trec_runs.ARROW_MIN_BYTES = 0  # arrow on every block, or (with LABELER_NO_PYARROW) on none
     with tempfile.TemporaryDirectory(prefix="bench-arrow-") as tmp:

@@ -128,8 +128,9 @@ def count_lines(paths: list[Path]) -> int:
 
 
 def task_labeler(paths: list[str]) -> dict:
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.runs import import_run
-    from labeler.workbench.setup import init_workbench, open_workbench
+    from labeler.workbench.setup import open_workbench
 
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
         db = Path(tmp) / "bench.db"
@@ -289,7 +290,8 @@ def ensure_qrels(topics: int, units: int) -> tuple[Path, Path]:
         except ValueError:
             pass
     from labeler.workbench.corpus import import_corpus
-    from labeler.workbench.setup import init_workbench, open_workbench
+    from labeler.workbench.init import init_workbench
+    from labeler.workbench.setup import open_workbench
     from labeler.workbench.topics import import_topics
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -327,7 +329,7 @@ def task_qrels_labeler(paths: list[str]) -> dict:
         if template:
             shutil.copyfile(template, db)
         else:
-            from labeler.workbench.setup import init_workbench
+            from labeler.workbench.init import init_workbench
 
             init_workbench(db)
         with open_workbench(db) as store:

@@ -271,9 +271,9 @@ def ensure_log_workbench(judgments: int, console) -> dict:
 def task_build(args: dict) -> dict:
     from labeler.store import Store
     from labeler.workbench.corpus import import_corpus
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.pools import build_pool
     from labeler.workbench.runs import import_run
-    from labeler.workbench.setup import init_workbench
     from labeler.workbench.topics import import_topics
 
     steps: dict[str, dict] = {}

@@ -100,8 +100,9 @@ def ensure_data(size: str) -> dict[str, float] | None:
     if marker.exists() and all(p.exists() for p in built) and json.loads(marker.read_text()) == params:
         return None
     from labeler.workbench.corpus import import_corpus
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.record_judgments import import_judgments
-    from labeler.workbench.setup import init_workbench, open_workbench
+    from labeler.workbench.setup import open_workbench
     from labeler.workbench.topics import import_topics
 
     shutil.rmtree(folder, ignore_errors=True)

@@ -336,7 +336,7 @@ def timed(args: dict, task: str, call) -> tuple[object, float]:
 
 def task_topics(args: dict) -> dict:
     from labeler.store import Store
-    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.topics import import_topics
 
     init_workbench(args["db"])  # not timed

@@ -134,10 +134,10 @@ def ensure_data(size: str) -> float | None:
 def build_workbench(size: str) -> dict[str, float]:
     """base.db (runs r00.., qrels reviewed, snapshot v1) and full.db (base + a depth-100 pool); seconds per step."""
     from labeler.store import Store
+    from labeler.workbench.init import init_workbench
     from labeler.workbench.pools import build_pool
     from labeler.workbench.record_judgments import import_judgments
     from labeler.workbench.runs import import_run
-    from labeler.workbench.setup import init_workbench
     from labeler.workbench.snapshots import create_snapshot
 
     folder = size_dir(size)

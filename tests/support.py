@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from labeler.cli import cli
 from labeler.store import Store
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_corpus"

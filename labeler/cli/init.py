@@ -7,7 +7,7 @@ import click
 from labeler.cli.common.context import Env, json_option, pass_env
 from labeler.cli.common.printing import info, print_result
 from labeler.cli.common.reading import reading_options
-from labeler.workbench.setup import WorkbenchInit, init_workbench
+from labeler.workbench.init import WorkbenchInit, init_workbench
 
 
 @click.command()

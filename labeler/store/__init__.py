@@ -11,10 +11,9 @@ import json
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.errors import Hint, LabelerError, NotFoundError, SchemaVersionError, argument_hint
-from labeler.scales import PRESETS, GradeScale
 from labeler.store.answer_rows import AnswerRows
 from labeler.store.assignment_rows import AssignmentRows
 from labeler.store.check_rows import CheckRows
@@ -37,6 +36,9 @@ from labeler.store.run_rows import RunRows
 from labeler.store.search_rows import SearchRows
 from labeler.store.snapshot_rows import SnapshotRows
 from labeler.store.topic_rows import TopicRows
+
+if TYPE_CHECKING:
+    from labeler.scales import GradeScale
 
 
 class Store(
@@ -119,6 +121,8 @@ class Store(
         )
 
     def scale(self) -> GradeScale:
+        from labeler.scales import PRESETS, GradeScale  # read by the commands that grade, not by every start
+
         text = self.get_meta("scale")
         return GradeScale.from_dict(json.loads(text)) if text else PRESETS["default"]
 

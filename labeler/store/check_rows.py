@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from labeler.answers.spaces import ASSIGNMENT_LABELS, ASSIGNMENT_PREFIX, NUGGETS, SUPPORT_PREFIX
 from labeler.errors import LabelerError
 from labeler.judgments.log import Event
-from labeler.scales import GradeScale
 from labeler.store.digests import chunks_sha256, rankings_sha256, text_sha256
 from labeler.store.event_rows import _COLUMNS as EVENT_COLUMNS
 from labeler.store.event_rows import chained_columns, event_from_row, has_model_columns
@@ -187,6 +186,8 @@ class CheckRows(Rows):
         text, recorded = meta.get("scale"), meta.get("scale_sha256")
         if text is None:
             return ["no grade scale recorded (meta 'scale')"]
+        from labeler.scales import GradeScale
+
         problems = []
         try:
             GradeScale.from_dict(json.loads(text))

@@ -19,10 +19,10 @@ from labeler.json_form import JsonResult, json_field
 from labeler.store import Store
 from labeler.wording import plural
 from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.init import init_workbench
 from labeler.workbench.pools import build_pool
 from labeler.workbench.record_judgments import import_judgments
 from labeler.workbench.retrieve import RetrieveRequest, retrieve_run
-from labeler.workbench.setup import init_workbench
 from labeler.workbench.snapshots import create_snapshot
 from labeler.workbench.topics import import_topics
 

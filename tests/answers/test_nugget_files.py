@@ -355,7 +355,7 @@ def test_an_impossible_edit_is_refused(store, call, fragment):
 
 def test_assignment_grades_are_on_their_own_labels_whatever_the_scale(tmp_path, nugget_file, write):
     """On a binary scale, `support` (2) is an assignment's label, not a relevance grade off the scale."""
-    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.init import init_workbench
 
     init_workbench(tmp_path / "b.db", scale="binary")
     with Store(tmp_path / "b.db") as store:

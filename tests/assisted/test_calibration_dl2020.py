@@ -42,7 +42,7 @@ def within(observed: float, expected: float, n: int) -> bool:
 
 
 def test_calibration_recovers_the_confusion(tmp_path: Path):
-    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.init import init_workbench
 
     db = tmp_path / "dl.db"
     init_workbench(db, scale="trec-dl-passage")

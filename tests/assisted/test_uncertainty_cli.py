@@ -10,10 +10,10 @@ from support import Cli
 from labeler.ordering import ORDERS
 from labeler.store import Store
 from labeler.workbench.corpus import import_corpus
+from labeler.workbench.init import init_workbench
 from labeler.workbench.pools import build_pool
 from labeler.workbench.runs import import_run
 from labeler.workbench.session import JudgingSession
-from labeler.workbench.setup import init_workbench
 from labeler.workbench.topics import import_topics
 
 CORPUS = "".join(json.dumps({"id": f"d{i}", "title": f"t{i}", "text": f"text {i}"}) + "\n" for i in range(1, 5))

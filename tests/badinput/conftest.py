@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from badinput_support import BASELINE_IDS, BASELINE_RUN, copy_workbench, invoke, settled_files
 
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 
 @pytest.fixture(scope="session")

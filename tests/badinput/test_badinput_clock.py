@@ -15,7 +15,7 @@ from badinput_support import Unchanged, assert_no_crash, assert_refused, invoke
 
 from labeler.judgments.log import CLOCK_END, MAX_CLOCK, Event
 from labeler.store import Store
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 EVENT = {
     "event_id": "e-clock",

@@ -18,7 +18,7 @@ import pytest
 from badinput_support import Unchanged, assert_no_crash, assert_refused, invoke
 from support import new_workbench
 
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 SOUND = {
     "event_id": "e-sound",

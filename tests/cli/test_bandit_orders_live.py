@@ -12,9 +12,9 @@ from labeler.cli import cli
 from labeler.ordering import hedge_order, maxmean_order
 from labeler.store import Store
 from labeler.workbench.corpus import import_corpus
+from labeler.workbench.init import init_workbench
 from labeler.workbench.pools import build_pool
 from labeler.workbench.runs import import_run
-from labeler.workbench.setup import init_workbench
 from labeler.workbench.topics import import_topics
 
 TOY2 = {"A": "d1 d2 d3 d4 d5".split(), "B": "d2 d6 d1 d7 d8".split(), "C": "d9 d6 d10 d2 d11".split()}

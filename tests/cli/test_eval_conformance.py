@@ -11,7 +11,7 @@ from badinput.badinput_support import settled_files
 from full_workbench import copy_to
 from support import Cli, built_once
 
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 NAME_MAP = {"map": "AP", "recip_rank": "RR", "Rprec": "Rprec", "bpref": "Bpref", "infAP": "infAP", "ndcg": "nDCG"}
 PATTERNS = [

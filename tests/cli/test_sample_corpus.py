@@ -48,7 +48,7 @@ def test_corpus_topics_and_chunking_load(loaded):
 def test_trec_topic_file_matches_the_jsonl_topics(loaded, tmp_path):
     from support import Cli
 
-    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.init import init_workbench
 
     other = tmp_path / "trec.db"
     init_workbench(other)

@@ -23,9 +23,9 @@ from labeler.ordering import ORDERS, OrderInput, pool_order
 from labeler.pooling import STRATEGIES, PoolRequest, Runs, depth_pool
 from labeler.store import Store
 from labeler.workbench.corpus import import_corpus
+from labeler.workbench.init import init_workbench
 from labeler.workbench.pools import build_pool
 from labeler.workbench.runs import import_run
-from labeler.workbench.setup import init_workbench
 from labeler.workbench.topics import import_topics
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

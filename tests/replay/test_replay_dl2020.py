@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not DATA.exists(), reason="../shared/data/trec-d
 
 
 def test_dl2020_replay_at_depth_20(tmp_path: Path):
-    from labeler.workbench.setup import init_workbench
+    from labeler.workbench.init import init_workbench
 
     db = tmp_path / "dl.db"
     init_workbench(db, scale="trec-dl-passage")

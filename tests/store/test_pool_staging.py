@@ -16,7 +16,7 @@ from labeler.models import PoolInfo
 from labeler.pooling import PoolEntry
 from labeler.store import Store
 from labeler.store.connection import WorkbenchWriteError
-from labeler.workbench.setup import init_workbench
+from labeler.workbench.init import init_workbench
 
 INFO = PoolInfo("P1", "depth", 5, {"run_depths": {}}, ("A", "B"), "doc", "2024-01-01T00:00:00", 0)
 

@@ -36,10 +36,10 @@ from labeler.tui.screens.topics import TopicsScreen
 from labeler.tui.widgets.status_bar import StatusBar
 from labeler.tui.widgets.topic_card import Provenance, Rubric, TopicCard
 from labeler.workbench.corpus import chunk_corpus, import_corpus
+from labeler.workbench.init import init_workbench
 from labeler.workbench.pools import build_pool
 from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.runs import import_run
-from labeler.workbench.setup import init_workbench
 from labeler.workbench.snapshots import create_snapshot
 from labeler.workbench.topics import import_topics
 
