@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from answers.answer_support import add_answers, add_nuggets
+
 from labeler.store import Store
-from tests.answers.answer_support import add_answers, add_nuggets
 
 ANSWERS = {
     "1": [

@@ -8,6 +8,9 @@ apart, a model against people, and a conflict is listed and settled by adjudicat
 from __future__ import annotations
 
 import pytest
+from answers.answer_support import add_answers, add_nuggets
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
+from support import Cli, new_workbench
 
 from labeler.answers.spaces import assignment_space, support_space
 from labeler.judgments.log import MODEL
@@ -16,9 +19,6 @@ from labeler.workbench.agreement import agreement_report, answer_agreement_repor
 from labeler.workbench.answer_labels import answer_labels
 from labeler.workbench.reading import conflicts
 from labeler.workbench.record_judgments import Judgment, record_judgment
-from tests.answers.answer_support import add_answers, add_nuggets
-from tests.badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
-from tests.support import Cli, new_workbench
 
 SPACE = assignment_space("r1")
 # Six (topic, nugget) items of run r1's answers, graded by ann and by bob:

@@ -6,6 +6,7 @@ import json
 import sqlite3
 
 import pytest
+from support import new_workbench
 
 from labeler.answers.model import Answer, AnswerRunInfo, Sentence
 from labeler.answers.nuggets import (
@@ -27,7 +28,6 @@ from labeler.judgments.log import Event
 from labeler.store import Store
 from labeler.workbench.answer_labels import NuggetChange, nugget_history, nuggets_now, record_nugget_changes
 from labeler.workbench.check import check_file
-from tests.support import new_workbench
 
 
 @pytest.fixture

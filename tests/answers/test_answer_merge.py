@@ -12,6 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from answers.answer_support import add_answers
+from answers.judged_answers import ANSWERS, add_judged_answers
+from badinput.badinput_support import Unchanged, assert_refused, invoke
+from support import new_workbench
 
 from labeler.answers.nuggets import CREATE, VITAL, WRITTEN, NuggetVersion
 from labeler.answers.spaces import NUGGETS
@@ -20,10 +24,6 @@ from labeler.workbench.answer_judging import AnswerJudgment, record_answer_judgm
 from labeler.workbench.answer_labels import NuggetChange, answer_labels, nuggets_now, record_nugget_changes
 from labeler.workbench.check import check_workbench
 from labeler.workbench.team import export_log, merge
-from tests.answers.answer_support import add_answers
-from tests.answers.judged_answers import ANSWERS, add_judged_answers
-from tests.badinput.badinput_support import Unchanged, assert_refused, invoke
-from tests.support import new_workbench
 
 SPACES = ("nugget:rag1", "support:rag1")
 

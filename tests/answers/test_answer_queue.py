@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from answers.judged_answers import add_judged_answers
+from support import new_workbench
 
 from labeler.errors import BadArgumentError, LabelerError, NotFoundError, UnknownIdError
 from labeler.judgments.log import GRADE, NOTE, RETRACT, SKIP
@@ -19,8 +21,6 @@ from labeler.workbench.answer_judging import (
 from labeler.workbench.answer_labels import answer_labels
 from labeler.workbench.assignments import assign
 from labeler.workbench.record_judgments import Judgment, record_judgment
-from tests.answers.judged_answers import add_judged_answers
-from tests.support import new_workbench
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)
 

@@ -5,6 +5,8 @@ shown and blind conditions as for relevance."""
 from __future__ import annotations
 
 import pytest
+from answers.judged_answers import add_judged_answers
+from support import new_workbench
 
 from labeler.ids import InvalidIdError
 from labeler.judgments.log import GRADE, MODEL
@@ -13,8 +15,6 @@ from labeler.workbench.agreement import model_agreement_report
 from labeler.workbench.answer_judging import AnswerJudgingSession, AnswerJudgment, record_answer_judgment
 from labeler.workbench.assignments import set_show_model
 from labeler.workbench.record_judgments import Judgment, record_judgment
-from tests.answers.judged_answers import add_judged_answers
-from tests.support import new_workbench
 
 
 @pytest.fixture

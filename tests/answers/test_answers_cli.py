@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import SAMPLE
 
 from labeler.formats.answers import canonical_json
 from labeler.store import Store
-from tests.support import SAMPLE
 
 RAG24 = SAMPLE / "answers_rag24.jsonl"
 RAG25 = SAMPLE / "answers_rag25.jsonl"

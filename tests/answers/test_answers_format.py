@@ -6,9 +6,9 @@ import gzip
 import json
 
 import pytest
+from support import SAMPLE
 
 from labeler.formats.answers import TREC_RAG_2024, TREC_RAG_2025, AnswerFormatError, AnswerReader, canonical_json
-from tests.support import SAMPLE
 
 
 def rag24(topic="1", answer=None, **more):

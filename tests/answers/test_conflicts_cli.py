@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from support import Cli
+from answers.judged_answers import add_judged_answers
+from support import Cli, new_workbench
 
 from labeler.store import Store
 from labeler.workbench.answer_judging import AnswerJudgment, record_answer_judgment
-from tests.answers.judged_answers import add_judged_answers
-from tests.support import new_workbench
 
 
 @pytest.fixture

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from answers.answer_support import add_answers
+from answers.nuggetizer_files import NUGGETS, TOPICS, assigned, jsonl
 from nuggetizer.core.metrics import calculate_global_metrics, calculate_nugget_scores
+from support import new_workbench
 
 from labeler.answers.nuggets import DELETE, DRAFTED, EDITED, IMPORTED, MERGE, WRITTEN
 from labeler.answers.spaces import assignment_space
@@ -23,47 +26,6 @@ from labeler.workbench.nugget_files import (
     import_nuggets,
     list_nuggets,
 )
-from tests.answers.answer_support import add_answers
-from tests.support import new_workbench
-
-TOPICS = {"1": "controlling insect pests in crops", "2": "milk fever dairy cows"}
-
-NUGGETS = [
-    {
-        "query": TOPICS["1"],
-        "qid": "1",
-        "nuggets": [
-            {"text": "Scouting finds pests early", "importance": "vital"},
-            {"text": "Biological control uses natural enemies", "importance": "vital"},
-            {"text": "Airtight storage kills weevils", "importance": "okay"},
-        ],
-    },
-    {
-        "query": TOPICS["2"],
-        "qid": "2",
-        "nuggets": [
-            {"text": "Milk fever is low blood calcium after calving", "importance": "vital"},
-            {"text": "Treated with intravenous calcium", "importance": "okay"},
-        ],
-    },
-]
-
-
-def jsonl(rows: list[dict]) -> str:
-    return "".join(json.dumps(row) + "\n" for row in rows)
-
-
-def assigned(topic: str, run: str, labels: list[str]) -> dict:
-    record = next(r for r in NUGGETS if r["qid"] == topic)
-    nuggets = [dict(n, assignment=label) for n, label in zip(record["nuggets"], labels, strict=True)]
-    return {
-        "query": record["query"],
-        "qid": topic,
-        "answer_text": f"answer of {run} to {topic}",
-        "response_length": 5,
-        "run_id": run,
-        "nuggets": nuggets,
-    }
 
 
 @pytest.fixture

@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from answers.answer_support import add_answers, add_nuggets
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
 from full_workbench import copy_to
-from support import built_once
+from support import Cli, built_once
 
 from labeler.answers.nuggets import DRAFTED, EDIT, EDITED, NuggetVersion
 from labeler.answers.spaces import assignment_space
@@ -21,9 +23,6 @@ from labeler.workbench.assignments import set_show_model
 from labeler.workbench.demo import build_demo
 from labeler.workbench.nugget_models import relevant_units, shown_assignments
 from labeler.workbench.read_labels import model_labels
-from tests.answers.answer_support import add_answers, add_nuggets
-from tests.badinput.badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
-from tests.support import Cli
 
 SPACE = assignment_space("r1")
 NUGGETS = [

@@ -7,6 +7,9 @@ import json
 import sqlite3
 
 import pytest
+from answers.answer_support import add_answers, add_nuggets
+from answers.score_support import add_grades
+from badinput.badinput_support import Unchanged, assert_bad_argument
 from nuggetizer.core.metrics import calculate_global_metrics, calculate_nugget_scores
 
 from labeler.answers.scores import NO_ANSWER, NO_NUGGETS, UNASSIGNED, UNJUDGED, nugget_score, support_score
@@ -15,9 +18,6 @@ from labeler.store import Store
 from labeler.workbench.check import check_workbench
 from labeler.workbench.nugget_scores import NuggetScoreRequest, score_nuggets
 from labeler.workbench.snapshots import create_snapshot, diff_snapshots, verify_snapshots
-from tests.answers.answer_support import add_answers, add_nuggets
-from tests.answers.score_support import add_grades
-from tests.badinput.badinput_support import Unchanged, assert_bad_argument
 
 # The worked example of docs/metrics.md: topic 1 has three vital and two okay nuggets, topic 2 two okay ones.
 TOPIC_1 = [("vital", 2), ("vital", 1), ("vital", 0), ("okay", 2), ("okay", 1)]

@@ -12,15 +12,15 @@ import json
 import tempfile
 from pathlib import Path
 
+from answers.answer_support import add_answers, add_nuggets
+from answers.score_support import add_grades
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nuggetizer.core.metrics import calculate_global_metrics, calculate_nugget_scores
+from support import Cli, new_workbench
 
 from labeler.answers.spaces import ASSIGNMENT_LABELS, assignment_space
 from labeler.store import Store
-from tests.answers.answer_support import add_answers, add_nuggets
-from tests.answers.score_support import add_grades
-from tests.support import Cli, new_workbench
 
 SCORES = ("strict_vital_score", "strict_all_score", "vital_score", "all_score")
 

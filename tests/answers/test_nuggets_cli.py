@@ -6,14 +6,14 @@ import gzip
 import json
 
 import pytest
+from answers.answer_support import add_answers
+from answers.nuggetizer_files import NUGGETS, TOPICS, assigned, jsonl
+from badinput.badinput_support import Unchanged, assert_bad_argument, assert_refused
 from nuggetizer.core.metrics import calculate_global_metrics
 
 from labeler.answers.spaces import assignment_space
 from labeler.store import Store
 from labeler.workbench.answer_labels import answer_labels, nugget_history, nuggets_now
-from tests.answers.answer_support import add_answers
-from tests.answers.test_nugget_files import NUGGETS, TOPICS, assigned, jsonl
-from tests.badinput.badinput_support import Unchanged, assert_bad_argument, assert_refused
 
 
 @pytest.fixture

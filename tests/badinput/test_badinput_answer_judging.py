@@ -4,11 +4,11 @@ and the workbench is left byte-for-byte as it was."""
 from __future__ import annotations
 
 import pytest
+from answers.judged_answers import add_judged_answers
 from badinput_support import Unchanged, assert_bad_argument, assert_no_crash, invoke
+from support import new_workbench
 
 from labeler.store import Store
-from tests.answers.judged_answers import add_judged_answers
-from tests.support import new_workbench
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from answers.answer_support import add_answers
 from serve_support import START, TOKEN, free_port, run_bounded, started_serve, until_recorded
 
 from labeler.cli.serve.sessions import labeler_command, session_command
 from labeler.store import Store
-from tests.answers.answer_support import add_answers
 
 
 @pytest.mark.slow
@@ -177,7 +177,7 @@ def _answer_grades(db_path) -> list[tuple[str, str, int]]:
 @pytest.mark.slow
 def test_a_browser_session_judges_answers_with_serve_answers(db_path):
     """serve --answers nuggets: the sessions run the nugget assignment screen, asking for the name first."""
-    from tests.answers.answer_support import add_nuggets
+    from answers.answer_support import add_nuggets
 
     with Store(db_path) as store:
         add_answers(store, "rag1", {"1": [("Armyworms eat maize.", [])]})

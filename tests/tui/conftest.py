@@ -107,7 +107,7 @@ def chunk_db(tmp_path, judging_db):
 @pytest.fixture
 def answers_db(judging_db):
     """The same workbench plus run rag1's answers to topics 1 and 2 and their nuggets: `(db, topic -> nugget ids)`."""
-    from tests.answers.judged_answers import add_judged_answers
+    from answers.judged_answers import add_judged_answers
 
     with Store(judging_db) as store:
         nuggets = add_judged_answers(store)

@@ -7,6 +7,8 @@ undoes the unit's judgment: the answer judgments and the nugget versions stand, 
 from __future__ import annotations
 
 import pytest
+from answers.judged_answers import add_judged_answers
+from support import Cli
 
 from labeler.errors import NotFoundError
 from labeler.judgments.log import GRADE, RETRACT
@@ -16,8 +18,6 @@ from labeler.workbench.answer_labels import answer_labels, nuggets_now
 from labeler.workbench.nugget_edits import add_nugget
 from labeler.workbench.read_labels import topic_labels
 from labeler.workbench.session import JudgingSession
-from tests.answers.judged_answers import add_judged_answers
-from tests.support import Cli
 
 
 def _answer_work(store: Store) -> str:

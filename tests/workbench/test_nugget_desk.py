@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import new_workbench
 
 from labeler.answers.nuggets import CREATE, DRAFTED, EDITED, MERGE, OKAY, VITAL, WRITTEN, NuggetVersion
 from labeler.errors import BadArgumentError, ConflictError, LabelerError, UnknownIdError
@@ -15,7 +16,6 @@ from labeler.workbench.nugget_edits import add_nugget, delete_nugget, edit_nugge
 from labeler.workbench.nugget_writing import nugget_desk
 from labeler.workbench.record_judgments import Judgment, record_judgment
 from labeler.workbench.topics import import_topics
-from tests.support import new_workbench
 
 DOCS = {
     "d1": ("Maize pests", "Fall armyworm caterpillars eat maize leaves."),
