@@ -81,3 +81,20 @@ def test_sql_lives_only_in_the_store():
         if "import sqlite3" in text or "sqlite_utils" in text or ".execute(" in text:
             offenders.append(str(path.relative_to(package)))
     assert offenders == []
+
+
+def test_tests_import_their_helpers_as_top_level_modules():
+    """`from support import ...`, `from badinput.badinput_support import ...`, never `from tests....`.
+
+    A plain `pytest` (what CI runs) puts tests/ on the path, not the repository root: a `tests.`
+    import works under `python -m pytest` from the root and fails in CI.
+    """
+    import re
+
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.match(r"\s*(from|import) tests(\.|\s|$)", line)
+    ]
+    assert not offenders, offenders
