@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 import click
 
 from labeler.cli.common.context import Env, force_option, json_option, pass_env
 from labeler.cli.common.printing import emit_json, info
 from labeler.wording import plural
-
-if TYPE_CHECKING:
-    pass
 
 
 @click.command()

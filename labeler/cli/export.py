@@ -7,7 +7,6 @@ old groups with a deprecation notice (`labeler.cli.runs`, `labeler.cli.judgments
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 import click
 
@@ -27,13 +26,6 @@ from labeler.cli.common.printing import (
 from labeler.wording import agrees, plural
 from labeler.workbench.runs import export_run
 from labeler.workbench.snapshots import export_qrels
-
-if TYPE_CHECKING:
-    pass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    pass
 
 
 @click.group()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 import click
 
@@ -24,9 +23,6 @@ from labeler.workbench.snapshots import (
     verify_snapshots,
 )
 
-if TYPE_CHECKING:
-    pass
-
 
 @click.group()
 def snapshot() -> None:
@@ -36,7 +32,10 @@ def snapshot() -> None:
 def _print_summary(result: SnapshotSummary) -> None:
     info(
         f"Snapshot {result.snapshot} ({result.unit}): {plural(result.labels, 'label')} over "
-        f"{plural(result.topics, 'topic')}; parent {result.parent or '-'}; sha256 {result.sha256}."
+        f"{plural(result.topics, 'topic')}"
+        + (f", {plural(result.nuggets or 0, 'nugget')}" if result.nuggets else "")
+        + (f", {plural(result.answer_labels, 'answer label')}" if result.answer_labels else "")
+        + f"; parent {result.parent or '-'}; sha256 {result.sha256}."
     )
 
 

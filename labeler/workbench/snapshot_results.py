@@ -28,6 +28,9 @@ class SnapshotSummary(JsonResult):
     created: str
     unit: str
     conflicts_left_out: int
+    # the nuggets and answer labels frozen with the labels (both left out when there are none)
+    nuggets: int | None = json_field(default=None, omit_if_none=True)
+    answer_labels: int | None = json_field(default=None, omit_if_none=True)
 
     @classmethod
     def of(cls: type[Summary], info: SnapshotInfo, **more: Any) -> Summary:
@@ -46,6 +49,8 @@ class SnapshotSummary(JsonResult):
             created=info.created,
             unit=info.unit,
             conflicts_left_out=len(manifest["conflicts_left_out"]),
+            nuggets=manifest.get("nuggets"),
+            answer_labels=manifest.get("answer_labels"),
             **more,
         )
 

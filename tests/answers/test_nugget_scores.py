@@ -104,6 +104,7 @@ def test_a_snapshot_freezes_nuggets_and_labels_under_its_hash(store):
     first = create_snapshot(store, "with nuggets", unit="doc")
     manifest = store.snapshot(first.snapshot).manifest
     assert (manifest["nuggets"], manifest["answer_labels"]) == (8, 9)
+    assert (first.nuggets, first.answer_labels) == (8, 9)  # what `snapshot create` says it froze
     assert verify_snapshots(store).ok
     add_grades(store, assignment_space("r1"), "1", {ids["1"][2]: 2})  # not supported -> supported
     (now,) = score_nuggets(store, NuggetScoreRequest()).runs
@@ -123,6 +124,7 @@ def test_a_snapshot_without_answers_keeps_its_manifest(store):
     add_answers(store, "r1", {"1": [("x", ["d1"])]})  # answers are not judgments: nothing frozen
     made = create_snapshot(store, "no nuggets", unit="doc")
     assert "nuggets" not in store.snapshot(made.snapshot).manifest
+    assert "nuggets" not in made.to_json() and made.nuggets is None
     assert store.snapshot_nuggets(made.snapshot) == []
 
 
