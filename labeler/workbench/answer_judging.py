@@ -38,7 +38,7 @@ from labeler.judgments.log import GRADE, NOTE, SKIP, Event, PairState
 from labeler.judgments.model_labels import ModelLabel
 from labeler.models import topic_sort_key
 from labeler.store import Store
-from labeler.workbench.answer_labels import answer_labels, answer_run_names, nuggets_now
+from labeler.workbench.answer_labels import answer_item_problem, answer_labels, answer_run_names, nuggets_now
 from labeler.workbench.assessors import check_assessor, current_plan
 from labeler.workbench.assignments import shown_model_name
 from labeler.workbench.claims import DEFAULT_LEASE, check_lease, held_by_others, hold_pair, let_go, utc_now
@@ -206,13 +206,9 @@ def _checked_space(judgment: AnswerJudgment) -> AnswerSpace:
 
 def _check_item(store: Store, parsed: AnswerSpace, topic_id: str, item_id: str) -> None:
     """Refuse an item the answer does not have: a nugget not of the topic, or a sentence without a citation."""
-    answer = store.answer(parsed.run, topic_id)
-    if answer is None:
-        raise UnknownIdError(f"answer run {parsed.run!r} has no answer to topic {topic_id!r}")
-    nuggets = nuggets_now(store, topic_id) if parsed.kind == "nugget" else []
-    if item_id not in item_ids(NUGGET_TASK if parsed.kind == "nugget" else SUPPORT_TASK, answer, nuggets):
-        what = "nugget" if parsed.kind == "nugget" else "sentence with a citation"
-        raise UnknownIdError(f"no {what} {item_id!r} in the answer of {parsed.run!r} to topic {topic_id!r}")
+    problem = answer_item_problem(store, str(parsed), topic_id, item_id)
+    if problem is not None:
+        raise UnknownIdError(problem)
 
 
 def record_answer_judgment(store: Store, judgment: AnswerJudgment) -> Event:

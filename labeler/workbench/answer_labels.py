@@ -44,7 +44,9 @@ def answer_item_problem(store: Store, space: str, topic_id: str, item: str) -> s
     """Why `item` is not something to judge in an answer space for a topic, or None.
 
     The run must have an answer to the topic; in `nugget:RUN` the item is one of the topic's
-    nuggets now (people's, not deleted), in `support:RUN` a sentence number of the answer.
+    nuggets now (people's, not deleted), in `support:RUN` the number of a sentence of the answer that
+    cites a unit. Every road that records an answer judgment (the judging screens, `judgments add`,
+    `adjudicate`) asks this one rule.
     """
     answer = answer_space(space)
     if answer is None:
@@ -59,6 +61,8 @@ def answer_item_problem(store: Store, space: str, topic_id: str, item: str) -> s
     if item not in {sentence_id(number) for number in range(1, len(found.sentences) + 1)}:
         count = len(found.sentences)
         return f"the answer of run {answer.run} to topic {topic_id} has no sentence {item!r} (it has {count})"
+    if found.sentences[int(item) - 1].first_citation is None:  # only a sentence's first citation is judged
+        return f"sentence {item} of the answer of run {answer.run} to topic {topic_id} cites nothing to judge"
     return None
 
 

@@ -104,7 +104,7 @@ def test_undo_leaves_a_relevance_decision_alone(store, nuggets):
         (AnswerJudgment("support:rag1", "1", "1", "ann", grade=-1), BadArgumentError, "not -1"),
         (AnswerJudgment("nugget:rag1", "1", "nope", "ann", grade=2), UnknownIdError, "no nugget 'nope'"),
         (AnswerJudgment("nugget:rag1", "2", "n1-1", "ann", grade=2), UnknownIdError, "no nugget 'n1-1'"),
-        (AnswerJudgment("support:rag1", "1", "3", "ann", grade=2), UnknownIdError, "sentence with a citation"),
+        (AnswerJudgment("support:rag1", "1", "3", "ann", grade=2), UnknownIdError, "sentence 3 of the answer of run rag1 to topic 1 cites nothing to judge"),
         (AnswerJudgment("nugget:rag1", "3", "n1-1", "ann", grade=2), UnknownIdError, "no answer to topic '3'"),
         (AnswerJudgment("nugget:zz", "1", "n1-1", "ann", grade=2), NotFoundError, "no answer run named 'zz'"),
         (AnswerJudgment("doc", "1", "d1", "ann", grade=2), BadArgumentError, "not an answer space"),

@@ -51,3 +51,11 @@ def test_the_log_shows_each_events_space_and_a_nugget_versions_text(cli):
     assert "create: armyworm eats maize leaves (vital)" in text
     assert "nugget:rag1" in text and "nuggets" in text
     assert '{"action"' not in text
+
+
+def test_an_uncited_sentence_is_refused_on_every_road(cli):
+    """`judgments add --unit support:RUN` follows the judging screen's rule: only a cited sentence is judged."""
+    run, _ = cli
+    refused = run("judgments", "add", "1", "3", "2", "--unit", "support:rag1", "--assessor", "ann", expect=1)
+    assert "sentence 3 of the answer of run rag1 to topic 1 cites nothing to judge" in refused.stderr
+    run("judgments", "add", "1", "1", "2", "--unit", "support:rag1", "--assessor", "ann")
