@@ -28,6 +28,7 @@ from labeler.answers.spaces import ASSIGNMENT_GRADES
 from labeler.errors import FormatError
 from labeler.formats.fields import clean_id, integer_field, json_object, json_type
 from labeler.formats.lines import TextLines, data_lines, first_of_each
+from labeler.inert import inert_json
 
 NUGGET_KEYS = ("query", "qid", "nuggets")
 ASSIGNMENT_KEYS = ("query", "qid", "answer_text", "response_length", "run_id", "nuggets")
@@ -180,7 +181,7 @@ def _shown(value: object) -> str:
 def nugget_line(qid: str, query: str, nuggets: Sequence[FileNugget]) -> str:
     """One line of a nugget file (keys in nuggetizer's order), ending in a newline."""
     body = {"query": query, "qid": qid, "nuggets": [{"text": n.text, "importance": n.importance} for n in nuggets]}
-    return json.dumps(body, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(body, ensure_ascii=False)) + "\n"
 
 
 def assignment_line(record: NuggetRecord) -> str:
@@ -193,4 +194,4 @@ def assignment_line(record: NuggetRecord) -> str:
         "run_id": record.run_id,
         "nuggets": [{"text": n.text, "importance": n.importance, "assignment": n.assignment} for n in record.nuggets],
     }
-    return json.dumps(body, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(body, ensure_ascii=False)) + "\n"

@@ -362,7 +362,8 @@ class AnswerJudgingSession:
         for item in items[index + 1 :] + items[:index]:
             if self._show(item):
                 return item
-        return self.current
+        # every other item was taken meanwhile, and the current one was let go trying them: hold it again
+        return self.current if self._show(self.current) else self.advance()
 
     def _show(self, item: AnswerItem | None) -> bool:
         if item is None or self._claimed != item.key:
@@ -436,9 +437,11 @@ class AnswerJudgingSession:
             task = NUGGET_TASK if parsed.kind == "nugget" else SUPPORT_TASK
             assignment = current_plan(self.store).topics.get(event.topic_id)
             overlap = assignment is not None and assignment.is_overlap(event.unit_id)
-            if task == self.task:
-                self._show(AnswerItem(task, parsed.run, event.topic_id, event.unit_id, overlap))
-                self.remaining = len(self.queue())
+            if task == self.task and not self._show(
+                AnswerItem(task, parsed.run, event.topic_id, event.unit_id, overlap)
+            ):
+                self.advance()  # another assessor holds the item undone: show the next one, never an unheld one
+            self.remaining = len(self.queue())
         return event
 
     def _decide(self, kind: str, grade: int | None = None) -> Event:

@@ -11,6 +11,7 @@ from support import new_workbench
 from labeler.errors import BadArgumentError, LabelerError, NotFoundError, UnknownIdError
 from labeler.judgments.log import GRADE, NOTE, RETRACT, SKIP
 from labeler.store import Store
+from labeler.workbench import answer_judging
 from labeler.workbench.answer_judging import (
     AnswerJudgingSession,
     AnswerJudgment,
@@ -104,7 +105,11 @@ def test_undo_leaves_a_relevance_decision_alone(store, nuggets):
         (AnswerJudgment("support:rag1", "1", "1", "ann", grade=-1), BadArgumentError, "not -1"),
         (AnswerJudgment("nugget:rag1", "1", "nope", "ann", grade=2), UnknownIdError, "no nugget 'nope'"),
         (AnswerJudgment("nugget:rag1", "2", "n1-1", "ann", grade=2), UnknownIdError, "no nugget 'n1-1'"),
-        (AnswerJudgment("support:rag1", "1", "3", "ann", grade=2), UnknownIdError, "sentence 3 of the answer of run rag1 to topic 1 cites nothing to judge"),
+        (
+            AnswerJudgment("support:rag1", "1", "3", "ann", grade=2),
+            UnknownIdError,
+            "sentence 3 of the answer of run rag1 to topic 1 cites nothing to judge",
+        ),
         (AnswerJudgment("nugget:rag1", "3", "n1-1", "ann", grade=2), UnknownIdError, "no answer to topic '3'"),
         (AnswerJudgment("nugget:zz", "1", "n1-1", "ann", grade=2), NotFoundError, "no answer run named 'zz'"),
         (AnswerJudgment("doc", "1", "d1", "ann", grade=2), BadArgumentError, "not an answer space"),
@@ -134,6 +139,23 @@ def test_the_item_shown_is_leased_so_a_second_annotator_gets_another(store, nugg
     assert bob.keep_claim(force=True)  # nobody took it meanwhile: renewed
     ann.close()
     assert store.live_claims("nugget:rag1", 0) == {(bob.current.topic_id, bob.current.item_id): {"bob"}}
+
+
+def test_moving_on_when_every_other_item_is_taken_keeps_the_current_one_held(store, nuggets, monkeypatch):
+    """`next_item` lets the current item go while it tries the others; when each is taken between the queue's
+    read and its claim (another annotator was quicker), it holds the current one again, never shows it unheld."""
+    ann = AnswerJudgingSession(store, "ann", runs=("rag1",), now=lambda: T0)
+    first = ann.advance()
+    held = answer_judging.hold_pair
+
+    def quicker_annotator(store, assessor, space, topic, unit, **kwargs):
+        if (space, topic, unit) != first.key:
+            return None  # someone claimed it first
+        return held(store, assessor, space, topic, unit, **kwargs)
+
+    monkeypatch.setattr(answer_judging, "hold_pair", quicker_annotator)
+    assert ann.next_item() == first
+    assert store.live_claims("nugget:rag1", 0)[(first.topic_id, first.item_id)] == {"ann"}
 
 
 def test_a_session_judges_skips_and_undoes_in_order(store, nuggets):

@@ -333,3 +333,11 @@ def test_assignment_grades_are_on_their_own_labels_whatever_the_scale(tmp_path, 
             [("2", "d2", 2)], assessor="nist", time="2026-12-02T00:00:00Z", source="import", model=None, unit="doc"
         )
         assert len(store.grades_off_scale(store.scale().values)) == 1
+
+
+def test_an_exported_nugget_cannot_act_on_a_terminal(store):
+    """Bidi and C1 controls in a nugget's text are written as JSON escapes: the parsed text is the same."""
+    add_nugget(store, "1", "Scouting \u202efinds\x9b pests", importance="vital", assessor="ann")
+    text = export_nuggets(store).text
+    assert "\u202e" not in text and "\x9b" not in text and "\\u202e" in text
+    assert json.loads(text)["nuggets"][0]["text"] == "Scouting \u202efinds\x9b pests"
