@@ -79,7 +79,10 @@ def test_setting_another_model_or_none_shows_nothing_of_this_one(judged):
     session = AnswerJudgingSession(store, "ann", topic="1")
     session.advance()
     assert session.model_labels == {}
-    set_show_model(store, None, by="lead")
+    set_show_model(store, "lex", by="lead")  # the model with labels here: shown ...
+    session.next_item()
+    assert session.model_labels and session.shown_model == "lex"
+    set_show_model(store, None, by="lead")  # ... until the campaign names none
     session.next_item()
     assert session.model_labels == {} and session.shown_model is None
 

@@ -51,7 +51,7 @@ STEPS: list[tuple[str, list[str]]] = [
     ("eval baseline", ["eval", "--snapshot", "v2", "--baseline", "fts5"]),
     ("status stop", ["status", "--stop", "window:3"]),
     ("prelabel", ["prelabel", "--judge", "lexical", "--model", "lex"]),
-    ("agreement model", ["agreement", "model", "lex", "--all-pairs"]),
+    ("agreement model", ["agreement", "--model", "lex", "--all-pairs"]),  # the old spelling keeps its shape
     ("eval labels model", ["eval", "--snapshot", "v2", "--labels", "model", "--model", "lex"]),
     ("runs import", ["runs", "import", "{run}", "--name", "extra"]),
     ("merge", ["merge", "{other}"]),
