@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Re-exported: the run and pool values live in labeler.run_models, which the judging queue reads alone.
+# Re-exported: the pool values live in labeler.pool_models (which the judging queue reads alone), the run
+# values in labeler.run_models.
 from labeler.pool_models import PoolInfo, topic_sort_key
 from labeler.run_models import STAGES, UNIT_DOC, RunInfo, Unit
 

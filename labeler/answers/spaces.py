@@ -37,6 +37,10 @@ SUPPORT_LABELS: dict[int, str] = {2: "full", 1: "partial", 0: "none"}
 """A citation-support grade -> its name."""
 SUPPORT_GRADES: dict[str, int] = {name: grade for grade, name in SUPPORT_LABELS.items()}
 
+NUGGET_TASK, SUPPORT_TASK = "nuggets", "support"
+TASK_KINDS: dict[str, str] = {NUGGET_TASK: "nugget", SUPPORT_TASK: "support"}
+"""What is judged of answers (the `--answers` choices) -> the kind of space it is judged in."""
+
 CREDIT: dict[int, float] = {2: 1.0, 1: 0.5, 0: 0.0}
 """The credit a grade of either kind earns: full 1, partial 0.5, none 0."""
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from labeler.agreement.statistics import METRICS
-from labeler.answers.spaces import answer_space
+from labeler.answers.spaces import TASK_KINDS, answer_space
 from labeler.cli.common import model_view
 from labeler.cli.common.context import Env, comma_list, json_option, pass_env
 from labeler.cli.common.deprecation import notice
@@ -18,7 +18,7 @@ from labeler.errors import BadArgumentError
 from labeler.wording import plural
 
 if TYPE_CHECKING:
-    from labeler.agreement.statistics import AgreementBlock, Statistic
+    from labeler.agreement.statistics import AgreementBlock
     from labeler.workbench.agreement import AgreementReport, AnswerAgreementReport
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,10 +31,6 @@ HOW_TO_READ = (
     "when relevant units are rare, kappa swings widely, so read it with the pair count, the overlap and the "
     "relevant overlap."
 )
-
-
-def _value(statistic: Statistic) -> str:
-    return "-" if statistic.value is None else f"{statistic.value:.4f}"
 
 
 def _reasons(where: str, block: AgreementBlock) -> list[str]:
@@ -56,9 +52,9 @@ def _block_row(label: str, block: AgreementBlock) -> list[object]:
         label,
         block.pairs,
         len(block.assessors),
-        _value(block.overlap),
-        _value(block.binary_overlap),
-        _value(block.krippendorff_alpha),
+        model_view.statistic_value(block.overlap),
+        model_view.statistic_value(block.binary_overlap),
+        model_view.statistic_value(block.krippendorff_alpha),
     ]
 
 
@@ -144,7 +140,7 @@ ALL_PAIRS = click.option(
 @ALL_PAIRS
 @click.option(
     "--answers",
-    type=click.Choice(["nuggets", "support"]),
+    type=click.Choice(list(TASK_KINDS)),
     default=None,
     help="Agreement on answer judgments over answer runs: nugget assignments or citation support.",
 )
@@ -235,13 +231,13 @@ def _say_agreement(result: AgreementReport | AnswerAgreementReport) -> None:
             [
                 key,
                 p.pairs,
-                _value(p.overlap),
-                _value(p.binary_overlap),
-                _value(p.relevant_overlap),
-                _value(p.cohen_kappa),
-                _value(p.weighted_kappa_linear),
-                _value(p.weighted_kappa_quadratic),
-                _value(p.binary_kappa),
+                model_view.statistic_value(p.overlap),
+                model_view.statistic_value(p.binary_overlap),
+                model_view.statistic_value(p.relevant_overlap),
+                model_view.statistic_value(p.cohen_kappa),
+                model_view.statistic_value(p.weighted_kappa_linear),
+                model_view.statistic_value(p.weighted_kappa_quadratic),
+                model_view.statistic_value(p.binary_kappa),
             ]
             for key, p in overall.pairs_by_assessors.items()
         ],
@@ -256,10 +252,10 @@ def _say_agreement(result: AgreementReport | AnswerAgreementReport) -> None:
                 topic,
                 key,
                 p.pairs,
-                _value(p.overlap),
-                _value(p.cohen_kappa),
-                _value(p.weighted_kappa_linear),
-                _value(p.weighted_kappa_quadratic),
+                model_view.statistic_value(p.overlap),
+                model_view.statistic_value(p.cohen_kappa),
+                model_view.statistic_value(p.weighted_kappa_linear),
+                model_view.statistic_value(p.weighted_kappa_quadratic),
             ]
             for topic, t in summary.topics.items()
             for key, p in t.pairs_by_assessors.items()

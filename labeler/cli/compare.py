@@ -5,6 +5,7 @@ The label changes it lists with `--changes` are printed here for `snapshot diff`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -26,17 +27,9 @@ from labeler.cli.eval import (
     statistics_options,
 )
 from labeler.wording import agrees, plural
-from labeler.workbench.snapshots import diff_snapshots
-
-if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
-    from labeler.workbench.coverage_results import SnapshotComparison
-
-
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 from labeler.workbench.snapshot_answers import AnswersDiff
 from labeler.workbench.snapshot_results import SnapshotDiff
+from labeler.workbench.snapshots import diff_snapshots
 
 if TYPE_CHECKING:
     from labeler.workbench.coverage_results import SnapshotComparison

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
+from labeler.answers.spaces import TASK_KINDS
 from labeler.cli.common.context import Env, assessor_option, comma_list, pass_env
 from labeler.cli.common.ranges import SEED
 from labeler.cli.common.registry_options import order_option
@@ -23,7 +24,7 @@ def answers_options(command: F) -> F:
     )(command)
     return click.option(
         "--answers",
-        type=click.Choice(["nuggets", "support"]),
+        type=click.Choice(list(TASK_KINDS)),
         default=None,
         help="Judge answers instead of units: nugget assignments (nuggets) or citation support (support).",
     )(command)

@@ -18,6 +18,9 @@ from labeler.store.guards import GUARDED_TABLES, IMMUTABLE_KEYS
 from labeler.store.lean_sqlite_utils import import_sqlite_utils
 from labeler.store.rows import Rows
 
+ANSWER_GRADES = ", ".join(str(grade) for grade in sorted(ASSIGNMENT_LABELS))
+"""An answer judgment's grades as SQL lists them (citation support has the same three)."""
+
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
@@ -113,11 +116,10 @@ class CheckRows(Rows):
         """Events and snapshot labels whose grade is not an integer on the scale (negative: pooled, not judged)."""
         allowed = ", ".join(str(int(g)) for g in grades)
         # an answer space's grades are its own labels (support 2, partial 1, none 0), whatever the scale
-        answer_grades = ", ".join(str(g) for g in ASSIGNMENT_LABELS)
         in_answer_space = " OR ".join(f"substr(unit, 1, {len(p)}) = '{p}'" for p in (ASSIGNMENT_PREFIX, SUPPORT_PREFIX))
         events = self.db.execute(
             "SELECT event_id, kind, grade FROM events WHERE grade IS NOT NULL AND (typeof(grade) != 'integer' OR "
-            f"(CASE WHEN {in_answer_space} THEN grade NOT IN ({answer_grades}) "
+            f"(CASE WHEN {in_answer_space} THEN grade NOT IN ({ANSWER_GRADES}) "
             f"ELSE grade >= 0 AND grade NOT IN ({allowed}) END)) ORDER BY seq"
         )
         labels = self.db.execute(
@@ -168,7 +170,7 @@ class CheckRows(Rows):
         labels = self.db.execute(
             "SELECT s.name, l.space, l.topic_id, l.item_id, l.grade, l.event_id FROM snapshot_answer_labels l "
             "JOIN snapshots s USING (snapshot_id) LEFT JOIN events e ON e.event_id = l.event_id "
-            "WHERE typeof(l.grade) != 'integer' OR l.grade NOT IN (0, 1, 2) OR (l.event_id IS NOT NULL AND "
+            f"WHERE typeof(l.grade) != 'integer' OR l.grade NOT IN ({ANSWER_GRADES}) OR (l.event_id IS NOT NULL AND "
             "(e.event_id IS NULL OR e.topic_id != l.topic_id OR e.unit_id != l.item_id OR e.unit != l.space "
             "OR e.grade IS NOT l.grade))"
         )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from labeler.agreement.model import DEFAULT_BINS, DEFAULT_WEIGHTS, LabelPair, ModelComparison, compare_model
 from labeler.agreement.statistics import METRICS, AgreementBlock, AgreementSummary, agreement_block, summarize_agreement
-from labeler.answers.spaces import AnswerSpace, answer_space
+from labeler.answers.spaces import TASK_KINDS, AnswerSpace, answer_space
 from labeler.assignment import JUDGED_CONDITIONS, judged_condition
 from labeler.coverage.correlation import compare_rankings
 from labeler.errors import BadArgumentError, NotFoundError
@@ -180,7 +180,6 @@ def _real_grades(store: Store, space: str, topics: set[str] | None, planned: set
     return grades
 
 
-ANSWER_KINDS = {"nuggets": "nugget", "support": "support"}
 """`--answers` -> the kind of answer space it reads: nugget assignments, or citation support."""
 
 
@@ -215,11 +214,11 @@ def answer_agreement_report(
     judged in two runs' answers is two items. Default runs: every answer run not retired.
     """
     _check_metric(metric)
-    if answers not in ANSWER_KINDS:
+    if answers not in TASK_KINDS:
         raise BadArgumentError(f"must be nuggets or support, not {answers!r}", argument="answers")
     chosen = answer_run_names(store, runs)
-    scale = AnswerSpace(ANSWER_KINDS[answers], "").scale
-    pooled, by_condition, by_run = _pooled_runs(store, ANSWER_KINDS[answers], chosen, scale, metric)
+    scale = AnswerSpace(TASK_KINDS[answers], "").scale
+    pooled, by_condition, by_run = _pooled_runs(store, TASK_KINDS[answers], chosen, scale, metric)
     return AnswerAgreementReport(
         answers=answers,
         runs=tuple(chosen),

@@ -30,7 +30,16 @@ from datetime import datetime, timedelta
 
 from labeler.answers.model import Answer
 from labeler.answers.nuggets import Nugget
-from labeler.answers.spaces import AnswerSpace, answer_space, assignment_space, sentence_id, support_space
+from labeler.answers.spaces import (
+    NUGGET_TASK,
+    SUPPORT_TASK,
+    TASK_KINDS,
+    AnswerSpace,
+    answer_space,
+    assignment_space,
+    sentence_id,
+    support_space,
+)
 from labeler.assignment import Plan, TopicAssignment, seen_state, seen_states, shown_others
 from labeler.errors import BadArgumentError, LabelerError, UnknownIdError
 from labeler.ids import check_id
@@ -48,13 +57,12 @@ from labeler.workbench.reading import UnitText, unit_text
 from labeler.workbench.record_judgments import undo
 from labeler.workbench.setup import now as log_time
 
-NUGGET_TASK, SUPPORT_TASK = "nuggets", "support"
-TASKS = (NUGGET_TASK, SUPPORT_TASK)
+TASKS = tuple(TASK_KINDS)
 """What is judged of answers: nugget assignments, or citation support."""
 
 _RENEW_EVERY = timedelta(seconds=30)
 
-ANSWER_KINDS = (GRADE, SKIP, NOTE)
+ANSWER_DECISIONS = (GRADE, SKIP, NOTE)
 """The decisions an answer judging screen records."""
 
 
@@ -192,7 +200,7 @@ def _checked_space(judgment: AnswerJudgment) -> AnswerSpace:
     parsed = answer_space(judgment.space)
     if parsed is None:
         raise BadArgumentError(f"{judgment.space!r} is not an answer space", argument="unit")
-    if judgment.kind not in ANSWER_KINDS:
+    if judgment.kind not in ANSWER_DECISIONS:
         raise BadArgumentError(f"an answer judgment is a grade, skip or note, not {judgment.kind!r}", argument="kind")
     if judgment.kind == GRADE and judgment.grade not in parsed.labels:
         names = ", ".join(f"{grade} {name}" for grade, name in parsed.labels.items())

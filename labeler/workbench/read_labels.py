@@ -13,6 +13,7 @@ and not made before the unit's text changed (as for a person's grade); a negativ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from labeler.answers.spaces import answer_space
@@ -60,9 +61,16 @@ def current_labels(store: Store, unit: str) -> dict[tuple[str, str], PairState]:
     return derive_pairs(store.unit_events(unit), store.change_times(unit))
 
 
-def topic_labels(store: Store, unit: str, topic_id: str) -> dict[str, PairState]:
-    """`unit id -> state` for one topic (what the judging screen needs, fast)."""
-    changes = store.change_times(unit)
+def topic_labels(
+    store: Store, unit: str, topic_id: str, changes: Mapping[str, str] | None = None
+) -> dict[str, PairState]:
+    """`unit id -> state` for one topic (what the judging screen needs, fast).
+
+    `changes` is the space's `store.change_times(unit)`, for a caller going through many topics: on a
+    chunk space it is an aggregate over the whole chunking, worth reading once, not once a topic.
+    """
+    if changes is None:
+        changes = store.change_times(unit)
     by_unit: dict[str, list[Event]] = {}
     for event in store.topic_events(unit, topic_id):
         if event.unit_id is not None:  # always: the store returns pair events only, review events excluded

@@ -602,8 +602,9 @@ def _judged_and_relevant(store: Store, space: str, wanted: set[str]) -> tuple[se
     judged: set[str] = set()
     relevant: dict[str, list[str]] = {}
     for each in store.unit_spaces():
+        changes = store.change_times(each)
         for topic_id in sorted(wanted, key=topic_sort_key):
-            labels = topic_labels(store, each, topic_id)
+            labels = topic_labels(store, each, topic_id, changes)
             if each == space and any(state.judged for state in labels.values()):
                 judged.add(topic_id)
             found = [unit_id for unit_id, state in labels.items() if is_relevant(state, threshold)]

@@ -22,7 +22,8 @@ HOW_TO_READ = (
 )
 
 
-def _value(statistic: Statistic) -> str:
+def statistic_value(statistic: Statistic) -> str:
+    """A statistic's value with four places, `-` when it is undefined."""
     return "-" if statistic.value is None else f"{statistic.value:.4f}"
 
 
@@ -111,9 +112,9 @@ def say(report: ModelAgreementReport) -> None:
             [
                 name,
                 block.pairs,
-                _value(block.exact_match),
-                _value(block.kappa),
-                _value(block.weighted_kappa),
+                statistic_value(block.exact_match),
+                statistic_value(block.kappa),
+                statistic_value(block.weighted_kappa),
             ]
         )
     table(

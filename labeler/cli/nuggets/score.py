@@ -8,6 +8,7 @@ import click
 
 from labeler.cli.common.context import Env, comma_list, json_option, pass_env
 from labeler.cli.common.printing import info, print_result, table
+from labeler.cli.common.scores import fixed
 from labeler.wording import plural
 
 if TYPE_CHECKING:  # the workbench is imported when a command runs, not when the CLI starts
@@ -61,10 +62,6 @@ def score(
     print_result(result, as_json, _say)
 
 
-def _figure(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
 def _say(report: NuggetScoresReport) -> None:
     where = "the log now" if report.snapshot == "current" else f"snapshot {report.snapshot}"
     labels = (
@@ -83,9 +80,9 @@ def _say(report: NuggetScoresReport) -> None:
             [
                 r.run,
                 r.topics_scored,
-                *(_figure(v) for v in (r.strict_vital_score, r.strict_all_score, r.vital_score, r.all_score)),
-                _figure(r.support_precision),
-                _figure(r.support_recall),
+                *(fixed(v) for v in (r.strict_vital_score, r.strict_all_score, r.vital_score, r.all_score)),
+                fixed(r.support_precision),
+                fixed(r.support_recall),
             ]
             for r in report.runs
         ],
@@ -106,7 +103,7 @@ def _say_run(run: RunNuggetScores) -> None:
             [
                 [
                     s.topic,
-                    *(_figure(v) for v in (s.strict_vital_score, s.strict_all_score, s.vital_score, s.all_score)),
+                    *(fixed(v) for v in (s.strict_vital_score, s.strict_all_score, s.vital_score, s.all_score)),
                     s.vital,
                     s.nuggets,
                 ]
