@@ -17,16 +17,14 @@ from typing import Any
 
 from labeler.answers.spaces import NUGGETS
 from labeler.errors import LabelerError
+from labeler.store.event_rows import _COLUMNS, _INSERT_COLUMNS
 from labeler.store.rows import Rows
 
-_STAGED_VALUES = (
-    "event_id, topic_id, unit_id, kind, assessor, time, grade, reason, note, source, model, active_ms, "
-    "content_hash, judging_order, seed, target, pool, unit, clock, probs, shown_model, shown_others"
-)
+_STAGED_VALUES = _INSERT_COLUMNS
 """A staged event's values, in the order `EventRows.append_rows` takes them (the events table's, without seq)."""
 _STAGED_EVENT = _STAGED_VALUES.replace("event_id, ", "event_id, NULL, ", 1)
 """The same as a row `labeler.store.event_rows.event_from_row` reads (a staged event has no seq yet)."""
-_EVENT_COLUMNS = _STAGED_VALUES.replace("event_id, ", "event_id, seq, ", 1)
+_EVENT_COLUMNS = _COLUMNS
 """A stored event's columns as `labeler.store.event_rows.event_from_row` reads them."""
 STAGE_BATCH = 5000
 _GRADE_COLUMNS = "unit_id, seq, kind, source, grade, time, assessor, clock, event_id"
@@ -128,7 +126,7 @@ class MergeRows(Rows):
 
     def stage_rows(self, rows: list[list[Any]]) -> None:
         """Stage rows of `_STAGED_VALUES` followed by the line (or None) and whether the event is in the future."""
-        marks = ", ".join("?" * 24)
+        marks = ", ".join("?" * (len(_STAGED_VALUES.split(", ")) + 2))  # the event's values, its line, future
         self.db.conn.executemany(f"INSERT INTO temp.merge_staged VALUES ({marks})", rows)
 
     def staged_by_id(self, event_ids: list[str]) -> dict[str, tuple[tuple[Any, ...], Any]]:

@@ -361,7 +361,7 @@ def _plain(row: tuple[Any, ...], changed: str | None) -> bool:
 
 
 def _agreed(rows: list[tuple[Any, ...]]) -> tuple[int | None, bool]:
-    """The label plain grades give (`_Pair._plain`): the grade each assessor's latest agrees on, else a conflict."""
+    """The label plain grades give (`_plain`): the grade each assessor's latest agrees on, else a conflict."""
     latest: dict[str, tuple[int, str, int]] = {}
     for _, _, _, grade, _, assessor, clock, event_id in rows:
         order = (clock, event_id, grade)
