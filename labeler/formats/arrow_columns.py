@@ -11,9 +11,9 @@ every error with its `file:line` are the Python reader's.
 
 pyarrow is the `parquet` extra's; without it (or with `LABELER_NO_PYARROW=1`) `columns` is None. It is
 imported on first use only, so a command that reads no large run never pays for it. Its import costs about
-0.2 s of CPU, so the TREC reader hands it only files of 8 MiB or more (`trec_runs.ARROW_MIN_BYTES`): measured
-by benchmarks/bench_arrow.py, a whole import with arrow costs 1.78x the pure-Python reader's CPU at 3.3 MB,
-1.03x at 6.7 MB, 0.94x at 13.4 MB and 0.54x at 27 MB.
+0.2 s of CPU, so the TREC reader hands it only files of 24 MB or more (`trec_runs.ARROW_MIN_BYTES`): measured
+by benchmarks/bench_arrow.py, a whole import with arrow costs 1.93x the pure-Python reader's CPU at 3.3 MB,
+1.06x at 10.1 MB, 1.02x at 20.2 MB, 0.94x at 24.3 MB and 0.75x at 55 MB.
 """
 
 from __future__ import annotations

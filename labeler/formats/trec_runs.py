@@ -69,10 +69,11 @@ def read_trec_blocks(source: RunSource) -> Iterator[RunBlock]:
 
 
 # pyarrow (when importable) reads a whole file block (1 MiB, ~30,000 lines) at once, for files of at least
-# ARROW_MIN_BYTES. Measured (benchmarks/bench_arrow.py: a whole import in a fresh process, pyarrow's import
-# included, CPU arrow / Python): 3.3 MB 1.78x, 6.7 MB 1.03x, 13.4 MB 0.94x, 27 MB 0.54x; the two lines cross
-# near 8 MB (~250,000 lines), and below it arrow also holds ~75 MB more memory.
-ARROW_MIN_BYTES = 8 << 20
+# ARROW_MIN_BYTES. Measured on a quiet machine (benchmarks/bench_arrow.py: a whole import in a fresh process,
+# pyarrow's import included, CPU arrow / Python): 3.3 MB 1.93x, 6.7 MB 1.39x, 10.1 MB 1.06x, 16.2 MB 1.02x,
+# 20.2 MB 1.02x, 24.3 MB 0.94x, 27 MB 0.80x, 55 MB 0.75x; arrow saves CPU from about 24 MB (~720,000 lines),
+# and holds ~80 MB more memory at every size.
+ARROW_MIN_BYTES = 24_000_000
 ARROW_MIN_LINES = 1024  # a shorter block (a file's last) is not worth arrow's per-call cost
 
 
